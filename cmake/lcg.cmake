@@ -1,0 +1,27 @@
+# Settings shared by every target of ours (and only ours: third-party headers keep their warnings).
+function(lcg_target_defaults target)
+  target_compile_features(${target} PUBLIC cxx_std_20)
+  set_target_properties(${target} PROPERTIES CXX_EXTENSIONS OFF)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow -Wconversion
+                                           -Wno-sign-conversion)
+  # GCC 12 reports impossible overlaps in std::string concatenation at -O2 (GCC bug 105329).
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    target_compile_options(${target} PRIVATE -Wno-restrict)
+  endif()
+  if(LCG_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+endfunction()
+
+# Turns text files into a C++ source defining `std::span<const embedded_file> NAMESPACE::FUNCTION()`,
+# so the binary carries its migrations and content and needs no data directory at run time.
+function(lcg_embed_files output namespace function)
+  set(files ${ARGN})
+  add_custom_command(
+    OUTPUT ${output}
+    COMMAND ${CMAKE_COMMAND} -DOUTPUT=${output} -DNAMESPACE=${namespace} -DFUNCTION=${function}
+            "-DFILES=${files}" -P ${PROJECT_SOURCE_DIR}/cmake/embed.cmake
+    DEPENDS ${files} ${PROJECT_SOURCE_DIR}/cmake/embed.cmake
+    COMMENT "Embedding ${function}"
+    VERBATIM)
+endfunction()

@@ -1,0 +1,78 @@
+# Shared by deploy/run and deploy/test: packages, build, a private PostgreSQL, the sample data.
+# Sourced, not run. Works as root (PostgreSQL then runs as the postgres user) and as a normal user.
+
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PG_BIN=/usr/lib/postgresql/15/bin
+PACKAGES=(build-essential cmake pkg-config libboost1.81-dev libboost-json1.81-dev libpqxx-dev doctest-dev
+          libssl-dev zlib1g-dev postgresql postgresql-client python3 curl)
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+ensure_packages() {
+    local missing=()
+    for p in "${PACKAGES[@]}" "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    say "installing ${missing[*]}"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# build DIR BUILD_TYPE [cmake args...]
+build() {
+    local dir=$1 type=$2
+    shift 2
+    say "building ($type) in $dir"
+    cmake -S "$REPO" -B "$dir" -DCMAKE_BUILD_TYPE="$type" "$@" >/dev/null
+    cmake --build "$dir" -j2
+}
+
+# PostgreSQL refuses to run as root: run its programs as the postgres user then.
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# pg_start DATADIR PORT: creates the cluster on first use, then starts it on 127.0.0.1:PORT only.
+pg_start() {
+    local data=$1 port=$2
+    if [ ! -s "$data/PG_VERSION" ]; then
+        mkdir -p "$data"
+        [ "$(id -u)" = 0 ] && chown postgres: "$data"
+        chmod 700 "$data"
+        as_pg "$PG_BIN/initdb" -D "$data" -U lowcostgpu_admin --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
+    fi
+    as_pg "$PG_BIN/pg_ctl" -D "$data" -l "$data/server.log" -w -t 60 \
+        -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories=''" start >/dev/null
+}
+
+pg_stop() { as_pg "$PG_BIN/pg_ctl" -D "$1" -m fast -w stop >/dev/null 2>&1 || true; }
+
+admin_psql() { psql -X -q -v ON_ERROR_STOP=1 "postgresql://lowcostgpu_admin@127.0.0.1:$PG_PORT/${2:-postgres}" -c "$1"; }
+
+url_for() { echo "postgresql://$1@127.0.0.1:$PG_PORT/$2"; }
+
+# create_database NAME: a fresh database with migrations, sample observations and sample sheets.
+create_database() {
+    local db=$1 bin=$2 now
+    now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+    admin_psql "DO \$\$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'lowcostgpu_owner') THEN
+                  CREATE ROLE lowcostgpu_owner LOGIN CREATEROLE; END IF; END \$\$;"
+    admin_psql "DROP DATABASE IF EXISTS $db WITH (FORCE)"
+    admin_psql "CREATE DATABASE $db OWNER lowcostgpu_owner"
+    "$bin" migrate --database-url "$(url_for lowcostgpu_owner "$db")" >/dev/null
+    # Local clusters trust 127.0.0.1; production gives these roles passwords or certificates.
+    admin_psql "ALTER ROLE lowcostgpu_publisher LOGIN; ALTER ROLE lowcostgpu_reader LOGIN;"
+    say "loading synthetic sample observations (10 weeks up to $now)"
+    python3 "$REPO/sql/sample/generate_observations.py" --now "$now" --weeks 10 |
+        "$bin" import-observations --database-url "$(url_for lowcostgpu_publisher "$db")" - >/dev/null
+    local i week
+    for i in 9 8 7 6 5 4 3 2 1 0; do
+        week=$(date -u -d "$now - $i weeks" +%G-W%V)
+        "$bin" publish --database-url "$(url_for lowcostgpu_publisher "$db")" --week "$week" >/dev/null
+    done
+}

@@ -1,0 +1,53 @@
+#pragma once
+
+#include "outcome.hpp"
+
+#include <compare>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace lcg::pricing {
+
+// An exact amount of US dollars, in integer micro-dollars (1 USD = 1,000,000). There is no
+// floating point anywhere on a money path: amounts are parsed from and printed as decimal strings.
+class money {
+public:
+    static constexpr std::int64_t micros_per_dollar = 1'000'000;
+    static constexpr std::int64_t micros_per_mill = 1'000;
+
+    constexpr money() = default;
+    static constexpr money from_micros(std::int64_t micros) { return money(micros); }
+    static constexpr money from_mills(std::int64_t mills) { return money(mills * micros_per_mill); }
+    static constexpr money from_dollars(std::int64_t dollars) { return money(dollars * micros_per_dollar); }
+
+    constexpr std::int64_t micros() const { return micros_; }
+    constexpr bool is_whole_mills() const { return micros_ % micros_per_mill == 0; }
+
+    constexpr auto operator<=>(money const&) const = default;
+    constexpr money operator+(money other) const { return money(micros_ + other.micros_); }
+    constexpr money operator-(money other) const { return money(micros_ - other.micros_); }
+
+private:
+    constexpr explicit money(std::int64_t micros) : micros_(micros) {}
+    std::int64_t micros_ = 0;
+};
+
+// Parses a plain decimal such as "2.4", "0.000001" or "12": optional leading '-', digits, optional
+// '.' followed by 1 to 6 digits. No exponent, no sign '+', no spaces, no thousands separators, at most
+// 12 integer digits. Errors name what was wrong.
+outcome<money> parse_money(std::string_view text);
+
+// "1.680": at least `min_decimals` decimals (0 to 6), more when the amount needs them, never
+// rounded. The canonical CSV uses 6, prices 3 (a rate is a whole number of mills).
+std::string to_decimal(money amount, int min_decimals = 3);
+
+// `units` of 10^-scale dollars as an exact decimal, trimmed to no fewer than `min_decimals`:
+// decimal_string(48'000'005, 7) is "4.8000005". For amounts finer than a micro-dollar, such as a
+// median of an even count (half micros) or the cap (hundredths of a micro).
+std::string decimal_string(std::int64_t units, int scale, int min_decimals = 3);
+
+// A decimal with exactly two decimals, rounded half-up (prose totals: "$16.80").
+std::string to_cents(money amount);
+
+}

@@ -1,0 +1,72 @@
+#pragma once
+
+#include "calendar.hpp"
+#include "money.hpp"
+#include "outcome.hpp"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lcg::pricing {
+
+// One on-demand listing's per-GPU hourly price, seen on the public marketplace.
+struct observation {
+    instant observed_at;
+    std::string gpu;
+    money price;
+    std::string source;
+    std::string listing_id;  // may be empty
+};
+
+inline constexpr std::string_view observations_csv_header = "observed_at,gpu,price_per_gpu_hour,source,listing_id";
+
+// A refused line of an observations CSV, numbered from 1 (the header is line 1).
+struct csv_problem {
+    long line = 0;
+    std::string reason;
+};
+
+// Reads an observations CSV one line at a time (so a million-row import keeps memory flat) and
+// collects every problem; the caller imports nothing unless problems() is empty at the end.
+// `is_known_gpu` answers whether an id is in the catalog.
+class observation_csv_reader {
+public:
+    static constexpr std::size_t problems_kept = 20;
+
+    explicit observation_csv_reader(std::function<bool(std::string_view)> is_known_gpu);
+
+    // Feeds the next line without its line end (a trailing '\r' is removed). Returns the parsed
+    // observation for a good data line, nothing for the header, a blank last line or a bad line.
+    std::optional<observation> read_line(std::string_view line);
+    // Call once after the last line: reports a missing header.
+    void finish();
+
+    long lines_read() const { return line_; }
+    long bad_lines() const { return bad_lines_; }
+    std::vector<csv_problem> const& problems() const { return problems_; }  // the first 20
+    bool ok() const { return bad_lines_ == 0; }
+
+private:
+    void refuse(std::string reason);
+    void refuse_at(long line, std::string reason);
+
+    std::function<bool(std::string_view)> is_known_gpu_;
+    long line_ = 0;
+    long bad_lines_ = 0;
+    bool header_seen_ = false;
+    long blank_line_ = 0;
+    std::vector<csv_problem> problems_;
+};
+
+// Splits one CSV record (RFC 4180 quoting, no embedded line breaks). Nothing when quoting is broken.
+std::optional<std::vector<std::string>> split_csv_record(std::string_view line);
+
+// The canonical CSV of a sheet's inputs (DESIGN §7): header, rows sorted by gpu, observed_at, price,
+// listing_id; prices with exactly 6 decimals; "\n" line ends. Its SHA-256 is published in the sheet.
+std::string canonical_observations_csv(std::vector<observation> observations);
+void sort_canonically(std::vector<observation>& observations);
+
+}

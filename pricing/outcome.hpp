@@ -1,0 +1,59 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+
+namespace lcg::pricing {
+
+// The few ways a pure computation can refuse its input. Transports map these to their own codes
+// (HTTP status, JSON-RPC error, MCP tool error) in one table each.
+enum class errc {
+    invalid_argument,  // malformed or out-of-range input; the message says what is accepted
+    not_found,         // a well-formed name that is not in the catalog, the sheet or the glossary
+    unavailable,       // the data exists but cannot answer (for example a model without a price)
+};
+
+struct error {
+    errc code;
+    std::string message;  // client-visible: names the input and what is accepted
+};
+
+// A value or the reason there is none. Kept to the standard library so pricing/ stays dependency-free.
+template <class T>
+class outcome {
+public:
+    outcome(T value) : state_(std::move(value)) {}
+    outcome(error e) : state_(std::move(e)) {}
+
+    bool has_value() const noexcept { return state_.index() == 0; }
+    explicit operator bool() const noexcept { return has_value(); }
+
+    T const& value() const& { return std::get<0>(state_); }
+    T& value() & { return std::get<0>(state_); }
+    T&& value() && { return std::get<0>(std::move(state_)); }
+    T const& operator*() const& { return value(); }
+    T const* operator->() const { return &value(); }
+
+    error const& err() const& { return std::get<1>(state_); }
+
+private:
+    std::variant<T, error> state_;
+};
+
+inline error invalid(std::string message) { return {errc::invalid_argument, std::move(message)}; }
+
+// 'text' in single quotes, for messages that echo a refused input. (Built by appending: GCC 12
+// warns wrongly about "'" + std::string in optimised builds.)
+inline std::string quote(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size() + 2);
+    out += '\'';
+    out.append(text);
+    out += '\'';
+    return out;
+}
+
+}

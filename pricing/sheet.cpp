@@ -1,0 +1,121 @@
+#include "sheet.hpp"
+
+#include "median.hpp"
+#include "rules.hpp"
+
+#include <algorithm>
+
+namespace lcg::pricing {
+
+namespace {
+
+// floor(base × ratio) to the mill, with base in micros.
+money floor_to_mill(std::int64_t base_micros, rules::ratio r)
+{
+    std::int64_t const mills = base_micros * r.numerator /
+                               (r.denominator * money::micros_per_mill);
+    return money::from_mills(mills);
+}
+
+}
+
+std::string_view to_string(tier t)
+{
+    switch (t) {
+    case tier::on_demand: return "on_demand";
+    case tier::spot: return "spot";
+    case tier::reserved: return "reserved";
+    }
+    return "on_demand";
+}
+
+outcome<tier> parse_tier(std::string_view text)
+{
+    for (tier t : all_tiers)
+        if (to_string(t) == text)
+            return t;
+    return invalid(quote(text) + " is not a tier (accepted: on_demand, spot, reserved)");
+}
+
+money tier_rates::of(tier t) const
+{
+    switch (t) {
+    case tier::spot: return spot;
+    case tier::reserved: return reserved;
+    case tier::on_demand: break;
+    }
+    return on_demand;
+}
+
+tier_rates rates_from_median(std::int64_t twice_median_micros)
+{
+    // median × 0.70 = m2 × 70 / 200; integer division floors because every term is positive.
+    rules::ratio const of_twice_median{rules::on_demand_of_median.numerator,
+                                       rules::on_demand_of_median.denominator * 2};
+    money const on_demand = floor_to_mill(twice_median_micros, of_twice_median);
+    return {on_demand, floor_to_mill(on_demand.micros(), rules::spot_of_on_demand),
+            floor_to_mill(on_demand.micros(), rules::reserved_of_on_demand)};
+}
+
+bool is_within_cap(money on_demand, std::int64_t twice_median_micros)
+{
+    auto const r = rules::on_demand_of_median;
+    return on_demand.micros() * r.denominator * 2 <= r.numerator * twice_median_micros;
+}
+
+std::int64_t cap_centimicros(std::int64_t twice_median_micros)
+{
+    auto const r = rules::on_demand_of_median;
+    return twice_median_micros * r.numerator * 100 / (r.denominator * 2);
+}
+
+sheet_row compute_row(std::string gpu, std::vector<money> prices)
+{
+    sheet_row row;
+    row.gpu = std::move(gpu);
+    row.observations = static_cast<int>(prices.size());
+    if (!prices.empty())
+        row.twice_median_micros = twice_median(std::move(prices));
+    if (row.observations < rules::min_observations) {
+        row.unavailable_reason = "only " + std::to_string(row.observations) +
+                                 " market observations in the window; at least " +
+                                 std::to_string(rules::min_observations) + " are needed";
+        return row;
+    }
+    row.rates = rates_from_median(*row.twice_median_micros);
+    return row;
+}
+
+std::vector<sheet_row> compute_rows(std::span<const std::string> catalog_ids,
+                                    std::map<std::string, std::vector<money>, std::less<>> prices_by_gpu)
+{
+    std::vector<sheet_row> rows;
+    rows.reserve(catalog_ids.size());
+    for (auto const& id : catalog_ids) {
+        auto it = prices_by_gpu.find(id);
+        rows.push_back(compute_row(id, it == prices_by_gpu.end() ? std::vector<money>{} : std::move(it->second)));
+    }
+    return rows;
+}
+
+std::vector<std::string> cap_violations(std::span<const sheet_row> rows)
+{
+    std::vector<std::string> out;
+    for (auto const& row : rows)
+        if (row.rates && !(row.twice_median_micros && is_within_cap(row.rates->on_demand, *row.twice_median_micros)))
+            out.push_back(row.gpu);
+    return out;
+}
+
+sheet_row const* price_sheet::find(std::string_view gpu) const
+{
+    auto it = std::find_if(rows.begin(), rows.end(), [&](sheet_row const& r) { return r.gpu == gpu; });
+    return it == rows.end() ? nullptr : &*it;
+}
+
+int price_sheet::priced_models() const
+{
+    return static_cast<int>(std::count_if(rows.begin(), rows.end(), [](sheet_row const& r) { return r.available(); }));
+}
+
+}

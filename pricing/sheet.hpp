@@ -1,0 +1,76 @@
+#pragma once
+
+#include "calendar.hpp"
+#include "money.hpp"
+#include "outcome.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lcg::pricing {
+
+enum class tier { on_demand, spot, reserved };
+inline constexpr tier all_tiers[] = {tier::on_demand, tier::spot, tier::reserved};
+
+std::string_view to_string(tier t);  // "on_demand", "spot", "reserved"
+outcome<tier> parse_tier(std::string_view text);
+
+// Per-GPU hourly rates of one model, each a whole number of mills.
+struct tier_rates {
+    money on_demand;
+    money spot;
+    money reserved;
+    money of(tier t) const;
+};
+
+// The rules of DESIGN §2 on a median given as twice its micros (see twice_median):
+// on-demand = floor(median × 0.70) to the mill; spot and reserved are shares of on-demand, floored.
+tier_rates rates_from_median(std::int64_t twice_median_micros);
+
+// The promise, checked exactly: on_demand ≤ 0.70 × median  ⇔  on_demand × 20 ≤ 7 × (2 × median).
+bool is_within_cap(money on_demand, std::int64_t twice_median_micros);
+
+// 0.70 × median in hundredths of a micro-dollar, exact (print with decimal_string(…, 8)).
+std::int64_t cap_centimicros(std::int64_t twice_median_micros);
+
+// One model's line on a weekly sheet. A model with too few observations carries no rates and says
+// why; a sheet never carries an older week's number.
+struct sheet_row {
+    std::string gpu;
+    int observations = 0;
+    std::optional<std::int64_t> twice_median_micros;  // empty when there were no observations
+    std::optional<tier_rates> rates;                  // empty when the model is not priced
+    std::string unavailable_reason;
+
+    bool available() const { return rates.has_value(); }
+};
+
+sheet_row compute_row(std::string gpu, std::vector<money> prices);
+
+// Rows for every catalog id, in catalog order, from the prices observed in the sheet's window.
+std::vector<sheet_row> compute_rows(std::span<const std::string> catalog_ids,
+                                    std::map<std::string, std::vector<money>, std::less<>> prices_by_gpu);
+
+// The ids of rows whose on-demand rate breaks the cap; a sheet with any is never published.
+std::vector<std::string> cap_violations(std::span<const sheet_row> rows);
+
+// A published weekly sheet.
+struct price_sheet {
+    iso_week week;
+    instant effective_from;   // the re-check: Monday 00:00 UTC
+    instant effective_until;  // the next Monday
+    instant published_at;
+    std::string inputs_sha256;  // of the canonical observations CSV
+    int observations = 0;
+    std::vector<sheet_row> rows;
+
+    sheet_row const* find(std::string_view gpu) const;
+    int priced_models() const;
+};
+
+}

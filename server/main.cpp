@@ -1,0 +1,238 @@
+// lowcostgpu: the command line of the pricing service (see README.md and `lowcostgpu --help`).
+#include "server/http/server.hpp"
+#include "server/snapshot/refresher.hpp"
+#include "server/store/database.hpp"
+
+#include "pricing/calendar.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace lcg::migrations {
+std::span<const embedded_file> all();
+}
+
+namespace {
+
+using namespace lcg;
+
+constexpr char const* usage = R"(lowcostgpu - the LowCostGPU public price sheet service
+
+Usage:
+  lowcostgpu migrate                          apply database migrations and reference data
+  lowcostgpu import-observations FILE|-       import a market observations CSV (all or nothing)
+  lowcostgpu publish [--week YYYY-Www] [--replace]
+                                              compute and publish a weekly sheet (default: this week)
+  lowcostgpu serve [--listen ADDR:PORT] [--threads N]
+                                              serve the HTTP API (default 127.0.0.1:8080)
+
+Every command takes --database-url URL (default: the DATABASE_URL environment variable).
+Environment: DATABASE_URL, LISTEN, THREADS. Flags override the environment.
+)";
+
+// Command-line words: positional arguments and --flag [value] pairs.
+struct arguments {
+    std::vector<std::string> positional;
+    std::map<std::string, std::string, std::less<>> flags;
+
+    std::optional<std::string> flag(std::string_view name) const
+    {
+        auto it = flags.find(name);
+        return it == flags.end() ? std::nullopt : std::optional(it->second);
+    }
+};
+
+class usage_error : public std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+arguments parse_arguments(int argc, char** argv, std::vector<std::string_view> const& switches)
+{
+    arguments args;
+    for (int i = 2; i < argc; ++i) {
+        std::string_view const word = argv[i];
+        if (!word.starts_with("--") || word == "-") {
+            args.positional.emplace_back(word);
+            continue;
+        }
+        std::string name(word.substr(2));
+        if (auto eq = name.find('='); eq != std::string::npos) {
+            args.flags[name.substr(0, eq)] = name.substr(eq + 1);
+        } else if (std::find(switches.begin(), switches.end(), name) != switches.end()) {
+            args.flags[name] = "true";
+        } else if (i + 1 < argc) {
+            args.flags[name] = argv[++i];
+        } else {
+            throw usage_error("--" + name + " needs a value");
+        }
+    }
+    return args;
+}
+
+void allow_only(arguments const& args, std::vector<std::string_view> const& known, std::size_t max_positional)
+{
+    for (auto const& [name, _] : args.flags)
+        if (std::find(known.begin(), known.end(), name) == known.end())
+            throw usage_error("unknown option --" + name);
+    if (args.positional.size() > max_positional)
+        throw usage_error("unexpected argument '" + args.positional[max_positional] + "'");
+}
+
+std::string setting(arguments const& args, std::string_view flag, char const* env, std::string fallback = {})
+{
+    if (auto v = args.flag(flag))
+        return *v;
+    if (char const* v = std::getenv(env); v && *v)
+        return v;
+    return fallback;
+}
+
+std::string database_url(arguments const& args)
+{
+    auto url = setting(args, "database-url", "DATABASE_URL");
+    if (url.empty())
+        throw usage_error("no database: set DATABASE_URL or pass --database-url");
+    return url;
+}
+
+pricing::instant now() { return std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now()); }
+
+int run_migrate(arguments const& args)
+{
+    allow_only(args, {"database-url"}, 0);
+    store::database db(database_url(args));
+    auto const applied = db.migrate(migrations::all());
+    for (auto const& name : applied)
+        std::cout << "applied " << name << "\n";
+    std::cout << (applied.empty() ? "database is up to date\n" : "migrations done\n");
+    return 0;
+}
+
+int run_import(arguments const& args)
+{
+    allow_only(args, {"database-url"}, 1);
+    if (args.positional.size() != 1)
+        throw usage_error("import-observations needs a FILE (or - for standard input)");
+    std::string const& path = args.positional[0];
+    std::ifstream file;
+    if (path != "-") {
+        file.open(path, std::ios::binary);
+        if (!file)
+            throw usage_error("cannot open " + path);
+    }
+    std::istream& in = path == "-" ? std::cin : file;
+    store::database db(database_url(args));
+    bool const tty = isatty(STDERR_FILENO);
+    auto const summary = db.import_observations(in, [tty](long lines) {
+        if (tty)
+            std::cerr << "\r" << lines << " lines read" << std::flush;
+    });
+    if (tty)
+        std::cerr << "\n";
+    if (!summary.ok()) {
+        std::cerr << "refused: " << summary.bad_lines << " bad line(s); nothing was imported\n";
+        for (auto const& p : summary.problems)
+            std::cerr << "  line " << p.line << ": " << p.reason << "\n";
+        if (summary.bad_lines > static_cast<long>(summary.problems.size()))
+            std::cerr << "  (only the first " << summary.problems.size() << " are listed)\n";
+        return 1;
+    }
+    std::cout << "imported " << summary.imported << " observations\n";
+    return 0;
+}
+
+int run_publish(arguments const& args)
+{
+    allow_only(args, {"database-url", "week", "replace"}, 0);
+    pricing::iso_week week = pricing::week_containing(now());
+    if (auto w = args.flag("week")) {
+        auto parsed = pricing::parse_week(*w);
+        if (!parsed)
+            throw usage_error("--week: " + parsed.err().message);
+        week = *parsed;
+    }
+    store::database db(database_url(args));
+    auto const s = db.publish(week, args.flag("replace").has_value(), now());
+    std::cout << (s.replaced ? "republished " : "published ") << pricing::to_string(s.week) << ": " << s.priced_models
+              << " of " << s.models << " models priced from " << s.observations
+              << " observations; inputs sha256 " << s.inputs_sha256 << "\n";
+    return 0;
+}
+
+http::server_options listen_options(arguments const& args)
+{
+    http::server_options o;
+    std::string const listen = setting(args, "listen", "LISTEN", "127.0.0.1:8080");
+    auto const colon = listen.rfind(':');
+    if (colon == std::string::npos)
+        throw usage_error("--listen expects ADDRESS:PORT, such as 127.0.0.1:8080");
+    o.address = listen.substr(0, colon);
+    if (o.address.size() > 2 && o.address.front() == '[')
+        o.address = o.address.substr(1, o.address.size() - 2);
+    try {
+        int const port = std::stoi(listen.substr(colon + 1));
+        int const threads = std::stoi(setting(args, "threads", "THREADS", "1"));
+        if (port < 0 || port > 65535 || threads < 1 || threads > 256)
+            throw std::out_of_range("range");
+        o.port = static_cast<unsigned short>(port);
+        o.threads = threads;
+    } catch (std::logic_error const&) {
+        throw usage_error("--listen needs a port from 0 to 65535 and --threads a count from 1 to 256");
+    }
+    return o;
+}
+
+int run_serve(arguments const& args)
+{
+    allow_only(args, {"database-url", "listen", "threads"}, 0);
+    auto const options = listen_options(args);
+    snapshot::holder snapshots;
+    snapshot::refresher refresher(database_url(args), snapshots, std::chrono::seconds(30));
+    http::server server(options, snapshots);
+    refresher.start();
+    std::cout << "listening on http://" << options.address << ":" << server.port() << std::endl;
+    server.run();
+    refresher.stop();
+    std::cout << "stopped" << std::endl;
+    return 0;
+}
+
+}
+
+int main(int argc, char** argv)
+{
+    std::string const command = argc > 1 ? argv[1] : "";
+    try {
+        if (command == "migrate")
+            return run_migrate(parse_arguments(argc, argv, {}));
+        if (command == "import-observations")
+            return run_import(parse_arguments(argc, argv, {}));
+        if (command == "publish")
+            return run_publish(parse_arguments(argc, argv, {"replace"}));
+        if (command == "serve")
+            return run_serve(parse_arguments(argc, argv, {}));
+        if (command == "--help" || command == "-h" || command == "help") {
+            std::cout << usage;
+            return 0;
+        }
+        std::cerr << (command.empty() ? "" : "unknown command '" + command + "'\n\n") << usage;
+        return 2;
+    } catch (usage_error const& e) {
+        std::cerr << "lowcostgpu " << command << ": " << e.what() << "\n";
+        return 2;
+    } catch (store::store_error const& e) {
+        std::cerr << "lowcostgpu " << command << ": " << e.what() << "\n";
+        return 1;
+    } catch (std::exception const& e) {
+        std::cerr << "lowcostgpu " << command << ": " << e.what() << "\n";
+        return 1;
+    }
+}

@@ -1,0 +1,28 @@
+#pragma once
+
+#include "pricing/catalog.hpp"
+#include "pricing/sheet.hpp"
+
+#include <boost/json/value.hpp>
+
+#include <string>
+
+namespace lcg::render {
+
+// JSON documents of the public API, built from domain values. Money is always a decimal string.
+
+boost::json::object sheet_row_json(pricing::sheet_row const& row, pricing::gpu_model const* model);
+boost::json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog const& catalog);
+// One model's price on a sheet, with the sheet's identity: the body of /v1/prices/{gpu}.
+boost::json::object price_json(pricing::price_sheet const& sheet, pricing::sheet_row const& row,
+                               pricing::gpu_model const* model);
+boost::json::object gpu_json(pricing::gpu_model const& model, pricing::sheet_row const* current);
+boost::json::object catalog_json(pricing::catalog const& catalog, pricing::price_sheet const* current);
+
+// An RFC 9457 problem document. `extra` members (for example the valid ids) are merged in.
+boost::json::object problem_json(int status, std::string const& title, std::string const& detail,
+                                 boost::json::object extra = {});
+
+std::string to_text(boost::json::value const& v);  // compact serialisation plus a final newline
+
+}

@@ -1,0 +1,88 @@
+#include "server/snapshot/refresher.hpp"
+
+#include "server/store/database.hpp"
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <iostream>
+
+namespace lcg::snapshot {
+
+namespace {
+
+using namespace std::chrono;
+
+pricing::instant now_seconds() { return time_point_cast<seconds>(system_clock::now()); }
+
+std::shared_ptr<const snapshot> load_from(store::database& db)
+{
+    auto catalog = db.load_catalog();
+    auto sheets = db.load_sheets();
+    return build(std::move(catalog), std::move(sheets), now_seconds());
+}
+
+void log_event(std::string_view event, std::string_view detail)
+{
+    boost::json::object line{{"event", event}, {"detail", detail}};
+    std::cout << boost::json::serialize(line) << std::endl;
+}
+
+}
+
+std::shared_ptr<const snapshot> load_once(std::string const& database_url)
+{
+    store::database db(database_url);
+    return load_from(db);
+}
+
+refresher::refresher(std::string database_url, holder& target, std::chrono::seconds poll_interval)
+    : database_url_(std::move(database_url)), target_(target), poll_interval_(poll_interval)
+{
+}
+
+refresher::~refresher() { stop(); }
+
+void refresher::start() { thread_ = std::thread([this] { loop(); }); }
+
+void refresher::stop()
+{
+    stopping_ = true;
+    if (thread_.joinable())
+        thread_.join();
+}
+
+void refresher::loop()
+{
+    auto backoff = milliseconds(250);
+    std::unique_ptr<store::database> db;
+    auto last_load = steady_clock::now();
+    while (!stopping_) {
+        try {
+            if (!db) {
+                db = std::make_unique<store::database>(database_url_);
+                db->listen_for_changes();
+                target_.set(load_from(*db));
+                last_load = steady_clock::now();
+                backoff = milliseconds(250);
+                log_event("snapshot_loaded", "connected");
+            }
+            // Short waits keep stop() prompt; a notification or the poll interval triggers a reload.
+            bool const changed = db->wait_for_change(milliseconds(250));
+            if (changed || steady_clock::now() - last_load >= poll_interval_) {
+                target_.set(load_from(*db));
+                last_load = steady_clock::now();
+                if (changed)
+                    log_event("snapshot_loaded", "change notified");
+            }
+        } catch (std::exception const& e) {
+            db.reset();
+            log_event("database_error", e.what());
+            for (auto waited = milliseconds(0); waited < backoff && !stopping_; waited += milliseconds(50))
+                std::this_thread::sleep_for(milliseconds(50));
+            backoff = std::min(backoff * 2, milliseconds(seconds(10)));
+        }
+    }
+}
+
+}

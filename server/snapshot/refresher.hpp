@@ -1,0 +1,37 @@
+#pragma once
+
+#include "server/snapshot/snapshot.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
+
+namespace lcg::snapshot {
+
+// Keeps `holder` current from PostgreSQL on a thread of its own, so no request ever waits on the
+// database: loads at start, again on every NOTIFY lowcostgpu_changed, and on a slow poll as a
+// fallback (which also moves the current sheet on when a new week begins). On a database failure
+// the last good snapshot keeps serving while it reconnects with backoff.
+class refresher {
+public:
+    refresher(std::string database_url, holder& target, std::chrono::seconds poll_interval);
+    ~refresher();
+
+    void start();
+    void stop();
+
+private:
+    void loop();
+
+    std::string database_url_;
+    holder& target_;
+    std::chrono::seconds poll_interval_;
+    std::atomic<bool> stopping_{false};
+    std::thread thread_;
+};
+
+// Loads one snapshot now (for commands that need it once).
+std::shared_ptr<const snapshot> load_once(std::string const& database_url);
+
+}

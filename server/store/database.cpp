@@ -1,0 +1,344 @@
+#include "server/store/database.hpp"
+
+#include "server/store/digest.hpp"
+
+#include <pqxx/pqxx>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace lcg::store {
+
+namespace {
+
+using namespace std::chrono;
+constexpr char const* change_channel = "lowcostgpu_changed";
+
+pricing::instant from_epoch(long long seconds) { return pricing::instant{std::chrono::seconds{seconds}}; }
+long long to_epoch(pricing::instant t) { return t.time_since_epoch().count(); }
+
+// Runs `work`, turning libpqxx's exceptions into store_error without their SQL text.
+template <class F>
+auto guarded(char const* what, F&& work)
+{
+    try {
+        return work();
+    } catch (store_error const&) {
+        throw;
+    } catch (pqxx::broken_connection const&) {
+        throw store_error(std::string(what) + ": the database connection was lost");
+    } catch (pqxx::integrity_constraint_violation const& e) {
+        throw store_error(std::string(what) + ": refused by a database constraint", true);
+    } catch (pqxx::sql_error const& e) {
+        throw store_error(std::string(what) + ": database error " + e.sqlstate());
+    } catch (pqxx::failure const&) {
+        throw store_error(std::string(what) + ": database failure");
+    }
+}
+
+std::vector<std::string> parse_text_array(std::string const& literal)
+{
+    // Our arrays hold simple tokens ("v6"), so PostgreSQL prints them unquoted: {v6,v7}.
+    std::vector<std::string> out;
+    std::string item;
+    for (char c : literal) {
+        if (c == '{' || c == '"')
+            continue;
+        if (c == ',' || c == '}') {
+            if (!item.empty())
+                out.push_back(item);
+            item.clear();
+        } else {
+            item += c;
+        }
+    }
+    return out;
+}
+
+std::optional<pricing::figure> optional_figure(pqxx::field const& f)
+{
+    if (f.is_null())
+        return std::nullopt;
+    return pricing::parse_figure(f.c_str());
+}
+
+class change_receiver final : public pqxx::notification_receiver {
+public:
+    change_receiver(pqxx::connection_base& c) : pqxx::notification_receiver(c, change_channel) {}
+    void operator()(std::string const&, int) override { received = true; }
+    bool received = false;
+};
+
+}
+
+struct database::impl {
+    explicit impl(std::string const& url) : conn(url)
+    {
+        conn.set_variable("TimeZone", "'UTC'");
+    }
+    pqxx::connection conn;
+    std::unique_ptr<change_receiver> receiver;
+};
+
+database::database(std::string const& url)
+    : impl_(guarded("connecting to PostgreSQL", [&] { return std::make_unique<impl>(url); }))
+{
+}
+
+database::~database() = default;
+
+std::vector<std::string> database::migrate(std::span<const embedded_file> migrations)
+{
+    return guarded("migrating", [&] {
+        std::vector<embedded_file> ordered(migrations.begin(), migrations.end());
+        std::sort(ordered.begin(), ordered.end(), [](auto const& a, auto const& b) { return a.name < b.name; });
+        std::vector<std::string> applied;
+        for (auto const& m : ordered) {
+            pqxx::work tx(impl_->conn);
+            // Two migrate runs at once must not both apply a file.
+            tx.exec("SELECT pg_advisory_xact_lock(4242)");
+            tx.exec("CREATE TABLE IF NOT EXISTS schema_migration (name text PRIMARY KEY, "
+                    "applied_at timestamptz NOT NULL DEFAULT now())");
+            if (!tx.exec_params("SELECT 1 FROM schema_migration WHERE name = $1", std::string(m.name)).empty())
+                continue;
+            tx.exec(std::string(m.content));
+            tx.exec_params("INSERT INTO schema_migration (name) VALUES ($1)", std::string(m.name));
+            tx.commit();
+            applied.emplace_back(m.name);
+        }
+        return applied;
+    });
+}
+
+pricing::catalog database::load_catalog()
+{
+    return guarded("loading the catalog", [&] {
+        pqxx::read_transaction tx(impl_->conn);
+        pricing::catalog cat;
+        for (auto const& r : tx.exec(
+                 "SELECT id, name, vendor, architecture, form_factor, vram_gb, memory_type, memory_bandwidth_gbs, "
+                 "fp16_dense_tflops, fp16_dense_tflops_fp16acc, fp8_dense_tflops, tdp_w, nvlink_gbs, "
+                 "mig_max_instances, sm_count, source, notes, max_gpus_per_instance, max_vcpus, max_memory_gib, "
+                 "cpu_generations FROM gpu_model ORDER BY id")) {
+            pricing::gpu_model g;
+            g.id = r[0].as<std::string>();
+            g.name = r[1].as<std::string>();
+            g.vendor = r[2].as<std::string>();
+            g.architecture = r[3].as<std::string>();
+            g.form_factor = r[4].as<std::string>();
+            g.vram_gb = r[5].as<int>();
+            g.memory_type = r[6].as<std::string>();
+            g.memory_bandwidth_gbs = r[7].as<int>();
+            g.fp16_dense_tflops = pricing::parse_figure(r[8].c_str());
+            g.fp16_dense_tflops_fp16acc = pricing::parse_figure(r[9].c_str());
+            g.fp8_dense_tflops = optional_figure(r[10]);
+            g.tdp_w = pricing::parse_figure(r[11].c_str());
+            g.nvlink_gbs = optional_figure(r[12]);
+            g.mig_max_instances = r[13].as<int>();
+            g.sm_count = r[14].as<int>();
+            g.source = r[15].as<std::string>();
+            g.notes = r[16].as<std::string>();
+            g.max_gpus_per_instance = r[17].as<int>();
+            g.max_vcpus = r[18].as<int>();
+            g.max_memory_gib = r[19].as<int>();
+            g.cpu_generations = parse_text_array(r[20].as<std::string>());
+            cat.gpus.push_back(std::move(g));
+        }
+        for (auto const& r : tx.exec("SELECT gpu, name, memory_gb, compute_slices, max_instances FROM mig_profile "
+                                     "ORDER BY gpu, compute_slices, memory_gb, name")) {
+            auto* g = const_cast<pricing::gpu_model*>(cat.find(r[0].c_str()));
+            if (g)
+                g->mig_profiles.push_back({r[1].as<std::string>(), r[2].as<int>(), r[3].as<int>(), r[4].as<int>()});
+        }
+        for (auto const& r : tx.exec("SELECT code, city, country, continent, sovereign FROM region ORDER BY code"))
+            cat.regions.push_back({r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(),
+                                   r[3].as<std::string>(), r[4].as<bool>()});
+        return cat;
+    });
+}
+
+std::vector<pricing::price_sheet> database::load_sheets()
+{
+    return guarded("loading the sheets", [&] {
+        pqxx::read_transaction tx(impl_->conn);
+        std::vector<pricing::price_sheet> sheets;
+        std::map<std::string, std::size_t> index;
+        for (auto const& r : tx.exec(
+                 "SELECT week, extract(epoch FROM effective_from)::bigint, extract(epoch FROM effective_until)::bigint, "
+                 "extract(epoch FROM published_at)::bigint, inputs_sha256, observations FROM sheet ORDER BY week")) {
+            pricing::price_sheet s;
+            auto const week = pricing::parse_week(r[0].c_str());
+            if (!week)
+                throw store_error("a stored sheet has a malformed week");
+            s.week = *week;
+            s.effective_from = from_epoch(r[1].as<long long>());
+            s.effective_until = from_epoch(r[2].as<long long>());
+            s.published_at = from_epoch(r[3].as<long long>());
+            s.inputs_sha256 = r[4].as<std::string>();
+            s.observations = r[5].as<int>();
+            index[r[0].as<std::string>()] = sheets.size();
+            sheets.push_back(std::move(s));
+        }
+        for (auto const& r : tx.exec("SELECT week, gpu, observations, median2_micros, on_demand_micros, spot_micros, "
+                                     "reserved_micros, unavailable_reason FROM sheet_row ORDER BY week, gpu")) {
+            pricing::sheet_row row;
+            row.gpu = r[1].as<std::string>();
+            row.observations = r[2].as<int>();
+            if (!r[3].is_null())
+                row.twice_median_micros = r[3].as<std::int64_t>();
+            if (!r[4].is_null())
+                row.rates = pricing::tier_rates{pricing::money::from_micros(r[4].as<std::int64_t>()),
+                                                pricing::money::from_micros(r[5].as<std::int64_t>()),
+                                                pricing::money::from_micros(r[6].as<std::int64_t>())};
+            else
+                row.unavailable_reason = r[7].as<std::string>();
+            sheets[index.at(r[0].as<std::string>())].rows.push_back(std::move(row));
+        }
+        return sheets;
+    });
+}
+
+std::vector<pricing::observation> database::load_observations(pricing::time_window window)
+{
+    return guarded("loading observations", [&] {
+        pqxx::read_transaction tx(impl_->conn);
+        std::vector<pricing::observation> out;
+        for (auto const& r : tx.exec_params(
+                 "SELECT extract(epoch FROM observed_at)::bigint, gpu, price_micros, source, listing_id "
+                 "FROM observation WHERE observed_at >= to_timestamp($1) AND observed_at < to_timestamp($2)",
+                 to_epoch(window.from), to_epoch(window.until)))
+            out.push_back({from_epoch(r[0].as<long long>()), r[1].as<std::string>(),
+                           pricing::money::from_micros(r[2].as<std::int64_t>()), r[3].as<std::string>(),
+                           r[4].as<std::string>()});
+        return out;
+    });
+}
+
+import_summary database::import_observations(std::istream& csv, std::function<void(long)> const& on_progress)
+{
+    return guarded("importing observations", [&] {
+        std::set<std::string, std::less<>> known;
+        {
+            pqxx::read_transaction tx(impl_->conn);
+            for (auto const& r : tx.exec("SELECT id FROM gpu_model"))
+                known.insert(r[0].as<std::string>());
+        }
+        pricing::observation_csv_reader reader([&](std::string_view id) { return known.contains(id); });
+        import_summary summary;
+        pqxx::work tx(impl_->conn);
+        // COPY streams rows as they are read; after the first bad line we only keep reading to
+        // report every problem, and the transaction is never committed.
+        pqxx::stream_to copy(tx, "observation",
+                             std::vector<std::string>{"observed_at", "gpu", "price_micros", "source", "listing_id"});
+        std::string line;
+        while (std::getline(csv, line)) {
+            auto const obs = reader.read_line(line);
+            if (obs && reader.ok()) {
+                copy << std::make_tuple(pricing::to_rfc3339(obs->observed_at), obs->gpu, obs->price.micros(),
+                                        obs->source, obs->listing_id);
+                ++summary.imported;
+            }
+            if (on_progress && reader.lines_read() % 100'000 == 0)
+                on_progress(reader.lines_read());
+        }
+        reader.finish();
+        copy.complete();
+        summary.bad_lines = reader.bad_lines();
+        summary.problems = reader.problems();
+        if (!summary.ok()) {
+            summary.imported = 0;
+            tx.abort();
+            return summary;
+        }
+        tx.exec(std::string("NOTIFY ") + change_channel);
+        tx.commit();
+        return summary;
+    });
+}
+
+publish_summary database::publish(pricing::iso_week week, bool replace, pricing::instant now)
+{
+    return guarded("publishing", [&] {
+        std::string const name = pricing::to_string(week);
+        auto const window = pricing::observation_window(week);
+        pqxx::work tx(impl_->conn);
+        publish_summary summary;
+        summary.week = week;
+        // Serialises publishers of the same database so a replace cannot interleave with another.
+        tx.exec("SELECT pg_advisory_xact_lock(4243)");
+        if (!tx.exec_params("SELECT 1 FROM sheet WHERE week = $1", name).empty()) {
+            if (!replace)
+                throw store_error("the sheet " + name + " is already published (use --replace to recompute it)", true);
+            tx.exec_params("DELETE FROM sheet WHERE week = $1", name);
+            summary.replaced = true;
+        }
+        std::vector<std::string> ids;
+        for (auto const& r : tx.exec("SELECT id FROM gpu_model ORDER BY id"))
+            ids.push_back(r[0].as<std::string>());
+
+        std::vector<pricing::observation> inputs;
+        std::map<std::string, std::vector<pricing::money>, std::less<>> prices;
+        for (auto const& r : tx.exec_params(
+                 "SELECT extract(epoch FROM observed_at)::bigint, gpu, price_micros, source, listing_id "
+                 "FROM observation WHERE observed_at >= to_timestamp($1) AND observed_at < to_timestamp($2)",
+                 to_epoch(window.from), to_epoch(window.until))) {
+            pricing::observation o{from_epoch(r[0].as<long long>()), r[1].as<std::string>(),
+                                   pricing::money::from_micros(r[2].as<std::int64_t>()), r[3].as<std::string>(),
+                                   r[4].as<std::string>()};
+            prices[o.gpu].push_back(o.price);
+            inputs.push_back(std::move(o));
+        }
+        auto const rows = pricing::compute_rows(ids, std::move(prices));
+        if (auto const bad = pricing::cap_violations(rows); !bad.empty())
+            throw store_error("refusing to publish " + name + ": on-demand above the cap for " + bad.front(), true);
+
+        summary.observations = static_cast<int>(inputs.size());
+        summary.inputs_sha256 = sha256_hex(pricing::canonical_observations_csv(std::move(inputs)));
+        tx.exec_params("INSERT INTO sheet (week, effective_from, effective_until, published_at, inputs_sha256, "
+                       "observations) VALUES ($1, to_timestamp($2), to_timestamp($3), to_timestamp($4), $5, $6)",
+                       name, to_epoch(window.until), to_epoch(window.until + days{7}), to_epoch(now),
+                       summary.inputs_sha256, summary.observations);
+        for (auto const& row : rows) {
+            std::optional<std::int64_t> od, spot, reserved;
+            std::optional<std::string> reason;
+            if (row.rates) {
+                od = row.rates->on_demand.micros();
+                spot = row.rates->spot.micros();
+                reserved = row.rates->reserved.micros();
+                ++summary.priced_models;
+            } else {
+                reason = row.unavailable_reason;
+            }
+            tx.exec_params("INSERT INTO sheet_row (week, gpu, observations, median2_micros, on_demand_micros, "
+                           "spot_micros, reserved_micros, unavailable_reason) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)",
+                           name, row.gpu, row.observations, row.twice_median_micros, od, spot, reserved, reason);
+        }
+        summary.models = static_cast<int>(rows.size());
+        tx.exec(std::string("NOTIFY ") + change_channel);
+        tx.commit();
+        return summary;
+    });
+}
+
+void database::listen_for_changes()
+{
+    guarded("listening", [&] {
+        if (!impl_->receiver)
+            impl_->receiver = std::make_unique<change_receiver>(impl_->conn);
+        return 0;
+    });
+}
+
+bool database::wait_for_change(std::chrono::milliseconds timeout)
+{
+    return guarded("waiting for changes", [&] {
+        impl_->receiver->received = false;
+        auto const us = duration_cast<microseconds>(timeout).count();
+        impl_->conn.await_notification(static_cast<long>(us / 1'000'000), static_cast<long>(us % 1'000'000));
+        return impl_->receiver->received;
+    });
+}
+
+}

@@ -1,0 +1,79 @@
+#pragma once
+
+#include "embedded_file.hpp"
+#include "pricing/calendar.hpp"
+#include "pricing/catalog.hpp"
+#include "pricing/observation.hpp"
+#include "pricing/sheet.hpp"
+
+#include <chrono>
+#include <functional>
+#include <istream>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace lcg::store {
+
+// A failure the caller can show as it is: it never carries SQL text. `refused` marks a request the
+// database state does not allow (a week already published, a cap violation); anything else is a fault.
+class store_error : public std::runtime_error {
+public:
+    store_error(std::string const& message, bool refused = false)
+        : std::runtime_error(message), refused_(refused) {}
+    bool refused() const { return refused_; }
+
+private:
+    bool refused_;
+};
+
+struct import_summary {
+    long imported = 0;
+    long bad_lines = 0;
+    std::vector<pricing::csv_problem> problems;  // the first 20
+    bool ok() const { return bad_lines == 0; }
+};
+
+struct publish_summary {
+    pricing::iso_week week;
+    int priced_models = 0;
+    int models = 0;
+    int observations = 0;
+    std::string inputs_sha256;
+    bool replaced = false;
+};
+
+// The only code that talks to PostgreSQL: one connection, domain values in and out, libpqxx
+// exceptions turned into store_error at this boundary. Not thread-safe: one per thread.
+class database {
+public:
+    explicit database(std::string const& url);
+    ~database();
+    database(database const&) = delete;
+    database& operator=(database const&) = delete;
+
+    // Applies, in name order, the migrations not yet recorded; returns the names it applied.
+    std::vector<std::string> migrate(std::span<const embedded_file> migrations);
+
+    pricing::catalog load_catalog();
+    std::vector<pricing::price_sheet> load_sheets();  // oldest first
+    std::vector<pricing::observation> load_observations(pricing::time_window window);
+
+    // All-or-nothing import of an observations CSV. `on_progress` gets the line count now and then.
+    import_summary import_observations(std::istream& csv, std::function<void(long)> const& on_progress = {});
+
+    // Computes and writes the sheet of `week` in one transaction, then notifies listeners.
+    publish_summary publish(pricing::iso_week week, bool replace, pricing::instant now);
+
+    // LISTEN for published changes; wait_for_change returns true when one arrived within `timeout`.
+    void listen_for_changes();
+    bool wait_for_change(std::chrono::milliseconds timeout);
+
+private:
+    struct impl;
+    std::unique_ptr<impl> impl_;
+};
+
+}

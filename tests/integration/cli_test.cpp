@@ -1,0 +1,137 @@
+// The command line against a real PostgreSQL: migrate, import-observations, publish, roles.
+#include "harness.hpp"
+
+#include <doctest/doctest.h>
+#include <pqxx/pqxx>
+
+#include <string>
+
+using namespace lcg::testing;
+
+namespace {
+
+std::string const header = "observed_at,gpu,price_per_gpu_hour,source,listing_id\n";
+
+bool contains(std::string const& haystack, std::string const& needle)
+{
+    return haystack.find(needle) != std::string::npos;
+}
+
+}
+
+TEST_CASE("migrate is idempotent")
+{
+    test_database db;
+    auto const r = run_lowcostgpu({"migrate", "--database-url", db.url("owner")});
+    CHECK(r.exit_code == 0);
+    CHECK(contains(r.out, "up to date"));
+    CHECK(db.count("schema_migration") == 3);
+    CHECK(db.count("gpu_model") == 27);
+    CHECK(db.count("region") == 32);
+}
+
+TEST_CASE("a good CSV is imported")
+{
+    test_database db;
+    long const before = db.count("observation");
+    std::string const csv = header + "2030-01-01T10:00:00Z,h100-sxm,2.412,test-market,L-1\n"
+                                     "2030-01-01T11:00:00Z,l4,0.38,\"market, with comma\",\n";
+    auto const r = run_lowcostgpu({"import-observations", "--database-url", db.url("publisher"), "-"}, csv);
+    CHECK(r.exit_code == 0);
+    CHECK(contains(r.out, "imported 2 observations"));
+    CHECK(db.count("observation") == before + 2);
+}
+
+TEST_CASE("a malformed CSV is refused with line numbers and nothing is imported")
+{
+    test_database db;
+    long const before = db.count("observation");
+    std::string const csv = header +
+                            "2030-01-01T10:00:00Z,h100-sxm,2.412,m,L-1\n"        // 2: good
+                            "2030-01-01T10:00:00Z,h100-sxm,abc,m,L-2\n"          // 3: bad number
+                            "2030-01-01T10:00:00Z,h100-sxm,1.1234567,m,L-3\n"    // 4: 7 decimals
+                            "2030-01-01T10:00:00Z,h100-sxm,0,m,L-4\n"            // 5: zero
+                            "2030-01-01T10:00:00Z,h100-sxm,-1.5,m,L-5\n"         // 6: negative
+                            "2030-01-01T10:00:00Z,h999,1.5,m,L-6\n"              // 7: unknown GPU
+                            "2030-13-01T10:00:00Z,h100-sxm,1.5,m,L-7\n"          // 8: bad timestamp
+                            "2030-01-01T10:00:00Z,h100-sxm,1.5,m\n";             // 9: missing column
+    auto const r = run_lowcostgpu({"import-observations", "--database-url", db.url("publisher"), "-"}, csv);
+    CHECK(r.exit_code == 1);
+    CAPTURE(r.err);
+    for (int line = 3; line <= 9; ++line)
+        CHECK(contains(r.err, "line " + std::to_string(line) + ":"));
+    CHECK_FALSE(contains(r.err, "line 2:"));
+    CHECK(contains(r.err, "more than 6 decimals"));
+    CHECK(contains(r.err, "not a catalog id"));
+    CHECK(contains(r.err, "nothing was imported"));
+    CHECK(db.count("observation") == before);
+}
+
+TEST_CASE("a wrong header or an empty file is refused")
+{
+    test_database db;
+    long const before = db.count("observation");
+    auto const wrong = run_lowcostgpu({"import-observations", "--database-url", db.url("publisher"), "-"},
+                                      "when,gpu,price,source,listing\n2030-01-01T10:00:00Z,l4,1,m,\n");
+    CHECK(wrong.exit_code == 1);
+    CHECK(contains(wrong.err, "line 1: the header must be"));
+    auto const empty = run_lowcostgpu({"import-observations", "--database-url", db.url("publisher"), "-"}, "");
+    CHECK(empty.exit_code == 1);
+    CHECK(contains(empty.err, "empty"));
+    auto const missing = run_lowcostgpu({"import-observations", "--database-url", db.url("publisher"), "/nope.csv"});
+    CHECK(missing.exit_code == 2);
+    CHECK(db.count("observation") == before);
+}
+
+TEST_CASE("publish refuses an existing week unless --replace, and writes the week's window only")
+{
+    test_database db;
+    std::string csv = header;
+    // 2030-W02 starts on Monday 2030-01-07: its window is 2029-12-31 .. 2030-01-06.
+    for (int i = 0; i < 5; ++i)
+        csv += "2030-01-0" + std::to_string(i + 1) + "T12:00:00Z,l4,1.00" + std::to_string(i) + ",m,L" +
+               std::to_string(i) + "\n";
+    csv += "2030-01-07T00:00:00Z,l4,9.99,m,outside\n";  // the re-check instant itself is next week's
+    REQUIRE(run_lowcostgpu({"import-observations", "--database-url", db.url("publisher"), "-"}, csv).exit_code == 0);
+
+    auto const first = run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", "2030-W02"});
+    CHECK(first.exit_code == 0);
+    CHECK(contains(first.out, "1 of 27 models priced from 5 observations"));
+    pqxx::connection c(db.url("reader"));
+    {
+        pqxx::read_transaction tx(c);
+        auto const row = tx.exec1("SELECT median2_micros, on_demand_micros FROM sheet_row "
+                                  "WHERE week = '2030-W02' AND gpu = 'l4'");
+        CHECK(row[0].as<long>() == 2'004'000);  // median 1.002
+        CHECK(row[1].as<long>() == 701'000);    // floor(1.002 × 0.70) = 0.701
+    }
+    auto const again = run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", "2030-W02"});
+    CHECK(again.exit_code == 1);
+    CHECK(contains(again.err, "already published"));
+    auto const replaced =
+        run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", "2030-W02", "--replace"});
+    CHECK(replaced.exit_code == 0);
+    CHECK(contains(replaced.out, "republished"));
+    auto const bad_week = run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", "2030-W60"});
+    CHECK(bad_week.exit_code == 2);
+}
+
+TEST_CASE("the reader role cannot write")
+{
+    test_database db;
+    pqxx::connection c(db.url("reader"));
+    for (char const* sql : {"INSERT INTO region VALUES ('xx-test-1', 'X', 'XX', 'Europe', false)",
+                            "UPDATE sheet_row SET on_demand_micros = 1000", "DELETE FROM observation",
+                            "CREATE TABLE intruder (x int)"}) {
+        CAPTURE(sql);
+        pqxx::work tx(c);
+        CHECK_THROWS(tx.exec(sql));
+    }
+}
+
+TEST_CASE("the database refuses a row above the cap even if our code had a bug")
+{
+    test_database db;
+    CHECK_THROWS(db.exec("UPDATE sheet_row SET on_demand_micros = on_demand_micros + 1000000, "
+                         "spot_micros = 0, reserved_micros = 0 WHERE gpu = 'h100-sxm'"));
+}

@@ -1,0 +1,223 @@
+#include "harness.hpp"
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <pqxx/pqxx>
+
+#include <atomic>
+#include <csignal>
+#include <cstdlib>
+#include <fcntl.h>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace lcg::testing {
+
+namespace {
+
+namespace beast = boost::beast;
+namespace asio = boost::asio;
+
+std::atomic<int> database_counter{0};
+
+std::string read_file(std::string const& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string binary() { return required_env("LCG_BINARY"); }
+
+// Child process with stdin/stdout/stderr redirected to files; returns the pid.
+int spawn(std::vector<std::string> const& args, std::string const& in, std::string const& out, std::string const& err,
+          std::vector<std::string> const& env_extra = {})
+{
+    int const pid = fork();
+    if (pid == 0) {
+        int fin = open(in.c_str(), O_RDONLY);
+        int fout = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int ferr = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        dup2(fin, 0);
+        dup2(fout, 1);
+        dup2(ferr, 2);
+        for (auto const& kv : env_extra)
+            putenv(const_cast<char*>(kv.c_str()));
+        std::vector<char*> argv;
+        for (auto const& a : args)
+            argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        execv(argv[0], argv.data());
+        _exit(127);
+    }
+    return pid;
+}
+
+std::string scratch_path(std::string const& what)
+{
+    static std::atomic<int> n{0};
+    return "/tmp/lcg-it-" + std::to_string(getpid()) + "-" + std::to_string(n++) + "-" + what;
+}
+
+}
+
+std::string required_env(char const* name)
+{
+    char const* v = std::getenv(name);
+    if (!v || !*v)
+        throw std::runtime_error(std::string(name) +
+                                 " is not set: integration tests need a PostgreSQL and the built binary; "
+                                 "run them with deploy/test, which starts both");
+    return v;
+}
+
+test_database::test_database()
+    : name_("lcg_it_" + std::to_string(getpid()) + "_" + std::to_string(database_counter++))
+{
+    pqxx::connection c(admin_url());
+    pqxx::nontransaction tx(c);
+    tx.exec("CREATE DATABASE " + name_ + " TEMPLATE " + required_env("LCG_TEST_TEMPLATE") +
+            " OWNER lowcostgpu_owner");
+}
+
+test_database::~test_database()
+{
+    try {
+        pqxx::connection c(admin_url());
+        pqxx::nontransaction tx(c);
+        tx.exec("DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
+    } catch (std::exception const&) {
+        // A leftover database disappears with the throwaway cluster.
+    }
+}
+
+std::string test_database::url(std::string const& role) const
+{
+    return "postgresql://lowcostgpu_" + role + "@127.0.0.1:" + required_env("LCG_TEST_PG_PORT") + "/" + name_;
+}
+
+std::string test_database::admin_url() const { return required_env("LCG_TEST_ADMIN_URL"); }
+
+long test_database::count(std::string const& table) const
+{
+    pqxx::connection c(url("owner"));
+    pqxx::read_transaction tx(c);
+    return tx.exec1("SELECT count(*) FROM " + table)[0].as<long>();
+}
+
+void test_database::exec(std::string const& sql) const
+{
+    pqxx::connection c(url("owner"));
+    pqxx::work tx(c);
+    tx.exec(sql);
+    tx.commit();
+}
+
+command_result run_lowcostgpu(std::vector<std::string> const& args, std::string const& input)
+{
+    std::string const in = scratch_path("in"), out = scratch_path("out"), err = scratch_path("err");
+    std::ofstream(in, std::ios::binary) << input;
+    std::vector<std::string> argv{binary()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    int const pid = spawn(argv, in, out, err);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    command_result r{WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), read_file(out), read_file(err)};
+    unlink(in.c_str());
+    unlink(out.c_str());
+    unlink(err.c_str());
+    return r;
+}
+
+std::string http_reply::header(std::string const& name) const
+{
+    auto it = headers.find(name);
+    return it == headers.end() ? "" : it->second;
+}
+
+http_reply http_request(unsigned short port, std::string const& method, std::string const& target,
+                        std::map<std::string, std::string> const& headers, std::string const& body)
+{
+    asio::io_context ioc;
+    beast::tcp_stream stream(ioc);
+    stream.expires_after(std::chrono::seconds(10));
+    stream.connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+    beast::http::request<beast::http::string_body> req{beast::http::string_to_verb(method), target, 11};
+    req.set(beast::http::field::host, "127.0.0.1:" + std::to_string(port));
+    for (auto const& [k, v] : headers)
+        req.set(k, v);
+    if (!body.empty() || method == "POST") {
+        req.body() = body;
+        req.prepare_payload();
+    }
+    beast::http::write(stream, req);
+    beast::flat_buffer buffer;
+    beast::http::response_parser<beast::http::string_body> parser;
+    parser.body_limit(64 * 1024 * 1024);
+    if (method == "HEAD")
+        parser.skip(true);
+    beast::http::read(stream, buffer, parser);
+    auto const& res = parser.get();
+    http_reply reply;
+    reply.status = static_cast<int>(res.result_int());
+    for (auto const& f : res) {
+        std::string name(f.name_string());
+        for (auto& ch : name)
+            ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        reply.headers[name] = std::string(f.value());
+    }
+    reply.body = res.body();
+    beast::error_code ec;
+    stream.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ec);
+    return reply;
+}
+
+server_process::server_process(std::string const& database_url)
+{
+    std::string const out = scratch_path("serve-out"), err = scratch_path("serve-err");
+    pid_ = spawn({binary(), "serve", "--listen", "127.0.0.1:0", "--database-url", database_url}, "/dev/null", out, err);
+    // The first line names the bound port: "listening on http://127.0.0.1:PORT".
+    bool const listening = eventually(
+        [&] {
+            auto const text = read_file(out);
+            auto const at = text.find("listening on http://127.0.0.1:");
+            auto const eol = text.find('\n', at);
+            if (at == std::string::npos || eol == std::string::npos)
+                return false;
+            port_ = static_cast<unsigned short>(std::stoi(text.substr(at + 30, eol - at - 30)));
+            return true;
+        },
+        std::chrono::seconds(10));
+    if (!listening)
+        throw std::runtime_error("lowcostgpu serve did not start: " + read_file(err));
+    if (!eventually([&] { return get("/readyz").status == 200; }, std::chrono::seconds(10)))
+        throw std::runtime_error("lowcostgpu serve never became ready: " + read_file(out) + read_file(err));
+}
+
+server_process::~server_process()
+{
+    if (pid_ > 0)
+        terminate();
+}
+
+http_reply server_process::get(std::string const& target, std::map<std::string, std::string> const& headers) const
+{
+    return http_request(port_, "GET", target, headers);
+}
+
+int server_process::terminate()
+{
+    kill(pid_, SIGTERM);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}

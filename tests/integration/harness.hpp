@@ -1,0 +1,82 @@
+#pragma once
+
+// Helpers for integration tests: a fresh database per test, the real binary run as a child process,
+// and a small HTTP client over loopback. The environment comes from deploy/test; without it the
+// tests fail and say how to run them.
+
+#include <chrono>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace lcg::testing {
+
+std::string required_env(char const* name);
+
+// A database copied from the sample template (migrated, sample observations, sample sheets),
+// dropped again at the end of the test.
+class test_database {
+public:
+    test_database();
+    ~test_database();
+    test_database(test_database const&) = delete;
+    test_database& operator=(test_database const&) = delete;
+
+    std::string const& name() const { return name_; }
+    std::string url(std::string const& role) const;  // role: owner, publisher, reader
+    std::string admin_url() const;
+    long count(std::string const& table) const;
+    void exec(std::string const& sql) const;  // as admin
+
+private:
+    std::string name_;
+};
+
+struct command_result {
+    int exit_code = -1;
+    std::string out;
+    std::string err;
+};
+
+// Runs the lowcostgpu binary with `args`, feeding `input` on standard input.
+command_result run_lowcostgpu(std::vector<std::string> const& args, std::string const& input = {});
+
+struct http_reply {
+    int status = 0;
+    std::map<std::string, std::string> headers;  // lower-case names
+    std::string body;
+    std::string header(std::string const& name) const;
+};
+
+http_reply http_request(unsigned short port, std::string const& method, std::string const& target,
+                        std::map<std::string, std::string> const& headers = {}, std::string const& body = {});
+
+// `lowcostgpu serve` on 127.0.0.1:0 as the reader role; waits until /readyz answers 200.
+class server_process {
+public:
+    explicit server_process(std::string const& database_url);
+    ~server_process();
+    unsigned short port() const { return port_; }
+    http_reply get(std::string const& target, std::map<std::string, std::string> const& headers = {}) const;
+    int terminate();  // SIGTERM and wait: the exit code
+
+private:
+    int pid_ = -1;
+    unsigned short port_ = 0;
+};
+
+// Polls `condition` every 50 ms until it holds or `limit` passes.
+template <class F>
+bool eventually(F&& condition, std::chrono::milliseconds limit)
+{
+    auto const deadline = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (condition())
+            return true;
+        struct timespec ts{0, 50'000'000};
+        nanosleep(&ts, nullptr);
+    }
+    return condition();
+}
+
+}

@@ -1,0 +1,151 @@
+// `lowcostgpu serve` over loopback, against a real PostgreSQL holding the sample data.
+#include "harness.hpp"
+
+#include "pricing/calendar.hpp"
+
+#include <boost/json.hpp>
+#include <doctest/doctest.h>
+
+#include <chrono>
+
+using namespace lcg::testing;
+namespace json = boost::json;
+
+namespace {
+
+std::string this_week()
+{
+    auto const now = std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now());
+    return lcg::pricing::to_string(lcg::pricing::week_containing(now));
+}
+
+json::object parse(std::string const& body) { return json::parse(body).as_object(); }
+
+}
+
+TEST_CASE("the current sheet reproduces the worked example for the H100 SXM")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    auto const r = server.get("/v1/prices/h100-sxm");
+    REQUIRE(r.status == 200);
+    CHECK(r.header("content-type") == "application/json");
+    auto const o = parse(r.body);
+    CHECK(o.at("week").as_string() == this_week());
+    CHECK(o.at("median").as_string() == "2.400");
+    CHECK(o.at("on_demand").as_string() == "1.680");
+    CHECK(o.at("spot").as_string() == "0.840");
+    CHECK(o.at("reserved").as_string() == "1.092");
+    CHECK(o.at("available").as_bool());
+}
+
+TEST_CASE("/v1/prices lists every catalog model with money as decimal strings")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    auto const r = server.get("/v1/prices");
+    REQUIRE(r.status == 200);
+    auto const o = parse(r.body);
+    CHECK(o.at("week").as_string() == this_week());
+    CHECK(o.at("inputs_sha256").as_string().size() == 64);
+    auto const& prices = o.at("prices").as_array();
+    CHECK(prices.size() == 27);
+    for (auto const& p : prices) {
+        auto const& row = p.as_object();
+        CAPTURE(json::serialize(row));
+        REQUIRE(row.at("available").as_bool());
+        for (char const* key : {"median", "cap", "on_demand", "spot", "reserved", "headroom"})
+            CHECK(row.at(key).is_string());
+    }
+}
+
+TEST_CASE("/v1/gpus and /v1/gpus/{id} describe the catalog")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    auto const all = parse(server.get("/v1/gpus").body);
+    CHECK(all.at("count").as_int64() == 27);
+    auto const r = server.get("/v1/gpus/h100-sxm");
+    REQUIRE(r.status == 200);
+    auto const gpu = parse(r.body);
+    CHECK(gpu.at("vram_gb").as_int64() == 80);
+    CHECK(gpu.at("fp16_dense_tflops").at("value").as_string() == "989.4");
+    CHECK(gpu.at("prices").at("on_demand").as_string() == "1.680");
+    auto const unconfirmed = parse(server.get("/v1/gpus/rtx-2060").body);
+    CHECK(unconfirmed.at("fp16_dense_tflops").at("confirmed").as_bool() == false);
+}
+
+TEST_CASE("errors are problem+json: unknown GPU, unknown path, wrong method")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    for (char const* target : {"/v1/prices/h100-sxm-nope", "/v1/gpus/nope"}) {
+        CAPTURE(target);
+        auto const r = server.get(target);
+        CHECK(r.status == 404);
+        CHECK(r.header("content-type") == "application/problem+json");
+        auto const o = parse(r.body);
+        CHECK(o.at("status").as_int64() == 404);
+        CHECK(o.at("valid_ids").as_array().size() == 27);
+        CHECK(std::string(o.at("detail").as_string()).find("is not a GPU") != std::string::npos);
+    }
+    auto const missing = server.get("/v2/nothing");
+    CHECK(missing.status == 404);
+    CHECK(missing.header("content-type") == "application/problem+json");
+
+    auto const post = http_request(server.port(), "POST", "/v1/prices", {}, "x");
+    CHECK(post.status == 405);
+    CHECK(post.header("allow") == "GET, HEAD");
+    CHECK(post.header("content-type") == "application/problem+json");
+}
+
+TEST_CASE("HEAD, ETag and If-None-Match")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    auto const first = server.get("/v1/prices");
+    auto const etag = first.header("etag");
+    REQUIRE(etag.size() > 2);
+    CHECK(etag.front() == '"');
+    auto const again = server.get("/v1/prices", {{"If-None-Match", etag}});
+    CHECK(again.status == 304);
+    CHECK(again.body.empty());
+    auto const head = http_request(server.port(), "HEAD", "/v1/prices");
+    CHECK(head.status == 200);
+    CHECK(head.header("content-length") == std::to_string(first.body.size()));
+    CHECK(first.header("access-control-allow-origin") == "*");
+}
+
+TEST_CASE("health and readiness probes")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    CHECK(server.get("/healthz").status == 200);
+    auto const ready = server.get("/readyz");
+    CHECK(ready.status == 200);
+    CHECK(parse(ready.body).at("current_sheet").as_string() == this_week());
+}
+
+TEST_CASE("SIGTERM stops the server with exit code 0")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    REQUIRE(server.get("/healthz").status == 200);
+    CHECK(server.terminate() == 0);
+}
+
+TEST_CASE("a new sheet reaches a running server without restart")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    auto const before = server.get("/v1/prices").header("etag");
+    // Replace this week's sheet after moving the H100 SXM observations up by 10 %.
+    db.exec("UPDATE observation SET price_micros = price_micros * 11 / 10 WHERE gpu = 'h100-sxm'");
+    auto const published = run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", this_week(),
+                                            "--replace"});
+    REQUIRE(published.exit_code == 0);
+    bool const seen = eventually([&] { return server.get("/v1/prices").header("etag") != before; },
+                                 std::chrono::seconds(2));
+    CHECK(seen);
+    CHECK(parse(server.get("/v1/prices/h100-sxm").body).at("median").as_string() == "2.640");
+}

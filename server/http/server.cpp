@@ -1,6 +1,6 @@
 #include "server/http/server.hpp"
 
-#include "server/http/router.hpp"
+#include "server/http/response.hpp"
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -99,14 +99,8 @@ private:
         auto const status = ec == beast::http::error::header_limit    ? beast::http::status::request_header_fields_too_large
                             : ec == beast::http::error::body_limit    ? beast::http::status::payload_too_large
                                                                       : beast::http::status::bad_request;
-        response res{status, 11};
-        res.set(beast::http::field::content_type, "application/problem+json");
-        res.set(beast::http::field::server, "lowcostgpu");
-        res.body() = "{\"type\":\"about:blank\",\"title\":\"" + std::string(beast::http::obsolete_reason(status)) +
-                     "\",\"status\":" + std::to_string(static_cast<int>(status)) +
-                     ",\"detail\":\"the request could not be read: " + ec.message() + "\"}\n";
+        response res = problem(req, status, "the request could not be read: " + ec.message());
         res.keep_alive(false);
-        res.prepare_payload();
         write(std::move(res));
     }
 

@@ -1,0 +1,81 @@
+#include "server/http/query.hpp"
+
+namespace lcg::http {
+
+namespace {
+
+int hex_value(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+}
+
+std::optional<std::string> percent_decode(std::string_view text, bool plus_is_space)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        char c = text[i];
+        if (c == '%') {
+            if (i + 2 >= text.size())
+                return std::nullopt;
+            int const hi = hex_value(text[i + 1]);
+            int const lo = hex_value(text[i + 2]);
+            if (hi < 0 || lo < 0)
+                return std::nullopt;
+            c = static_cast<char>(hi * 16 + lo);
+            i += 2;
+        } else if (c == '+' && plus_is_space) {
+            c = ' ';
+        }
+        if (c == '\0')
+            return std::nullopt;
+        out += c;
+    }
+    return out;
+}
+
+pricing::outcome<query_params> query_params::parse(std::string_view query)
+{
+    query_params params;
+    while (!query.empty()) {
+        auto const amp = query.find('&');
+        auto const pair = query.substr(0, amp);
+        query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+        if (pair.empty())
+            continue;
+        auto const eq = pair.find('=');
+        auto name = percent_decode(pair.substr(0, eq), true);
+        auto value = percent_decode(eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1), true);
+        if (!name || !value)
+            return pricing::invalid("the query string has a malformed %-escape");
+        if (params.values_.contains(*name))
+            return pricing::invalid("the parameter " + pricing::quote(*name) + " is given more than once");
+        params.values_.emplace(std::move(*name), std::move(*value));
+    }
+    return params;
+}
+
+std::optional<std::string> query_params::take(std::string const& name)
+{
+    auto node = values_.extract(name);
+    if (node.empty())
+        return std::nullopt;
+    return std::move(node.mapped());
+}
+
+std::optional<std::string> query_params::first_unknown() const
+{
+    if (values_.empty())
+        return std::nullopt;
+    return values_.begin()->first;
+}
+
+}

@@ -1,0 +1,32 @@
+#pragma once
+
+#include "pricing/outcome.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lcg::http {
+
+// Decodes %XX escapes (and '+' as a space in queries). Nothing for a broken escape or a NUL.
+std::optional<std::string> percent_decode(std::string_view text, bool plus_is_space);
+
+// The parameters of a query string. Handlers take() the ones they know; whatever remains is an
+// unknown parameter, which the caller refuses so that a typo never passes silently.
+class query_params {
+public:
+    // Refuses broken escapes and repeated parameters.
+    static pricing::outcome<query_params> parse(std::string_view query);
+
+    std::optional<std::string> take(std::string const& name);
+    bool has(std::string const& name) const { return values_.contains(name); }
+    // The first parameter nobody took, if any.
+    std::optional<std::string> first_unknown() const;
+
+private:
+    std::map<std::string, std::string> values_;
+};
+
+}

@@ -1,0 +1,40 @@
+#pragma once
+
+#include "server/http/router.hpp"
+
+#include "pricing/outcome.hpp"
+
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace lcg::http {
+
+inline constexpr std::string_view shared_cache_control =
+    "public, max-age=300, stale-while-revalidate=600, stale-if-error=86400";
+inline constexpr std::string_view immutable_cache_control = "public, max-age=31536000, immutable";
+
+// Headers every response carries (server, nosniff, CORS, keep-alive as the request asked).
+response base_response(request const& req, beast_http::status status);
+
+// RFC 9457 problem document; `extra` members are merged in.
+response problem(request const& req, beast_http::status status, std::string const& detail,
+                 boost::json::object extra = {});
+
+// 400 naming the parameter at fault and what it accepts.
+response bad_parameter(request const& req, std::string const& parameter, std::string const& detail);
+
+// The one table from a domain error to HTTP: invalid_argument 400, not_found 404, unavailable 503.
+response from_error(request const& req, pricing::error const& e, std::string const& parameter = {});
+
+// A pre-rendered document, with ETag/If-None-Match and HEAD handled.
+response serve_document(request const& req, snapshot::document const& doc,
+                        std::string_view cache_control = shared_cache_control);
+
+// A body computed for this request (estimates and the like): same caching rules, ETag of the body.
+response serve_json(request const& req, boost::json::value const& body,
+                    std::string_view cache_control = shared_cache_control);
+
+}

@@ -1,0 +1,95 @@
+// The price sheet, the catalog and the probes: documents pre-rendered in the snapshot.
+#include "server/http/handlers.hpp"
+
+#include "server/render/json.hpp"
+
+namespace lcg::http {
+
+namespace {
+
+namespace json = boost::json;
+
+response no_sheet_yet(request const& req)
+{
+    auto res = problem(req, beast_http::status::service_unavailable, "no price sheet is in effect yet");
+    res.set(beast_http::field::retry_after, "60");
+    return res;
+}
+
+response unknown_gpu(route_input& in, std::string_view id)
+{
+    json::array ids;
+    for (auto const& m : in.snap().catalog.gpus)
+        ids.push_back(json::value(m.id));
+    return problem(in.req, beast_http::status::not_found,
+                   pricing::quote(id) + " is not a GPU of the catalog; valid_ids lists the ones that are",
+                   {{"valid_ids", std::move(ids)}});
+}
+
+response document_at(route_input& in, std::string_view path)
+{
+    if (auto const* doc = in.snap().find_document(path))
+        return serve_document(in.req, *doc);
+    return problem(in.req, beast_http::status::not_found, "nothing is published at " + std::string(path));
+}
+
+response json_status(request const& req, beast_http::status status, json::object const& body)
+{
+    auto res = base_response(req, status);
+    res.set(beast_http::field::content_type, "application/json");
+    res.set(beast_http::field::cache_control, "no-store");
+    res.body() = render::to_text(body);
+    res.prepare_payload();
+    if (req.method() == beast_http::verb::head)
+        res.body().clear();
+    return res;
+}
+
+}
+
+response handle_healthz(route_input& in)
+{
+    return json_status(in.req, beast_http::status::ok, {{"status", "ok"}});
+}
+
+response handle_readyz(route_input& in)
+{
+    auto const& snap = in.ctx.snapshot;
+    if (!snap)
+        return json_status(in.req, beast_http::status::service_unavailable,
+                           {{"status", "starting"}, {"detail", "no snapshot loaded from PostgreSQL yet"}});
+    json::object body{{"status", "ready"},
+                      {"snapshot_built_at", pricing::to_rfc3339(snap->built_at)},
+                      {"snapshot_age_seconds", (in.ctx.now - snap->built_at).count()}};
+    body["current_sheet"] = snap->current ? json::value(pricing::to_string(snap->current->week)) : json::value(nullptr);
+    return json_status(in.req, beast_http::status::ok, body);
+}
+
+response handle_prices(route_input& in)
+{
+    if (!in.snap().current)
+        return no_sheet_yet(in.req);
+    return document_at(in, "/v1/prices");
+}
+
+response handle_price_of(route_input& in)
+{
+    auto const id = in.captures[0];
+    if (!in.snap().catalog.find(id))
+        return unknown_gpu(in, id);
+    if (!in.snap().current)
+        return no_sheet_yet(in.req);
+    return document_at(in, "/v1/prices/" + std::string(id));
+}
+
+response handle_gpus(route_input& in) { return document_at(in, "/v1/gpus"); }
+
+response handle_gpu(route_input& in)
+{
+    auto const id = in.captures[0];
+    if (!in.snap().catalog.find(id))
+        return unknown_gpu(in, id);
+    return document_at(in, "/v1/gpus/" + std::string(id));
+}
+
+}

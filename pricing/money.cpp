@@ -18,7 +18,7 @@ std::string scaled_to_decimal(bool negative, std::uint64_t units, int scale, int
     std::uint64_t divisor = 1;
     for (int i = 0; i < scale; ++i)
         divisor *= 10;
-    std::string fraction = std::to_string(units % divisor);
+    std::string fraction = scale == 0 ? std::string() : std::to_string(units % divisor);
     fraction.insert(0, static_cast<std::size_t>(scale) - fraction.size(), '0');
     while (static_cast<int>(fraction.size()) > min_decimals && fraction.back() == '0')
         fraction.pop_back();

@@ -37,6 +37,32 @@ bool has_control_chars(std::string_view s)
     return std::any_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
 }
 
+// Characters in valid UTF-8 (limits are in characters, as PostgreSQL counts them); nothing when
+// the bytes are not UTF-8, which PostgreSQL would refuse for the whole file without a line number.
+std::optional<std::size_t> utf8_length(std::string_view s)
+{
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < s.size(); ++count) {
+        auto const lead = static_cast<unsigned char>(s[i]);
+        std::size_t const size = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xe ? 3 : (lead >> 3) == 0x1e ? 4 : 0;
+        if (size == 0 || i + size > s.size())
+            return std::nullopt;
+        for (std::size_t k = 1; k < size; ++k)
+            if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2)
+                return std::nullopt;
+        if ((size == 2 && lead < 0xc2) || (size == 4 && lead > 0xf4))
+            return std::nullopt;  // overlong or beyond U+10FFFF
+        i += size;
+    }
+    return count;
+}
+
+bool is_text_field(std::string_view s, std::size_t min_chars, std::size_t max_chars)
+{
+    auto const n = utf8_length(s);
+    return n && *n >= min_chars && *n <= max_chars && !has_control_chars(s);
+}
+
 }
 
 std::optional<std::vector<std::string>> split_csv_record(std::string_view line)
@@ -138,12 +164,12 @@ std::optional<observation> observation_csv_reader::read_line(std::string_view li
         refuse("price_per_gpu_hour: must be greater than 0 and at most " + to_decimal(rules::max_observed_price, 0));
         return std::nullopt;
     }
-    if (f[3].empty() || f[3].size() > max_source || has_control_chars(f[3])) {
-        refuse("source: must be 1 to 64 characters without control characters");
+    if (!is_text_field(f[3], 1, max_source)) {
+        refuse("source: must be 1 to 64 characters of UTF-8 without control characters");
         return std::nullopt;
     }
-    if (f[4].size() > max_listing_id || has_control_chars(f[4])) {
-        refuse("listing_id: must be at most 128 characters without control characters");
+    if (!is_text_field(f[4], 0, max_listing_id)) {
+        refuse("listing_id: must be at most 128 characters of UTF-8 without control characters");
         return std::nullopt;
     }
     return observation{*at, std::move(f[1]), *price, std::move(f[3]), std::move(f[4])};
@@ -152,8 +178,7 @@ std::optional<observation> observation_csv_reader::read_line(std::string_view li
 void observation_csv_reader::finish()
 {
     if (!header_seen_) {
-        ++line_;
-        refuse("the file is empty: the header '" + std::string(observations_csv_header) + "' is required");
+        refuse_at(1, "the file is empty: the header '" + std::string(observations_csv_header) + "' is required");
     }
 }
 

@@ -182,6 +182,15 @@ TEST_CASE("decimal_string prints amounts finer than a micro-dollar exactly")
     CHECK(decimal_string(1'680'000, 6, 6) == "1.680000");
 }
 
+TEST_CASE("decimal_string at scale 0 prints whole dollars")
+{
+
+    // std::string::insert throws std::length_error.
+    CHECK(decimal_string(12, 0) == "12");
+    CHECK(decimal_string(-3, 0) == "-3");
+    CHECK(decimal_string(0, 0) == "0");
+}
+
 TEST_CASE("to_cents rounds half up to two decimals")
 {
     CHECK(to_cents(micros(16'800'000)) == "16.80");

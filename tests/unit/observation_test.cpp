@@ -163,9 +163,17 @@ TEST_CASE("an empty file is refused")
     CHECK(r.problems()[0].line == 1);
     CHECK(r.problems()[0].reason.find("header") != std::string::npos);
     CHECK(r.observations.empty());
+}
 
+TEST_CASE("a file of blank lines has no header, on line 1")
+{
     auto const blank_only = read_csv("\n");
     CHECK_FALSE(blank_only.ok());
+    REQUIRE_FALSE(blank_only.problems().empty());
+
+    // one-line file); a missing header belongs on line 1.
+    CHECK(blank_only.problems()[0].line == 1);
+    CHECK(blank_only.problems()[0].reason.find("header") != std::string::npos);
 }
 
 TEST_CASE("column count: missing and extra columns")
@@ -263,6 +271,25 @@ TEST_CASE("source: 1 to 64 characters without control characters")
     auto const tab = one_row("2026-11-24T10:15:00Z,h100-sxm,2.412,a\tb,L-1");
     CHECK_FALSE(tab.ok());
     CHECK(tab.has_problem(2, "source"));
+}
+
+TEST_CASE("source and listing_id limits count UTF-8 characters, not bytes")
+{
+    // DESIGN §7 says "up to 64 characters" / "up to 128 characters", and the schema checks
+    // length(source) BETWEEN 1 AND 64, which PostgreSQL counts in characters.
+
+    auto repeat = [](std::string_view s, int n) {
+        std::string out;
+        for (int i = 0; i < n; ++i)
+            out += s;
+        return out;
+    };
+    std::string const e_acute = "\xC3\xA9";  // é, 2 bytes
+    CHECK(one_row("2026-11-24T10:15:00Z,h100-sxm,2.412," + repeat(e_acute, 64) + ",L-1").ok());
+    CHECK(one_row("2026-11-24T10:15:00Z,h100-sxm,2.412,March\xC3\xA9 de Montr\xC3\xA9" "al,L-1").ok());
+    CHECK_FALSE(one_row("2026-11-24T10:15:00Z,h100-sxm,2.412," + repeat(e_acute, 65) + ",L-1").ok());
+    CHECK(one_row("2026-11-24T10:15:00Z,h100-sxm,2.412,sample-market," + repeat(e_acute, 128)).ok());
+    CHECK_FALSE(one_row("2026-11-24T10:15:00Z,h100-sxm,2.412,sample-market," + repeat(e_acute, 129)).ok());
 }
 
 TEST_CASE("listing_id: optional, at most 128 characters")

@@ -184,8 +184,6 @@ TEST_CASE("decimal_string prints amounts finer than a micro-dollar exactly")
 
 TEST_CASE("decimal_string at scale 0 prints whole dollars")
 {
-
-    // std::string::insert throws std::length_error.
     CHECK(decimal_string(12, 0) == "12");
     CHECK(decimal_string(-3, 0) == "-3");
     CHECK(decimal_string(0, 0) == "0");

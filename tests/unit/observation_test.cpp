@@ -171,7 +171,7 @@ TEST_CASE("a file of blank lines has no header, on line 1")
     CHECK_FALSE(blank_only.ok());
     REQUIRE_FALSE(blank_only.problems().empty());
 
-    // one-line file); a missing header belongs on line 1.
+    // A missing header belongs on line 1.
     CHECK(blank_only.problems()[0].line == 1);
     CHECK(blank_only.problems()[0].reason.find("header") != std::string::npos);
 }
@@ -277,7 +277,6 @@ TEST_CASE("source and listing_id limits count UTF-8 characters, not bytes")
 {
     // DESIGN §7 says "up to 64 characters" / "up to 128 characters", and the schema checks
     // length(source) BETWEEN 1 AND 64, which PostgreSQL counts in characters.
-
     auto repeat = [](std::string_view s, int n) {
         std::string out;
         for (int i = 0; i < n; ++i)
@@ -288,6 +287,7 @@ TEST_CASE("source and listing_id limits count UTF-8 characters, not bytes")
     CHECK(one_row("2026-11-24T10:15:00Z,h100-sxm,2.412," + repeat(e_acute, 64) + ",L-1").ok());
     CHECK(one_row("2026-11-24T10:15:00Z,h100-sxm,2.412,March\xC3\xA9 de Montr\xC3\xA9" "al,L-1").ok());
     CHECK_FALSE(one_row("2026-11-24T10:15:00Z,h100-sxm,2.412," + repeat(e_acute, 65) + ",L-1").ok());
+    CHECK_FALSE(one_row("2026-11-24T10:15:00Z,h100-sxm,2.412,bad\xFF\xFE,L-1").ok());
     CHECK(one_row("2026-11-24T10:15:00Z,h100-sxm,2.412,sample-market," + repeat(e_acute, 128)).ok());
     CHECK_FALSE(one_row("2026-11-24T10:15:00Z,h100-sxm,2.412,sample-market," + repeat(e_acute, 129)).ok());
 }

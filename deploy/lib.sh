@@ -70,6 +70,7 @@ create_database() {
     say "loading synthetic sample observations (10 weeks up to $now)"
     python3 "$REPO/sql/sample/generate_observations.py" --now "$now" --weeks 10 |
         "$bin" import-observations --database-url "$(url_for lowcostgpu_publisher "$db")" - >/dev/null
+    psql -X -q -v ON_ERROR_STOP=1 "$(url_for lowcostgpu_publisher "$db")" -f "$REPO/sql/sample/inventory.sql"
     local i week
     for i in 9 8 7 6 5 4 3 2 1 0; do
         week=$(date -u -d "$now - $i weeks" +%G-W%V)

@@ -1,12 +1,20 @@
 #include "calendar.hpp"
 
-#include <cstdio>
 
 namespace lcg::pricing {
 
 namespace {
 
 using namespace std::chrono;
+
+// A non-negative number with leading zeros up to `width` digits.
+std::string padded(long long value, std::size_t width)
+{
+    std::string digits = std::to_string(value);
+    if (digits.size() < width)
+        digits.insert(0, width - digits.size(), '0');
+    return digits;
+}
 
 bool parse_digits(std::string_view text, int& out)
 {
@@ -72,9 +80,7 @@ outcome<iso_week> parse_week(std::string_view text)
 
 std::string to_string(iso_week week)
 {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "%04d-W%02d", week.year, week.week);
-    return buf;
+    return padded(week.year, 4) + "-W" + padded(week.week, 2);
 }
 
 outcome<instant> parse_utc_timestamp(std::string_view text)
@@ -105,12 +111,9 @@ std::string to_rfc3339(instant t)
     sys_days const d = floor<days>(t);
     year_month_day const date{d};
     hh_mm_ss const time{t - d};
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02dZ", static_cast<int>(date.year()),
-                  static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
-                  static_cast<int>(time.hours().count()), static_cast<int>(time.minutes().count()),
-                  static_cast<int>(time.seconds().count()));
-    return buf;
+    return padded(static_cast<int>(date.year()), 4) + "-" + padded(static_cast<unsigned>(date.month()), 2) + "-" +
+           padded(static_cast<unsigned>(date.day()), 2) + "T" + padded(time.hours().count(), 2) + ":" +
+           padded(time.minutes().count(), 2) + ":" + padded(time.seconds().count(), 2) + "Z";
 }
 
 }

@@ -22,6 +22,11 @@ struct mig_profile {
     int max_instances = 0;
 };
 
+struct region_cpu_generations {
+    std::string region;
+    std::vector<std::string> cpu_generations;
+};
+
 // One GPU model of the catalog: datasheet facts plus the instance limits it attaches under.
 struct gpu_model {
     std::string id;
@@ -46,6 +51,10 @@ struct gpu_model {
     int max_memory_gib = 0;
     std::vector<std::string> cpu_generations;
     std::vector<mig_profile> mig_profiles;
+    // CPU generations an instance of this model may also have in one region (the sovereign region
+    // accepts more for some models), on top of cpu_generations. Sorted by region.
+    std::vector<region_cpu_generations> extra_cpu_generations;
+    std::vector<std::string> regions;  // codes of the regions offering it, sorted
 };
 
 struct region {
@@ -56,9 +65,17 @@ struct region {
     bool sovereign = false;
 };
 
+// How many GPUs of a model are free in a region right now.
+struct stock {
+    std::string gpu;
+    std::string region;
+    int available_gpus = 0;
+};
+
 struct catalog {
     std::vector<gpu_model> gpus;  // sorted by id
     std::vector<region> regions;  // sorted by code
+    std::vector<stock> inventory;  // sorted by gpu, then region
 
     gpu_model const* find(std::string_view id) const;
     std::vector<std::string> ids() const;

@@ -1,5 +1,6 @@
 #include "money.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace lcg::pricing {
@@ -34,40 +35,41 @@ std::uint64_t magnitude(std::int64_t v)
     return v < 0 ? static_cast<std::uint64_t>(-(v + 1)) + 1 : static_cast<std::uint64_t>(v);
 }
 
+// Parses the digits of a non-negative decimal; messages quote `shown`, the whole input.
+outcome<std::int64_t> parse_units(std::string_view text, int scale, std::string_view shown)
+{
+    auto const dot = text.find('.');
+    std::string_view const whole = text.substr(0, dot);
+    std::string_view const fraction = dot == std::string_view::npos ? std::string_view{} : text.substr(dot + 1);
+    auto const all_digits = [](std::string_view part) {
+        return std::all_of(part.begin(), part.end(), is_digit);
+    };
+    if (whole.empty() || (dot != std::string_view::npos && fraction.empty()) || !all_digits(whole) ||
+        !all_digits(fraction))
+        return invalid(quote(shown) + " is not a plain decimal number (digits, optionally one '.' and more digits)");
+    if (static_cast<int>(whole.size()) > std::min(max_integer_digits, 18 - scale))
+        return invalid(quote(shown) + " is too large");
+    if (static_cast<int>(fraction.size()) > scale)
+        return invalid(quote(shown) + " has more than " + std::to_string(scale) + " decimals");
+    std::int64_t units = 0;
+    for (char c : whole)
+        units = units * 10 + (c - '0');
+    for (int i = 0; i < scale; ++i)
+        units = units * 10 + (i < static_cast<int>(fraction.size()) ? fraction[static_cast<std::size_t>(i)] - '0' : 0);
+    return units;
 }
+
+}
+
+outcome<std::int64_t> parse_decimal_units(std::string_view text, int scale) { return parse_units(text, scale, text); }
 
 outcome<money> parse_money(std::string_view text)
 {
-    std::string_view rest = text;
-    bool negative = false;
-    if (!rest.empty() && rest.front() == '-') {
-        negative = true;
-        rest.remove_prefix(1);
-    }
-    auto const dot = rest.find('.');
-    std::string_view whole = rest.substr(0, dot);
-    std::string_view fraction = dot == std::string_view::npos ? std::string_view{} : rest.substr(dot + 1);
-    if (whole.empty())
-        return invalid(quote(text) + " is not a decimal number (expected digits such as 2.412)");
-    if (dot != std::string_view::npos && fraction.empty())
-        return invalid(quote(text) + " ends with a decimal point");
-    for (std::string_view part : {whole, fraction})
-        for (char c : part)
-            if (!is_digit(c))
-                return invalid(quote(text) + " is not a decimal number (only digits and one '.')");
-    if (static_cast<int>(whole.size()) > max_integer_digits)
-        return invalid(quote(text) + " is too large");
-    if (static_cast<int>(fraction.size()) > max_decimals)
-        return invalid(quote(text) + " has more than 6 decimals");
-
-    std::int64_t micros = 0;
-    for (char c : whole)
-        micros = micros * 10 + (c - '0');
-    std::int64_t frac = 0;
-    for (int i = 0; i < max_decimals; ++i)
-        frac = frac * 10 + (i < static_cast<int>(fraction.size()) ? fraction[static_cast<std::size_t>(i)] - '0' : 0);
-    micros = micros * money::micros_per_dollar + frac;
-    return money::from_micros(negative ? -micros : micros);
+    bool const negative = text.starts_with('-');
+    auto const units = parse_units(negative ? text.substr(1) : text, max_decimals, text);
+    if (!units)
+        return units.err();
+    return money::from_micros(negative ? -*units : *units);
 }
 
 std::string to_decimal(money amount, int min_decimals)

@@ -47,6 +47,10 @@ std::string to_decimal(money amount, int min_decimals = 3);
 // median of an even count (half micros) or the cap (hundredths of a micro).
 std::string decimal_string(std::int64_t units, int scale, int min_decimals = 3);
 
+// Parses a non-negative decimal with at most `scale` decimals into units of 10^-scale:
+// parse_decimal_units("2.4000005", 7) is 24'000'005. At most 12 integer digits.
+outcome<std::int64_t> parse_decimal_units(std::string_view text, int scale);
+
 // A decimal with exactly two decimals, rounded half-up (prose totals: "$16.80").
 std::string to_cents(money amount);
 

@@ -34,4 +34,27 @@ inline constexpr money min_top_up = money::from_dollars(40);
 inline constexpr int sla_target_permille = 999;  // 99.9 % monthly, on-demand and reserved
 inline constexpr int reserved_break_even_percent = 65;  // reserved pays off above this utilisation
 
+// PowerScore = 100 × a model's dense FP16 tensor TFLOPS (FP32 accumulate, no sparsity) / the
+// reference's, published with one decimal, rounded half-up.
+inline constexpr char const* power_score_reference_gpu = "rtx-3090";
+inline constexpr std::int64_t power_score_reference_micro_tflops = 71'000'000;  // 71 TFLOPS
+
+// Sizing (DESIGN §6): memory needed = parameters × bytes per parameter × 1.5.
+inline constexpr ratio sizing_overhead{3, 2};
+inline constexpr int mig_max_slices = 7;  // a k-slice MIG instance has k/7 of the compute
+
+// Bounds on the inputs of the costing tools: wide enough for any real job, narrow enough that every
+// product of the exact arithmetic stays within 64 bits (with 128-bit intermediates).
+inline constexpr int max_job_hours = 8'760;                 // one year
+inline constexpr std::int64_t max_storage_gb = 1'000'000;
+inline constexpr std::int64_t max_network_gb = 10'000'000;  // egress and ingress, each
+inline constexpr std::int64_t max_tokens_per_second = 100'000'000;
+inline constexpr std::int64_t max_images_per_hour = 100'000'000;
+inline constexpr std::int64_t max_params_b = 100'000;       // billions of parameters
+inline constexpr int max_requested_vcpus = 4'096;
+inline constexpr int max_requested_memory_gib = 65'536;
+inline constexpr int max_requested_gpus = 64;               // instance check only; estimates stop at 8
+inline constexpr int max_compared_gpus = 8;
+inline constexpr int quantity_decimals = 6;                 // decimals accepted in every quantity
+
 }

@@ -86,6 +86,23 @@ sheet_row compute_row(std::string gpu, std::vector<money> prices)
     return row;
 }
 
+row_figures published_figures(sheet_row const& row)
+{
+    row_figures f;
+    if (!row.twice_median_micros)
+        return f;
+    std::int64_t const cap = cap_centimicros(*row.twice_median_micros);
+    f.median = decimal_string(*row.twice_median_micros * 5, 7);
+    f.cap = decimal_string(cap, 8);
+    if (row.rates) {
+        f.on_demand = to_decimal(row.rates->on_demand);
+        f.spot = to_decimal(row.rates->spot);
+        f.reserved = to_decimal(row.rates->reserved);
+        f.headroom = decimal_string(cap - row.rates->on_demand.micros() * 100, 8);
+    }
+    return f;
+}
+
 std::vector<sheet_row> compute_rows(std::span<const std::string> catalog_ids,
                                     std::map<std::string, std::vector<money>, std::less<>> prices_by_gpu)
 {

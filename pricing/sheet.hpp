@@ -52,6 +52,19 @@ struct sheet_row {
 
 sheet_row compute_row(std::string gpu, std::vector<money> prices);
 
+// The exact decimal strings a row publishes, shared by every output and by the audit. Empty when
+// the row has no such figure (no observations, or not priced).
+struct row_figures {
+    std::string median;    // may end in a half micro-dollar: "2.4000005"
+    std::string cap;       // 0.70 × median, exact
+    std::string on_demand;
+    std::string spot;
+    std::string reserved;
+    std::string headroom;  // cap − on-demand, exact
+    auto operator<=>(row_figures const&) const = default;
+};
+row_figures published_figures(sheet_row const& row);
+
 // Rows for every catalog id, in catalog order, from the prices observed in the sheet's window.
 std::vector<sheet_row> compute_rows(std::span<const std::string> catalog_ids,
                                     std::map<std::string, std::vector<money>, std::less<>> prices_by_gpu);

@@ -1,4 +1,5 @@
 // lowcostgpu: the command line of the pricing service (see README.md and `lowcostgpu --help`).
+#include "server/audit/audit.hpp"
 #include "server/http/server.hpp"
 #include "server/snapshot/refresher.hpp"
 #include "server/store/database.hpp"
@@ -6,8 +7,10 @@
 #include "pricing/calendar.hpp"
 
 #include <chrono>
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -33,8 +36,12 @@ Usage:
                                               compute and publish a weekly sheet (default: this week)
   lowcostgpu serve [--listen ADDR:PORT] [--threads N]
                                               serve the HTTP API (default 127.0.0.1:8080)
+  lowcostgpu audit --url http://HOST:PORT [--week YYYY-Www | --all]
+  lowcostgpu audit --observations FILE.csv --sheet FILE.json
+                                              recompute published sheets from their inputs;
+                                              exit 0 only if every figure matches
 
-Every command takes --database-url URL (default: the DATABASE_URL environment variable).
+Every command but audit takes --database-url URL (default: the DATABASE_URL environment variable).
 Environment: DATABASE_URL, LISTEN, THREADS. Flags override the environment.
 )";
 
@@ -190,6 +197,35 @@ http::server_options listen_options(arguments const& args)
     return o;
 }
 
+std::string read_whole_file(std::string const& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw usage_error("cannot open " + path);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+int run_audit(arguments const& args)
+{
+    allow_only(args, {"url", "week", "all", "observations", "sheet"}, 0);
+    if (args.flag("observations") || args.flag("sheet")) {
+        if (!args.flag("observations") || !args.flag("sheet") || args.flag("url"))
+            throw usage_error("offline audit takes both --observations FILE.csv and --sheet FILE.json, and no --url");
+        return audit::audit_sheet(read_whole_file(*args.flag("sheet")), read_whole_file(*args.flag("observations")),
+                                  std::cout)
+                   ? 0
+                   : 1;
+    }
+    auto const url = args.flag("url");
+    if (!url)
+        throw usage_error("audit needs --url http://HOST:PORT, or --observations and --sheet");
+    if (args.flag("week") && args.flag("all"))
+        throw usage_error("--week and --all exclude each other");
+    if (auto w = args.flag("week"); w && !pricing::parse_week(*w))
+        throw usage_error("--week: " + pricing::parse_week(*w).err().message);
+    return audit::audit_service(*url, args.flag("week").value_or(""), args.flag("all").has_value(), std::cout) ? 0 : 1;
+}
+
 int run_serve(arguments const& args)
 {
     allow_only(args, {"database-url", "listen", "threads"}, 0);
@@ -217,6 +253,8 @@ int main(int argc, char** argv)
             return run_import(parse_arguments(argc, argv, {}));
         if (command == "publish")
             return run_publish(parse_arguments(argc, argv, {"replace"}));
+        if (command == "audit")
+            return run_audit(parse_arguments(argc, argv, {"all"}));
         if (command == "serve")
             return run_serve(parse_arguments(argc, argv, {}));
         if (command == "--help" || command == "-h" || command == "help") {

@@ -28,7 +28,20 @@ response handle_healthz(route_input& in);
 response handle_readyz(route_input& in);
 response handle_prices(route_input& in);
 response handle_price_of(route_input& in);
-response handle_gpus(route_input& in);
+response handle_gpu_catalog(route_input& in);  // pre-rendered, or filtered per request
 response handle_gpu(route_input& in);
+response handle_sheets(route_input& in);
+response handle_sheet(route_input& in);
+response handle_observations(route_input& in);
+response handle_observations_csv(route_input& in);
+response handle_methodology(route_input& in);
+response handle_regions(route_input& in);
+response handle_inventory(route_input& in);
+response handle_glossary(route_input& in);
+response handle_glossary_term(route_input& in);
+response handle_estimate(route_input& in);
+response handle_sizing(route_input& in);
+response handle_compare(route_input& in);
+response handle_instance_check(route_input& in);
 
 }

@@ -16,14 +16,27 @@ struct route {
 };
 
 // Every route of the API, in one table.
-std::array<route, 6> const routes{{
+auto const routes = std::to_array<route>({
     {"/healthz", handle_healthz, false},
     {"/readyz", handle_readyz, false},
     {"/v1/prices", handle_prices, true},
     {"/v1/prices/{gpu}", handle_price_of, true},
-    {"/v1/gpus", handle_gpus, true},
+    {"/v1/gpus", handle_gpu_catalog, true},
     {"/v1/gpus/{id}", handle_gpu, true},
-}};
+    {"/v1/sheets", handle_sheets, true},
+    {"/v1/sheets/{week}", handle_sheet, true},
+    {"/v1/sheets/{week}/observations", handle_observations, true},
+    {"/v1/sheets/{week}/observations.csv", handle_observations_csv, true},
+    {"/v1/methodology", handle_methodology, true},
+    {"/v1/regions", handle_regions, true},
+    {"/v1/inventory", handle_inventory, true},
+    {"/v1/glossary", handle_glossary, true},
+    {"/v1/glossary/{slug}", handle_glossary_term, true},
+    {"/v1/estimate", handle_estimate, true},
+    {"/v1/sizing", handle_sizing, true},
+    {"/v1/compare", handle_compare, true},
+    {"/v1/instances/check", handle_instance_check, true},
+});
 
 bool match(std::string_view pattern, std::string_view path, std::vector<std::string_view>& out)
 {

@@ -3,6 +3,8 @@
 
 #include "server/render/json.hpp"
 
+#include <variant>
+
 namespace lcg::http {
 
 namespace {
@@ -28,9 +30,33 @@ response unknown_gpu(route_input& in, std::string_view id)
 
 response document_at(route_input& in, std::string_view path)
 {
-    if (auto const* doc = in.snap().find_document(path))
-        return serve_document(in.req, *doc);
+    if (auto const doc = in.snap().find_document(path))
+        return serve_document(in.req, *doc, doc->immutable ? immutable_cache_control : shared_cache_control);
     return problem(in.req, beast_http::status::not_found, "nothing is published at " + std::string(path));
+}
+
+// The published sheet named by the {week} segment, or the response that explains why there is none.
+std::variant<pricing::price_sheet const*, response> published_week(route_input& in)
+{
+    auto const week = pricing::parse_week(in.captures[0]);
+    if (!week)
+        return from_error(in.req, week.err(), "week");
+    if (auto const* sheet = in.snap().find_sheet(*week))
+        return sheet;
+    return problem(in.req, beast_http::status::not_found,
+                   "no sheet was published for " + pricing::to_string(*week) + "; /v1/sheets lists those that were");
+}
+
+// Whether the client asked for CSV rather than JSON (Accept: text/csv ranked above application/json).
+bool wants_csv(request const& req)
+{
+    auto const it = req.find(beast_http::field::accept);
+    if (it == req.end())
+        return false;
+    std::string_view const accept = it->value();
+    auto const csv = accept.find("text/csv");
+    auto const json = accept.find("application/json");
+    return csv != std::string_view::npos && (json == std::string_view::npos || csv < json);
 }
 
 response json_status(request const& req, beast_http::status status, json::object const& body)
@@ -82,8 +108,6 @@ response handle_price_of(route_input& in)
     return document_at(in, "/v1/prices/" + std::string(id));
 }
 
-response handle_gpus(route_input& in) { return document_at(in, "/v1/gpus"); }
-
 response handle_gpu(route_input& in)
 {
     auto const id = in.captures[0];
@@ -91,5 +115,40 @@ response handle_gpu(route_input& in)
         return unknown_gpu(in, id);
     return document_at(in, "/v1/gpus/" + std::string(id));
 }
+
+}
+
+namespace lcg::http {
+
+response handle_sheets(route_input& in) { return document_at(in, "/v1/sheets"); }
+
+response handle_sheet(route_input& in)
+{
+    auto const found = published_week(in);
+    if (auto const* res = std::get_if<response>(&found))
+        return *res;
+    return document_at(in, "/v1/sheets/" + pricing::to_string(std::get<0>(found)->week));
+}
+
+response handle_observations(route_input& in)
+{
+    auto const found = published_week(in);
+    if (auto const* res = std::get_if<response>(&found))
+        return *res;
+    std::string const base = "/v1/sheets/" + pricing::to_string(std::get<0>(found)->week) + "/observations";
+    return document_at(in, wants_csv(in.req) ? base + ".csv" : base);
+}
+
+response handle_observations_csv(route_input& in)
+{
+    auto const found = published_week(in);
+    if (auto const* res = std::get_if<response>(&found))
+        return *res;
+    return document_at(in, "/v1/sheets/" + pricing::to_string(std::get<0>(found)->week) + "/observations.csv");
+}
+
+response handle_methodology(route_input& in) { return document_at(in, "/v1/methodology"); }
+response handle_regions(route_input& in) { return document_at(in, "/v1/regions"); }
+response handle_inventory(route_input& in) { return document_at(in, "/v1/inventory"); }
 
 }

@@ -1,11 +1,13 @@
 #pragma once
 
 #include "pricing/catalog.hpp"
+#include "pricing/observation.hpp"
 #include "pricing/sheet.hpp"
 
 #include <boost/json/value.hpp>
 
 #include <string>
+#include <vector>
 
 namespace lcg::render {
 
@@ -18,6 +20,17 @@ boost::json::object price_json(pricing::price_sheet const& sheet, pricing::sheet
                                pricing::gpu_model const* model);
 boost::json::object gpu_json(pricing::gpu_model const& model, pricing::sheet_row const* current);
 boost::json::object catalog_json(pricing::catalog const& catalog, pricing::price_sheet const* current);
+
+// /v1/sheets: every published week, newest first, with `current` naming the sheet in effect.
+boost::json::object sheet_index_json(std::vector<pricing::price_sheet> const& sheets,
+                                     pricing::price_sheet const* current);
+// /v1/sheets/{week}/observations: the inputs of a sheet, in canonical order.
+boost::json::object observations_json(pricing::price_sheet const& sheet,
+                                      std::vector<pricing::observation> const& observations);
+boost::json::object regions_json(pricing::catalog const& catalog);
+boost::json::object inventory_json(pricing::catalog const& catalog);
+// The billing terms that, with the per-GPU rates, answer "what will I pay".
+boost::json::object billing_json();
 
 // An RFC 9457 problem document. `extra` members (for example the valid ids) are merged in.
 boost::json::object problem_json(int status, std::string const& title, std::string const& detail,

@@ -15,11 +15,12 @@ using namespace std::chrono;
 
 pricing::instant now_seconds() { return time_point_cast<seconds>(system_clock::now()); }
 
-std::shared_ptr<const snapshot> load_from(store::database& db)
+std::shared_ptr<const snapshot> load_from(store::database& db, snapshot const* previous)
 {
     auto catalog = db.load_catalog();
     auto sheets = db.load_sheets();
-    return build(std::move(catalog), std::move(sheets), now_seconds());
+    return build(std::move(catalog), std::move(sheets), [&db](pricing::iso_week w) { return db.load_sheet_inputs(w); },
+                 previous, now_seconds());
 }
 
 void log_event(std::string_view event, std::string_view detail)
@@ -33,7 +34,7 @@ void log_event(std::string_view event, std::string_view detail)
 std::shared_ptr<const snapshot> load_once(std::string const& database_url)
 {
     store::database db(database_url);
-    return load_from(db);
+    return load_from(db, nullptr);
 }
 
 refresher::refresher(std::string database_url, holder& target, std::chrono::seconds poll_interval)
@@ -62,7 +63,7 @@ void refresher::loop()
             if (!db) {
                 db = std::make_unique<store::database>(database_url_);
                 db->listen_for_changes();
-                target_.set(load_from(*db));
+                target_.set(load_from(*db, target_.get().get()));
                 last_load = steady_clock::now();
                 backoff = milliseconds(250);
                 log_event("snapshot_loaded", "connected");
@@ -70,7 +71,7 @@ void refresher::loop()
             // Short waits keep stop() prompt; a notification or the poll interval triggers a reload.
             bool const changed = db->wait_for_change(milliseconds(250));
             if (changed || steady_clock::now() - last_load >= poll_interval_) {
-                target_.set(load_from(*db));
+                target_.set(load_from(*db, target_.get().get()));
                 last_load = steady_clock::now();
                 if (changed)
                     log_event("snapshot_loaded", "change notified");

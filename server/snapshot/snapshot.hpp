@@ -1,12 +1,16 @@
 #pragma once
 
+#include "glossary/glossary.hpp"
+
 #include "pricing/calendar.hpp"
 #include "pricing/catalog.hpp"
 #include "pricing/sheet.hpp"
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +21,7 @@ struct document {
     std::string content_type;
     std::string body;
     std::string etag;  // quoted, strong
+    bool immutable = false;  // a past sheet and its inputs never change
 };
 
 // Everything the server answers from: immutable once built, shared by every request. A new one
@@ -26,14 +31,25 @@ struct snapshot {
     std::vector<pricing::price_sheet> sheets;  // oldest first
     pricing::price_sheet const* current = nullptr;  // the newest sheet already in effect
     pricing::instant built_at;
-    std::map<std::string, document, std::less<>> documents;  // by request path
+    // By request path. Shared, so a rebuild reuses the large documents of weeks that did not change.
+    std::map<std::string, std::shared_ptr<const document>, std::less<>> documents;
+    // The glossary with the figures of `current`, both languages; its unfiltered documents are under
+    // "/v1/glossary?lang=en" and "/v1/glossary/{slug}?lang=en" (and fr). Empty, with the reason in
+    // glossary_problem, when it cannot be resolved (no sheet in effect, a quoted model unpriced).
+    std::optional<glossary::content> glossary;
+    std::string glossary_problem;
 
-    document const* find_document(std::string_view path) const;
+    std::shared_ptr<const document> find_document(std::string_view path) const;
     pricing::price_sheet const* find_sheet(pricing::iso_week week) const;
 };
 
-// Builds a snapshot and pre-renders its documents. `now` picks the current sheet.
+// Reads the canonical observations CSV a sheet was computed from.
+using inputs_loader = std::function<std::string(pricing::iso_week)>;
+
+// Builds a snapshot and pre-renders its documents. `now` picks the current sheet. The inputs of a
+// week are loaded only when `previous` lacks them for the same publication.
 std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pricing::price_sheet> sheets,
+                                      inputs_loader const& load_inputs, snapshot const* previous,
                                       pricing::instant now);
 
 // The one mutable cell: request handlers load, the refresher stores.

@@ -152,9 +152,21 @@ pricing::catalog database::load_catalog()
             if (g)
                 g->mig_profiles.push_back({r[1].as<std::string>(), r[2].as<int>(), r[3].as<int>(), r[4].as<int>()});
         }
+        for (auto const& r : tx.exec("SELECT gpu, region, available_gpus FROM inventory ORDER BY gpu, region"))
+            cat.inventory.push_back({r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<int>()});
         for (auto const& r : tx.exec("SELECT code, city, country, continent, sovereign FROM region ORDER BY code"))
             cat.regions.push_back({r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(),
                                    r[3].as<std::string>(), r[4].as<bool>()});
+        for (auto const& r : tx.exec("SELECT gpu, region, array_agg(cpu_generation ORDER BY cpu_generation)::text "
+                                     "FROM gpu_region_cpu_generation GROUP BY gpu, region ORDER BY gpu, region")) {
+            auto* g = const_cast<pricing::gpu_model*>(cat.find(r[0].c_str()));
+            if (g)
+                g->extra_cpu_generations.push_back({r[1].as<std::string>(), parse_text_array(r[2].as<std::string>())});
+        }
+        // Every region offers every model, at the same price.
+        for (auto& g : cat.gpus)
+            for (auto const& region : cat.regions)
+                g.regions.push_back(region.code);
         return cat;
     });
 }
@@ -213,6 +225,15 @@ std::vector<pricing::observation> database::load_observations(pricing::time_wind
                            pricing::money::from_micros(r[2].as<std::int64_t>()), r[3].as<std::string>(),
                            r[4].as<std::string>()});
         return out;
+    });
+}
+
+std::string database::load_sheet_inputs(pricing::iso_week week)
+{
+    return guarded("loading a sheet's inputs", [&] {
+        pqxx::read_transaction tx(impl_->conn);
+        auto const r = tx.exec_params("SELECT canonical_csv FROM sheet_input WHERE week = $1", pricing::to_string(week));
+        return r.empty() ? std::string() : r[0][0].as<std::string>();
     });
 }
 
@@ -295,7 +316,8 @@ publish_summary database::publish(pricing::iso_week week, bool replace, pricing:
             throw store_error("refusing to publish " + name + ": on-demand above the cap for " + bad.front(), true);
 
         summary.observations = static_cast<int>(inputs.size());
-        summary.inputs_sha256 = sha256_hex(pricing::canonical_observations_csv(std::move(inputs)));
+        std::string const canonical = pricing::canonical_observations_csv(std::move(inputs));
+        summary.inputs_sha256 = sha256_hex(canonical);
         tx.exec_params("INSERT INTO sheet (week, effective_from, effective_until, published_at, inputs_sha256, "
                        "observations) VALUES ($1, to_timestamp($2), to_timestamp($3), to_timestamp($4), $5, $6)",
                        name, to_epoch(window.until), to_epoch(window.until + days{7}), to_epoch(now),
@@ -315,6 +337,7 @@ publish_summary database::publish(pricing::iso_week week, bool replace, pricing:
                            "spot_micros, reserved_micros, unavailable_reason) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)",
                            name, row.gpu, row.observations, row.twice_median_micros, od, spot, reserved, reason);
         }
+        tx.exec_params("INSERT INTO sheet_input (week, canonical_csv) VALUES ($1, $2)", name, canonical);
         summary.models = static_cast<int>(rows.size());
         tx.exec(std::string("NOTIFY ") + change_channel);
         tx.commit();

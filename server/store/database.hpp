@@ -60,6 +60,8 @@ public:
     pricing::catalog load_catalog();
     std::vector<pricing::price_sheet> load_sheets();  // oldest first
     std::vector<pricing::observation> load_observations(pricing::time_window window);
+    // The canonical observations CSV a published sheet was computed from (empty if none).
+    std::string load_sheet_inputs(pricing::iso_week week);
 
     // All-or-nothing import of an observations CSV. `on_progress` gets the line count now and then.
     import_summary import_observations(std::istream& csv, std::function<void(long)> const& on_progress = {});

@@ -1,0 +1,95 @@
+#include "glossary/language.hpp"
+
+#include "glossary/text.hpp"
+
+#include <string>
+
+namespace lcg::glossary {
+
+namespace {
+
+std::string_view trim(std::string_view s)
+{
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
+    return s;
+}
+
+// A qvalue ("1", "0.8", "0.125", "1.000") in thousandths; nothing when malformed.
+std::optional<int> parse_qvalue(std::string_view text)
+{
+    if (text.empty() || (text[0] != '0' && text[0] != '1'))
+        return std::nullopt;
+    int value = (text[0] - '0') * 1000;
+    if (text.size() == 1)
+        return value;
+    if (text[1] != '.' || text.size() > 5)
+        return std::nullopt;
+    int scale = 100;
+    for (char c : text.substr(2)) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        value += (c - '0') * scale;
+        scale /= 10;
+    }
+    return value <= 1000 ? std::optional<int>(value) : std::nullopt;
+}
+
+}
+
+std::string_view to_string(language lang)
+{
+    return lang == language::fr ? "fr" : "en";
+}
+
+std::optional<language> parse_language(std::string_view text)
+{
+    std::string const folded = fold(text);
+    for (language lang : all_languages)
+        if (folded == to_string(lang))
+            return lang;
+    return std::nullopt;
+}
+
+language negotiate_language(std::string_view header)
+{
+    language best = language::en;
+    int best_q = 0;
+    while (!header.empty()) {
+        auto const comma = header.find(',');
+        std::string_view item = header.substr(0, comma);
+        header = comma == std::string_view::npos ? std::string_view{} : header.substr(comma + 1);
+
+        auto const semicolon = item.find(';');
+        std::string_view const range = trim(item.substr(0, semicolon));
+        int q = 1000;
+        bool malformed = false;
+        for (std::string_view params = semicolon == std::string_view::npos ? std::string_view{} : item.substr(semicolon + 1);
+             !params.empty();) {
+            auto const next = params.find(';');
+            std::string_view const param = trim(params.substr(0, next));
+            params = next == std::string_view::npos ? std::string_view{} : params.substr(next + 1);
+            if (param.size() >= 2 && (param[0] == 'q' || param[0] == 'Q') && param[1] == '=') {
+                auto const parsed = parse_qvalue(param.substr(2));
+                malformed = malformed || !parsed;
+                q = parsed.value_or(0);
+            }
+        }
+        if (malformed || q == 0 || range.empty())
+            continue;
+        std::optional<language> lang;
+        if (range == "*")
+            lang = language::en;
+        else
+            lang = parse_language(range.substr(0, range.find('-')));
+        if (lang && q > best_q) {
+            best = *lang;
+            best_q = q;
+        }
+    }
+    return best;
+}
+
+}

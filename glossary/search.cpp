@@ -1,0 +1,112 @@
+#include "glossary/search.hpp"
+
+#include "glossary/text.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace lcg::glossary {
+
+namespace {
+
+bool starts_some(std::vector<std::string> const& haystack, std::string const& prefix)
+{
+    return std::any_of(haystack.begin(), haystack.end(), [&](std::string const& w) { return w.starts_with(prefix); });
+}
+
+bool all_found(std::vector<std::string> const& query, std::vector<std::string> const& haystack)
+{
+    return std::all_of(query.begin(), query.end(), [&](std::string const& q) { return starts_some(haystack, q); });
+}
+
+std::vector<std::string> name_words(entry const& e)
+{
+    std::vector<std::string> out = words(e.name);
+    for (auto const& alias : e.aliases)
+        for (auto& w : words(alias))
+            out.push_back(std::move(w));
+    return out;
+}
+
+std::string as_slug(std::string_view text)
+{
+    std::string out;
+    for (auto const& w : words(text)) {
+        if (!out.empty())
+            out += '-';
+        out += w;
+    }
+    return out;
+}
+
+struct candidate {
+    std::string slug;
+    bool contains = false;
+    std::size_t distance = std::numeric_limits<std::size_t>::max();
+};
+
+void score(candidate& c, std::string const& wanted, std::string const& key)
+{
+    if (key.empty())
+        return;
+    bool const contains = key.find(wanted) != std::string::npos ||
+                          (key.size() >= 4 && wanted.find(key) != std::string::npos);
+    std::size_t const distance = edit_distance(wanted, key);
+    if (contains > c.contains || (contains == c.contains && distance < c.distance)) {
+        c.contains = contains;
+        c.distance = distance;
+    }
+}
+
+}
+
+std::vector<term_ref> search(document const& doc, std::string_view query)
+{
+    std::vector<std::string> const wanted = words(query);
+    if (wanted.empty())
+        return {};
+    std::vector<term_ref> by_name;
+    std::vector<term_ref> by_text;
+    for (auto const& ref : doc.terms()) {
+        std::vector<std::string> haystack = name_words(*ref.term);
+        if (all_found(wanted, haystack)) {
+            by_name.push_back(ref);
+            continue;
+        }
+        for (auto& w : words(ref.term->text))
+            haystack.push_back(std::move(w));
+        if (all_found(wanted, haystack))
+            by_text.push_back(ref);
+    }
+    by_name.insert(by_name.end(), by_text.begin(), by_text.end());
+    return by_name;
+}
+
+std::vector<std::string> suggest(document const& doc, std::string_view unknown, std::size_t count)
+{
+    std::string const wanted = as_slug(unknown);
+    std::vector<candidate> candidates;
+    auto const consider = [&](entry const& e) {
+        candidate c{e.slug};
+        score(c, wanted, e.slug);
+        score(c, wanted, as_slug(e.name));
+        for (auto const& alias : e.aliases)
+            score(c, wanted, as_slug(alias));
+        candidates.push_back(std::move(c));
+    };
+    for (auto const& ref : doc.terms())
+        consider(*ref.term);
+    for (auto const& q : doc.questions)
+        consider(q);
+    std::stable_sort(candidates.begin(), candidates.end(), [](candidate const& a, candidate const& b) {
+        if (a.contains != b.contains)
+            return a.contains;
+        return a.distance < b.distance;
+    });
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < std::min(count, candidates.size()); ++i)
+        out.push_back(std::move(candidates[i].slug));
+    return out;
+}
+
+}

@@ -1,0 +1,24 @@
+#pragma once
+
+#include "glossary/document.hpp"
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lcg::glossary {
+
+// The terms matching `query`: every word of the query (see words(): case and accents ignored, so
+// "cle api" finds "Clé API") must start some word of the term's name, aliases or text. Terms that
+// match on their name and aliases alone come first, then the others; file order within each. A
+// query without any letter or digit matches nothing.
+std::vector<term_ref> search(document const& doc, std::string_view query);
+
+// The slugs of the terms and questions closest to `unknown`, best first, at most `count`. Each
+// candidate is compared with its slug and with its name and aliases written as slugs ("Clé API" →
+// "cle-api"): a candidate containing `unknown` (or contained in it, for four characters or more)
+// comes first, then by edit distance; file order breaks ties.
+std::vector<std::string> suggest(document const& doc, std::string_view unknown, std::size_t count = 3);
+
+}

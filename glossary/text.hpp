@@ -1,0 +1,32 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// Text helpers of the glossary: accent folding for search, words, sentences, edit distance.
+// UTF-8 in, UTF-8 out; an invalid byte is kept as it is and never stops the scan.
+namespace lcg::glossary {
+
+// Lower case with Latin accents and ligatures removed, for comparing what people type with what
+// the content says: "Clé API" → "cle api", "Œuvre" → "oeuvre", "ß" → "ss". Typographic apostrophes
+// and quotes become ASCII ones and no-break spaces become spaces. Covers ASCII, Latin-1 and
+// Latin Extended-A; any other code point is kept unchanged.
+std::string fold(std::string_view utf8);
+
+// The words of fold(utf8): maximal runs of ASCII letters and digits ("GPU-heure" → gpu, heure).
+std::vector<std::string> words(std::string_view utf8);
+
+// The sentences of a one-line text, trimmed. A sentence ends at '.', '!', '?' or '…' (plus any
+// closing quote or bracket) followed by white space and then an upper-case letter, a digit or an
+// opening quote, or by the end of the text. So decimals ("1.5", "0,840"), amounts ("$0.08"),
+// placeholders ("{{price:h100-sxm:spot}}"), a lower-case continuation and the abbreviations
+// e.g., i.e., vs., cf. and approx. never end a sentence. Text after the last terminator counts
+// as a sentence of its own.
+std::vector<std::string_view> split_sentences(std::string_view text);
+
+// Levenshtein distance, byte by byte (slugs are ASCII).
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+}

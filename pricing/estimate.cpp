@@ -1,0 +1,251 @@
+#include "estimate.hpp"
+
+#include "rules.hpp"
+
+namespace lcg::pricing {
+
+namespace {
+
+constexpr int decimals = rules::quantity_decimals;
+constexpr std::int64_t max_job_seconds = std::int64_t{rules::max_job_hours} * 3'600;
+constexpr std::int64_t max_job_micro_hours = std::int64_t{rules::max_job_hours} * micro_units;
+constexpr std::int64_t min_micro_tokens_per_second = 1'000;  // 0.001: keeps the cost per token in range
+
+std::string join(std::vector<std::string> const& items)
+{
+    std::string out;
+    for (auto const& item : items) {
+        if (!out.empty())
+            out += ", ";
+        out += item;
+    }
+    return out;
+}
+
+parameter_error from(std::string parameter, error const& e) { return {std::move(parameter), e}; }
+
+// A duration in hours (six decimals) or in whole seconds, to microseconds.
+parsed<std::int64_t> parse_duration(std::string const& parameter, std::string const& text, bool in_hours)
+{
+    if (in_hours) {
+        auto const micro_hours = parse_quantity(parameter, text, decimals, 1, max_job_micro_hours);
+        if (!micro_hours)
+            return from(parameter, micro_hours.err());
+        return *micro_hours * (microseconds_per_hour / micro_units);
+    }
+    auto const seconds = parse_count(parameter, text, 1, max_job_seconds);
+    if (!seconds)
+        return from(parameter, seconds.err());
+    return *seconds * microseconds_per_second;
+}
+
+parsed<std::int64_t> parse_gb(std::string const& parameter, std::optional<std::string> const& text, std::int64_t max_gb)
+{
+    if (!text)
+        return std::int64_t{0};
+    auto const micro_gb = parse_quantity(parameter, *text, decimals, 0, max_gb * micro_units);
+    if (!micro_gb)
+        return from(parameter, micro_gb.err());
+    return *micro_gb;
+}
+
+money of_micros(std::int64_t micros) { return money::from_micros(micros); }
+
+}
+
+parsed<gpu_model const*> find_gpu_parameter(std::string_view parameter, std::string_view text, catalog const& cat)
+{
+    if (auto const* model = cat.find(ascii_lower(text)))
+        return model;
+    return parameter_error{std::string(parameter),
+                           {errc::invalid_argument, std::string(parameter) + ": " + quote(text) +
+                                                        " is not a GPU of the catalog; accepted: " + join(cat.ids())}};
+}
+
+parsed<job_spec> parse_job(estimate_parameters const& p, catalog const& cat)
+{
+    job_spec job;
+    if (!p.gpu)
+        return bad_input("gpu", "gpu: required; accepted: a catalog id such as h100-sxm (see /v1/gpus)");
+    auto const model = find_gpu_parameter("gpu", *p.gpu, cat);
+    if (!model)
+        return model.err();
+    job.gpu = (*model)->id;
+
+    if (p.gpus) {
+        int const max = (*model)->max_gpus_per_instance;
+        auto const gpus = parse_count("gpus", *p.gpus, 1, rules::max_gpus_per_instance);
+        if (!gpus)
+            return from("gpus", gpus.err());
+        if (*gpus > max)
+            return bad_input("gpus", "gpus: " + quote(*p.gpus) + " is more than an instance of " + job.gpu +
+                                         " takes; accepted: an integer from 1 to " + std::to_string(max));
+        job.gpus = static_cast<int>(*gpus);
+    }
+
+    if (p.seconds && p.hours)
+        return bad_input("seconds", "seconds and hours: give the duration once, either seconds (an integer) or "
+                                    "hours (a decimal), not both");
+    if (!p.seconds && !p.hours)
+        return bad_input("hours", "hours: a duration is required; accepted: hours (a decimal from 0.000001 to " +
+                                      std::to_string(rules::max_job_hours) + ") or seconds (an integer from 1 to " +
+                                      std::to_string(max_job_seconds) + ")");
+    auto const duration = p.hours ? parse_duration("hours", *p.hours, true) : parse_duration("seconds", *p.seconds, false);
+    if (!duration)
+        return duration.err();
+    job.duration_us = *duration;
+
+    if (p.tier) {
+        auto const t = parse_tier(ascii_lower(*p.tier));
+        if (!t)
+            return bad_input("tier", "tier: " + quote(*p.tier) + " is not a tier; accepted: on_demand, spot, reserved");
+        job.billed = *t;
+    }
+
+    auto const storage = parse_gb("storage_gb", p.storage_gb, rules::max_storage_gb);
+    if (!storage)
+        return storage.err();
+    job.storage_micro_gb = *storage;
+    job.storage_us = job.duration_us;
+    if (p.storage_hours) {
+        if (!p.storage_gb)
+            return bad_input("storage_hours", "storage_hours: only meaningful with storage_gb; give both, or neither");
+        auto const kept = parse_duration("storage_hours", *p.storage_hours, true);
+        if (!kept)
+            return kept.err();
+        job.storage_us = *kept;
+    }
+
+    auto const egress = parse_gb("egress_gb", p.egress_gb, rules::max_network_gb);
+    if (!egress)
+        return egress.err();
+    job.egress_micro_gb = *egress;
+    auto const ingress = parse_gb("ingress_gb", p.ingress_gb, rules::max_network_gb);
+    if (!ingress)
+        return ingress.err();
+    job.ingress_micro_gb = *ingress;
+
+    if (p.tokens_per_second && p.images_per_hour)
+        return bad_input("images_per_hour", "tokens_per_second and images_per_hour: give at most one throughput");
+    if (p.tokens_per_second) {
+        auto const rate = parse_quantity("tokens_per_second", *p.tokens_per_second, decimals,
+                                         min_micro_tokens_per_second, rules::max_tokens_per_second * micro_units);
+        if (!rate)
+            return from("tokens_per_second", rate.err());
+        job.work = throughput{work_unit::tokens_per_second, *rate};
+    } else if (p.images_per_hour) {
+        auto const rate =
+            parse_quantity("images_per_hour", *p.images_per_hour, decimals, 1, rules::max_images_per_hour * micro_units);
+        if (!rate)
+            return from("images_per_hour", rate.err());
+        job.work = throughput{work_unit::images_per_hour, *rate};
+    }
+    return job;
+}
+
+std::string_view to_string(line_kind kind)
+{
+    switch (kind) {
+    case line_kind::gpu_time: return "gpu_time";
+    case line_kind::storage: return "storage";
+    case line_kind::egress: return "egress";
+    case line_kind::ingress: return "ingress";
+    }
+    return "gpu_time";
+}
+
+money prorate(money hourly, std::int64_t duration_us)
+{
+    return of_micros(mul_div_half_up(hourly.micros(), duration_us, microseconds_per_hour));
+}
+
+money gpu_time_cost(money per_gpu_hour, int gpus, std::int64_t duration_us)
+{
+    return prorate(of_micros(per_gpu_hour.micros() * gpus), duration_us);
+}
+
+money storage_cost(std::int64_t micro_gb, std::int64_t duration_us)
+{
+    // rate × GB × hours / 730, with GB in millionths and hours in microseconds.
+    std::int64_t const per_micro_gb_month = rules::storage_per_gb_month.micros() * micro_gb;
+    return of_micros(mul_div_half_up(per_micro_gb_month, duration_us,
+                                     micro_units * rules::month_hours * microseconds_per_hour));
+}
+
+money network_cost(std::int64_t micro_gb)
+{
+    return of_micros(mul_div_half_up(rules::network_per_gb.micros(), micro_gb, micro_units));
+}
+
+money cost_per_million_tokens(money hourly, std::int64_t micro_tokens_per_second)
+{
+    // hourly / (tps × 3600) × 10^6, with tps in millionths: hourly × 10^12 / (micro_tps × 3600).
+    return of_micros(mul_div_half_up(hourly.micros(), micro_units * micro_units,
+                                     micro_tokens_per_second * rules::seconds_per_hour));
+}
+
+money cost_per_image(money hourly, std::int64_t micro_images_per_hour)
+{
+    return of_micros(mul_div_half_up(hourly.micros(), micro_units, micro_images_per_hour));
+}
+
+money cost_per_work(money hourly, throughput work)
+{
+    return work.unit == work_unit::tokens_per_second ? cost_per_million_tokens(hourly, work.micro_rate)
+                                                     : cost_per_image(hourly, work.micro_rate);
+}
+
+outcome<job_estimate> estimate_job(job_spec const& job, sheet_row const* row)
+{
+    if (!row || !row->rates)
+        return error{errc::unavailable,
+                     job.gpu + " has no price on the current sheet" +
+                         (row && !row->unavailable_reason.empty() ? ": " + row->unavailable_reason : std::string())};
+    tier_rates const& rates = *row->rates;
+    job_estimate e;
+    e.job = job;
+
+    money const rate = rates.of(job.billed);
+    e.lines.push_back({line_kind::gpu_time,
+                       units_to_decimal(job.duration_us, job.gpus, microseconds_per_hour / micro_units, decimals),
+                       rate, gpu_time_cost(rate, job.gpus, job.duration_us)});
+    // GB-months in millionths: (micro-GB / 10^6) × (µs / 1 h) / 730 × 10^6.
+    e.lines.push_back({line_kind::storage,
+                       units_to_decimal(job.storage_micro_gb, job.storage_us,
+                                        microseconds_per_hour * rules::month_hours, decimals),
+                       rules::storage_per_gb_month, storage_cost(job.storage_micro_gb, job.storage_us)});
+    e.lines.push_back({line_kind::egress, units_to_decimal(job.egress_micro_gb, 1, 1, decimals),
+                       rules::network_per_gb, network_cost(job.egress_micro_gb)});
+    e.lines.push_back({line_kind::ingress, units_to_decimal(job.ingress_micro_gb, 1, 1, decimals),
+                       rules::network_per_gb, network_cost(job.ingress_micro_gb)});
+
+    money other;  // storage and network: the same in every tier
+    for (std::size_t i = 1; i < e.lines.size(); ++i)
+        other = other + e.lines[i].amount;
+    e.total = e.lines[0].amount + other;
+    e.effective_per_gpu_hour =
+        of_micros(mul_div_half_up(e.total.micros(), microseconds_per_hour, job.duration_us * job.gpus));
+
+    for (tier t : all_tiers) {
+        tier_cost c;
+        c.billed = t;
+        c.per_gpu_hour = rates.of(t);
+        c.gpu_time = gpu_time_cost(c.per_gpu_hour, job.gpus, job.duration_us);
+        c.total = c.gpu_time + other;
+        if (job.work)
+            c.per_work = cost_per_work(of_micros(c.per_gpu_hour.micros() * job.gpus), *job.work);
+        if (t == job.billed)
+            e.per_work = c.per_work;
+        e.tiers.push_back(c);
+    }
+
+    e.reserved.months = rules::reserved_term_months;
+    e.reserved.hours = std::int64_t{rules::reserved_term_months} * rules::month_hours;
+    e.reserved.gpus = job.gpus;
+    e.reserved.per_gpu_hour = rates.reserved;
+    e.reserved.commitment = of_micros(e.reserved.hours * job.gpus * rates.reserved.micros());
+    e.reserved.break_even_percent = rules::reserved_break_even_percent;
+    return e;
+}
+
+}

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "catalog.hpp"
+#include "quantity.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// Filters of the catalog listing (/v1/gpus): vendor, architecture, min_vram_gb, mig, nvlink.
+namespace lcg::pricing {
+
+struct gpu_filter_parameters {
+    std::optional<std::string> vendor{};
+    std::optional<std::string> architecture{};
+    std::optional<std::string> min_vram_gb{};
+    std::optional<std::string> mig{};
+    std::optional<std::string> nvlink{};
+};
+inline constexpr std::array<std::string_view, 5> gpu_filter_parameter_names{"vendor", "architecture", "min_vram_gb",
+                                                                            "mig", "nvlink"};
+
+struct gpu_filter {
+    std::optional<std::string> vendor;        // as the catalog spells it
+    std::optional<std::string> architecture;  // as the catalog spells it
+    std::optional<std::int64_t> min_micro_vram_gb;
+    std::optional<bool> mig;
+    std::optional<bool> nvlink;
+
+    bool empty() const { return !vendor && !architecture && !min_micro_vram_gb && !mig && !nvlink; }
+};
+
+// vendor and architecture: one of the catalog's, in any letter case; min_vram_gb: a decimal from 0
+// to 100000; mig and nvlink: true or false. Errors name the parameter and list what is accepted.
+parsed<gpu_filter> parse_gpu_filter(gpu_filter_parameters const& params, catalog const& cat);
+
+bool has_mig(gpu_model const& model);     // at least one MIG instance
+// An NVLink figure on an NVIDIA model. AMD rows carry their Infinity Fabric aggregate in the same
+// column, which is not NVLink.
+bool has_nvlink(gpu_model const& model);
+
+bool matches(gpu_filter const& filter, gpu_model const& model);
+
+}

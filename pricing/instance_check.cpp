@@ -1,0 +1,112 @@
+#include "instance_check.hpp"
+
+#include "estimate.hpp"
+#include "rules.hpp"
+
+#include <algorithm>
+
+namespace lcg::pricing {
+
+namespace {
+
+bool is_cpu_generation(std::string_view text)
+{
+    return text.size() >= 2 && text.size() <= 4 && text.front() == 'v' &&
+           std::all_of(text.begin() + 1, text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::string region_codes(catalog const& cat)
+{
+    std::string out;
+    for (auto const& r : cat.regions) {
+        if (!out.empty())
+            out += ", ";
+        out += r.code;
+    }
+    return out;
+}
+
+parsed<int> required_count(std::string const& name, std::optional<std::string> const& text, int max,
+                           std::string const& what)
+{
+    if (!text)
+        return bad_input(name, name + ": required (" + what + "); accepted: an integer from 1 to " + std::to_string(max));
+    auto const n = parse_count(name, *text, 1, max);
+    if (!n)
+        return parameter_error{name, n.err()};
+    return static_cast<int>(*n);
+}
+
+}
+
+parsed<instance_request> parse_instance_request(instance_parameters const& p, catalog const& cat)
+{
+    instance_request req;
+    if (!p.gpu)
+        return bad_input("gpu", "gpu: required; accepted: a catalog id such as h100-sxm (see /v1/gpus)");
+    auto const model = find_gpu_parameter("gpu", *p.gpu, cat);
+    if (!model)
+        return model.err();
+    req.gpu = (*model)->id;
+    if (p.gpus) {
+        auto const gpus = parse_count("gpus", *p.gpus, 1, rules::max_requested_gpus);
+        if (!gpus)
+            return parameter_error{"gpus", gpus.err()};
+        req.gpus = static_cast<int>(*gpus);
+    }
+    auto const vcpus = required_count("vcpus", p.vcpus, rules::max_requested_vcpus, "the instance's vCPUs");
+    if (!vcpus)
+        return vcpus.err();
+    req.vcpus = *vcpus;
+    auto const memory = required_count("memory_gib", p.memory_gib, rules::max_requested_memory_gib,
+                                       "the instance's memory in GiB");
+    if (!memory)
+        return memory.err();
+    req.memory_gib = *memory;
+    if (!p.cpu_generation)
+        return bad_input("cpu_generation", "cpu_generation: required; accepted: v followed by a number, such as v6 or v7");
+    req.cpu_generation = ascii_lower(*p.cpu_generation);
+    if (!is_cpu_generation(req.cpu_generation))
+        return bad_input("cpu_generation", "cpu_generation: " + quote(*p.cpu_generation) +
+                                               " is not a CPU generation; accepted: v followed by a number, such as "
+                                               "v6 or v7");
+    if (p.region) {
+        req.region = ascii_lower(*p.region);
+        bool const known = std::any_of(cat.regions.begin(), cat.regions.end(),
+                                       [&](region const& r) { return r.code == req.region; });
+        if (!known)
+            return bad_input("region", "region: " + quote(*p.region) + " is not a region; accepted: " + region_codes(cat));
+    }
+    return req;
+}
+
+instance_limits limits_in_region(gpu_model const& model, std::string_view region)
+{
+    instance_limits l{model.max_gpus_per_instance, model.max_vcpus, model.max_memory_gib, model.cpu_generations};
+    for (auto const& extra : model.extra_cpu_generations)
+        if (extra.region == region)
+            for (auto const& g : extra.cpu_generations)
+                if (std::find(l.cpu_generations.begin(), l.cpu_generations.end(), g) == l.cpu_generations.end())
+                    l.cpu_generations.push_back(g);
+    return l;
+}
+
+instance_check check_instance(instance_request const& request, gpu_model const& model)
+{
+    instance_check c;
+    c.request = request;
+    c.limits = limits_in_region(model, request.region);
+    auto const numeric = [&](char const* limit, int allowed, int requested) {
+        if (requested > allowed)
+            c.problems.push_back({limit, allowed, requested, {}, {}});
+    };
+    numeric("max_gpus_per_instance", c.limits.max_gpus_per_instance, request.gpus);
+    numeric("max_vcpus", c.limits.max_vcpus, request.vcpus);
+    numeric("max_memory_gib", c.limits.max_memory_gib, request.memory_gib);
+    auto const& gens = c.limits.cpu_generations;
+    if (std::find(gens.begin(), gens.end(), request.cpu_generation) == gens.end())
+        c.problems.push_back({"cpu_generation", 0, 0, gens, request.cpu_generation});
+    return c;
+}
+
+}

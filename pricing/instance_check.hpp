@@ -1,0 +1,72 @@
+#pragma once
+
+#include "catalog.hpp"
+#include "quantity.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// Does a GPU model attach to an instance of a given shape (DESIGN §6)? A model attaches only to an
+// instance within its limits: GPUs per instance, vCPUs and memory (per instance, whatever its number
+// of GPUs, as the public documentation quotes them) and a compatible CPU generation — the model's
+// own generations plus those its region adds (the sovereign region accepts more for some models).
+namespace lcg::pricing {
+
+struct instance_parameters {
+    std::optional<std::string> gpu{};
+    std::optional<std::string> gpus{};
+    std::optional<std::string> vcpus{};
+    std::optional<std::string> memory_gib{};
+    std::optional<std::string> cpu_generation{};
+    std::optional<std::string> region{};
+};
+inline constexpr std::array<std::string_view, 6> instance_parameter_names{"gpu",        "gpus",           "vcpus",
+                                                                          "memory_gib", "cpu_generation", "region"};
+
+struct instance_request {
+    std::string gpu;
+    int gpus = 1;
+    int vcpus = 0;
+    int memory_gib = 0;
+    std::string cpu_generation;  // "v7"
+    std::string region;          // empty: no region given, the limits every region applies
+};
+
+// gpu (catalog id), vcpus (1 to 4096), memory_gib (1 to 65536) and cpu_generation ("v" and a number,
+// any letter case) are required; gpus (1 to 64, default 1) and region (a region code) are optional.
+// A request beyond the model's limits is well-formed: check_instance reports it.
+parsed<instance_request> parse_instance_request(instance_parameters const& params, catalog const& cat);
+
+struct instance_limits {
+    int max_gpus_per_instance = 0;
+    int max_vcpus = 0;
+    int max_memory_gib = 0;
+    std::vector<std::string> cpu_generations;  // the model's, then the region's extras
+};
+// The limits of `model` in `region` (empty: in every region).
+instance_limits limits_in_region(gpu_model const& model, std::string_view region);
+
+// One broken limit: numeric (allowed / requested) or the CPU generation (allowed_generations /
+// requested_generation).
+struct limit_problem {
+    std::string limit;  // "max_gpus_per_instance", "max_vcpus", "max_memory_gib", "cpu_generation"
+    std::int64_t allowed = 0;
+    std::int64_t requested = 0;
+    std::vector<std::string> allowed_generations;
+    std::string requested_generation;
+};
+
+struct instance_check {
+    instance_request request;
+    instance_limits limits;
+    std::vector<limit_problem> problems;  // every broken limit, in the order above; empty when it fits
+    bool ok() const { return problems.empty(); }
+};
+
+instance_check check_instance(instance_request const& request, gpu_model const& model);
+
+}

@@ -1,0 +1,198 @@
+#include "quantity.hpp"
+
+#include "money.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace lcg::pricing {
+
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+std::string units_text(std::int64_t units, int decimals)
+{
+    return decimals == 0 ? std::to_string(units) : decimal_string(units, decimals, 0);
+}
+
+std::string accepted_range(int decimals, std::int64_t min_units, std::int64_t max_units)
+{
+    std::string out = "accepted: ";
+    out += decimals == 0 ? "an integer" : "a decimal";
+    out += " from " + units_text(min_units, decimals) + " to " + units_text(max_units, decimals);
+    if (decimals > 0)
+        out += " with at most " + std::to_string(decimals) + " decimals";
+    return out;
+}
+
+error refused(std::string_view name, std::string_view text, std::string_view reason, int decimals,
+              std::int64_t min_units, std::int64_t max_units)
+{
+    std::string message(name);
+    message += ": ";
+    message += quote(text);
+    message += ' ';
+    message += reason;
+    message += "; ";
+    message += accepted_range(decimals, min_units, max_units);
+    return invalid(std::move(message));
+}
+
+// Unsigned 128-bit arithmetic, just enough for a × b / c.
+struct u128 {
+    std::uint64_t hi;
+    std::uint64_t lo;
+};
+
+u128 multiply(std::uint64_t a, std::uint64_t b)
+{
+    constexpr std::uint64_t mask = 0xffff'ffffULL;
+    std::uint64_t const p0 = (a & mask) * (b & mask);
+    std::uint64_t const p1 = (a & mask) * (b >> 32);
+    std::uint64_t const p2 = (a >> 32) * (b & mask);
+    std::uint64_t const p3 = (a >> 32) * (b >> 32);
+    std::uint64_t const middle = (p0 >> 32) + (p1 & mask) + (p2 & mask);
+    return {p3 + (p1 >> 32) + (p2 >> 32) + (middle >> 32), (middle << 32) | (p0 & mask)};
+}
+
+struct division {
+    std::uint64_t quotient;
+    std::uint64_t remainder;
+};
+
+// n / d by long division. d < 2^63 keeps the shifted remainder inside 64 bits; n.hi < d keeps the
+// quotient inside 64 bits.
+division divide(u128 n, std::uint64_t d)
+{
+    if (n.hi >= d)
+        throw std::overflow_error("mul_div: the quotient does not fit in 64 bits");
+    std::uint64_t rem = n.hi;
+    std::uint64_t q = 0;
+    for (int bit = 63; bit >= 0; --bit) {
+        rem = (rem << 1) | ((n.lo >> bit) & 1U);
+        q <<= 1;
+        if (rem >= d) {
+            rem -= d;
+            q |= 1U;
+        }
+    }
+    return {q, rem};
+}
+
+division mul_div(std::int64_t a, std::int64_t b, std::int64_t c)
+{
+    if (a < 0 || b < 0 || c <= 0)
+        throw std::invalid_argument("mul_div: operands must be non-negative and the divisor positive");
+    return divide(multiply(static_cast<std::uint64_t>(a), static_cast<std::uint64_t>(b)),
+                  static_cast<std::uint64_t>(c));
+}
+
+std::int64_t to_int64(std::uint64_t v)
+{
+    if (v > static_cast<std::uint64_t>(INT64_MAX))
+        throw std::overflow_error("mul_div: the quotient does not fit in int64");
+    return static_cast<std::int64_t>(v);
+}
+
+}
+
+parameter_error bad_input(std::string parameter, std::string message)
+{
+    return {std::move(parameter), invalid(std::move(message))};
+}
+
+outcome<std::int64_t> parse_quantity(std::string_view name, std::string_view text, int decimals,
+                                     std::int64_t min_units, std::int64_t max_units)
+{
+    auto const fail = [&](std::string_view reason) {
+        return refused(name, text, reason, decimals, min_units, max_units);
+    };
+    if (text.empty())
+        return fail("is empty");
+    auto const dot = text.find('.');
+    std::string_view whole = text.substr(0, dot);
+    std::string_view const fraction = dot == std::string_view::npos ? std::string_view{} : text.substr(dot + 1);
+    auto const digits = [](std::string_view part) { return std::all_of(part.begin(), part.end(), is_digit); };
+    if (whole.empty() || (dot != std::string_view::npos && fraction.empty()) || !digits(whole) || !digits(fraction))
+        return fail(decimals == 0 ? "is not a plain integer" : "is not a plain decimal number");
+    if (dot != std::string_view::npos && decimals == 0)
+        return fail("is not an integer");
+    if (static_cast<int>(fraction.size()) > decimals)
+        return fail("has more than " + std::to_string(decimals) + " decimals");
+    while (whole.size() > 1 && whole.front() == '0')
+        whole.remove_prefix(1);
+    if (static_cast<int>(whole.size()) > 18 - decimals)
+        return fail("is above the maximum");
+    std::int64_t units = 0;
+    for (char c : whole)
+        units = units * 10 + (c - '0');
+    for (int i = 0; i < decimals; ++i)
+        units = units * 10 + (i < static_cast<int>(fraction.size()) ? fraction[static_cast<std::size_t>(i)] - '0' : 0);
+    if (units < min_units)
+        return fail("is below the minimum");
+    if (units > max_units)
+        return fail("is above the maximum");
+    return units;
+}
+
+outcome<std::int64_t> parse_count(std::string_view name, std::string_view text, std::int64_t min, std::int64_t max)
+{
+    return parse_quantity(name, text, 0, min, max);
+}
+
+outcome<bool> parse_flag(std::string_view name, std::string_view text)
+{
+    std::string const lower = ascii_lower(text);
+    if (lower == "true")
+        return true;
+    if (lower == "false")
+        return false;
+    std::string message(name);
+    message += ": " + quote(text) + " is not a boolean; accepted: true, false";
+    return invalid(std::move(message));
+}
+
+std::string ascii_lower(std::string_view text)
+{
+    std::string out(text);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z')
+            c = static_cast<char>(c - 'A' + 'a');
+    return out;
+}
+
+std::int64_t mul_div_floor(std::int64_t a, std::int64_t b, std::int64_t c)
+{
+    return to_int64(mul_div(a, b, c).quotient);
+}
+
+std::int64_t mul_div_half_up(std::int64_t a, std::int64_t b, std::int64_t c)
+{
+    auto const d = mul_div(a, b, c);
+    // Half-up: round up when the remainder is at least half the divisor (2r ≥ c, without overflow).
+    bool const up = d.remainder >= static_cast<std::uint64_t>(c) - d.remainder;
+    return to_int64(d.quotient) + (up ? 1 : 0);
+}
+
+int compare_products(std::int64_t a, std::int64_t b, std::int64_t c, std::int64_t d)
+{
+    if (a < 0 || b < 0 || c < 0 || d < 0)
+        throw std::invalid_argument("compare_products: operands must be non-negative");
+    u128 const x = multiply(static_cast<std::uint64_t>(a), static_cast<std::uint64_t>(b));
+    u128 const y = multiply(static_cast<std::uint64_t>(c), static_cast<std::uint64_t>(d));
+    if (x.hi != y.hi)
+        return x.hi < y.hi ? -1 : 1;
+    if (x.lo != y.lo)
+        return x.lo < y.lo ? -1 : 1;
+    return 0;
+}
+
+decimal_text units_to_decimal(std::int64_t a, std::int64_t b, std::int64_t c, int decimals, int min_decimals)
+{
+    auto const d = mul_div(a, b, c);
+    std::int64_t const units = d.remainder == 0 ? to_int64(d.quotient) : mul_div_half_up(a, b, c);
+    return {decimals == 0 ? std::to_string(units) : decimal_string(units, decimals, min_decimals), d.remainder == 0};
+}
+
+}

@@ -1,0 +1,153 @@
+#include "sizing.hpp"
+
+#include "estimate.hpp"
+#include "rules.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+namespace lcg::pricing {
+
+namespace {
+
+money times(money m, std::int64_t n) { return money::from_micros(m.micros() * n); }
+
+}
+
+std::string_view to_string(precision p)
+{
+    switch (p) {
+    case precision::fp32: return "fp32";
+    case precision::fp16: return "fp16";
+    case precision::bf16: return "bf16";
+    case precision::fp8: return "fp8";
+    case precision::int8: return "int8";
+    case precision::int4: return "int4";
+    }
+    return "fp16";
+}
+
+outcome<precision> parse_precision(std::string_view text)
+{
+    std::string const lower = ascii_lower(text);
+    for (precision p : all_precisions)
+        if (to_string(p) == lower)
+            return p;
+    return invalid("precision: " + quote(text) + " is not a precision; accepted: fp32, fp16, bf16, fp8, int8, int4");
+}
+
+int half_bytes_per_param(precision p)
+{
+    switch (p) {
+    case precision::fp32: return 8;
+    case precision::fp16:
+    case precision::bf16: return 4;
+    case precision::fp8:
+    case precision::int8: return 2;
+    case precision::int4: return 1;
+    }
+    return 4;
+}
+
+parsed<model_spec> parse_model_spec(sizing_parameters const& p, catalog const& cat)
+{
+    model_spec spec;
+    if (!p.params_b)
+        return bad_input("params_b", "params_b: required; accepted: the model's size in billions of parameters, "
+                                     "a decimal from 0.000001 to " + std::to_string(rules::max_params_b));
+    auto const params = parse_quantity("params_b", *p.params_b, rules::quantity_decimals, 1,
+                                       rules::max_params_b * micro_units);
+    if (!params)
+        return parameter_error{"params_b", params.err()};
+    spec.micro_params_b = *params;
+    if (!p.precision)
+        return bad_input("precision", "precision: required; accepted: fp32, fp16, bf16, fp8, int8, int4");
+    auto const weights = parse_precision(*p.precision);
+    if (!weights)
+        return parameter_error{"precision", weights.err()};
+    spec.weights = *weights;
+    if (p.gpu) {
+        auto const model = find_gpu_parameter("gpu", *p.gpu, cat);
+        if (!model)
+            return model.err();
+        spec.gpu = (*model)->id;
+    }
+    return spec;
+}
+
+std::int64_t needed_memory_units(std::int64_t micro_params_b, precision weights)
+{
+    // GB = params_b × bytes × overhead = micro × 10^-6 × (halves / 2) × (3 / 2); in units of 10^-8 GB
+    // that is micro × halves × 100 × 3 / 4 = micro × halves × 75, a whole number.
+    constexpr auto overhead = rules::sizing_overhead;
+    constexpr std::int64_t scale = needed_units_per_gb / micro_units;
+    constexpr std::int64_t per_micro_half_byte = scale * overhead.numerator / (2 * overhead.denominator);
+    static_assert(per_micro_half_byte * 2 * overhead.denominator == scale * overhead.numerator);
+    return micro_params_b * half_bytes_per_param(weights) * per_micro_half_byte;
+}
+
+std::optional<mig_fit> smallest_mig_fit(gpu_model const& model, std::int64_t needed_units)
+{
+    mig_profile const* best = nullptr;
+    for (auto const& p : model.mig_profiles) {
+        bool const whole_gpu = p.compute_slices >= rules::mig_max_slices || p.memory_gb >= model.vram_gb;
+        if (whole_gpu || p.memory_gb * needed_units_per_gb < needed_units)
+            continue;
+        // Fewest GB, then fewest compute slices, then the most instances (1g.10gb before 1g.10gb+me).
+        if (!best || std::tie(p.memory_gb, p.compute_slices) < std::tie(best->memory_gb, best->compute_slices) ||
+            (std::tie(p.memory_gb, p.compute_slices) == std::tie(best->memory_gb, best->compute_slices) &&
+             p.max_instances > best->max_instances))
+            best = &p;
+    }
+    if (!best)
+        return std::nullopt;
+    return mig_fit{best->name, best->memory_gb, best->compute_slices, best->max_instances};
+}
+
+sizing_row size_on(gpu_model const& model, std::int64_t needed_units, sheet_row const* row)
+{
+    sizing_row r;
+    r.gpu = model.id;
+    r.vram_gb = model.vram_gb;
+    std::int64_t const per_gpu = std::int64_t{model.vram_gb} * needed_units_per_gb;
+    r.gpus_needed = std::max<std::int64_t>(1, (needed_units + per_gpu - 1) / per_gpu);
+    int practical = 1;
+    while (practical < r.gpus_needed && practical < rules::max_gpus_per_instance)
+        practical *= 2;
+    if (practical >= r.gpus_needed)
+        r.practical_gpus = practical;
+    r.fits_one_node = r.gpus_needed <= rules::max_gpus_per_instance;
+    r.max_gpus_per_instance = model.max_gpus_per_instance;
+    r.fits_one_instance = r.practical_gpus && *r.practical_gpus <= model.max_gpus_per_instance;
+    r.mig = smallest_mig_fit(model, needed_units);
+    r.priced = row && row->rates;
+    if (!r.priced)
+        r.unpriced_reason = row ? row->unavailable_reason : "no price sheet is in effect";
+    if (r.priced && r.fits_one_instance) {
+        int const n = *r.practical_gpus;
+        r.hourly = tier_rates{times(row->rates->on_demand, n), times(row->rates->spot, n),
+                              times(row->rates->reserved, n)};
+    }
+    return r;
+}
+
+sizing_result size_model(model_spec const& spec, catalog const& cat, price_sheet const* sheet)
+{
+    sizing_result result;
+    result.spec = spec;
+    result.needed_units = needed_memory_units(spec.micro_params_b, spec.weights);
+    for (auto const& model : cat.gpus)
+        if (spec.gpu.empty() || model.id == spec.gpu)
+            result.rows.push_back(size_on(model, result.needed_units, sheet ? sheet->find(model.id) : nullptr));
+    for (tier t : all_tiers) {
+        sizing_row const* best = nullptr;
+        for (auto const& r : result.rows)
+            if (r.hourly && (!best || r.hourly->of(t) < best->hourly->of(t)))
+                best = &r;
+        if (best)
+            result.cheapest.push_back({t, best->gpu, *best->practical_gpus, best->hourly->of(t)});
+    }
+    return result;
+}
+
+}

@@ -1,0 +1,93 @@
+#pragma once
+
+#include "catalog.hpp"
+#include "money.hpp"
+#include "outcome.hpp"
+#include "quantity.hpp"
+#include "sheet.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// How many GPUs a model needs (DESIGN §6): memory = parameters × bytes per parameter × 1.5;
+// GPUs = ceil(memory / VRAM); the practical count is the next power of two up to 8 (one node).
+namespace lcg::pricing {
+
+enum class precision { fp32, fp16, bf16, fp8, int8, int4 };
+inline constexpr precision all_precisions[] = {precision::fp32, precision::fp16, precision::bf16,
+                                               precision::fp8,  precision::int8, precision::int4};
+std::string_view to_string(precision p);
+outcome<precision> parse_precision(std::string_view text);  // any letter case
+// Bytes per parameter, in halves (int4 is half a byte): fp32 8, fp16/bf16 4, fp8/int8 2, int4 1.
+int half_bytes_per_param(precision p);
+
+struct sizing_parameters {
+    std::optional<std::string> params_b{};
+    std::optional<std::string> precision{};
+    std::optional<std::string> gpu{};
+};
+inline constexpr std::array<std::string_view, 3> sizing_parameter_names{"params_b", "precision", "gpu"};
+
+struct model_spec {
+    std::int64_t micro_params_b = 0;  // billions of parameters, in millionths
+    precision weights = precision::fp16;
+    std::string gpu;                  // one catalog id, or empty for every model
+};
+
+// params_b: a decimal from 0.000001 to 100000 (billions, six decimals); precision: fp32, fp16, bf16,
+// fp8, int8 or int4; gpu: optional catalog id.
+parsed<model_spec> parse_model_spec(sizing_parameters const& params, catalog const& cat);
+
+// Memory needed, exactly, in units of 10^-8 GB (the smallest unit that keeps every six-decimal
+// params_b × every precision × 1.5 whole). 70 B at int8: 105 GB = 10'500'000'000 units.
+inline constexpr int needed_gb_decimals = 8;
+inline constexpr std::int64_t needed_units_per_gb = 100'000'000;
+std::int64_t needed_memory_units(std::int64_t micro_params_b, precision weights);
+
+// The smallest MIG slice whose memory holds the model (fewest GB, then fewest compute slices), and how
+// many instances of it one GPU runs. A profile that is the whole GPU (7 of 7 slices, or all of its
+// memory) is not a slice. Empty when the model has no MIG or no slice is large enough.
+struct mig_fit {
+    std::string profile;
+    int memory_gb = 0;
+    int compute_slices = 0;
+    int instances_per_gpu = 0;
+};
+std::optional<mig_fit> smallest_mig_fit(gpu_model const& model, std::int64_t needed_units);
+
+struct sizing_row {
+    std::string gpu;
+    int vram_gb = 0;
+    std::int64_t gpus_needed = 0;        // ceil(needed / VRAM)
+    std::optional<int> practical_gpus;   // 1, 2, 4 or 8; empty above 8: the model needs several nodes
+    bool fits_one_node = false;          // gpus_needed ≤ 8
+    int max_gpus_per_instance = 0;
+    bool fits_one_instance = false;      // practical_gpus ≤ the model's max_gpus_per_instance
+    std::optional<mig_fit> mig;
+    bool priced = false;
+    std::string unpriced_reason;
+    std::optional<tier_rates> hourly;    // practical_gpus × the per-GPU rates: priced and fitting one instance
+};
+
+struct cheapest_configuration {
+    tier billed = tier::on_demand;
+    std::string gpu;
+    int gpus = 0;
+    money hourly;
+};
+
+struct sizing_result {
+    model_spec spec;
+    std::int64_t needed_units = 0;
+    std::vector<sizing_row> rows;                   // catalog order, or the one model asked
+    std::vector<cheapest_configuration> cheapest;  // per tier, lowest hourly cost (first by id on a tie)
+};
+
+sizing_row size_on(gpu_model const& model, std::int64_t needed_units, sheet_row const* row);
+sizing_result size_model(model_spec const& spec, catalog const& cat, price_sheet const* sheet);
+
+}

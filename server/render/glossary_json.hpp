@@ -1,0 +1,34 @@
+#pragma once
+
+#include "glossary/document.hpp"
+#include "glossary/language.hpp"
+
+#include "pricing/calendar.hpp"
+
+#include <boost/json/object.hpp>
+
+#include <span>
+
+namespace lcg::render {
+
+// JSON of the glossary in one language, its figures already resolved from the sheet of `week`.
+
+// /v1/glossary: {"lang", "week", "count", "categories": [{"slug", "name", "count"}], "terms": [...],
+// and "questions": [{"slug", "question", "answer", "related"}] when `with_questions`}. `terms` is
+// the selection to list, in the order given (a filter or search result, or every term);
+// "categories" lists all six, each counting the terms of the selection it holds.
+boost::json::object glossary_json(glossary::document const& doc, glossary::language lang,
+                                  std::span<const glossary::term_ref> terms, bool with_questions,
+                                  pricing::iso_week week);
+
+// One term: {"slug", "name", "category", "category_name", "definition", "related", "aliases"}.
+boost::json::object glossary_term_json(glossary::term_ref term);
+
+// One question: {"slug", "question", "answer", "related"}.
+boost::json::object glossary_question_json(glossary::entry const& question);
+
+// /v1/glossary/{slug}: a term or a question, plus "lang" and the "week" of the sheet its figures
+// come from.
+boost::json::object glossary_entry_json(boost::json::object entry, glossary::language lang, pricing::iso_week week);
+
+}

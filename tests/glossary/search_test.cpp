@@ -1,0 +1,107 @@
+#include "glossary/search.hpp"
+
+#include "glossary/glossary.hpp"
+#include "glossary/text.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+using namespace lcg::glossary;
+
+namespace {
+
+document const& doc(language lang)
+{
+    auto const& c = embedded();
+    REQUIRE_MESSAGE(c.has_value(), c.err().message);
+    return c->in(lang);
+}
+
+std::vector<std::string> slugs(std::vector<term_ref> const& refs)
+{
+    std::vector<std::string> out;
+    for (auto const& r : refs)
+        out.push_back(r.term->slug);
+    return out;
+}
+
+bool has(std::vector<std::string> const& v, std::string const& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+
+}
+
+TEST_CASE("search finds terms by name and alias without accents")
+{
+    auto const en = slugs(search(doc(language::en), "preemptible"));
+    REQUIRE_FALSE(en.empty());
+    CHECK(en.front() == "interruptible-instance");
+
+    auto const fr = slugs(search(doc(language::fr), "quantification"));
+    REQUIRE_FALSE(fr.empty());
+    CHECK(fr.front() == "quantization");
+
+    auto const key = slugs(search(doc(language::fr), "cle api"));
+    REQUIRE_FALSE(key.empty());
+    CHECK(key.front() == "api-key");
+    CHECK(slugs(search(doc(language::fr), "CLÉ Api")) == key);
+    CHECK(has(slugs(search(doc(language::fr), "preemptible")), "interruptible-instance"));
+}
+
+TEST_CASE("every query word must match (AND), as the start of a word")
+{
+    auto const& en = doc(language::en);
+    auto const both = slugs(search(en, "api key"));
+    REQUIRE_FALSE(both.empty());
+    CHECK(both.front() == "api-key");
+    for (auto const& s : both) {
+        auto const t = en.find_term(s);
+        std::string all = t.term->name + " " + t.term->text;
+        for (auto const& a : t.term->aliases)
+            all += " " + a;
+        auto const w = words(all);
+        CHECK(std::any_of(w.begin(), w.end(), [](auto const& x) { return x.starts_with("api"); }));
+        CHECK(std::any_of(w.begin(), w.end(), [](auto const& x) { return x.starts_with("key"); }));
+    }
+    CHECK(search(en, "preemptible zebra").empty());
+    CHECK(has(slugs(search(en, "quant")), "quantization"));  // a prefix matches
+    CHECK(search(en, "").empty());
+    CHECK(search(en, " - ; ").empty());
+}
+
+TEST_CASE("matches on the name come before matches in the text")
+{
+    auto const found = slugs(search(doc(language::en), "vram"));
+    REQUIRE(found.size() > 1);
+    CHECK(found.front() == "vram");
+}
+
+TEST_CASE("suggestions: the closest slugs, at most three")
+{
+    auto const& en = doc(language::en);
+    auto s = suggest(en, "interruptible");
+    REQUIRE(s.size() == 3);
+    CHECK(s.front() == "interruptible-instance");
+    s = suggest(en, "gpu-hours");
+    CHECK(s.front() == "gpu-hour");
+    s = suggest(en, "spot");
+    CHECK(s.front() == "interruptible-instance");
+    s = suggest(en, "vram");  // a slug that exists is its own best suggestion
+    CHECK(s.front() == "vram");
+    CHECK(suggest(en, "quantisation").front() == "quantization");
+    CHECK(suggest(doc(language::fr), "cle-api").front() == "api-key");
+    CHECK(suggest(en, "anything", 1).size() == 1);
+}
+
+TEST_CASE("every term is found by its own name and suggested first for its own slug, in both languages")
+{
+    for (language lang : all_languages) {
+        auto const& d = doc(lang);
+        for (auto const& t : d.terms()) {
+            CAPTURE(t.term->slug);
+            CHECK(has(slugs(search(d, t.term->name)), t.term->slug));
+            for (auto const& alias : t.term->aliases)
+                CHECK(has(slugs(search(d, alias)), t.term->slug));
+            CHECK(suggest(d, t.term->slug).front() == t.term->slug);
+        }
+    }
+}

@@ -11,6 +11,12 @@ function(lcg_target_defaults target)
   if(LCG_WERROR)
     target_compile_options(${target} PRIVATE -Werror)
   endif()
+  if(LCG_SANITIZE)
+    # Any report fails the run: UBSan does not recover, ASan (with LeakSanitizer) exits non-zero.
+    target_compile_options(${target} PUBLIC -fsanitize=address,undefined -fno-sanitize-recover=all
+                                            -fno-omit-frame-pointer)
+    target_link_options(${target} PUBLIC -fsanitize=address,undefined)
+  endif()
 endfunction()
 
 # Turns text files into a C++ source defining `std::span<const embedded_file> NAMESPACE::FUNCTION()`,

@@ -6,7 +6,11 @@ set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PG_BIN=/usr/lib/postgresql/15/bin
 PACKAGES=(build-essential cmake pkg-config libboost1.81-dev libboost-json1.81-dev libpqxx-dev doctest-dev
-          libssl-dev zlib1g-dev postgresql postgresql-client python3 curl)
+          libssl-dev zlib1g-dev postgresql postgresql-client python3 python3-yaml curl
+          libmd4c-dev libmd4c-html0-dev chromium clang-14 libclang-rt-14-dev)
+# tests/web (the OpenAPI lint) and tests/mcp/e2e (the MCP conformance suite and SDK client, which
+# bring their own Node 22) install their tools with npm: Debian's, unless the machine has one.
+command -v npm >/dev/null 2>&1 || PACKAGES+=(nodejs npm)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
@@ -52,7 +56,7 @@ pg_start() {
 
 pg_stop() { as_pg "$PG_BIN/pg_ctl" -D "$1" -m fast -w stop >/dev/null 2>&1 || true; }
 
-admin_psql() { psql -X -q -v ON_ERROR_STOP=1 "postgresql://lowcostgpu_admin@127.0.0.1:$PG_PORT/${2:-postgres}" -c "$1"; }
+admin_psql() { PGOPTIONS='-c client_min_messages=warning' psql -X -q -v ON_ERROR_STOP=1 "postgresql://lowcostgpu_admin@127.0.0.1:$PG_PORT/${2:-postgres}" -c "$1"; }
 
 url_for() { echo "postgresql://$1@127.0.0.1:$PG_PORT/$2"; }
 
@@ -76,4 +80,21 @@ create_database() {
         week=$(date -u -d "$now - $i weeks" +%G-W%V)
         "$bin" publish --database-url "$(url_for lowcostgpu_publisher "$db")" --week "$week" >/dev/null
     done
+}
+
+# promtool, to lint /metrics, from Debian's prometheus package: unpacked rather than installed, so
+# no Prometheus server is set up or started on the machine. Prints its path.
+ensure_promtool() {
+    local dir="$REPO/build/tools"
+    if [ ! -x "$dir/promtool" ]; then
+        local tmp
+        tmp=$(mktemp -d)
+        (cd "$tmp" && apt-get download prometheus >/dev/null 2>&1) ||
+            { as_root apt-get update -qq && (cd "$tmp" && apt-get download prometheus >/dev/null); }
+        dpkg-deb -x "$tmp"/prometheus_*.deb "$tmp/x"
+        mkdir -p "$dir"
+        cp "$tmp/x/usr/bin/promtool" "$dir/promtool"
+        rm -rf "$tmp"
+    fi
+    echo "$dir/promtool"
 }

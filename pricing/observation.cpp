@@ -1,6 +1,7 @@
 #include "observation.hpp"
 
 #include "rules.hpp"
+#include "utf8.hpp"
 
 #include <algorithm>
 #include <tuple>
@@ -35,26 +36,6 @@ void append_field(std::string& out, std::string_view field)
 bool has_control_chars(std::string_view s)
 {
     return std::any_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
-}
-
-// Characters in valid UTF-8 (limits are in characters, as PostgreSQL counts them); nothing when
-// the bytes are not UTF-8, which PostgreSQL would refuse for the whole file without a line number.
-std::optional<std::size_t> utf8_length(std::string_view s)
-{
-    std::size_t count = 0;
-    for (std::size_t i = 0; i < s.size(); ++count) {
-        auto const lead = static_cast<unsigned char>(s[i]);
-        std::size_t const size = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xe ? 3 : (lead >> 3) == 0x1e ? 4 : 0;
-        if (size == 0 || i + size > s.size())
-            return std::nullopt;
-        for (std::size_t k = 1; k < size; ++k)
-            if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2)
-                return std::nullopt;
-        if ((size == 2 && lead < 0xc2) || (size == 4 && lead > 0xf4))
-            return std::nullopt;  // overlong or beyond U+10FFFF
-        i += size;
-    }
-    return count;
 }
 
 bool is_text_field(std::string_view s, std::size_t min_chars, std::size_t max_chars)

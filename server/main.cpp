@@ -1,8 +1,11 @@
 // lowcostgpu: the command line of the pricing service (see README.md and `lowcostgpu --help`).
 #include "server/audit/audit.hpp"
 #include "server/http/server.hpp"
+#include "server/mcp_bridge/snapshot_view.hpp"
 #include "server/snapshot/refresher.hpp"
 #include "server/store/database.hpp"
+
+#include "mcp/stdio.hpp"
 
 #include "pricing/calendar.hpp"
 
@@ -35,14 +38,24 @@ Usage:
   lowcostgpu publish [--week YYYY-Www] [--replace]
                                               compute and publish a weekly sheet (default: this week)
   lowcostgpu serve [--listen ADDR:PORT] [--threads N]
-                                              serve the HTTP API (default 127.0.0.1:8080)
+                                              serve the HTTP API and MCP at POST /mcp (default 127.0.0.1:8080)
+  lowcostgpu mcp                              serve MCP over stdio (one JSON-RPC message per line)
   lowcostgpu audit --url http://HOST:PORT [--week YYYY-Www | --all]
   lowcostgpu audit --observations FILE.csv --sheet FILE.json
                                               recompute published sheets from their inputs;
                                               exit 0 only if every figure matches
 
 Every command but audit takes --database-url URL (default: the DATABASE_URL environment variable).
-Environment: DATABASE_URL, LISTEN, THREADS. Flags override the environment.
+serve also takes --header-timeout S (10), --idle-timeout S (60), --max-connections N (10000),
+--ready-max-age S (300: /readyz turns 503 when the snapshot is older), --log-every N (1: a JSON
+log line per request; 0: none), --rate-limit R (requests per second per client address; 0: off),
+--rate-burst B (2R), --rate-limit-loopback true|false (false), --trusted-proxies A,B (addresses
+whose X-Forwarded-For is believed), --allowed-hosts H,H and --allowed-origins O,O (who may
+POST /mcp; default: localhost, 127.0.0.1 and [::1] on any port; "*" allows any).
+Environment: DATABASE_URL, LISTEN, THREADS, HEADER_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
+READY_MAX_AGE, LOG_EVERY, RATE_LIMIT, RATE_BURST, RATE_LIMIT_LOOPBACK, TRUSTED_PROXIES,
+ALLOWED_HOSTS, ALLOWED_ORIGINS.
+Flags override the environment.
 )";
 
 // Command-line words: positional arguments and --flag [value] pairs.
@@ -174,6 +187,23 @@ int run_publish(arguments const& args)
     return 0;
 }
 
+// A whole number from a flag or the environment, within [low, high].
+long number_setting(arguments const& args, std::string_view flag, char const* env, long fallback, long low, long high)
+{
+    std::string const text = setting(args, flag, env, std::to_string(fallback));
+    std::size_t used = 0;
+    long value = 0;
+    try {
+        value = std::stol(text, &used);
+    } catch (std::logic_error const&) {
+        used = 0;
+    }
+    if (used != text.size() || text.empty() || value < low || value > high)
+        throw usage_error("--" + std::string(flag) + " (" + env + ") takes a whole number from " + std::to_string(low) +
+                          " to " + std::to_string(high) + ", not '" + text + "'");
+    return value;
+}
+
 http::server_options listen_options(arguments const& args)
 {
     http::server_options o;
@@ -186,14 +216,38 @@ http::server_options listen_options(arguments const& args)
         o.address = o.address.substr(1, o.address.size() - 2);
     try {
         int const port = std::stoi(listen.substr(colon + 1));
-        int const threads = std::stoi(setting(args, "threads", "THREADS", "1"));
-        if (port < 0 || port > 65535 || threads < 1 || threads > 256)
+        if (port < 0 || port > 65535)
             throw std::out_of_range("range");
         o.port = static_cast<unsigned short>(port);
-        o.threads = threads;
     } catch (std::logic_error const&) {
-        throw usage_error("--listen needs a port from 0 to 65535 and --threads a count from 1 to 256");
+        throw usage_error("--listen needs a port from 0 to 65535");
     }
+    o.threads = static_cast<int>(number_setting(args, "threads", "THREADS", 1, 1, 256));
+    o.header_timeout = std::chrono::seconds(number_setting(args, "header-timeout", "HEADER_TIMEOUT", 10, 1, 600));
+    o.idle_timeout = std::chrono::seconds(number_setting(args, "idle-timeout", "IDLE_TIMEOUT", 60, 1, 3600));
+    o.max_connections =
+        static_cast<std::size_t>(number_setting(args, "max-connections", "MAX_CONNECTIONS", 10'000, 1, 1'000'000));
+    o.max_snapshot_age = std::chrono::seconds(number_setting(args, "ready-max-age", "READY_MAX_AGE", 300, 1, 86'400));
+    o.log_every = static_cast<int>(number_setting(args, "log-every", "LOG_EVERY", 1, 0, 1'000'000));
+    long const rate = number_setting(args, "rate-limit", "RATE_LIMIT", 0, 0, 1'000'000);
+    if (rate > 0) {
+        ops::rate_limit_options limit;
+        limit.per_second = static_cast<double>(rate);
+        limit.burst = static_cast<double>(number_setting(args, "rate-burst", "RATE_BURST", 2 * rate, 1, 10'000'000));
+        limit.limit_loopback = setting(args, "rate-limit-loopback", "RATE_LIMIT_LOOPBACK", "false") == "true";
+        o.rate_limit = limit;
+    }
+    std::string const proxies = setting(args, "trusted-proxies", "TRUSTED_PROXIES");
+    for (std::size_t start = 0; start < proxies.size();) {
+        auto const comma = std::min(proxies.find(',', start), proxies.size());
+        if (comma > start)
+            o.trusted_proxies.push_back(proxies.substr(start, comma - start));
+        start = comma + 1;
+    }
+    auto policy = std::make_shared<http::mcp_access>();
+    policy->allowed_hosts = http::mcp_access::parse_list(setting(args, "allowed-hosts", "ALLOWED_HOSTS"));
+    policy->allowed_origins = http::mcp_access::parse_list(setting(args, "allowed-origins", "ALLOWED_ORIGINS"));
+    o.mcp_policy = std::move(policy);
     return o;
 }
 
@@ -228,7 +282,10 @@ int run_audit(arguments const& args)
 
 int run_serve(arguments const& args)
 {
-    allow_only(args, {"database-url", "listen", "threads"}, 0);
+    allow_only(args, {"database-url", "listen", "threads", "header-timeout", "idle-timeout", "max-connections",
+                      "ready-max-age", "log-every", "rate-limit", "rate-burst", "rate-limit-loopback",
+                      "trusted-proxies", "allowed-hosts", "allowed-origins"},
+               0);
     auto const options = listen_options(args);
     snapshot::holder snapshots;
     snapshot::refresher refresher(database_url(args), snapshots, std::chrono::seconds(30));
@@ -238,6 +295,20 @@ int run_serve(arguments const& args)
     server.run();
     refresher.stop();
     std::cout << "stopped" << std::endl;
+    return 0;
+}
+
+// MCP over stdio: standard output carries protocol messages only, so every log line goes to
+// standard error. The snapshot is loaded once, read-only, at start.
+int run_mcp(arguments const& args)
+{
+    allow_only(args, {"database-url"}, 0);
+    auto const snap = snapshot::load_once(database_url(args));
+    std::cerr << "lowcostgpu mcp: serving MCP on stdio; sheet in effect: "
+              << (snap->current ? pricing::to_string(snap->current->week) : std::string("none")) << std::endl;
+    auto const server = mcp_bridge::make_server(snap);
+    mcp::serve_stdio(*server, std::cin, std::cout);
+    std::cerr << "lowcostgpu mcp: end of input" << std::endl;
     return 0;
 }
 
@@ -255,6 +326,8 @@ int main(int argc, char** argv)
             return run_publish(parse_arguments(argc, argv, {"replace"}));
         if (command == "audit")
             return run_audit(parse_arguments(argc, argv, {"all"}));
+        if (command == "mcp")
+            return run_mcp(parse_arguments(argc, argv, {}));
         if (command == "serve")
             return run_serve(parse_arguments(argc, argv, {}));
         if (command == "--help" || command == "-h" || command == "help") {

@@ -67,6 +67,15 @@ response refused(route_input& in, pricing::parameter_error const& e, bool lists_
     return problem(in.req, beast_http::status::bad_request, e.cause.message, std::move(extra));
 }
 
+// The computed bodies rest on the catalog and the current prices, exactly what /v1/gpus shows: they
+// changed when it did.
+std::optional<pricing::instant> catalog_time(route_input& in)
+{
+    if (auto const doc = in.snap().find_document("/v1/gpus"))
+        return doc->last_modified;
+    return std::nullopt;
+}
+
 response no_sheet_yet(request const& req)
 {
     auto res = problem(req, beast_http::status::service_unavailable, "no price sheet is in effect yet");
@@ -86,12 +95,10 @@ response handle_gpu_catalog(route_input& in)
     auto const filter = pricing::parse_gpu_filter(params, snap.catalog);
     if (!filter)
         return refused(in, filter.err(), false);
-    if (filter->empty()) {
-        if (auto const doc = snap.find_document("/v1/gpus"))
-            return serve_document(in.req, *doc);
-        return problem(in.req, beast_http::status::not_found, "nothing is published at /v1/gpus");
-    }
-    return serve_json(in.req, render::filtered_catalog_json(snap.catalog, snap.current, *filter));
+    if (filter->empty())
+        return document_at(in, "/v1/gpus");
+    return serve_computed(in, render::catalog_view, render::filtered_catalog_json(snap.catalog, snap.current, *filter),
+                          catalog_time(in));
 }
 
 response handle_estimate(route_input& in)
@@ -111,7 +118,8 @@ response handle_estimate(route_input& in)
     auto const estimate = pricing::estimate_job(*job, snap.current->find(job->gpu));
     if (!estimate)
         return from_error(in.req, estimate.err(), "gpu");
-    return serve_json(in.req, render::estimate_json(*estimate, *snap.catalog.find(job->gpu), *snap.current));
+    return serve_computed(in, render::estimate_view,
+                          render::estimate_json(*estimate, *snap.catalog.find(job->gpu), *snap.current), catalog_time(in));
 }
 
 response handle_sizing(route_input& in)
@@ -124,7 +132,8 @@ response handle_sizing(route_input& in)
     if (!spec)
         return refused(in, spec.err(), spec.err().parameter == "gpu");
     auto const result = pricing::size_model(*spec, snap.catalog, snap.current);
-    return serve_json(in.req, render::sizing_json(result, snap.catalog, snap.current));
+    return serve_computed(in, render::sizing_view, render::sizing_json(result, snap.catalog, snap.current),
+                          catalog_time(in));
 }
 
 response handle_compare(route_input& in)
@@ -139,7 +148,8 @@ response handle_compare(route_input& in)
     auto const comparison = pricing::compare_gpus(*ids, snap.catalog, snap.current);
     if (!comparison)
         return from_error(in.req, comparison.err(), "gpus");
-    return serve_json(in.req, render::comparison_json(*comparison, snap.catalog, snap.current));
+    return serve_computed(in, render::comparison_view, render::comparison_json(*comparison, snap.catalog, snap.current),
+                          catalog_time(in));
 }
 
 response handle_instance_check(route_input& in)
@@ -154,7 +164,7 @@ response handle_instance_check(route_input& in)
     if (!wanted)
         return refused(in, wanted.err(), wanted.err().parameter == "gpu");
     auto const check = pricing::check_instance(*wanted, *snap.catalog.find(wanted->gpu));
-    return serve_json(in.req, render::instance_check_json(check));
+    return serve_computed(in, render::instance_check_view, render::instance_check_json(check), catalog_time(in));
 }
 
 }

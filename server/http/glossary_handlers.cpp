@@ -42,11 +42,9 @@ response glossary_unavailable(route_input& in)
     return res;
 }
 
-response document_in(route_input& in, std::string const& key, glossary::language lang)
+response document_in(route_input& in, std::string const& path, glossary::language lang)
 {
-    if (auto const doc = in.snap().find_document(key))
-        return in_language(serve_document(in.req, *doc), lang);
-    return problem(in.req, beast_http::status::not_found, "nothing is published at " + key);
+    return in_language(document_at(in, path, "?lang=" + std::string(glossary::to_string(lang))), lang);
 }
 
 std::string category_slugs(glossary::document const& doc)
@@ -85,9 +83,8 @@ response handle_glossary(route_input& in)
                                  "category " + pricing::quote(*category) +
                                      " is not a glossary category (accepted: " + category_slugs(doc) + ")");
     }
-    std::string const key_suffix = "?lang=" + std::string(glossary::to_string(*lang));
     if (!only && !q)
-        return document_in(in, "/v1/glossary" + key_suffix, *lang);
+        return document_in(in, "/v1/glossary", *lang);
 
     std::vector<glossary::term_ref> terms = q ? glossary::search(doc, *q) : doc.terms();
     if (only)
@@ -97,7 +94,11 @@ response handle_glossary(route_input& in)
         body["category"] = *category;
     if (q)
         body["q"] = *q;
-    return in_language(serve_json(in.req, body), *lang);
+    auto const unfiltered = in.snap().find_document("/v1/glossary", render::format::json,
+                                                    "?lang=" + std::string(glossary::to_string(*lang)));
+    return in_language(serve_computed(in, render::glossary_view, body,
+                                      unfiltered ? std::optional(unfiltered->last_modified) : std::nullopt),
+                       *lang);
 }
 
 response handle_glossary_term(route_input& in)
@@ -118,7 +119,7 @@ response handle_glossary_term(route_input& in)
                                               "/v1/glossary lists them all",
                        {{"suggestions", std::move(suggestions)}});
     }
-    return document_in(in, "/v1/glossary/" + slug + "?lang=" + std::string(glossary::to_string(*lang)), *lang);
+    return document_in(in, "/v1/glossary/" + slug, *lang);
 }
 
 }

@@ -3,7 +3,9 @@
 #include "server/http/query.hpp"
 #include "server/http/response.hpp"
 #include "server/http/router.hpp"
+#include "server/render/views.hpp"
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -11,21 +13,35 @@ namespace lcg::http {
 
 // What a route handler receives: the request, the snapshot in force, the path segments captured by
 // the route's {placeholders}, and the query parameters (a handler takes those it knows; the router
-// refuses any left over).
+// refuses any left over), and the format negotiated for the response with the path it names
+// without its suffix.
 struct route_input {
     request const& req;
     request_context const& ctx;
     std::vector<std::string_view> captures;
     query_params& query;
+    render::format format = render::format::json;
+    render::format_set formats{};     // every format of the route
+    std::string_view path{};          // "/v1/prices" for "/v1/prices.md?x=1"
+    std::string_view query_string{};  // "?x=1", or empty
 
     snapshot::snapshot const& snap() const { return *ctx.snapshot; }
 };
+
+// The pre-rendered document of `path` (plus `query`, "?lang=en") in the negotiated format, or 404.
+response document_at(route_input& in, std::string const& path, std::string_view query = {});
+
+// A body computed for this request from its JSON document `doc`, written by `v` in the negotiated
+// format; `last_modified` is that of the data it was computed from.
+response serve_computed(route_input& in, render::view const& v, boost::json::object const& doc,
+                        std::optional<pricing::instant> last_modified);
 
 using handler = response (*)(route_input& in);
 
 // Handlers, grouped by area; the route table in router.cpp is the one place that maps paths to them.
 response handle_healthz(route_input& in);
 response handle_readyz(route_input& in);
+response handle_metrics(route_input& in);
 response handle_prices(route_input& in);
 response handle_price_of(route_input& in);
 response handle_gpu_catalog(route_input& in);  // pre-rendered, or filtered per request
@@ -33,7 +49,6 @@ response handle_gpu(route_input& in);
 response handle_sheets(route_input& in);
 response handle_sheet(route_input& in);
 response handle_observations(route_input& in);
-response handle_observations_csv(route_input& in);
 response handle_methodology(route_input& in);
 response handle_regions(route_input& in);
 response handle_inventory(route_input& in);
@@ -43,5 +58,10 @@ response handle_estimate(route_input& in);
 response handle_sizing(route_input& in);
 response handle_compare(route_input& in);
 response handle_instance_check(route_input& in);
+response handle_index(route_input& in);           // "/"
+response handle_llms_txt(route_input& in);        // /llms.txt, /.well-known/llms.txt
+response handle_llms_full_txt(route_input& in);   // /llms-full.txt, /.well-known/llms-full.txt
+response handle_openapi(route_input& in);         // /openapi.json
+response handle_mcp(route_input& in);             // POST /mcp (mcp_handler.cpp)
 
 }

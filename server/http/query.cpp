@@ -1,5 +1,7 @@
 #include "server/http/query.hpp"
 
+#include "pricing/utf8.hpp"
+
 namespace lcg::http {
 
 namespace {
@@ -56,6 +58,8 @@ pricing::outcome<query_params> query_params::parse(std::string_view query)
         auto value = percent_decode(eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1), true);
         if (!name || !value)
             return pricing::invalid("the query string has a malformed %-escape");
+        if (!pricing::utf8_length(*name) || !pricing::utf8_length(*value))
+            return pricing::invalid("the query string is not valid UTF-8 once decoded");
         if (params.values_.contains(*name))
             return pricing::invalid("the parameter " + pricing::quote(*name) + " is given more than once");
         params.values_.emplace(std::move(*name), std::move(*value));

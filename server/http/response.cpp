@@ -1,6 +1,10 @@
 #include "server/http/response.hpp"
 
+#include "server/http/http_date.hpp"
+#include "server/http/negotiation.hpp"
+#include "server/render/html.hpp"
 #include "server/render/json.hpp"
+#include "server/snapshot/gzip.hpp"
 
 #include <cstdint>
 
@@ -8,14 +12,16 @@ namespace lcg::http {
 
 namespace {
 
-bool etag_matches(request const& req, std::string_view etag)
+// The entity tag of If-None-Match that matches `etag` or `other` (the same content in the other
+// encoding, which a client may hold), or nothing. If-None-Match compares weakly.
+std::optional<std::string_view> etag_matches(request const& req, std::string_view etag, std::string_view other)
 {
     auto const it = req.find(beast_http::field::if_none_match);
     if (it == req.end())
-        return false;
+        return std::nullopt;
     std::string_view header = it->value();
     if (header == "*")
-        return true;
+        return etag;
     // A list of entity tags, possibly weak (W/"…"); If-None-Match compares weakly.
     while (!header.empty()) {
         auto const comma = header.find(',');
@@ -27,11 +33,21 @@ bool etag_matches(request const& req, std::string_view etag)
             tag.remove_suffix(1);
         if (tag.starts_with("W/"))
             tag.remove_prefix(2);
-        if (tag == etag)
-            return true;
+        if (tag == etag || (!other.empty() && tag == other))
+            return tag == etag ? etag : other;
     }
-    return false;
+    return std::nullopt;
 }
+
+// One representation as a response may send it.
+struct representation {
+    std::string_view content_type;
+    std::string_view body;
+    std::string_view etag;
+    std::string_view gzip_body;  // empty: none
+    std::string_view gzip_etag;
+    std::optional<pricing::instant> last_modified;
+};
 
 // A cheap validator for computed bodies (FNV-1a, 64 bits): distinct bodies, distinct tags.
 std::string computed_etag(std::string_view body)
@@ -48,18 +64,39 @@ std::string computed_etag(std::string_view body)
     return tag + "\"";
 }
 
-response conditional(request const& req, std::string_view content_type, std::string_view etag,
-                     std::string const& body, std::string_view cache_control)
+response conditional(request const& req, representation const& r, std::string_view cache_control)
 {
-    bool const not_modified = etag_matches(req, etag);
+    bool const gzipped = !r.gzip_body.empty() && accepts_gzip(req[beast_http::field::accept_encoding]);
+    std::string_view etag = gzipped ? r.gzip_etag : r.etag;
+    bool not_modified = false;
+    if (req.find(beast_http::field::if_none_match) != req.end()) {
+        // If-None-Match decides alone when present (RFC 9110 §13.2.2).
+        std::string_view const other = r.gzip_body.empty() ? std::string_view{} : (gzipped ? r.etag : r.gzip_etag);
+        if (auto const matched = etag_matches(req, etag, other)) {
+            not_modified = true;
+            etag = *matched;
+        }
+    } else if (auto const since = req.find(beast_http::field::if_modified_since);
+               since != req.end() && r.last_modified) {
+        auto const date = parse_http_date(since->value());
+        not_modified = date && *r.last_modified <= *date;
+    }
     auto res = base_response(req, not_modified ? beast_http::status::not_modified : beast_http::status::ok);
     res.set(beast_http::field::etag, etag);
     res.set(beast_http::field::cache_control, cache_control);
     res.set(beast_http::field::vary, "Accept, Accept-Encoding, Accept-Language");
+    if (r.last_modified)
+        res.set(beast_http::field::last_modified, http_date(*r.last_modified));
     if (not_modified)
         return res;
-    res.set(beast_http::field::content_type, content_type);
-    res.body() = body;
+    res.set(beast_http::field::content_type, r.content_type);
+    if (r.content_type.starts_with("text/html"))
+        res.set("Content-Security-Policy", render::html_content_security_policy);
+    if (r.content_type.starts_with("text/markdown"))
+        res.set(beast_http::field::content_disposition, "inline");  // shown as text, not downloaded
+    if (gzipped)
+        res.set(beast_http::field::content_encoding, "gzip");
+    res.body() = gzipped ? r.gzip_body : r.body;
     res.prepare_payload();
     if (req.method() == beast_http::verb::head)
         res.body().clear();  // Content-Length stays that of the full body
@@ -112,13 +149,26 @@ response from_error(request const& req, pricing::error const& e, std::string con
 
 response serve_document(request const& req, snapshot::document const& doc, std::string_view cache_control)
 {
-    return conditional(req, doc.content_type, doc.etag, doc.body, cache_control);
+    return conditional(req, {doc.content_type, doc.body, doc.etag, doc.gzip_body, doc.gzip_etag, doc.last_modified},
+                       cache_control);
+}
+
+response serve_body(request const& req, render::format f, std::string body,
+                    std::optional<pricing::instant> last_modified, std::string_view cache_control)
+{
+    std::string const etag = computed_etag(body);
+    std::string const gzip_etag = etag.substr(0, etag.size() - 1) + "-gz\"";
+    std::string zipped;
+    if (body.size() >= 256 && accepts_gzip(req[beast_http::field::accept_encoding]))
+        zipped = snapshot::gzip(body);
+    if (zipped.size() >= body.size())
+        zipped.clear();
+    return conditional(req, {render::content_type(f), body, etag, zipped, gzip_etag, last_modified}, cache_control);
 }
 
 response serve_json(request const& req, boost::json::value const& body, std::string_view cache_control)
 {
-    std::string const text = render::to_text(body);
-    return conditional(req, "application/json", computed_etag(text), text, cache_control);
+    return serve_body(req, render::format::json, render::to_text(body), std::nullopt, cache_control);
 }
 
 }

@@ -2,6 +2,9 @@
 
 #include "server/http/router.hpp"
 
+#include "server/render/format.hpp"
+
+#include "pricing/calendar.hpp"
 #include "pricing/outcome.hpp"
 
 #include <boost/json/object.hpp>
@@ -29,11 +32,17 @@ response bad_parameter(request const& req, std::string const& parameter, std::st
 // The one table from a domain error to HTTP: invalid_argument 400, not_found 404, unavailable 503.
 response from_error(request const& req, pricing::error const& e, std::string const& parameter = {});
 
-// A pre-rendered document, with ETag/If-None-Match and HEAD handled.
+// A pre-rendered document: ETag and Last-Modified with If-None-Match and If-Modified-Since (304),
+// its gzip copy when Accept-Encoding allows (with the gzip ETag), HEAD, and the headers its type
+// needs (Content-Security-Policy on HTML, Content-Disposition: inline on Markdown).
 response serve_document(request const& req, snapshot::document const& doc,
                         std::string_view cache_control = shared_cache_control);
 
-// A body computed for this request (estimates and the like): same caching rules, ETag of the body.
+// A body computed for this request (estimates, filtered listings) in format `f`: the same rules,
+// with an ETag of the body and gzip compressed on the fly.
+response serve_body(request const& req, render::format f, std::string body,
+                    std::optional<pricing::instant> last_modified,
+                    std::string_view cache_control = shared_cache_control);
 response serve_json(request const& req, boost::json::value const& body,
                     std::string_view cache_control = shared_cache_control);
 

@@ -1,6 +1,7 @@
 #include "server/http/router.hpp"
 
 #include "server/http/handlers.hpp"
+#include "server/http/negotiation.hpp"
 
 #include <array>
 #include <string>
@@ -13,29 +14,43 @@ struct route {
     std::string_view pattern;  // "{x}" matches one path segment
     handler fn;
     bool needs_snapshot;       // only the probes answer before the first snapshot
+    render::format_set formats;  // negotiated by suffix or Accept; none: the handler's own (probes, metrics)
+    std::string_view methods = "GET, HEAD";  // the Allow header of a 405; only /mcp takes POST
 };
+
+using render::document_formats;
+using render::json_only;
+using render::table_formats;
+using render::text_only;
 
 // Every route of the API, in one table.
 auto const routes = std::to_array<route>({
-    {"/healthz", handle_healthz, false},
-    {"/readyz", handle_readyz, false},
-    {"/v1/prices", handle_prices, true},
-    {"/v1/prices/{gpu}", handle_price_of, true},
-    {"/v1/gpus", handle_gpu_catalog, true},
-    {"/v1/gpus/{id}", handle_gpu, true},
-    {"/v1/sheets", handle_sheets, true},
-    {"/v1/sheets/{week}", handle_sheet, true},
-    {"/v1/sheets/{week}/observations", handle_observations, true},
-    {"/v1/sheets/{week}/observations.csv", handle_observations_csv, true},
-    {"/v1/methodology", handle_methodology, true},
-    {"/v1/regions", handle_regions, true},
-    {"/v1/inventory", handle_inventory, true},
-    {"/v1/glossary", handle_glossary, true},
-    {"/v1/glossary/{slug}", handle_glossary_term, true},
-    {"/v1/estimate", handle_estimate, true},
-    {"/v1/sizing", handle_sizing, true},
-    {"/v1/compare", handle_compare, true},
-    {"/v1/instances/check", handle_instance_check, true},
+    {"/", handle_index, true, document_formats},
+    {"/llms.txt", handle_llms_txt, true, text_only},
+    {"/llms-full.txt", handle_llms_full_txt, true, text_only},
+    {"/.well-known/llms.txt", handle_llms_txt, true, text_only},
+    {"/.well-known/llms-full.txt", handle_llms_full_txt, true, text_only},
+    {"/openapi.json", handle_openapi, true, json_only},
+    {"/healthz", handle_healthz, false, {}},
+    {"/readyz", handle_readyz, false, {}},
+    {"/metrics", handle_metrics, false, {}},
+    {"/v1/prices", handle_prices, true, table_formats},
+    {"/v1/prices/{gpu}", handle_price_of, true, document_formats},
+    {"/v1/gpus", handle_gpu_catalog, true, table_formats},
+    {"/v1/gpus/{id}", handle_gpu, true, document_formats},
+    {"/v1/sheets", handle_sheets, true, table_formats},
+    {"/v1/sheets/{week}", handle_sheet, true, table_formats},
+    {"/v1/sheets/{week}/observations", handle_observations, true, table_formats},  // .csv: the canonical file
+    {"/v1/methodology", handle_methodology, true, document_formats},
+    {"/v1/regions", handle_regions, true, table_formats},
+    {"/v1/inventory", handle_inventory, true, table_formats},
+    {"/v1/glossary", handle_glossary, true, table_formats},
+    {"/v1/glossary/{slug}", handle_glossary_term, true, document_formats},
+    {"/v1/estimate", handle_estimate, true, document_formats},
+    {"/v1/sizing", handle_sizing, true, document_formats},
+    {"/v1/compare", handle_compare, true, document_formats},
+    {"/v1/instances/check", handle_instance_check, true, document_formats},
+    {"/mcp", handle_mcp, true, {}, "POST"},
 });
 
 bool match(std::string_view pattern, std::string_view path, std::vector<std::string_view>& out)
@@ -61,12 +76,82 @@ bool match(std::string_view pattern, std::string_view path, std::vector<std::str
     return pattern.empty() && path.empty();
 }
 
-response method_not_allowed(request const& req, std::string_view path)
+// The route of `path`, or of `path` without a format suffix ("/v1/prices.md"): the route, the path
+// it matched and the format the suffix named.
+struct found_route {
+    route const* r = nullptr;
+    std::string path;
+    std::optional<render::format> suffix;
+};
+
+found_route find_route(std::string_view path)
+{
+    std::vector<std::string_view> captures;
+    // The suffix first: "/v1/gpus/h100-sxm.md" is not a GPU named "h100-sxm.md" (ids, slugs and
+    // weeks have no dots), while "/openapi.json" names no "/openapi" resource and is its own route.
+    if (auto split = render::split_suffix(path)) {
+        found_route found{nullptr, std::move(split->first), split->second};
+        for (auto const& r : routes)
+            if (!r.formats.empty() && match(r.pattern, found.path, captures)) {
+                found.r = &r;
+                return found;
+            }
+    }
+    for (auto const& r : routes)
+        if (match(r.pattern, path, captures))
+            return {&r, std::string(path), std::nullopt};
+    return {};
+}
+
+boost::json::array available_types(render::format_set offered)
+{
+    boost::json::array types;
+    offered.for_each([&](render::format f) { types.push_back(boost::json::value(render::media_type(f))); });
+    return types;
+}
+
+response not_acceptable(request const& req, std::string_view path, std::string_view query, render::format_set offered)
+{
+    // A resource in one format ("/llms.txt", "/openapi.json") is its own URL; the others take a suffix.
+    bool const single = offered == render::json_only || offered == render::text_only;
+    auto types = available_types(offered);
+    boost::json::array urls;
+    offered.for_each([&](render::format f) {
+        urls.push_back(boost::json::value(single ? std::string(path) + std::string(query)
+                                                 : render::suffixed_url(path, f, query)));
+    });
+    std::string const accept(req[beast_http::field::accept]);
+    return problem(req, beast_http::status::not_acceptable,
+                   std::string(path) + " is not available in any format that Accept: " + accept +
+                       " allows; available: " + media_types(offered) +
+                       (single ? std::string()
+                               : " (or name one with a suffix: " +
+                                     render::suffixed_url(path, render::format::markdown, query) + ")"),
+                   {{"available", std::move(types)}, {"alternates", std::move(urls)}});
+}
+
+// Whether `method` is one of `allowed` ("GET, HEAD").
+bool method_allowed(std::string_view allowed, std::string_view method)
+{
+    while (!allowed.empty()) {
+        auto const comma = allowed.find(',');
+        auto item = allowed.substr(0, comma);
+        allowed = comma == std::string_view::npos ? std::string_view{} : allowed.substr(comma + 1);
+        while (item.starts_with(' '))
+            item.remove_prefix(1);
+        if (item == method)
+            return true;
+    }
+    return false;
+}
+
+response method_not_allowed(request const& req, std::string_view path, std::string_view allowed)
 {
     auto res = problem(req, beast_http::status::method_not_allowed,
                        std::string(req.method_string()) + " is not allowed on " + std::string(path) +
-                           "; this API is read-only (GET, HEAD)");
-    res.set(beast_http::field::allow, "GET, HEAD");
+                           (allowed == "GET, HEAD" ? std::string("; this API is read-only (GET, HEAD)")
+                                                   : "; allowed: " + std::string(allowed)));
+    res.set(beast_http::field::allow, allowed);
     return res;
 }
 
@@ -75,32 +160,68 @@ response dispatch(request const& req, request_context const& ctx)
     std::string_view const target = req.target();
     auto const question = target.find('?');
     std::string_view const path = target.substr(0, question);
-    std::vector<std::string_view> captures;
-    for (auto const& r : routes) {
-        if (!match(r.pattern, path, captures))
-            continue;
-        if (req.method() != beast_http::verb::get && req.method() != beast_http::verb::head)
-            return method_not_allowed(req, path);
-        if (r.needs_snapshot && !ctx.snapshot) {
-            auto res = problem(req, beast_http::status::service_unavailable,
-                               "the service is starting: no data loaded from PostgreSQL yet");
-            res.set(beast_http::field::retry_after, "5");
-            return res;
-        }
-        auto query = query_params::parse(question == std::string_view::npos ? "" : target.substr(question + 1));
-        if (!query)
-            return from_error(req, query.err());
-        route_input in{req, ctx, std::move(captures), query.value()};
-        response res = r.fn(in);
-        if (auto const unknown = query->first_unknown(); unknown && res.result() == beast_http::status::ok)
-            return bad_parameter(req, *unknown,
-                                 "unknown parameter " + pricing::quote(*unknown) + " for " + std::string(path));
+    std::string_view const query_string = question == std::string_view::npos ? "" : target.substr(question);
+    auto const found = find_route(path);
+    if (!found.r)
+        return problem(req, beast_http::status::not_found,
+                       "no resource at " + std::string(path) + "; the API lives under /v1 (see README)");
+    auto const& r = *found.r;
+    std::vector<std::string_view> captures;  // into found.path, which outlives the handler
+    match(r.pattern, found.path, captures);
+    if (!method_allowed(r.methods, req.method_string()))
+        return method_not_allowed(req, path, r.methods);
+    // Only routes that take POST read a body; on the others one is a client error, never ignored.
+    if (!req.body().empty() && !method_allowed(r.methods, "POST"))
+        return problem(req, beast_http::status::bad_request, "this resource takes no request body");
+    if (r.needs_snapshot && !ctx.snapshot) {
+        auto res = problem(req, beast_http::status::service_unavailable,
+                           "the service is starting: no data loaded from PostgreSQL yet");
+        res.set(beast_http::field::retry_after, "5");
         return res;
     }
-    return problem(req, beast_http::status::not_found,
-                   "no resource at " + std::string(path) + "; the API lives under /v1 (see README)");
+    // The format: named by the suffix, else negotiated from Accept.
+    render::format format = render::format::json;
+    if (found.suffix) {
+        if (!r.formats.contains(*found.suffix))
+            return problem(req, beast_http::status::not_found,
+                           std::string(found.path) + " has no " + std::string(render::display_name(*found.suffix)) +
+                               " form; it is available as " + media_types(r.formats),
+                           {{"available", available_types(r.formats)}});
+        format = *found.suffix;
+    } else if (!r.formats.empty()) {
+        auto const negotiated = negotiate_format(req[beast_http::field::accept], r.formats);
+        if (!negotiated)
+            return not_acceptable(req, found.path, query_string, r.formats);
+        format = *negotiated;
+    }
+    auto query = query_params::parse(query_string.empty() ? "" : query_string.substr(1));
+    if (!query)
+        return from_error(req, query.err());
+    route_input in{req, ctx, std::move(captures), query.value(), format, r.formats, found.path, query_string};
+    response res = r.fn(in);
+    if (auto const unknown = query->first_unknown(); unknown && res.result() == beast_http::status::ok)
+        return bad_parameter(req, *unknown,
+                             "unknown parameter " + pricing::quote(*unknown) + " for " + std::string(found.path));
+    if (res.result() == beast_http::status::ok || res.result() == beast_http::status::not_modified)
+        if (auto const links = alternate_links(found.path, query_string, r.formats, format); !links.empty())
+            res.set(beast_http::field::link, links);
+    return res;
 }
 
+}
+
+std::string_view route_pattern(std::string_view target)
+{
+    auto const found = find_route(target.substr(0, target.find('?')));
+    return found.r ? found.r->pattern : "(unmatched)";
+}
+
+std::vector<route_info> route_list()
+{
+    std::vector<route_info> out;
+    for (auto const& r : routes)
+        out.push_back({r.pattern, r.formats, r.methods});
+    return out;
 }
 
 response handle(request const& req, request_context const& ctx)

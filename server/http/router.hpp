@@ -1,11 +1,14 @@
 #pragma once
 
+#include "server/http/mcp_access.hpp"
 #include "server/snapshot/snapshot.hpp"
 
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 
 #include <memory>
+#include <string_view>
+#include <vector>
 
 namespace lcg::http {
 
@@ -18,9 +21,25 @@ using response = beast_http::response<beast_http::string_body>;
 struct request_context {
     std::shared_ptr<const snapshot::snapshot> snapshot;
     pricing::instant now;
+    std::chrono::seconds max_snapshot_age{300};  // /readyz says 503 past it
+    std::shared_ptr<const mcp_access> mcp_policy{};  // who may POST /mcp; null: localhost only
 };
 
 // Answers one request. Never throws: a failure becomes a problem+json 500 with no internals.
 response handle(request const& req, request_context const& ctx);
+
+// The route pattern a target matches ("/v1/prices/{gpu}"), or "(unmatched)": a bounded label for
+// metrics, whatever clients send.
+std::string_view route_pattern(std::string_view target);
+
+// The route table as tests and the OpenAPI check see it: each pattern with the formats it is
+// negotiated in (none for the probes, /metrics and /mcp, which answer in their own format) and the
+// methods it allows ("GET, HEAD").
+struct route_info {
+    std::string_view pattern;
+    render::format_set formats;
+    std::string_view methods;
+};
+std::vector<route_info> route_list();
 
 }

@@ -1,11 +1,15 @@
 #pragma once
 
+#include "server/http/mcp_access.hpp"
+#include "server/ops/rate_limiter.hpp"
 #include "server/snapshot/snapshot.hpp"
 
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace lcg::http {
 
@@ -16,8 +20,15 @@ struct server_options {
     std::chrono::seconds header_timeout{10};
     std::chrono::seconds idle_timeout{60};
     std::chrono::seconds drain_timeout{10};  // how long SIGTERM waits for in-flight requests
-    std::size_t header_limit = 8 * 1024;
-    std::size_t body_limit = 1024 * 1024;
+    std::size_t header_limit = 8 * 1024;    // larger header blocks get 431
+    std::size_t target_limit = 4 * 1024;    // longer request targets get 414
+    std::size_t body_limit = 1024 * 1024;   // larger bodies get 413
+    std::size_t max_connections = 10'000;  // beyond, new connections get 503 and are closed
+    std::optional<ops::rate_limit_options> rate_limit;  // none: no rate limiting
+    std::vector<std::string> trusted_proxies;  // peers whose X-Forwarded-For is believed
+    int log_every = 1;                         // one JSON log line per this many requests; 0: none
+    std::chrono::seconds max_snapshot_age{300};  // /readyz is 503 beyond it
+    std::shared_ptr<const mcp_access> mcp_policy{};  // who may POST /mcp; null: localhost only
 };
 
 // The Beast server: accepts connections and answers each request through http::handle with the

@@ -28,13 +28,6 @@ response unknown_gpu(route_input& in, std::string_view id)
                    {{"valid_ids", std::move(ids)}});
 }
 
-response document_at(route_input& in, std::string_view path)
-{
-    if (auto const doc = in.snap().find_document(path))
-        return serve_document(in.req, *doc, doc->immutable ? immutable_cache_control : shared_cache_control);
-    return problem(in.req, beast_http::status::not_found, "nothing is published at " + std::string(path));
-}
-
 // The published sheet named by the {week} segment, or the response that explains why there is none.
 std::variant<pricing::price_sheet const*, response> published_week(route_input& in)
 {
@@ -45,18 +38,6 @@ std::variant<pricing::price_sheet const*, response> published_week(route_input& 
         return sheet;
     return problem(in.req, beast_http::status::not_found,
                    "no sheet was published for " + pricing::to_string(*week) + "; /v1/sheets lists those that were");
-}
-
-// Whether the client asked for CSV rather than JSON (Accept: text/csv ranked above application/json).
-bool wants_csv(request const& req)
-{
-    auto const it = req.find(beast_http::field::accept);
-    if (it == req.end())
-        return false;
-    std::string_view const accept = it->value();
-    auto const csv = accept.find("text/csv");
-    auto const json = accept.find("application/json");
-    return csv != std::string_view::npos && (json == std::string_view::npos || csv < json);
 }
 
 response json_status(request const& req, beast_http::status status, json::object const& body)
@@ -84,11 +65,16 @@ response handle_readyz(route_input& in)
     if (!snap)
         return json_status(in.req, beast_http::status::service_unavailable,
                            {{"status", "starting"}, {"detail", "no snapshot loaded from PostgreSQL yet"}});
-    json::object body{{"status", "ready"},
+    // While PostgreSQL is away the last snapshot keeps serving; readiness says how old it is and
+    // gives up once it is older than the configured limit.
+    auto const age = in.ctx.now - snap->built_at;
+    bool const fresh = age <= in.ctx.max_snapshot_age;
+    json::object body{{"status", fresh ? "ready" : "stale"},
                       {"snapshot_built_at", pricing::to_rfc3339(snap->built_at)},
-                      {"snapshot_age_seconds", (in.ctx.now - snap->built_at).count()}};
+                      {"snapshot_age_seconds", age.count()},
+                      {"max_snapshot_age_seconds", in.ctx.max_snapshot_age.count()}};
     body["current_sheet"] = snap->current ? json::value(pricing::to_string(snap->current->week)) : json::value(nullptr);
-    return json_status(in.req, beast_http::status::ok, body);
+    return json_status(in.req, fresh ? beast_http::status::ok : beast_http::status::service_unavailable, body);
 }
 
 response handle_prices(route_input& in)
@@ -135,16 +121,7 @@ response handle_observations(route_input& in)
     auto const found = published_week(in);
     if (auto const* res = std::get_if<response>(&found))
         return *res;
-    std::string const base = "/v1/sheets/" + pricing::to_string(std::get<0>(found)->week) + "/observations";
-    return document_at(in, wants_csv(in.req) ? base + ".csv" : base);
-}
-
-response handle_observations_csv(route_input& in)
-{
-    auto const found = published_week(in);
-    if (auto const* res = std::get_if<response>(&found))
-        return *res;
-    return document_at(in, "/v1/sheets/" + pricing::to_string(std::get<0>(found)->week) + "/observations.csv");
+    return document_at(in, "/v1/sheets/" + pricing::to_string(std::get<0>(found)->week) + "/observations");
 }
 
 response handle_methodology(route_input& in) { return document_at(in, "/v1/methodology"); }

@@ -1,5 +1,6 @@
 #include "server/snapshot/refresher.hpp"
 
+#include "server/ops/metrics.hpp"
 #include "server/store/database.hpp"
 
 #include <boost/json.hpp>
@@ -62,8 +63,10 @@ void refresher::loop()
         try {
             if (!db) {
                 db = std::make_unique<store::database>(database_url_);
-                db->listen_for_changes();
+                if (!db->listen_for_changes())
+                    log_event("listen_unavailable", "this server cannot LISTEN (a standby?): polling only");
                 target_.set(load_from(*db, target_.get().get()));
+                ops::metrics::instance().record_snapshot_reload();
                 last_load = steady_clock::now();
                 backoff = milliseconds(250);
                 log_event("snapshot_loaded", "connected");
@@ -72,12 +75,14 @@ void refresher::loop()
             bool const changed = db->wait_for_change(milliseconds(250));
             if (changed || steady_clock::now() - last_load >= poll_interval_) {
                 target_.set(load_from(*db, target_.get().get()));
+                ops::metrics::instance().record_snapshot_reload();
                 last_load = steady_clock::now();
                 if (changed)
                     log_event("snapshot_loaded", "change notified");
             }
         } catch (std::exception const& e) {
             db.reset();
+            ops::metrics::instance().record_database_error();
             log_event("database_error", e.what());
             for (auto waited = milliseconds(0); waited < backoff && !stopping_; waited += milliseconds(50))
                 std::this_thread::sleep_for(milliseconds(50));

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "server/render/format.hpp"
+
 #include "glossary/glossary.hpp"
 
 #include "pricing/calendar.hpp"
@@ -16,13 +18,25 @@
 
 namespace lcg::snapshot {
 
-// A response body rendered once, when the snapshot is built, with its strong validator.
+// A response body rendered once, when the snapshot is built, with its strong validator, the time
+// its data last changed and a gzip copy.
 struct document {
     std::string content_type;
     std::string body;
     std::string etag;  // quoted, strong
     bool immutable = false;  // a past sheet and its inputs never change
+    pricing::instant last_modified{};
+    std::string gzip_body;  // empty when compressing would not save bytes
+    std::string gzip_etag;  // the etag with "-gz" inside the quotes
 };
+
+// A document with its validators and its gzip copy.
+std::shared_ptr<const document> make_document(std::string content_type, std::string body, bool immutable,
+                                              pricing::instant last_modified);
+
+// The key of a resource's document in one format: the URL that names that format, so "/v1/prices"
+// (JSON), "/v1/prices.md", "/v1/glossary.html?lang=fr", "/index.md", "/llms.txt".
+std::string document_key(std::string_view path, render::format f, std::string_view query = {});
 
 // Everything the server answers from: immutable once built, shared by every request. A new one
 // replaces it whole, so a reader sees either the old state or the new one, never a mix.
@@ -31,7 +45,8 @@ struct snapshot {
     std::vector<pricing::price_sheet> sheets;  // oldest first
     pricing::price_sheet const* current = nullptr;  // the newest sheet already in effect
     pricing::instant built_at;
-    // By request path. Shared, so a rebuild reuses the large documents of weeks that did not change.
+    // By document_key. Shared, so a rebuild reuses the documents that did not change (and their
+    // rendering in every format): Last-Modified stays that of the first snapshot that had them.
     std::map<std::string, std::shared_ptr<const document>, std::less<>> documents;
     // The glossary with the figures of `current`, both languages; its unfiltered documents are under
     // "/v1/glossary?lang=en" and "/v1/glossary/{slug}?lang=en" (and fr). Empty, with the reason in
@@ -39,7 +54,9 @@ struct snapshot {
     std::optional<glossary::content> glossary;
     std::string glossary_problem;
 
-    std::shared_ptr<const document> find_document(std::string_view path) const;
+    std::shared_ptr<const document> find_document(std::string_view path) const;  // by key: JSON without suffix
+    std::shared_ptr<const document> find_document(std::string_view path, render::format f,
+                                                  std::string_view query = {}) const;
     pricing::price_sheet const* find_sheet(pricing::iso_week week) const;
 };
 

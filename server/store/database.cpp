@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <thread>
 
 namespace lcg::store {
 
@@ -345,18 +346,28 @@ publish_summary database::publish(pricing::iso_week week, bool replace, pricing:
     });
 }
 
-void database::listen_for_changes()
+bool database::listen_for_changes()
 {
-    guarded("listening", [&] {
-        if (!impl_->receiver)
+    return guarded("listening", [&] {
+        if (impl_->receiver)
+            return true;
+        try {
             impl_->receiver = std::make_unique<change_receiver>(impl_->conn);
-        return 0;
+            return true;
+        } catch (pqxx::sql_error const&) {
+            // A hot standby refuses LISTEN (SQLSTATE 25006): its readers fall back to polling.
+            return false;
+        }
     });
 }
 
 bool database::wait_for_change(std::chrono::milliseconds timeout)
 {
     return guarded("waiting for changes", [&] {
+        if (!impl_->receiver) {
+            std::this_thread::sleep_for(timeout);
+            return false;
+        }
         impl_->receiver->received = false;
         auto const us = duration_cast<microseconds>(timeout).count();
         impl_->conn.await_notification(static_cast<long>(us / 1'000'000), static_cast<long>(us % 1'000'000));

@@ -69,8 +69,9 @@ public:
     // Computes and writes the sheet of `week` in one transaction, then notifies listeners.
     publish_summary publish(pricing::iso_week week, bool replace, pricing::instant now);
 
-    // LISTEN for published changes; wait_for_change returns true when one arrived within `timeout`.
-    void listen_for_changes();
+    // LISTEN for published changes; false where the server cannot (a read-only standby), and then
+    // wait_for_change only waits. wait_for_change returns true when a change arrived within `timeout`.
+    bool listen_for_changes();
     bool wait_for_change(std::chrono::milliseconds timeout);
 
 private:

@@ -178,10 +178,16 @@ http_reply http_request(unsigned short port, std::string const& method, std::str
     return reply;
 }
 
-server_process::server_process(std::string const& database_url)
+server_process::server_process(std::string const& database_url, std::vector<std::string> const& extra_args,
+                               bool wait_until_ready)
 {
     std::string const out = scratch_path("serve-out"), err = scratch_path("serve-err");
-    pid_ = spawn({binary(), "serve", "--listen", "127.0.0.1:0", "--database-url", database_url}, "/dev/null", out, err);
+    // A file left by an earlier process with the same pid would name its port until the child truncates it.
+    unlink(out.c_str());
+    unlink(err.c_str());
+    std::vector<std::string> argv{binary(), "serve", "--listen", "127.0.0.1:0", "--database-url", database_url};
+    argv.insert(argv.end(), extra_args.begin(), extra_args.end());
+    pid_ = spawn(argv, "/dev/null", out, err);
     // The first line names the bound port: "listening on http://127.0.0.1:PORT".
     bool const listening = eventually(
         [&] {
@@ -196,7 +202,7 @@ server_process::server_process(std::string const& database_url)
         std::chrono::seconds(10));
     if (!listening)
         throw std::runtime_error("lowcostgpu serve did not start: " + read_file(err));
-    if (!eventually([&] { return get("/readyz").status == 200; }, std::chrono::seconds(10)))
+    if (wait_until_ready && !eventually([&] { return get("/readyz").status == 200; }, std::chrono::seconds(10)))
         throw std::runtime_error("lowcostgpu serve never became ready: " + read_file(out) + read_file(err));
 }
 
@@ -218,6 +224,31 @@ int server_process::terminate()
     waitpid(pid_, &status, 0);
     pid_ = -1;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}
+
+namespace lcg::testing {
+
+background_command::background_command(std::vector<std::string> const& args)
+{
+    std::vector<std::string> argv{binary()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    pid_ = spawn(argv, "/dev/null", "/dev/null", "/dev/null");
+}
+
+background_command::~background_command()
+{
+    if (pid_ > 0)
+        kill_now();
+}
+
+void background_command::kill_now()
+{
+    kill(pid_, SIGKILL);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
 }
 
 }

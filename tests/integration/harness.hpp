@@ -51,10 +51,11 @@ struct http_reply {
 http_reply http_request(unsigned short port, std::string const& method, std::string const& target,
                         std::map<std::string, std::string> const& headers = {}, std::string const& body = {});
 
-// `lowcostgpu serve` on 127.0.0.1:0 as the reader role; waits until /readyz answers 200.
+// `lowcostgpu serve` on 127.0.0.1:0 as the reader role; by default waits until /readyz answers 200.
 class server_process {
 public:
-    explicit server_process(std::string const& database_url);
+    explicit server_process(std::string const& database_url, std::vector<std::string> const& extra_args = {},
+                            bool wait_until_ready = true);
     ~server_process();
     unsigned short port() const { return port_; }
     http_reply get(std::string const& target, std::map<std::string, std::string> const& headers = {}) const;
@@ -63,6 +64,17 @@ public:
 private:
     int pid_ = -1;
     unsigned short port_ = 0;
+};
+
+// The binary started in the background (its output discarded), killed at the end if still running.
+class background_command {
+public:
+    explicit background_command(std::vector<std::string> const& args);
+    ~background_command();
+    void kill_now();  // SIGKILL, as a crash or an OOM kill would
+
+private:
+    int pid_ = -1;
 };
 
 // Polls `condition` every 50 ms until it holds or `limit` passes.

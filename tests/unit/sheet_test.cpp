@@ -471,8 +471,11 @@ TEST_CASE("property: 10,000 random observation sets obey DESIGN §2")
 TEST_CASE("exhaustive: every median from 0 to $0.1 and around $2.40, in half micros")
 {
     // Quiet on success: one assertion per range, the first mismatch reported.
-    for (auto [from, to] : {std::pair<std::int64_t, std::int64_t>{0, 200'000},
-                            std::pair<std::int64_t, std::int64_t>{4'700'000, 4'900'000}}) {
+    for (auto const& range : {std::pair<std::int64_t, std::int64_t>{0, 200'000},
+                             std::pair<std::int64_t, std::int64_t>{4'700'000, 4'900'000}}) {
+        // Plain variables rather than a structured binding: CAPTURE's lambda needs them (clang 14).
+        std::int64_t const from = range.first;
+        std::int64_t const to = range.second;
         std::int64_t mismatches = 0;
         std::int64_t first_mismatch = -1;
         for (std::int64_t m2 = from; m2 <= to; ++m2) {

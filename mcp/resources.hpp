@@ -1,0 +1,26 @@
+#pragma once
+
+#include "mcp/data_view.hpp"
+#include "mcp/failure.hpp"
+
+#include <boost/json/array.hpp>
+
+#include <string_view>
+
+// The resources: the price sheet, the catalog, the methodology and the glossary, and templates for
+// one GPU model, one glossary entry and one weekly sheet. A read answers two contents for the URI:
+// first Markdown (text/markdown, short, for an assistant to read), then the JSON document the HTTP
+// API serves at the matching path (application/json, the same bytes), when there is one. Glossary
+// URIs take "?lang=fr" (English by default).
+namespace lcg::mcp {
+
+boost::json::array const& resource_list();
+boost::json::array const& resource_templates();
+
+// The contents of `uri`, or -32002 / -32602 (as `modern` says) when nothing is there.
+result_or_failure<boost::json::array> read_resource(std::string_view uri, data_view const& data, bool modern);
+
+// The weeks of the published sheets, newest first ("2026-W49").
+std::vector<std::string> published_weeks(data_view const& data);
+
+}

@@ -1,0 +1,96 @@
+#pragma once
+
+#include "mcp/data_view.hpp"
+
+#include <array>
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+// The Model Context Protocol core: JSON-RPC 2.0 in, JSON-RPC 2.0 out, over any transport. It speaks
+// both eras of the protocol, chosen per message and without sessions, so any replica can answer any
+// message:
+//   - modern, 2026-07-28: every request carries its version and the client's capabilities in
+//     params._meta ("io.modelcontextprotocol/protocolVersion", ".../clientCapabilities");
+//     server/discover; on HTTP the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers must
+//     mirror the body;
+//   - legacy, 2025-11-25, 2025-06-18 and 2025-03-26: initialize (the client's version when
+//     supported, else 2025-11-25), notifications/initialized, ping, logging/setLevel.
+// Both serve the same tools, resources, prompts and completions, read from a data_view.
+namespace lcg::mcp {
+
+inline constexpr std::string_view modern_version = "2026-07-28";
+inline constexpr std::array<std::string_view, 3> legacy_versions{"2025-11-25", "2025-06-18", "2025-03-26"};
+// Every version, newest first, as server/discover and the -32022 error list them.
+inline constexpr std::array<std::string_view, 4> supported_versions{"2026-07-28", "2025-11-25", "2025-06-18",
+                                                                    "2025-03-26"};
+
+inline constexpr std::size_t max_message_bytes = 1024 * 1024;  // larger messages are refused unread
+inline constexpr std::size_t max_nesting_depth = 64;           // of arrays and objects in a message
+inline constexpr std::int64_t cache_ttl_ms = 300'000;          // ttlMs of lists and reads, as HTTP's max-age
+
+// The JSON-RPC error codes this server answers with (JSON-RPC 2.0, MCP 2025-06-18 and 2026-07-28).
+enum class error_code : int {
+    parse_error = -32700,
+    invalid_request = -32600,
+    method_not_found = -32601,
+    invalid_params = -32602,
+    internal_error = -32603,
+    resource_not_found = -32002,
+    header_mismatch = -32020,
+    unsupported_protocol_version = -32022,
+};
+
+// Who we are, as serverInfo says.
+struct implementation {
+    std::string name;
+    std::string title;
+    std::string version;
+};
+
+enum class transport { stdio, http };
+
+// What the transport knows besides the message. For HTTP, the request headers the protocol checks
+// (empty when absent); stdio has none.
+struct message_context {
+    transport via = transport::stdio;
+    std::optional<std::string_view> protocol_version_header;  // MCP-Protocol-Version
+    std::optional<std::string_view> method_header;            // Mcp-Method
+    std::optional<std::string_view> name_header;              // Mcp-Name
+};
+
+// The answer to one message. An empty body means no response (a notification): HTTP answers 202,
+// stdio writes nothing. `http_status` is what an HTTP transport answers with: 200, or 202, 400
+// (parse errors, invalid requests, header and version errors), 404 (a modern request for a method
+// this server does not implement) or 500.
+struct reply {
+    int http_status = 200;
+    std::string body;  // one JSON-RPC response, without a trailing newline
+};
+
+// One MCP server over one immutable data view. Build it once per view (it pre-renders the tool list
+// and the default get_prices answer); handle() is const and safe to call from many threads.
+class server {
+public:
+    server(std::shared_ptr<const data_view> data, implementation info);
+    ~server();
+    server(server const&) = delete;
+    server& operator=(server const&) = delete;
+
+    // Answers one message. Never throws: an unexpected failure is a -32603 error without internals.
+    reply handle(std::string_view message, message_context const& context) const;
+
+    data_view const& data() const;
+
+private:
+    struct impl;
+    std::unique_ptr<impl> impl_;
+};
+
+// Decodes an Mcp-Name (or Mcp-Param-*) header value: "=?base64?…?=" is Base64 of UTF-8, anything
+// else is taken as it is. Nothing when the sentinel form holds invalid Base64.
+std::optional<std::string> decode_header_value(std::string_view value);
+
+}

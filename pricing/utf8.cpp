@@ -1,0 +1,30 @@
+#include "utf8.hpp"
+
+#include <cstdint>
+
+namespace lcg::pricing {
+
+std::optional<std::size_t> utf8_length(std::string_view text)
+{
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < text.size(); ++count) {
+        auto const lead = static_cast<unsigned char>(text[i]);
+        std::size_t const n = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xe ? 3 : (lead >> 3) == 0x1e ? 4 : 0;
+        if (n == 0 || i + n > text.size())
+            return std::nullopt;
+        std::uint32_t cp = n == 1 ? lead : lead & (0x7fu >> n);
+        for (std::size_t k = 1; k < n; ++k) {
+            auto const next = static_cast<unsigned char>(text[i + k]);
+            if ((next >> 6) != 0x2)
+                return std::nullopt;
+            cp = (cp << 6) | (next & 0x3fu);
+        }
+        static constexpr std::uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (cp < smallest[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return std::nullopt;
+        i += n;
+    }
+    return count;
+}
+
+}

@@ -1,0 +1,124 @@
+// POST /mcp: the Streamable HTTP transport of the MCP core (JSON responses only, no SSE, no
+// sessions). The transport checks come first (Host and Origin, Content-Type, Accept, size), then the
+// message goes to the mcp::server of the snapshot in force.
+#include "server/http/handlers.hpp"
+#include "server/http/mcp_access.hpp"
+
+#include "server/mcp_bridge/snapshot_view.hpp"
+
+#include <boost/json/serialize.hpp>
+
+#include <string>
+
+namespace lcg::http {
+
+namespace {
+
+// A transport-level refusal, as a JSON-RPC error without id (what MCP clients read).
+response refusal(request const& req, beast_http::status status, std::string const& message)
+{
+    auto res = base_response(req, status);
+    res.set(beast_http::field::content_type, "application/json");
+    res.set(beast_http::field::cache_control, "no-store");
+    res.body() = boost::json::serialize(boost::json::object{
+        {"jsonrpc", "2.0"}, {"id", nullptr}, {"error", {{"code", -32600}, {"message", message}}}});
+    res.prepare_payload();
+    return res;
+}
+
+std::string_view media_type_of(std::string_view value)
+{
+    value = value.substr(0, value.find(';'));
+    while (!value.empty() && (value.back() == ' ' || value.back() == '\t'))
+        value.remove_suffix(1);
+    while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+        value.remove_prefix(1);
+    return value;
+}
+
+bool iequals(std::string_view a, std::string_view b)
+{
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return (x >= 'A' && x <= 'Z' ? x + 32 : x) == (y >= 'A' && y <= 'Z' ? y + 32 : y);
+           });
+}
+
+// Whether an Accept header allows application/json: application/json, application/* or */* with a
+// q-value above 0. No Accept header allows anything.
+bool accepts_json(std::string_view accept)
+{
+    if (accept.empty())
+        return true;
+    while (!accept.empty()) {
+        auto const comma = accept.find(',');
+        std::string_view item = accept.substr(0, comma);
+        accept = comma == std::string_view::npos ? std::string_view{} : accept.substr(comma + 1);
+        auto const type = media_type_of(item);
+        if (!iequals(type, "application/json") && !iequals(type, "application/*") && type != "*/*")
+            continue;
+        bool refused = false;
+        for (auto semi = item.find(';'); semi != std::string_view::npos; semi = item.find(';', semi + 1)) {
+            auto param = media_type_of(item.substr(semi + 1));
+            if (param.starts_with("q=") || param.starts_with("Q=")) {
+                auto q = param.substr(2);
+                refused = !q.empty() && q.find_first_not_of("0.") == std::string_view::npos;
+            }
+        }
+        if (!refused)
+            return true;
+    }
+    return false;
+}
+
+std::optional<std::string_view> header(request const& req, std::string_view name)
+{
+    auto const it = req.find(name);
+    if (it == req.end())
+        return std::nullopt;
+    return std::string_view(it->value());
+}
+
+mcp_bridge::server_cache& servers()
+{
+    static mcp_bridge::server_cache cache;
+    return cache;
+}
+
+}
+
+response handle_mcp(route_input& in)
+{
+    auto const& req = in.req;
+    static mcp_access const localhost_only;
+    mcp_access const& access = in.ctx.mcp_policy ? *in.ctx.mcp_policy : localhost_only;
+    if (!access.host_allowed(req[beast_http::field::host]))
+        return refusal(req, beast_http::status::forbidden,
+                       "forbidden: this Host is not allowed to use /mcp (see --allowed-hosts)");
+    if (auto const origin = header(req, "Origin"); origin && !access.origin_allowed(*origin))
+        return refusal(req, beast_http::status::forbidden,
+                       "forbidden: this Origin is not allowed to use /mcp (see --allowed-origins)");
+    if (!iequals(media_type_of(req[beast_http::field::content_type]), "application/json"))
+        return refusal(req, beast_http::status::unsupported_media_type,
+                       "unsupported media type: POST /mcp takes Content-Type: application/json");
+    if (!accepts_json(req[beast_http::field::accept]))
+        return refusal(req, beast_http::status::bad_request,
+                       "not acceptable: /mcp answers application/json, which Accept does not allow");
+    if (req.body().size() > mcp::max_message_bytes)
+        return refusal(req, beast_http::status::payload_too_large, "the message is larger than 1 MiB");
+
+    mcp::message_context const context{mcp::transport::http, header(req, "MCP-Protocol-Version"),
+                                       header(req, "Mcp-Method"), header(req, "Mcp-Name")};
+    auto const server = servers().get(in.ctx.snapshot);
+    auto const answer = server->handle(req.body(), context);
+
+    auto res = base_response(req, static_cast<beast_http::status>(answer.http_status));
+    res.set(beast_http::field::cache_control, "no-store");
+    if (!answer.body.empty()) {
+        res.set(beast_http::field::content_type, "application/json");
+        res.body() = answer.body;
+    }
+    res.prepare_payload();
+    return res;
+}
+
+}

@@ -1,0 +1,27 @@
+// The documents that describe the service ("/", llms.txt, the OpenAPI description) and the two ways
+// every resource is served in its negotiated format: pre-rendered, or computed per request.
+#include "server/http/handlers.hpp"
+
+namespace lcg::http {
+
+response document_at(route_input& in, std::string const& path, std::string_view query)
+{
+    if (auto const doc = in.snap().find_document(path, in.format, query))
+        return serve_document(in.req, *doc, doc->immutable ? immutable_cache_control : shared_cache_control);
+    return problem(in.req, beast_http::status::not_found,
+                   "nothing is published at " + render::url_in(path, in.format, query));
+}
+
+response serve_computed(route_input& in, render::view const& v, boost::json::object const& doc,
+                        std::optional<pricing::instant> last_modified)
+{
+    render::page const where{std::string(in.path), std::string(in.query_string), in.formats};
+    return serve_body(in.req, in.format, render::write(in.format, v, doc, where), last_modified);
+}
+
+response handle_index(route_input& in) { return document_at(in, "/"); }
+response handle_llms_txt(route_input& in) { return document_at(in, "/llms.txt"); }
+response handle_llms_full_txt(route_input& in) { return document_at(in, "/llms-full.txt"); }
+response handle_openapi(route_input& in) { return document_at(in, "/openapi.json"); }
+
+}

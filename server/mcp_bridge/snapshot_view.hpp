@@ -1,0 +1,51 @@
+#pragma once
+
+#include "server/snapshot/snapshot.hpp"
+
+#include "mcp/data_view.hpp"
+#include "mcp/server.hpp"
+
+#include <atomic>
+#include <memory>
+
+// The MCP core over the server's snapshot: the data view it reads, and one mcp::server per snapshot.
+namespace lcg::mcp_bridge {
+
+// A data_view over one snapshot, which it keeps alive. JSON documents are the snapshot's own, so an
+// MCP resource and the HTTP endpoint of the same path serve the same bytes.
+class snapshot_view final : public mcp::data_view {
+public:
+    explicit snapshot_view(std::shared_ptr<const snapshot::snapshot> snap) : snap_(std::move(snap)) {}
+
+    pricing::catalog const& catalog() const override { return snap_->catalog; }
+    pricing::price_sheet const* current_sheet() const override { return snap_->current; }
+    std::span<const pricing::price_sheet> sheets() const override { return snap_->sheets; }
+    glossary::document const* glossary(glossary::language lang) const override;
+    std::string_view glossary_problem() const override { return snap_->glossary_problem; }
+    std::optional<mcp::document_ref> document(std::string_view path) const override;
+
+private:
+    std::shared_ptr<const snapshot::snapshot> snap_;
+};
+
+// Who this server says it is (serverInfo).
+mcp::implementation server_identity();
+
+// An mcp::server for `snap` (which must not be null).
+std::shared_ptr<const mcp::server> make_server(std::shared_ptr<const snapshot::snapshot> snap);
+
+// The mcp::server of the snapshot in force, built once per snapshot and shared by every request on
+// it (it pre-renders what does not depend on the request). Safe from any thread.
+class server_cache {
+public:
+    std::shared_ptr<const mcp::server> get(std::shared_ptr<const snapshot::snapshot> const& snap);
+
+private:
+    struct entry {
+        snapshot::snapshot const* key;
+        std::shared_ptr<const mcp::server> server;
+    };
+    std::atomic<std::shared_ptr<const entry>> current_;
+};
+
+}

@@ -1,0 +1,103 @@
+#include "server/ops/metrics.hpp"
+
+#include <sstream>
+
+namespace lcg::ops {
+
+namespace {
+
+// Label values are escaped as the exposition format requires.
+std::string label(std::string const& value)
+{
+    std::string out;
+    for (char c : value) {
+        if (c == '\\' || c == '"')
+            out += '\\';
+        if (c == '\n') {
+            out += "\\n";
+            continue;
+        }
+        out += c;
+    }
+    return out;
+}
+
+}
+
+metrics& metrics::instance()
+{
+    static metrics m;
+    return m;
+}
+
+void metrics::record_request(std::string const& route, int status, std::chrono::nanoseconds latency)
+{
+    {
+        std::lock_guard lock(mutex_);
+        ++requests_[{route, status}];
+    }
+    double const seconds = std::chrono::duration<double>(latency).count();
+    std::size_t i = 0;
+    while (i < bucket_bounds.size() && seconds > bucket_bounds[i])
+        ++i;
+    latency_buckets_[i].fetch_add(1, std::memory_order_relaxed);
+    latency_count_.fetch_add(1, std::memory_order_relaxed);
+    latency_sum_ns_.fetch_add(static_cast<std::uint64_t>(latency.count()), std::memory_order_relaxed);
+}
+
+void metrics::record_mcp_call(std::string const& tool, std::string const& outcome)
+{
+    std::lock_guard lock(mutex_);
+    ++mcp_calls_[{tool, outcome}];
+}
+
+std::string metrics::render(double snapshot_age_seconds) const
+{
+    std::ostringstream out;
+    out << "# HELP lowcostgpu_http_requests_total HTTP requests answered, by route pattern and status.\n"
+           "# TYPE lowcostgpu_http_requests_total counter\n";
+    {
+        std::lock_guard lock(mutex_);
+        for (auto const& [key, count] : requests_)
+            out << "lowcostgpu_http_requests_total{route=\"" << label(key.first) << "\",status=\"" << key.second
+                << "\"} " << count << "\n";
+        out << "# HELP lowcostgpu_mcp_calls_total MCP tool calls, by tool and outcome.\n"
+               "# TYPE lowcostgpu_mcp_calls_total counter\n";
+        for (auto const& [key, count] : mcp_calls_)
+            out << "lowcostgpu_mcp_calls_total{tool=\"" << label(key.first) << "\",outcome=\"" << label(key.second)
+                << "\"} " << count << "\n";
+    }
+    out << "# HELP lowcostgpu_http_request_duration_seconds Time from a parsed request to its response.\n"
+           "# TYPE lowcostgpu_http_request_duration_seconds histogram\n";
+    std::uint64_t cumulative = 0;
+    for (std::size_t i = 0; i < bucket_bounds.size(); ++i) {
+        cumulative += latency_buckets_[i].load(std::memory_order_relaxed);
+        out << "lowcostgpu_http_request_duration_seconds_bucket{le=\"" << bucket_bounds[i] << "\"} " << cumulative
+            << "\n";
+    }
+    cumulative += latency_buckets_.back().load(std::memory_order_relaxed);
+    out << "lowcostgpu_http_request_duration_seconds_bucket{le=\"+Inf\"} " << cumulative << "\n"
+        << "lowcostgpu_http_request_duration_seconds_sum "
+        << static_cast<double>(latency_sum_ns_.load(std::memory_order_relaxed)) / 1e9 << "\n"
+        << "lowcostgpu_http_request_duration_seconds_count " << latency_count_.load(std::memory_order_relaxed) << "\n";
+    auto counter = [&](char const* name, char const* help, std::atomic<std::uint64_t> const& v) {
+        out << "# HELP " << name << " " << help << "\n# TYPE " << name << " counter\n"
+            << name << " " << v.load(std::memory_order_relaxed) << "\n";
+    };
+    counter("lowcostgpu_snapshot_reloads_total", "Snapshots loaded from PostgreSQL.", snapshot_reloads_);
+    counter("lowcostgpu_database_errors_total", "Failed attempts to reach or read PostgreSQL.", database_errors_);
+    counter("lowcostgpu_rate_limited_total", "Requests refused with 429.", rate_limited_);
+    counter("lowcostgpu_rejected_connections_total", "Connections refused over the connection cap.",
+            rejected_connections_);
+    out << "# HELP lowcostgpu_open_connections Client connections open now.\n"
+           "# TYPE lowcostgpu_open_connections gauge\n"
+           "lowcostgpu_open_connections "
+        << open_connections_.load(std::memory_order_relaxed) << "\n"
+        << "# HELP lowcostgpu_snapshot_age_seconds Age of the snapshot being served (-1 before the first).\n"
+           "# TYPE lowcostgpu_snapshot_age_seconds gauge\n"
+           "lowcostgpu_snapshot_age_seconds "
+        << snapshot_age_seconds << "\n";
+    return out.str();
+}
+
+}

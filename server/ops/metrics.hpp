@@ -1,0 +1,49 @@
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+
+namespace lcg::ops {
+
+// Process-wide counters exposed at /metrics in the Prometheus text format. Recording is cheap
+// (atomics, or one short lock for labelled counters); rendering happens only on a scrape.
+class metrics {
+public:
+    static metrics& instance();
+
+    void record_request(std::string const& route, int status, std::chrono::nanoseconds latency);
+    void record_mcp_call(std::string const& tool, std::string const& outcome);  // outcome: ok, tool_error, rpc_error
+    void record_snapshot_reload() { snapshot_reloads_.fetch_add(1, std::memory_order_relaxed); }
+    void record_database_error() { database_errors_.fetch_add(1, std::memory_order_relaxed); }
+    void record_rate_limited() { rate_limited_.fetch_add(1, std::memory_order_relaxed); }
+    void record_rejected_connection() { rejected_connections_.fetch_add(1, std::memory_order_relaxed); }
+    void connection_opened() { open_connections_.fetch_add(1, std::memory_order_relaxed); }
+    void connection_closed() { open_connections_.fetch_sub(1, std::memory_order_relaxed); }
+    long open_connections() const { return open_connections_.load(std::memory_order_relaxed); }
+
+    // `snapshot_age_seconds` is negative when no snapshot is loaded yet.
+    std::string render(double snapshot_age_seconds) const;
+
+private:
+    static constexpr std::array<double, 12> bucket_bounds{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005,
+                                                          0.01,   0.025,   0.05,   0.1,   0.5,    1.0};
+    mutable std::mutex mutex_;
+    std::map<std::pair<std::string, int>, std::uint64_t> requests_;
+    std::map<std::pair<std::string, std::string>, std::uint64_t> mcp_calls_;
+    std::array<std::atomic<std::uint64_t>, bucket_bounds.size() + 1> latency_buckets_{};
+    std::atomic<std::uint64_t> latency_count_{0};
+    std::atomic<std::uint64_t> latency_sum_ns_{0};
+    std::atomic<std::uint64_t> snapshot_reloads_{0};
+    std::atomic<std::uint64_t> database_errors_{0};
+    std::atomic<std::uint64_t> rate_limited_{0};
+    std::atomic<std::uint64_t> rejected_connections_{0};
+    std::atomic<long> open_connections_{0};
+};
+
+}

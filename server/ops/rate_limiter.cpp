@@ -1,0 +1,60 @@
+#include "server/ops/rate_limiter.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lcg::ops {
+
+rate_limiter::rate_limiter(rate_limit_options options) : options_(options) {}
+
+rate_decision rate_limiter::take(std::string const& client, clock::time_point now)
+{
+    std::lock_guard lock(mutex_);
+    auto it = buckets_.find(client);
+    if (it == buckets_.end()) {
+        if (buckets_.size() >= options_.max_clients)
+            evict(now);
+        it = buckets_.emplace(client, bucket{options_.burst, now}).first;
+    }
+    bucket& b = it->second;
+    double const elapsed = std::chrono::duration<double>(now - b.updated).count();
+    b.tokens = std::min(options_.burst, b.tokens + elapsed * options_.per_second);
+    b.updated = now;
+    rate_decision d;
+    if (b.tokens >= 1.0) {
+        b.tokens -= 1.0;
+        d.allowed = true;
+    } else {
+        d.allowed = false;
+        d.retry_after_seconds = std::max(1L, static_cast<long>(std::ceil((1.0 - b.tokens) / options_.per_second)));
+    }
+    d.remaining = static_cast<long>(std::floor(b.tokens));
+    d.reset_seconds = static_cast<long>(std::ceil((options_.burst - b.tokens) / options_.per_second));
+    return d;
+}
+
+void rate_limiter::evict(clock::time_point now)
+{
+    // First forget every client whose bucket has refilled (it would start full anyway); if none
+    // has, forget the one idle longest. Either keeps the table within max_clients.
+    auto const full_after = std::chrono::duration<double>(options_.burst / options_.per_second);
+    std::erase_if(buckets_, [&](auto const& kv) { return now - kv.second.updated >= full_after; });
+    if (buckets_.size() >= options_.max_clients) {
+        auto oldest = std::min_element(buckets_.begin(), buckets_.end(),
+                                       [](auto const& a, auto const& b) { return a.second.updated < b.second.updated; });
+        buckets_.erase(oldest);
+    }
+}
+
+std::size_t rate_limiter::clients() const
+{
+    std::lock_guard lock(mutex_);
+    return buckets_.size();
+}
+
+bool is_loopback(std::string const& address)
+{
+    return address.starts_with("127.") || address == "::1" || address.starts_with("::ffff:127.");
+}
+
+}

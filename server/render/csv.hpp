@@ -1,0 +1,24 @@
+#pragma once
+
+#include <boost/json/object.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+// CSV of the API's table resources (RFC 4180 quoting, UTF-8, a header row, "\n" line ends), each
+// from the JSON document of the same resource, so the figures are the same strings. Booleans are
+// true/false, absent values empty, lists joined with "; ".
+namespace lcg::render {
+
+std::string sheet_csv(boost::json::object const& sheet);        // /v1/prices, /v1/sheets/{week}: one row per model
+std::string catalog_csv(boost::json::object const& catalog);    // /v1/gpus
+std::string sheet_index_csv(boost::json::object const& index);  // /v1/sheets
+std::string regions_csv(boost::json::object const& regions);    // /v1/regions
+std::string inventory_csv(boost::json::object const& inventory);  // /v1/inventory: one row per model and region
+std::string glossary_csv(boost::json::object const& glossary);  // /v1/glossary: one row per term listed
+
+// One record: fields quoted when they hold a comma, a quote or a line break.
+std::string csv_record(std::vector<std::string> const& fields);
+
+}

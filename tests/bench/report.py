@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Prints the table of tests/bench/run: every figure, its baseline, the ratio and a verdict.
+
+Usage: report.py RUNS.tsv FIGURES.tsv
+  RUNS.tsv     label, round, rps, p50_us, p99_us, status_errors, socket_errors (one wrk run a line)
+  FIGURES.tsv  key, value (start-up, import, publish, memory, and why a figure is missing)
+
+Throughput is the best of the alternated rounds of each label: on a shared machine another
+process can only slow a run down, so the best round is the closest to what the program can do.
+"""
+import csv
+import sys
+
+
+def load_runs(path):
+    runs = {}
+    with open(path, newline="") as f:
+        for row in csv.reader(f, delimiter="\t"):
+            label, _, rps, p50, p99, status_errors, socket_errors = row
+            runs.setdefault(label, []).append(
+                {"rps": float(rps), "p50_us": int(p50), "p99_us": int(p99),
+                 "errors": int(status_errors) + int(socket_errors), "status_errors": int(status_errors)})
+    return runs
+
+
+def load_figures(path):
+    with open(path, newline="") as f:
+        return {row[0]: row[1] for row in csv.reader(f, delimiter="\t") if row}
+
+
+class Table:
+    def __init__(self):
+        self.rows = []
+        self.counts = {"PASS": 0, "FAIL": 0, "not measured": 0, "info": 0}
+
+    def add(self, name, measured, baseline, ratio, target, verdict, note=""):
+        key = verdict if verdict in self.counts else "FAIL" if verdict.startswith("FAIL") else "not measured"
+        self.counts[key] += 1
+        self.rows.append((name, measured, baseline, ratio, target, verdict, note))
+
+    def print(self):
+        head = ("benchmark", "measured", "baseline", "ratio", "target", "verdict")
+        widths = [max(len(str(r[i])) for r in self.rows + [head]) for i in range(6)]
+        line = "  ".join(f"{{:{'<' if i in (0, 5) else '>'}{w}}}" for i, w in enumerate(widths))
+        print(line.format(*head))
+        print("  ".join("-" * w for w in widths))
+        for r in self.rows:
+            print(line.format(*r[:6]) + (f"  {r[6]}" if r[6] else ""))
+        c = self.counts
+        missing = f", {c['not measured']} not measured" if c["not measured"] else ""
+        print(f"\ntargets: {c['PASS']} passed, {c['FAIL']} failed{missing}")
+
+
+def best(runs, label):
+    return max(runs.get(label, []), key=lambda r: r["rps"], default=None)
+
+
+def rps(r):
+    return f"{r['rps']:,.0f} req/s"
+
+
+def errors_note(a, b):
+    """Non-2xx answers invalidate a figure; socket errors (time-outs of a slow baseline) are noted."""
+    notes = []
+    for who, r in (("ours", a), ("baseline", b)):
+        if r["status_errors"]:
+            notes.append(f"{who}: {r['status_errors']} non-2xx answers")
+        if r["errors"] - r["status_errors"]:
+            notes.append(f"{who}: {r['errors'] - r['status_errors']} socket errors")
+    return "; ".join(notes)
+
+
+def throughput_row(table, name, runs, ours, theirs, target, informational=False):
+    a, b = best(runs, ours), best(runs, theirs)
+    if not a or not b:
+        table.add(name, rps(a) if a else "-", rps(b) if b else "-", "-", f">= {target:.1f}x", "not measured")
+        return None
+    ratio = a["rps"] / b["rps"]
+    note = errors_note(a, b)
+    if informational:
+        verdict = "info"
+    elif a["status_errors"] or b["status_errors"]:
+        verdict = "FAIL (non-2xx)"
+    else:
+        verdict = "PASS" if ratio >= target else "FAIL"
+    table.add(name, rps(a), rps(b), f"{ratio:.2f}x", "none (reported)" if informational else f">= {target:.1f}x",
+              verdict, note)
+    return ratio
+
+
+def main():
+    runs = load_runs(sys.argv[1])
+    fig = load_figures(sys.argv[2])
+    t = Table()
+
+    throughput_row(t, "GET /v1/prices, 1 thread vs nginx 1 worker", runs, "prices_1t", "nginx_1w", 1.0)
+    throughput_row(t, "GET /v1/estimate (computed) vs nginx static", runs, "estimate_1t", "nginx_1w", 0.5)
+
+    sdk = best(runs, "mcp_sdk")
+    if "mcp_missing" in fig:
+        t.add("POST /mcp get_prices vs MCP TypeScript SDK", "-", rps(sdk) if sdk else "-", "-", ">= 30.0x",
+              "not measured", fig["mcp_missing"])
+    else:
+        throughput_row(t, "POST /mcp get_prices vs MCP TypeScript SDK", runs, "mcp_1t", "mcp_sdk", 30.0)
+
+    if best(runs, "prices_1t_nolog"):
+        throughput_row(t, "GET /v1/prices, 1 thread, --log-every 0", runs, "prices_1t_nolog", "nginx_1w", 1.0,
+                       informational=True)
+
+    ratio2 = throughput_row(t, "GET /v1/prices, 2 threads vs nginx 2 workers", runs, "prices_2t", "nginx_2w", 1.0,
+                            informational=True)
+    one, two = best(runs, "prices_1t"), best(runs, "prices_2t")
+    if ratio2 is not None and one and two:
+        n1, n2 = best(runs, "nginx_1w"), best(runs, "nginx_2w")
+        t.add("scaling 1 -> 2 threads (ours; nginx 1 -> 2 workers)", rps(two), rps(one),
+              f"{two['rps'] / one['rps']:.2f}x", "none (reported)", "info",
+              f"nginx: {n2['rps'] / n1['rps']:.2f}x" if n1 and n2 else "")
+
+    p = best(runs, "prices_1t")
+    if p:
+        n = best(runs, "nginx_1w")
+        p99 = min(r["p99_us"] for r in runs["prices_1t"]) / 1000
+        nginx_p99 = min(r["p99_us"] for r in runs["nginx_1w"]) / 1000 if n else None
+        t.add("p99 latency GET /v1/prices, 64 connections", f"{p99:.2f} ms",
+              f"{nginx_p99:.2f} ms nginx" if nginx_p99 is not None else "-",
+              f"{p99 / nginx_p99:.2f}x" if nginx_p99 else "-", "<= 2 ms", "PASS" if p99 <= 2.0 else "FAIL",
+              "best round; baseline is nginx's p99 in the same conditions, for reference")
+
+    n = int(fig.get("mem_requests", 1000000))
+    if "rss1_kib" in fig:
+        rss0, rss1, rss2 = (int(fig[k]) / 1024 for k in ("rss0_kib", "rss1_kib", "rss2_kib"))
+        t.add(f"RSS of serve after {n:,} requests", f"{rss1:.1f} MiB", f"{rss0:.1f} MiB at start",
+              f"{rss1 / rss0:.2f}x", "<= 64 MiB", "PASS" if rss1 <= 64 else "FAIL",
+              f"2 threads, {fig.get('mem_rps1', '?')} req/s of documents, computed answers and MCP calls"
+              + (f"; {int(fig['mem_errors1']) + int(fig['mem_errors2'])} non-2xx" if "mem_errors1" in fig else ""))
+        growth = rss2 - rss1
+        t.add(f"RSS growth over a second {n:,}", f"{growth:+.2f} MiB", f"{rss1:.1f} MiB", f"{rss2 / rss1:.3f}x",
+              "<= +1 MiB", "PASS" if growth <= 1.0 else "FAIL", f"{rss2:.1f} MiB after {2 * n:,}")
+    else:
+        t.add(f"RSS of serve after {n:,} requests", "-", "-", "-", "<= 64 MiB", "not measured",
+              fig.get("mem_missing", ""))
+
+    if "startup_s" in fig:
+        s = float(fig["startup_s"])
+        t.add("start-up: exec -> /readyz 200", f"{s:.3f} s", "1 s target", f"{s:.2f}x", "< 1 s",
+              "PASS" if s < 1 else "FAIL", "best of 5 (hyperfine)")
+    if "import_s" in fig:
+        s, c = float(fig["import_s"]), float(fig["copy_s"])
+        t.add("import-observations, 1,000,000 rows", f"{s:.2f} s", f"{c:.2f} s psql \\copy", f"{s / c:.2f}x",
+              "<= 20 s", "PASS" if s <= 20 else "FAIL", "baseline: PostgreSQL COPY of the same file, bare table")
+    if "publish_s" in fig:
+        s = float(fig["publish_s"])
+        t.add("publish, week of 1,000,000 observations", f"{s:.2f} s", "3 s target", f"{s / 3:.2f}x", "<= 3 s",
+              "PASS" if s <= 3 else "FAIL", f"best of 3 (hyperfine; mean {float(fig['publish_mean_s']):.2f} s)")
+
+    if "big_rss_kib" in fig:
+        t.add("serve with a 1,000,000-observation week loaded", f"{int(fig['big_rss_kib']) / 1024:.1f} MiB",
+              f"{int(fig['rss0_kib']) / 1024:.1f} MiB sample" if "rss0_kib" in fig else "-", "-", "none (reported)",
+              "info", f"RSS at start; ready after {float(fig['big_startup_s']):.1f} s")
+    elif "big_missing" in fig:
+        t.add("serve with a 1,000,000-observation week loaded", "-", "-", "-", "none (reported)", "info",
+              fig["big_missing"])
+    t.print()
+
+
+if __name__ == "__main__":
+    main()

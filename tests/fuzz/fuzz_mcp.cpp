@@ -1,0 +1,49 @@
+// The MCP / JSON-RPC core over arbitrary bytes, on the fake data view of the MCP tests: it must
+// always answer with JSON-RPC (or nothing, for a notification), never crash, never return 500.
+// The first byte picks the transport and which protocol headers come along.
+#include "../mcp/fake_data.hpp"
+
+#include "mcp/server.hpp"
+
+#include <boost/json.hpp>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+namespace {
+
+lcg::mcp::server const& fuzz_server()
+{
+    static lcg::mcp::server const s(std::make_shared<lcg::mcp::testing::fake_data>(),
+                                    {"lowcostgpu", "LowCostGPU prices", "fuzz"});
+    return s;
+}
+
+}
+
+extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size)
+{
+    if (size == 0)
+        return 0;
+    std::uint8_t const mode = data[0];
+    std::string_view const message(reinterpret_cast<char const*>(data + 1), size - 1);
+    lcg::mcp::message_context context;
+    context.via = mode & 1 ? lcg::mcp::transport::http : lcg::mcp::transport::stdio;
+    if (mode & 2)
+        context.protocol_version_header = "2026-07-28";
+    if (mode & 4)
+        context.method_header = "tools/call";
+    if (mode & 8)
+        context.name_header = "get_prices";
+    auto const reply = fuzz_server().handle(message, context);
+    if (reply.http_status >= 500)
+        std::abort();
+    if (!reply.body.empty()) {
+        boost::system::error_code ec;
+        auto const v = boost::json::parse(reply.body, ec);
+        if (ec || !v.is_object() || !v.as_object().contains("jsonrpc"))
+            std::abort();
+    }
+    return 0;
+}

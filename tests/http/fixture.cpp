@@ -1,0 +1,193 @@
+#include "fixture.hpp"
+
+#include "server/store/digest.hpp"
+
+#include "pricing/observation.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace lcg::testing {
+
+namespace {
+
+using namespace std::chrono;
+using pricing::figure;
+
+pricing::gpu_model model(std::string id, std::string name, std::string vendor, std::string architecture, int vram,
+                         int bandwidth, figure tflops, int max_gpus)
+{
+    pricing::gpu_model m;
+    m.id = std::move(id);
+    m.name = std::move(name);
+    m.vendor = std::move(vendor);
+    m.architecture = std::move(architecture);
+    m.form_factor = "SXM";
+    m.vram_gb = vram;
+    m.memory_type = "HBM3";
+    m.memory_bandwidth_gbs = bandwidth;
+    m.fp16_dense_tflops = std::move(tflops);
+    m.fp16_dense_tflops_fp16acc = m.fp16_dense_tflops;
+    m.tdp_w = {"700", true};
+    m.source = "synthetic test catalog";
+    m.max_gpus_per_instance = max_gpus;
+    m.max_vcpus = 96;
+    m.max_memory_gib = 768;
+    m.cpu_generations = {"v4", "v5"};
+    m.regions = {"ap-tokyo-1", "eu-paris-1", "us-east-1"};
+    return m;
+}
+
+pricing::catalog make_catalog()
+{
+    pricing::catalog c;
+    auto a100 = model("a100-80gb-sxm", "A100 80GB SXM", "NVIDIA", "Ampere", 80, 2039, {"312", true}, 8);
+    a100.memory_type = "HBM2e";
+    a100.nvlink_gbs = figure{"600", true};
+    a100.mig_max_instances = 7;
+    a100.mig_profiles = {{"1g.10gb", 10, 1, 7}, {"3g.40gb", 40, 3, 2}, {"7g.80gb", 80, 7, 1}};
+    auto h100 = model("h100-sxm", "H100 SXM", "NVIDIA", "Hopper", 80, 3350, {"989.4", true}, 8);
+    h100.fp8_dense_tflops = figure{"1978.9", true};
+    h100.nvlink_gbs = figure{"900", true};
+    h100.mig_max_instances = 7;
+    h100.mig_profiles = {{"1g.10gb", 10, 1, 7}, {"3g.40gb", 40, 3, 2}, {"7g.80gb", 80, 7, 1}};
+    h100.extra_cpu_generations = {{"eu-paris-1", {"v6"}}};
+    auto mi300x = model("mi300x", "Instinct MI300X", "AMD", "CDNA 3", 192, 5300, {"1307.4", false}, 8);
+    mi300x.form_factor = "OAM";
+    mi300x.nvlink_gbs = figure{"896", true};
+    auto rtx = model("rtx-3090", "GeForce RTX 3090", "NVIDIA", "Ampere", 24, 936, {"71", true}, 4);
+    rtx.form_factor = "PCIe";
+    rtx.memory_type = "GDDR6X";
+    rtx.tdp_w = {"350", true};
+    c.gpus = {std::move(a100), std::move(h100), std::move(mi300x), std::move(rtx)};
+    c.regions = {{"ap-tokyo-1", "Tokyo", "Japan", "Asia", false},
+                 {"eu-paris-1", "Paris", "France", "Europe", true},
+                 {"us-east-1", "Ashburn", "United States", "North America", false}};
+    c.inventory = {{"a100-80gb-sxm", "eu-paris-1", 12}, {"h100-sxm", "ap-tokyo-1", 3}, {"h100-sxm", "us-east-1", 16},
+                   {"rtx-3090", "eu-paris-1", 5}};
+    return c;
+}
+
+// Prices in micro-dollars per model, for one week's window; `shift` moves the week's level.
+std::map<std::string, std::vector<std::int64_t>> week_prices(std::int64_t shift)
+{
+    return {{"a100-80gb-sxm", {1'500'000 + shift, 1'550'000 + shift, 1'580'000, 1'620'000, 1'650'000, 1'700'000}},
+            {"h100-sxm", {2'300'000 + shift, 2'350'000, 2'400'000, 2'450'000, 2'500'000 - shift}},
+            {"mi300x", {2'900'000, 3'000'000, 3'100'000}},
+            {"rtx-3090", {300'000, 310'000 + shift, 320'000, 330'000, 340'000}}};
+}
+
+struct week_data {
+    pricing::price_sheet sheet;
+    std::string csv;
+};
+
+week_data make_week(pricing::catalog const& c, pricing::iso_week week, std::int64_t shift)
+{
+    auto const window = pricing::observation_window(week);
+    std::vector<pricing::observation> observations;
+    std::map<std::string, std::vector<pricing::money>, std::less<>> by_gpu;
+    int n = 0;
+    for (auto const& [gpu, prices] : week_prices(shift))
+        for (auto const p : prices) {
+            observations.push_back({window.from + hours(5 + 7 * n), gpu, pricing::money::from_micros(p),
+                                    "synthetic-sample", "SYN-" + std::to_string(n)});
+            by_gpu[gpu].push_back(pricing::money::from_micros(p));
+            ++n;
+        }
+    week_data w;
+    w.csv = pricing::canonical_observations_csv(observations);
+    auto const ids = c.ids();
+    w.sheet.week = week;
+    w.sheet.effective_from = pricing::monday_of(week);
+    w.sheet.effective_until = pricing::monday_of(pricing::next_week(week));
+    w.sheet.published_at = w.sheet.effective_from - hours(36);
+    w.sheet.inputs_sha256 = store::sha256_hex(w.csv);
+    w.sheet.observations = n;
+    w.sheet.rows = pricing::compute_rows(ids, std::move(by_gpu));
+    return w;
+}
+
+}
+
+pricing::instant fixture_now() { return pricing::instant(sys_days(2026y / December / 2).time_since_epoch() + hours(12)); }
+
+std::shared_ptr<const snapshot::snapshot> fixture_snapshot()
+{
+    static auto const snap = [] {
+        auto catalog = make_catalog();
+        auto const w48 = make_week(catalog, {2026, 48}, 20'000);
+        auto const w49 = make_week(catalog, {2026, 49}, 0);
+        std::map<std::string, std::string> inputs{{"2026-W48", w48.csv}, {"2026-W49", w49.csv}};
+        return snapshot::build(
+            std::move(catalog), {w48.sheet, w49.sheet},
+            [inputs](pricing::iso_week w) { return inputs.at(pricing::to_string(w)); }, nullptr, fixture_now());
+    }();
+    return snap;
+}
+
+http::response fixture_request(std::string const& target, std::map<std::string, std::string> const& headers,
+                               http::beast_http::verb method)
+{
+    http::request req{method, target, 11};
+    req.set(http::beast_http::field::host, "127.0.0.1");
+    for (auto const& [k, v] : headers)
+        req.set(k, v);
+    return http::handle(req, {fixture_snapshot(), fixture_now()});
+}
+
+std::string read_golden(std::string const& name)
+{
+    std::ifstream in(std::string(LCG_GOLDEN_DIR) + "/" + name, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+bool matches_golden(std::string const& name, std::string const& actual)
+{
+    if (char const* update = std::getenv("LCG_UPDATE_GOLDEN"); update && std::string(update) == "1") {
+        std::ofstream(std::string(LCG_GOLDEN_DIR) + "/" + name, std::ios::binary) << actual;
+        return true;
+    }
+    return read_golden(name) == actual;
+}
+
+std::optional<std::string> example_target(std::string_view pattern)
+{
+    static std::map<std::string_view, std::string> const targets{
+        {"/", "/"},
+        {"/llms.txt", "/llms.txt"},
+        {"/llms-full.txt", "/llms-full.txt"},
+        {"/.well-known/llms.txt", "/.well-known/llms.txt"},
+        {"/.well-known/llms-full.txt", "/.well-known/llms-full.txt"},
+        {"/openapi.json", "/openapi.json"},
+        {"/healthz", "/healthz"},
+        {"/readyz", "/readyz"},
+        {"/metrics", "/metrics"},
+        {"/mcp", "/mcp"},
+        {"/v1/prices", "/v1/prices"},
+        {"/v1/prices/{gpu}", "/v1/prices/h100-sxm"},
+        {"/v1/gpus", "/v1/gpus"},
+        {"/v1/gpus/{id}", "/v1/gpus/h100-sxm"},
+        {"/v1/sheets", "/v1/sheets"},
+        {"/v1/sheets/{week}", "/v1/sheets/2026-W49"},
+        {"/v1/sheets/{week}/observations", "/v1/sheets/2026-W49/observations"},
+        {"/v1/methodology", "/v1/methodology"},
+        {"/v1/regions", "/v1/regions"},
+        {"/v1/inventory", "/v1/inventory"},
+        {"/v1/glossary", "/v1/glossary"},
+        {"/v1/glossary/{slug}", "/v1/glossary/interruptible-instance"},
+        {"/v1/estimate", "/v1/estimate?gpu=h100-sxm&gpus=2&hours=10&tier=spot&storage_gb=200&egress_gb=50"},
+        {"/v1/sizing", "/v1/sizing?params_b=70&precision=fp8"},
+        {"/v1/compare", "/v1/compare?gpus=h100-sxm,a100-80gb-sxm"},
+        {"/v1/instances/check", "/v1/instances/check?gpu=h100-sxm&vcpus=16&memory_gib=128&cpu_generation=v5"},
+    };
+    auto const it = targets.find(pattern);
+    if (it == targets.end())
+        return std::nullopt;
+    return it->second;
+}
+
+}

@@ -1,0 +1,36 @@
+#pragma once
+
+// A small deterministic snapshot built from synthetic data, no database: four catalog models (one
+// unpriced this week), three regions, two published weeks, the current one 2026-W49 with the worked
+// example of the methodology (H100 SXM median $2.400 → on-demand $1.680, spot $0.840, reserved
+// $1.092). Golden files are rendered from it, so they never change with the calendar.
+
+#include "server/http/router.hpp"
+#include "server/snapshot/snapshot.hpp"
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace lcg::testing {
+
+// 2026-12-02T12:00:00Z, a Wednesday of 2026-W49.
+pricing::instant fixture_now();
+
+// Built once per process.
+std::shared_ptr<const snapshot::snapshot> fixture_snapshot();
+
+// GET (or `method`) `target` with `headers` through http::handle on the fixture snapshot.
+http::response fixture_request(std::string const& target, std::map<std::string, std::string> const& headers = {},
+                               http::beast_http::verb method = http::beast_http::verb::get);
+
+// The file under tests/golden/, or empty when it does not exist.
+std::string read_golden(std::string const& name);
+// Compares `actual` with the golden file; LCG_UPDATE_GOLDEN=1 rewrites the file instead.
+bool matches_golden(std::string const& name, std::string const& actual);
+
+// A target for each route pattern of the table, with the parameters the route needs; nothing for
+// a pattern the tests do not know yet (which fails the test that lists them).
+std::optional<std::string> example_target(std::string_view pattern);
+
+}

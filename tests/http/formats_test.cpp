@@ -1,0 +1,250 @@
+// Every route of the table in every format it offers, through http::handle on the fixture: the
+// routes come from http::route_list(), so a new route is tested (or fails for want of an example).
+#include "fixture.hpp"
+
+#include "server/render/format.hpp"
+
+#include <boost/json.hpp>
+#include <doctest/doctest.h>
+
+#include <zlib.h>
+
+using namespace lcg;
+using namespace lcg::testing;
+using render::format;
+namespace bh = http::beast_http;
+
+namespace {
+
+std::string header(http::response const& r, std::string_view name) { return std::string(r[name]); }
+
+std::string gunzip(std::string const& data)
+{
+    z_stream zs{};
+    REQUIRE(inflateInit2(&zs, 15 + 16) == Z_OK);
+    std::string out(data.size() * 20 + 1024, '\0');
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+    zs.avail_in = static_cast<uInt>(data.size());
+    zs.next_out = reinterpret_cast<Bytef*>(out.data());
+    zs.avail_out = static_cast<uInt>(out.size());
+    int const rc = inflate(&zs, Z_FINISH);
+    out.resize(zs.total_out);
+    inflateEnd(&zs);
+    CHECK(rc == Z_STREAM_END);
+    return out;
+}
+
+std::pair<std::string, std::string> split_target(std::string const& target)
+{
+    auto const q = target.find('?');
+    return {target.substr(0, q), q == std::string::npos ? "" : target.substr(q)};
+}
+
+}
+
+TEST_CASE("every route has an example target and answers GET")
+{
+    for (auto const& r : http::route_list()) {
+        CAPTURE(r.pattern);
+        auto const target = example_target(r.pattern);
+        REQUIRE_MESSAGE(target, "add an example target for the new route to tests/http/fixture.cpp");
+        if (r.methods.find("GET") == std::string_view::npos)
+            continue;  // /mcp: POST only, tested with the MCP server
+        CHECK(fixture_request(*target).result() == bh::status::ok);
+    }
+}
+
+TEST_CASE("every route × every format it offers: by Accept, by suffix, cached, compressed, HEAD")
+{
+    for (auto const& r : http::route_list()) {
+        if (r.formats.empty())
+            continue;
+        auto const target = *example_target(r.pattern);
+        auto const [path, query] = split_target(target);
+        r.formats.for_each([&, &path = path, &query = query](format f) {
+            CAPTURE(target);
+            CAPTURE(render::media_type(f));
+            auto const res = fixture_request(target, {{"Accept", std::string(render::media_type(f))}});
+            REQUIRE(res.result() == bh::status::ok);
+            CHECK(header(res, "Content-Type") == render::content_type(f));
+            CHECK_FALSE(res.body().empty());
+            CHECK(header(res, "Vary").find("Accept") != std::string::npos);
+            CHECK(header(res, "Access-Control-Allow-Origin") == "*");
+            CHECK(header(res, "X-Content-Type-Options") == "nosniff");
+            CHECK_FALSE(header(res, "Last-Modified").empty());
+            CHECK_FALSE(header(res, "Cache-Control").empty());
+            auto const etag = header(res, "ETag");
+            REQUIRE(etag.size() > 2);
+            CHECK(etag.front() == '"');
+
+            // The suffix names the same body (JSON-only and text-only resources are their own URL).
+            if (f != format::text && r.formats != render::json_only) {
+                auto const suffixed = fixture_request(render::suffixed_url(path, f, query));
+                CHECK(suffixed.result() == bh::status::ok);
+                CHECK(suffixed.body() == res.body());
+                CHECK(header(suffixed, "Content-Type") == render::content_type(f));
+            }
+            // Link names every other format, and each answers.
+            auto const links = header(res, "Link");
+            r.formats.for_each([&](format other) {
+                if (other == f || other == format::text)
+                    return;
+                auto const url = render::suffixed_url(path, other, query);
+                CHECK(links.find("<" + url + ">; rel=\"alternate\"; type=\"" + std::string(render::media_type(other)) +
+                                 "\"") != std::string::npos);
+            });
+
+            // Validators: If-None-Match and If-Modified-Since give 304 without a body.
+            auto const by_etag =
+                fixture_request(target, {{"Accept", std::string(render::media_type(f))}, {"If-None-Match", etag}});
+            CHECK(by_etag.result() == bh::status::not_modified);
+            CHECK(by_etag.body().empty());
+            CHECK(header(by_etag, "ETag") == etag);
+            auto const by_date = fixture_request(
+                target, {{"Accept", std::string(render::media_type(f))}, {"If-Modified-Since", header(res, "Last-Modified")}});
+            CHECK(by_date.result() == bh::status::not_modified);
+            auto const stale = fixture_request(target, {{"Accept", std::string(render::media_type(f))},
+                                                        {"If-Modified-Since", "Sun, 06 Nov 1994 08:49:37 GMT"}});
+            CHECK(stale.result() == bh::status::ok);
+
+            // gzip when allowed, with its own ETag; never when refused.
+            auto const zipped =
+                fixture_request(target, {{"Accept", std::string(render::media_type(f))}, {"Accept-Encoding", "gzip"}});
+            if (res.body().size() >= 256) {
+                CHECK(header(zipped, "Content-Encoding") == "gzip");
+                CHECK(header(zipped, "ETag") == etag.substr(0, etag.size() - 1) + "-gz\"");
+                CHECK(gunzip(zipped.body()) == res.body());
+                auto const zipped_304 = fixture_request(target, {{"Accept", std::string(render::media_type(f))},
+                                                                 {"Accept-Encoding", "gzip"},
+                                                                 {"If-None-Match", header(zipped, "ETag")}});
+                CHECK(zipped_304.result() == bh::status::not_modified);
+            }
+            auto const refused = fixture_request(
+                target, {{"Accept", std::string(render::media_type(f))}, {"Accept-Encoding", "gzip;q=0, br"}});
+            CHECK(header(refused, "Content-Encoding").empty());
+            CHECK(refused.body() == res.body());
+
+            // HEAD: the headers of GET, no body.
+            auto const head = fixture_request(target, {{"Accept", std::string(render::media_type(f))}}, bh::verb::head);
+            CHECK(head.result() == bh::status::ok);
+            CHECK(head.body().empty());
+            CHECK(header(head, "Content-Length") == std::to_string(res.body().size()));
+            CHECK(header(head, "ETag") == etag);
+
+            // Format-specific headers and shapes.
+            if (f == format::html) {
+                CHECK(header(res, "Content-Security-Policy").find("default-src 'none'") != std::string::npos);
+                CHECK(res.body().starts_with("<!DOCTYPE html>"));
+                CHECK(res.body().find("<script") == std::string::npos);
+            }
+            if (f == format::markdown) {
+                CHECK(header(res, "Content-Disposition") == "inline");
+                CHECK(res.body().starts_with("# "));
+            }
+            if (f == format::json)
+                CHECK_NOTHROW(boost::json::parse(res.body()));
+            if (f == format::csv)
+                CHECK(res.body().find('\n') != std::string::npos);
+        });
+
+        // Any other format is 406, listing those available.
+        for (auto f : render::all_formats) {
+            if (r.formats.contains(f))
+                continue;
+            CAPTURE(target);
+            CAPTURE(render::media_type(f));
+            auto const res = fixture_request(target, {{"Accept", std::string(render::media_type(f))}});
+            CHECK(res.result() == bh::status::not_acceptable);
+            CHECK(header(res, "Content-Type") == "application/problem+json");
+            auto const problem = boost::json::parse(res.body()).as_object();
+            CHECK(problem.at("available").as_array().size() > 0);
+            for (auto const& url : problem.at("alternates").as_array())  // each alternate answers
+                CHECK(fixture_request(std::string(url.as_string())).result() == bh::status::ok);
+        }
+    }
+}
+
+TEST_CASE("no Accept or */* gives JSON, a browser gets HTML, the root's formats are /index.*")
+{
+    auto const plain = fixture_request("/v1/prices");
+    CHECK(header(plain, "Content-Type") == "application/json");
+    CHECK(header(fixture_request("/v1/prices", {{"Accept", "*/*"}}), "Content-Type") == "application/json");
+    auto const browser = fixture_request(
+        "/v1/prices", {{"Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,*/*;q=0.8"}});
+    CHECK(header(browser, "Content-Type") == "text/html; charset=utf-8");
+    CHECK(fixture_request("/index.md").body() == fixture_request("/", {{"Accept", "text/markdown"}}).body());
+    CHECK(fixture_request("/index.json").body() == fixture_request("/").body());
+}
+
+TEST_CASE("the canonical observations CSV keeps its URL and its bytes")
+{
+    auto const csv = fixture_request("/v1/sheets/2026-W49/observations.csv");
+    REQUIRE(csv.result() == bh::status::ok);
+    CHECK(csv.body().starts_with("observed_at,gpu,price_per_gpu_hour,source,listing_id\n"));
+    CHECK(fixture_request("/v1/sheets/2026-W49/observations", {{"Accept", "text/csv"}}).body() == csv.body());
+    auto const sheet = boost::json::parse(fixture_request("/v1/sheets/2026-W49").body()).as_object();
+    CHECK(header(csv, "Last-Modified") == "Sat, 28 Nov 2026 12:00:00 GMT");  // the sheet's publication
+    CHECK(sheet.at("observations").as_int64() == 19);
+}
+
+TEST_CASE("a suffix the resource does not have is 404; an unknown suffix is no resource")
+{
+    CHECK(fixture_request("/v1/prices/h100-sxm.csv").result() == bh::status::not_found);
+    CHECK(fixture_request("/v1/prices.xml").result() == bh::status::not_found);
+    CHECK(fixture_request("/healthz.json").result() == bh::status::not_found);
+    CHECK(fixture_request("/v1/gpus/nope.md").result() == bh::status::not_found);
+    // A short path (held inline by std::string) keeps its captures valid.
+    auto const short_path = fixture_request("/v1/gpus/mi300x.md");
+    CHECK(short_path.result() == bh::status::ok);
+    CHECK(short_path.body().starts_with("# Instinct MI300X\n"));
+}
+
+TEST_CASE("Markdown by Accept and by suffix are the same, with the same numbers as the JSON")
+{
+    auto const md = fixture_request("/v1/prices.md").body();
+    CHECK(fixture_request("/v1/prices", {{"Accept", "text/markdown"}}).body() == md);
+    auto const row = boost::json::parse(fixture_request("/v1/prices/h100-sxm").body()).as_object();
+    CHECK(row.at("on_demand").as_string() == "1.680");
+    CHECK(md.find("| [H100 SXM](/v1/gpus/h100-sxm.md) | 2.400 | 1.680 | 1.680 | 0.840 | 1.092 |") != std::string::npos);
+    auto const html = fixture_request("/v1/prices.html").body();
+    CHECK(html.find("<div class=\"table\"><table>") != std::string::npos);
+    CHECK(html.find("<a href=\"/v1/gpus/h100-sxm.html\">H100 SXM</a>") != std::string::npos);
+    CHECK(html.find("<td align=\"right\">1.092</td>") != std::string::npos);
+    auto const csv = fixture_request("/v1/prices.csv").body();
+    CHECK(csv.find("2026-W49,h100-sxm,H100 SXM,true,5,2.400,1.680,1.680,0.840,1.092,0.000,USD,per GPU-hour,\n") !=
+          std::string::npos);
+}
+
+TEST_CASE("computed responses: every format, from the same JSON")
+{
+    auto const json = boost::json::parse(
+                          fixture_request("/v1/estimate?gpu=h100-sxm&hours=0.2").body())
+                          .as_object();
+    CHECK(json.at("total").as_string() == "0.336");
+    auto const md = fixture_request("/v1/estimate.md?gpu=h100-sxm&hours=0.2").body();
+    CHECK(md.find("**0.336**") != std::string::npos);
+    auto const html = fixture_request("/v1/estimate.html?gpu=h100-sxm&hours=0.2");
+    CHECK(html.body().find("<strong>0.336</strong>") != std::string::npos);
+    CHECK(html.body().find("/v1/estimate.md?gpu=h100-sxm&amp;hours=0.2") != std::string::npos);
+    auto const search = fixture_request("/v1/glossary.csv?q=spot");
+    CHECK(header(search, "Content-Type") == "text/csv; charset=utf-8; header=present");
+    CHECK(search.body().starts_with("lang,slug,name,category,category_name,definition,aliases,related\n"));
+    auto const filtered = fixture_request("/v1/gpus.md?vendor=amd");
+    CHECK(filtered.body().find("Instinct MI300X") != std::string::npos);
+    CHECK(filtered.body().find("H100") == std::string::npos);
+    // A bad parameter is a problem whatever the format asked.
+    auto const bad = fixture_request("/v1/estimate.md?gpu=h100-sxm");
+    CHECK(bad.result() == bh::status::bad_request);
+    CHECK(header(bad, "Content-Type") == "application/problem+json");
+}
+
+TEST_CASE("French glossary pages: lang kept in the links, lang attribute on the HTML")
+{
+    auto const md = fixture_request("/v1/glossary/interruptible-instance.md?lang=fr");
+    REQUIRE(md.result() == bh::status::ok);
+    CHECK(header(md, "Content-Language") == "fr");
+    CHECK(md.body().find("?lang=fr)") != std::string::npos);
+    auto const html = fixture_request("/v1/glossary/interruptible-instance?lang=fr", {{"Accept", "text/html"}});
+    CHECK(html.body().find("<html lang=\"fr\">") != std::string::npos);
+    CHECK(header(html, "Link").find("</v1/glossary/interruptible-instance.md?lang=fr>") != std::string::npos);
+}

@@ -1,0 +1,105 @@
+// The OpenAPI description lists exactly the routes of the table, each with the formats it offers,
+// so a new route cannot be forgotten in it.
+#include "fixture.hpp"
+
+#include "server/render/format.hpp"
+
+#include <boost/json.hpp>
+#include <doctest/doctest.h>
+
+#include <set>
+
+using namespace lcg;
+using namespace lcg::testing;
+
+namespace {
+
+boost::json::object openapi()
+{
+    auto const doc = fixture_snapshot()->find_document("/openapi.json");
+    REQUIRE(doc);
+    return boost::json::parse(doc->body).as_object();
+}
+
+}
+
+TEST_CASE("the OpenAPI paths are the route table's patterns")
+{
+    auto const spec = openapi();
+    CHECK(spec.at("openapi").as_string() == "3.1.0");
+    std::set<std::string> documented, routed;
+    for (auto const& [path, item] : spec.at("paths").as_object())
+        documented.insert(std::string(path));
+    for (auto const& r : http::route_list())
+        routed.insert(std::string(r.pattern));
+    for (auto const& p : routed) {
+        CAPTURE(p);
+        CHECK_MESSAGE(documented.contains(p), "describe the route in server/http/openapi.json");
+    }
+    for (auto const& p : documented) {
+        CAPTURE(p);
+        CHECK_MESSAGE(routed.contains(p), "server/http/openapi.json describes a path the router does not serve");
+    }
+}
+
+TEST_CASE("each route's methods are the operations of its path")
+{
+    auto const spec = openapi();
+    auto const& paths = spec.at("paths").as_object();
+    for (auto const& r : http::route_list()) {
+        CAPTURE(r.pattern);
+        auto const* item = paths.if_contains(r.pattern);
+        if (!item)
+            continue;  // reported above
+        std::set<std::string> documented, allowed;
+        for (auto const& [method, op] : item->as_object())
+            documented.insert(std::string(method));
+        std::string_view methods = r.methods;
+        while (!methods.empty()) {
+            auto const comma = methods.find(',');
+            auto method = methods.substr(0, comma);
+            methods = comma == std::string_view::npos ? std::string_view{} : methods.substr(comma + 1);
+            while (method.starts_with(' '))
+                method.remove_prefix(1);
+            std::string lower;
+            for (char c : method)
+                lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            if (lower != "head")  // implied by GET
+                allowed.insert(lower);
+        }
+        CHECK(documented == allowed);
+    }
+}
+
+TEST_CASE("each GET operation documents the formats its route offers and a problem for errors")
+{
+    auto const spec = openapi();
+    auto const& paths = spec.at("paths").as_object();
+    for (auto const& r : http::route_list()) {
+        CAPTURE(r.pattern);
+        auto const* item = paths.if_contains(r.pattern);
+        if (!item || !item->as_object().contains("get"))
+            continue;
+        auto const& get = item->at("get").as_object();
+        CHECK(get.contains("operationId"));
+        CHECK(get.contains("summary"));
+        auto const& ok = get.at("responses").at("200").as_object();
+        if (r.formats.empty())
+            continue;
+        std::set<std::string> types;
+        for (auto const& [type, media] : ok.at("content").as_object())
+            types.insert(std::string(type));
+        std::set<std::string> offered;
+        r.formats.for_each([&](render::format f) { offered.insert(std::string(render::media_type(f))); });
+        CHECK(types == offered);
+        CHECK(get.at("responses").as_object().contains("304"));
+        CHECK(get.at("responses").as_object().contains("406"));
+    }
+}
+
+TEST_CASE("the OpenAPI examples are the worked example of the methodology")
+{
+    auto const text = fixture_snapshot()->find_document("/openapi.json")->body;
+    for (char const* figure : {"\"2.400\"", "\"1.680\"", "\"0.840\"", "\"1.092\""})
+        CHECK(text.find(figure) != std::string::npos);
+}

@@ -1,0 +1,237 @@
+// Database faults: the server keeps answering from its last snapshot while PostgreSQL is away,
+// says how old that snapshot is, and reconnects, re-listens and reloads when it comes back.
+// The outage is this test database refusing connections (the cluster is shared with other tests).
+#include "harness.hpp"
+
+#include "pricing/calendar.hpp"
+
+#include <boost/json.hpp>
+#include <doctest/doctest.h>
+#include <pqxx/pqxx>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+using namespace lcg::testing;
+namespace json = boost::json;
+
+namespace {
+
+std::string this_week()
+{
+    auto const now = std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now());
+    return lcg::pricing::to_string(lcg::pricing::week_containing(now));
+}
+
+// Cuts the database off: no new connections, and the existing ones (the server's) are ended.
+void cut_off(test_database const& db)
+{
+    pqxx::connection c(db.admin_url());
+    pqxx::nontransaction tx(c);
+    tx.exec("ALTER DATABASE " + db.name() + " ALLOW_CONNECTIONS false");
+    tx.exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + db.name() + "'");
+}
+
+void restore(test_database const& db)
+{
+    pqxx::connection c(db.admin_url());
+    pqxx::nontransaction tx(c);
+    tx.exec("ALTER DATABASE " + db.name() + " ALLOW_CONNECTIONS true");
+}
+
+json::object readyz(server_process const& server) { return json::parse(server.get("/readyz").body).as_object(); }
+
+}
+
+TEST_CASE("PostgreSQL going away while serving fails no request, and its return is picked up")
+{
+    test_database db;
+    server_process server(db.url("reader"), {"--ready-max-age", "3"});
+    auto const before = server.get("/v1/prices");
+    REQUIRE(before.status == 200);
+    cut_off(db);
+
+    int failures = 0;
+    for (int i = 0; i < 200; ++i) {
+        auto const r = server.get(i % 2 ? "/v1/prices/h100-sxm" : "/v1/prices");
+        failures += r.status == 200 ? 0 : 1;
+        if (i == 0)
+            CHECK(r.body.size() > 0);
+    }
+    CHECK(failures == 0);
+    CHECK(server.get("/v1/prices").body == before.body);
+    // Past the maximum age, readiness says so while the data keeps being served.
+    CHECK(eventually([&] { return server.get("/readyz").status == 503; }, std::chrono::seconds(8)));
+    CHECK(readyz(server).at("status").as_string() == "stale");
+    CHECK(server.get("/v1/prices").status == 200);
+    auto const metrics = server.get("/metrics").body;
+    CHECK(metrics.find("lowcostgpu_database_errors_total 0") == std::string::npos);
+
+    restore(db);
+    CHECK(eventually([&] { return server.get("/readyz").status == 200; }, std::chrono::seconds(15)));
+    // It listens again: a publish reaches it without waiting for the slow poll.
+    db.exec("UPDATE observation SET price_micros = price_micros * 2 WHERE gpu = 'l4'");
+    REQUIRE(run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", this_week(), "--replace"})
+                .exit_code == 0);
+    CHECK(eventually([&] { return server.get("/v1/prices").body != before.body; }, std::chrono::seconds(3)));
+}
+
+TEST_CASE("PostgreSQL unreachable at start: not ready until the first snapshot, then ready")
+{
+    test_database db;
+    cut_off(db);
+    server_process server(db.url("reader"), {}, false);
+    CHECK(server.get("/healthz").status == 200);
+    CHECK(server.get("/readyz").status == 503);
+    CHECK(server.get("/v1/prices").status == 503);
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    CHECK(server.get("/readyz").status == 503);
+    restore(db);
+    CHECK(eventually([&] { return server.get("/readyz").status == 200; }, std::chrono::seconds(15)));
+    CHECK(server.get("/v1/prices").status == 200);
+}
+
+TEST_CASE("a publish that dies half-way leaves the previous sheet in the database and served")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    auto const before = server.get("/v1/prices");
+    // Stall the republish after it has deleted the old sheet and written some rows, then kill it.
+    db.exec("CREATE FUNCTION stall() RETURNS trigger LANGUAGE plpgsql AS "
+            "$$ BEGIN IF NEW.gpu = 'l40' THEN PERFORM pg_sleep(30); END IF; RETURN NEW; END $$");
+    db.exec("CREATE TRIGGER stall BEFORE INSERT ON sheet_row FOR EACH ROW EXECUTE FUNCTION stall()");
+    {
+        background_command publish({"publish", "--database-url", db.url("publisher"), "--week", this_week(), "--replace"});
+        std::this_thread::sleep_for(std::chrono::seconds(2));
+        publish.kill_now();
+    }
+    pqxx::connection c(db.url("reader"));
+    pqxx::read_transaction tx(c);
+    CHECK(tx.exec1("SELECT count(*) FROM sheet_row WHERE week = '" + this_week() + "'")[0].as<int>() == 27);
+    CHECK(server.get("/v1/prices").body == before.body);
+    CHECK(server.get("/v1/prices").header("etag") == before.header("etag"));
+}
+
+TEST_CASE("/metrics is Prometheus text with the counters that matter")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    server.get("/v1/prices");
+    server.get("/v1/nothing");
+    auto const r = server.get("/metrics");
+    CHECK(r.status == 200);
+    CHECK(r.header("content-type").starts_with("text/plain; version=0.0.4"));
+    for (char const* name : {"lowcostgpu_http_requests_total{route=\"/v1/prices\",status=\"200\"}",
+                             "lowcostgpu_http_requests_total{route=\"(unmatched)\",status=\"404\"}",
+                             "lowcostgpu_http_request_duration_seconds_bucket{le=\"+Inf\"}",
+                             "lowcostgpu_snapshot_age_seconds", "lowcostgpu_snapshot_reloads_total",
+                             "lowcostgpu_database_errors_total", "lowcostgpu_rate_limited_total",
+                             "lowcostgpu_rejected_connections_total"}) {
+        CAPTURE(name);
+        CHECK(r.body.find(name) != std::string::npos);
+    }
+    // Prometheus' own linter reads it as valid exposition text.
+    std::string const path = "/tmp/lcg-metrics-" + std::to_string(getpid()) + ".txt";
+    {
+        std::FILE* f = std::fopen(path.c_str(), "wb");
+        REQUIRE(f);
+        std::fwrite(r.body.data(), 1, r.body.size(), f);
+        std::fclose(f);
+    }
+    std::string const command = required_env("LCG_PROMTOOL") + " check metrics < " + path + " 2>&1";
+    std::FILE* p = popen(command.c_str(), "r");
+    REQUIRE(p);
+    std::string report;
+    char buf[512];
+    while (std::size_t n = std::fread(buf, 1, sizeof buf, p))
+        report.append(buf, n);
+    int const status = pclose(p);
+    unlink(path.c_str());
+    CAPTURE(report);
+    CHECK(status == 0);
+}
+
+TEST_CASE("rate limiting: 429 with Retry-After and RateLimit headers, loopback exempt unless asked")
+{
+    test_database db;
+    server_process exempt(db.url("reader"), {"--rate-limit", "1", "--rate-burst", "2"});
+    for (int i = 0; i < 5; ++i)
+        CHECK(exempt.get("/v1/prices").status == 200);
+
+    server_process limited(db.url("reader"),
+                           {"--rate-limit", "1", "--rate-burst", "2", "--rate-limit-loopback", "true"}, false);
+    REQUIRE(eventually([&] { return limited.get("/v1/prices").status != 503; }, std::chrono::seconds(10)));
+    http_reply refused;
+    for (int i = 0; i < 5 && refused.status != 429; ++i)
+        refused = limited.get("/v1/prices");
+    REQUIRE(refused.status == 429);
+    CHECK(refused.header("content-type") == "application/problem+json");
+    CHECK(!refused.header("retry-after").empty());
+    CHECK(refused.header("ratelimit-policy").find("q=2") != std::string::npos);
+    CHECK(refused.header("ratelimit").find("r=0") != std::string::npos);
+}
+
+TEST_CASE("X-Forwarded-For is believed only from a trusted proxy")
+{
+    test_database db;
+    server_process server(db.url("reader"), {"--rate-limit", "1", "--rate-burst", "1", "--trusted-proxies", "127.0.0.1"},
+                          false);
+    REQUIRE(eventually([&] { return server.get("/healthz").status == 200; }, std::chrono::seconds(10)));
+    // Through the trusted proxy each forwarded client has its own bucket, and loopback is not exempt for them.
+    auto const a = http_request(server.port(), "GET", "/healthz", {{"X-Forwarded-For", "203.0.113.7"}});
+    auto const a2 = http_request(server.port(), "GET", "/healthz", {{"X-Forwarded-For", "203.0.113.7"}});
+    auto const b = http_request(server.port(), "GET", "/healthz", {{"X-Forwarded-For", "203.0.113.8"}});
+    CHECK(a.status == 200);
+    CHECK(a2.status == 429);
+    CHECK(b.status == 200);
+}
+
+TEST_CASE("1,000 slow-header connections do not stop normal clients")
+{
+    test_database db;
+    server_process server(db.url("reader"), {"--header-timeout", "30"});
+    std::vector<int> idle;
+    for (int i = 0; i < 1000; ++i) {
+        int const fd = socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_port = htons(server.port());
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (fd < 0 || connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0)
+            break;
+        ssize_t const sent = send(fd, "GET /v1/prices HTTP/1.1\r\nHost: x\r\n", 35, 0);  // and never finish
+        CHECK(sent == 35);
+        idle.push_back(fd);
+    }
+    CHECK(idle.size() == 1000);
+    for (int i = 0; i < 50; ++i)
+        CHECK(server.get("/v1/prices/h100-sxm").status == 200);
+    for (int fd : idle)
+        close(fd);
+}
+
+TEST_CASE("connections over the cap get 503 and are closed")
+{
+    test_database db;
+    server_process server(db.url("reader"), {"--max-connections", "3"});
+    std::vector<int> held;
+    for (int i = 0; i < 3; ++i) {
+        int const fd = socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_port = htons(server.port());
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        REQUIRE(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+        held.push_back(fd);
+    }
+    CHECK(eventually([&] { return server.get("/healthz").status == 503; }, std::chrono::seconds(5)));
+    for (int fd : held)
+        close(fd);
+    CHECK(eventually([&] { return server.get("/healthz").status == 200; }, std::chrono::seconds(5)));
+}

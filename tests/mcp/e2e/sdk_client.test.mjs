@@ -1,0 +1,278 @@
+// The official TypeScript SDK client against a real lowcostgpu, over Streamable HTTP (`serve`) and
+// over stdio (`mcp`): every tool with valid and invalid arguments, each structuredContent checked
+// against the tool's outputSchema with ajv (JSON Schema 2020-12), the resources, prompts and
+// completions, the transport's HTTP checks, the modern (2026-07-28) era over raw HTTP, and the
+// same amounts from estimate_job_cost as from GET /v1/estimate.
+//
+// Run by tests/mcp/e2e/run, which starts the server and sets LCG_MCP_BASE (http://127.0.0.1:PORT),
+// LCG_BINARY and LCG_MCP_DATABASE_URL (the reader role on a copy of the sample database).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import http from 'node:http';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import Ajv2020 from 'ajv/dist/2020.js';
+
+const base = process.env.LCG_MCP_BASE;
+const binary = process.env.LCG_BINARY;
+const databaseUrl = process.env.LCG_MCP_DATABASE_URL;
+if (!base || !binary || !databaseUrl)
+  throw new Error('LCG_MCP_BASE, LCG_BINARY and LCG_MCP_DATABASE_URL must be set: run tests/mcp/e2e/run sdk');
+const mcpUrl = `${base}/mcp`;
+
+const toolNames = ['get_prices', 'get_gpu', 'compare_gpus', 'estimate_job_cost', 'size_model', 'find_cheapest',
+  'check_instance', 'explain_term', 'get_methodology'];
+
+// Valid and invalid arguments for every tool. Invalid ones must come back as isError results whose
+// text says what is accepted (or names what is wrong).
+const calls = {
+  get_prices: { valid: [{}, { sort: 'price' }, { gpu: 'h100-sxm' }, { vendor: 'nvidia', min_vram_gb: 80 },
+    { max_price: 1.5, tier: 'spot' }], invalid: [{ tier: 'weekly' }, { gpu: 'no-such-gpu' }, { colour: 'red' }] },
+  get_gpu: { valid: [{ gpu: 'h100-sxm' }, { gpu: 'A100-80GB-SXM' }], invalid: [{}, { gpu: 'h999' }] },
+  compare_gpus: { valid: [{ gpus: ['h100-sxm', 'a100-80gb-sxm', 'l40s'] }],
+    invalid: [{ gpus: ['h100-sxm'] }, { gpus: ['h100-sxm', 'nope'] }, {}] },
+  estimate_job_cost: { valid: [{ gpu: 'h100-sxm', seconds: 720 }, { gpu: 'h100-sxm', gpus: 2, hours: 10.5,
+    storage_gb: 250, egress_gb: 12.5, tokens_per_second: 1500 }, { gpu: 'l40s', hours: 3, tier: 'reserved',
+    images_per_hour: 1200 }], invalid: [{ gpu: 'h100-sxm' }, { gpu: 'h100-sxm', hours: 1, seconds: 3600 },
+    { gpu: 'h100-sxm', hours: -2 }, { gpu: 'h100-sxm', gpus: 99, hours: 1 }] },
+  size_model: { valid: [{ params_b: 70, precision: 'int8' }, { params_b: 8, precision: 'bf16', gpu: 'l4' }],
+    invalid: [{ params_b: 70 }, { params_b: 0, precision: 'fp16' }, { params_b: 70, precision: 'fp64' }] },
+  find_cheapest: { valid: [{ params_b: 70, precision: 'int8', hours: 10 }, { vram_gb: 40, tier: 'spot' },
+    { params_b: 5000, precision: 'fp32' }], invalid: [{}, { vram_gb: 40, params_b: 7, precision: 'fp16' },
+    { vram_gb: 40, hours: 100000 }] },
+  check_instance: { valid: [{ gpu: 'h100-sxm', gpus: 8, vcpus: 64, memory_gib: 512, cpu_generation: 'v7' },
+    { gpu: 'h100-sxm', gpus: 8, vcpus: 4096, memory_gib: 65536, cpu_generation: 'v1' }],
+    invalid: [{ gpu: 'h100-sxm' }, { gpu: 'h100-sxm', vcpus: 8, memory_gib: 64, cpu_generation: 'seven' }] },
+  explain_term: { valid: [{ term: 'gpu-hour' }, { term: 'cle api', lang: 'fr' }, { term: 'Clé API', lang: 'fr' },
+    { term: 'reserved' }], invalid: [{ term: 'qwxzv' }, { term: 'gpu-hour', lang: 'de' }, {}] },
+  get_methodology: { valid: [{}], invalid: [{ verbose: true }] },
+};
+
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+
+async function checkEveryTool(client, label) {
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name), toolNames, `${label}: the nine tools in order`);
+  const validators = {};
+  for (const tool of tools) {
+    assert.ok(tool.title && tool.description, `${tool.name}: title and description`);
+    assert.equal(tool.inputSchema.type, 'object');
+    assert.equal(tool.outputSchema.type, 'object');
+    assert.equal(tool.annotations.readOnlyHint, true);
+    assert.equal(tool.annotations.idempotentHint, true);
+    assert.equal(tool.annotations.openWorldHint, false);
+    validators[tool.name] = ajv.compile(tool.outputSchema);
+  }
+  let checked = 0;
+  for (const name of toolNames) {
+    for (const args of calls[name].valid) {
+      const result = await client.callTool({ name, arguments: args });
+      const what = `${label} ${name}(${JSON.stringify(args)})`;
+      assert.equal(result.isError, false, `${what}: ${result.content?.[0]?.text}`);
+      assert.equal(result.content[0].type, 'text');
+      assert.ok(result.content[0].text.length > 20, `${what}: a Markdown text`);
+      assert.ok(result.content[0].text.length < 8000, `${what}: short enough for an assistant's context`);
+      const valid = validators[name](result.structuredContent);
+      assert.ok(valid, `${what}: structuredContent fails its outputSchema: ${ajv.errorsText(validators[name].errors)}`);
+      checked++;
+    }
+    for (const args of calls[name].invalid) {
+      const result = await client.callTool({ name, arguments: args });
+      const what = `${label} ${name}(${JSON.stringify(args)})`;
+      assert.equal(result.isError, true, `${what} must be refused`);
+      assert.equal(result.structuredContent, undefined, `${what}: no structured content on error`);
+      assert.match(result.content[0].text, /accepted|required|not both|no glossary entry|is more than|takes no arguments/, what);
+      checked++;
+    }
+  }
+  await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }),
+    (e) => e instanceof McpError && e.code === -32602, `${label}: an unknown tool is a JSON-RPC error -32602`);
+  return checked;
+}
+
+function raw(method, path, { headers = {}, body } = {}) {
+  const url = new URL(path, base);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ method, host: url.hostname, port: url.port, path: url.pathname + url.search,
+      headers: { Host: url.host, ...headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => { text += chunk; });
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+const jsonHeaders = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+const modernMeta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'sdk-e2e', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {} };
+
+let httpClient;
+
+before(async () => {
+  httpClient = new Client({ name: 'lowcostgpu-e2e', version: '1.0.0' });
+  await httpClient.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
+});
+
+after(async () => {
+  await httpClient?.close();
+});
+
+test('Streamable HTTP: initialize negotiates 2025-11-25 and names the server', () => {
+  assert.equal(httpClient.getServerVersion().name, 'lowcostgpu');
+  const caps = httpClient.getServerCapabilities();
+  for (const c of ['tools', 'resources', 'prompts', 'completions', 'logging']) assert.ok(caps[c], c);
+});
+
+test('Streamable HTTP: every tool, valid and invalid, structuredContent valid against outputSchema', async () => {
+  const checked = await checkEveryTool(httpClient, 'http');
+  console.log(`# http: ${checked} tool calls checked`);
+});
+
+test('estimate_job_cost and GET /v1/estimate give the same amounts', async () => {
+  const cases = [
+    { gpu: 'h100-sxm', gpus: '2', hours: '10.5', storage_gb: '250', egress_gb: '12.5', tokens_per_second: '1500' },
+    { gpu: 'h100-sxm', seconds: '720' },
+    { gpu: 'a100-80gb-sxm', gpus: '8', hours: '72', tier: 'spot', storage_gb: '500', storage_hours: '100',
+      ingress_gb: '40' },
+  ];
+  for (const args of cases) {
+    const tool = (await httpClient.callTool({ name: 'estimate_job_cost', arguments: args })).structuredContent;
+    const res = await raw('GET', `/v1/estimate?${new URLSearchParams(args)}`, { headers: { Accept: 'application/json' } });
+    assert.equal(res.status, 200, res.text);
+    const api = JSON.parse(res.text);
+    assert.equal(tool.total, api.total);
+    assert.equal(tool.effective_per_gpu_hour, api.effective_per_gpu_hour);
+    assert.deepEqual(tool.lines.map((l) => [l.item, l.quantity, l.unit_rate, l.amount]),
+      api.lines.map((l) => [l.item, l.quantity, l.unit_rate, l.amount]));
+    assert.deepEqual(tool.tiers.map((t) => [t.tier, t.per_gpu_hour, t.total]),
+      api.tiers.map((t) => [t.tier, t.per_gpu_hour, t.total]));
+    assert.equal(tool.reserved_term.commitment, api.reserved_term.commitment);
+  }
+});
+
+test('Streamable HTTP: resources in Markdown and the HTTP API JSON, templates, prompts, completion', async () => {
+  const { resources } = await httpClient.listResources();
+  assert.deepEqual(resources.map((r) => r.uri),
+    ['lowcostgpu://prices', 'lowcostgpu://gpus', 'lowcostgpu://methodology', 'lowcostgpu://glossary']);
+  const paths = { 'lowcostgpu://prices': '/v1/prices', 'lowcostgpu://gpus': '/v1/gpus',
+    'lowcostgpu://methodology': '/v1/methodology', 'lowcostgpu://glossary': '/v1/glossary?lang=en',
+    'lowcostgpu://gpus/h100-sxm': '/v1/gpus/h100-sxm', 'lowcostgpu://glossary/gpu-hour?lang=fr': '/v1/glossary/gpu-hour?lang=fr' };
+  for (const [uri, path] of Object.entries(paths)) {
+    const { contents } = await httpClient.readResource({ uri });
+    assert.equal(contents[0].mimeType, 'text/markdown', uri);
+    assert.ok(contents[0].text.length > 50, uri);
+    assert.equal(contents[1].mimeType, 'application/json', uri);
+    const res = await raw('GET', path, { headers: { Accept: 'application/json' } });
+    assert.deepEqual(JSON.parse(contents[1].text), JSON.parse(res.text), `${uri} is ${path}`);
+  }
+  const { resourceTemplates } = await httpClient.listResourceTemplates();
+  assert.equal(resourceTemplates.length, 3);
+  const weeks = await httpClient.complete({ ref: { type: 'ref/resource', uri: 'lowcostgpu://sheets/{week}' },
+    argument: { name: 'week', value: '' } });
+  assert.ok(weeks.completion.values.length >= 2);
+  const sheet = await httpClient.readResource({ uri: `lowcostgpu://sheets/${weeks.completion.values[1]}` });
+  assert.match(sheet.contents[0].text, /^# Price sheet /);
+  const ids = await httpClient.complete({ ref: { type: 'ref/resource', uri: 'lowcostgpu://gpus/{id}' },
+    argument: { name: 'id', value: 'h1' } });
+  assert.ok(ids.completion.values.includes('h100-sxm'));
+  await assert.rejects(httpClient.readResource({ uri: 'lowcostgpu://gpus/h999' }), (e) => e.code === -32002);
+
+  const { prompts } = await httpClient.listPrompts();
+  assert.deepEqual(prompts.map((p) => p.name), ['choose_gpu', 'estimate_training_run', 'explain_pricing']);
+  const prompt = await httpClient.getPrompt({ name: 'estimate_training_run', arguments: { gpu: 'h100-sxm', hours: '24' } });
+  assert.match(prompt.messages[0].content.text, /estimate_job_cost/);
+  await assert.rejects(httpClient.getPrompt({ name: 'estimate_training_run', arguments: { gpu: 'h100-sxm' } }),
+    (e) => e.code === -32602);
+  await httpClient.ping();
+  await httpClient.setLoggingLevel('warning');
+});
+
+test('HTTP transport checks: 405, 415, 400, 403, 413, 202', async () => {
+  for (const method of ['GET', 'DELETE']) {
+    const res = await raw(method, '/mcp');
+    assert.equal(res.status, 405, method);
+    assert.equal(res.headers.allow, 'POST');
+  }
+  const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+  assert.equal((await raw('POST', '/mcp', { headers: { 'Content-Type': 'text/plain' }, body: ping })).status, 415);
+  assert.equal((await raw('POST', '/mcp', { headers: { ...jsonHeaders, Accept: 'text/html' }, body: ping })).status, 400);
+  assert.equal((await raw('POST', '/mcp', { headers: { ...jsonHeaders, Host: 'evil.example.com' }, body: ping })).status, 403);
+  assert.equal((await raw('POST', '/mcp', { headers: { ...jsonHeaders, Origin: 'http://evil.example.com' }, body: ping })).status, 403);
+  assert.equal((await raw('POST', '/mcp', { headers: { ...jsonHeaders, Origin: 'http://localhost:6274' }, body: ping })).status, 200);
+  const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1024 * 1024) } });
+  assert.equal((await raw('POST', '/mcp', { headers: jsonHeaders, body: big })).status, 413);
+  const note = await raw('POST', '/mcp', { headers: jsonHeaders, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  assert.equal(note.status, 202);
+  assert.equal(note.text, '');
+  const batch = await raw('POST', '/mcp', { headers: jsonHeaders, body: `[${ping},${ping}]` });
+  assert.equal(batch.status, 400);
+  assert.equal(JSON.parse(batch.text).error.code, -32600);
+});
+
+test('modern 2026-07-28 over HTTP: discover, headers checked, 404 for an unknown method', async () => {
+  const post = (method, params, headers) => raw('POST', '/mcp', { headers: { ...jsonHeaders, ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: modernMeta } }) });
+  const modern = { 'MCP-Protocol-Version': '2026-07-28' };
+  const discover = await post('server/discover', {}, { ...modern, 'Mcp-Method': 'server/discover' });
+  assert.equal(discover.status, 200);
+  const result = JSON.parse(discover.text).result;
+  assert.equal(result.resultType, 'complete');
+  assert.equal(result.cacheScope, 'public');
+  assert.deepEqual(result.supportedVersions, ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26']);
+  const call = await post('tools/call', { name: 'get_prices', arguments: { gpu: 'h100-sxm' } },
+    { ...modern, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'get_prices' });
+  assert.equal(call.status, 200);
+  assert.equal(JSON.parse(call.text).result.structuredContent.rows[0].on_demand, '1.680');
+  const missing = await post('tools/list', {}, modern);
+  assert.equal(missing.status, 400);
+  assert.equal(JSON.parse(missing.text).error.code, -32020);
+  const wrongName = await post('tools/call', { name: 'get_prices' }, { ...modern, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'get_gpu' });
+  assert.equal(JSON.parse(wrongName.text).error.code, -32020);
+  const unknown = await post('tasks/list', {}, { ...modern, 'Mcp-Method': 'tasks/list' });
+  assert.equal(unknown.status, 404);
+  assert.equal(JSON.parse(unknown.text).error.code, -32601);
+  const version = await post('tools/list', {}, { 'MCP-Protocol-Version': '2031-01-01', 'Mcp-Method': 'tools/list' });
+  assert.equal(version.status, 400);
+  assert.equal(JSON.parse(version.text).error.code, -32022);
+});
+
+test('stdio: the SDK client over `lowcostgpu mcp`, every tool and a resource', async () => {
+  const transport = new StdioClientTransport({ command: binary, args: ['mcp', '--database-url', databaseUrl], stderr: 'pipe' });
+  const client = new Client({ name: 'lowcostgpu-e2e-stdio', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const checked = await checkEveryTool(client, 'stdio');
+    console.log(`# stdio: ${checked} tool calls checked`);
+    const { contents } = await client.readResource({ uri: 'lowcostgpu://prices' });
+    assert.match(contents[0].text, /h100-sxm \| 80 GB \| \$1\.680/);
+  } finally {
+    await client.close();
+  }
+});
+
+test('stdio: protocol on stdout only, logs on stderr, exit 0 at end of input', () => {
+  const input = [
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+    JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    '',
+    '{not json',
+    JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'server/discover', params: { _meta: modernMeta } }),
+  ].join('\n') + '\n';
+  const run = spawnSync(binary, ['mcp', '--database-url', databaseUrl], { input, encoding: 'utf8', timeout: 60000 });
+  assert.equal(run.status, 0, run.stderr);
+  const lines = run.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((l) => l.id), [1, null, 2]);
+  assert.equal(lines[0].result.protocolVersion, '2025-06-18');
+  assert.equal(lines[1].error.code, -32700);
+  assert.equal(lines[2].result.resultType, 'complete');
+  assert.match(run.stderr, /lowcostgpu mcp/);
+});

@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""End-to-end test in headless Chromium against the real server and a real PostgreSQL.
+
+Opens the HTML pages of the prices, the catalog and the glossary, reads their tables and headings
+through the DOM (chromium --dump-dom) and checks them against the JSON of the same resources; saves a
+screenshot of each (ARTIFACTS/*.png); checks that a .md URL is displayed as text, not downloaded.
+
+Needs what deploy/test exports (LCG_BINARY, LCG_TEST_ADMIN_URL, LCG_TEST_TEMPLATE, LCG_TEST_PG_PORT)
+and Debian's chromium; without them it fails and says so. Standard library only.
+Usage: browser_test.py --artifacts DIR
+"""
+
+import argparse
+import html.parser
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+FAILURES = []
+
+
+def check(condition, message):
+    if not condition:
+        FAILURES.append(message)
+        print("FAIL: " + message, file=sys.stderr)
+
+
+def required_env(name):
+    value = os.environ.get(name)
+    if not value:
+        sys.exit(f"{name} is not set: this test needs a PostgreSQL and the built binary; run it with deploy/test")
+    return value
+
+
+class Dom(html.parser.HTMLParser):
+    """The text of every table row (cells), of h1/h3 headings and of <pre> elements."""
+
+    def __init__(self):
+        super().__init__()
+        self.rows, self.headings, self.pres = [], [], []
+        self._cell = None
+        self._row = None
+        self._heading = None
+        self._pre = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "tr":
+            self._row = []
+        elif tag in ("td", "th") and self._row is not None:
+            self._cell = ""
+        elif tag in ("h1", "h3"):
+            self._heading = ""
+        elif tag == "pre":
+            self._pre = ""
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self._row.append(" ".join(self._cell.split()))
+            self._cell = None
+        elif tag == "tr" and self._row is not None:
+            self.rows.append(self._row)
+            self._row = None
+        elif tag in ("h1", "h3") and self._heading is not None:
+            self.headings.append(" ".join(self._heading.split()))
+            self._heading = None
+        elif tag == "pre" and self._pre is not None:
+            self.pres.append(self._pre)
+            self._pre = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell += data
+        if self._heading is not None:
+            self._heading += data
+        if self._pre is not None:
+            self._pre += data
+
+
+def parse_dom(text):
+    dom = Dom()
+    dom.feed(text)
+    return dom
+
+
+class Chromium:
+    def __init__(self):
+        self.binary = shutil.which("chromium") or shutil.which("chromium-browser")
+        if not self.binary:
+            sys.exit("chromium is not installed: deploy/lib.sh installs Debian's chromium package")
+
+    def run(self, *args):
+        with tempfile.TemporaryDirectory(prefix="lcg-chromium-") as profile:
+            command = [self.binary, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                       "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                       "--user-data-dir=" + profile, *args]
+            done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+            if done.returncode != 0:
+                raise RuntimeError(f"chromium failed ({done.returncode}): {done.stderr[-2000:]}")
+            return done.stdout
+
+    def dump_dom(self, url):
+        return self.run("--dump-dom", url)
+
+    def screenshot(self, url, path):
+        self.run("--screenshot=" + path, "--window-size=1280,900", url)
+
+
+def get(url, accept=None):
+    request = urllib.request.Request(url, headers={"Accept": accept} if accept else {})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.status, dict(response.headers), response.read().decode("utf-8")
+
+
+def get_json(url):
+    return json.loads(get(url, "application/json")[2])
+
+
+class Server:
+    """lowcostgpu serve on a fresh copy of the sample database, on 127.0.0.1 and a free port."""
+
+    def __init__(self):
+        self.binary = required_env("LCG_BINARY")
+        admin = required_env("LCG_TEST_ADMIN_URL")
+        template = required_env("LCG_TEST_TEMPLATE")
+        port = required_env("LCG_TEST_PG_PORT")
+        self.admin = admin
+        self.database = f"lcg_web_{os.getpid()}"
+        self.psql(f"CREATE DATABASE {self.database} TEMPLATE {template} OWNER lowcostgpu_owner")
+        url = f"postgresql://lowcostgpu_reader@127.0.0.1:{port}/{self.database}"
+        self.log = tempfile.TemporaryFile()
+        self.process = subprocess.Popen([self.binary, "serve", "--listen", "127.0.0.1:0", "--database-url", url],
+                                        stdout=subprocess.PIPE, stderr=self.log, text=True)
+        line = self.process.stdout.readline()
+        match = re.search(r"listening on (http://127\.0\.0\.1:\d+)", line)
+        if not match:
+            self.stop()
+            sys.exit("lowcostgpu serve did not start: " + line)
+        self.base = match.group(1)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                if get(self.base + "/readyz")[0] == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        sys.exit("lowcostgpu serve never became ready")
+
+    def psql(self, sql):
+        subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", self.admin, "-c", sql], check=True,
+                       capture_output=True)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        self.psql(f"DROP DATABASE IF EXISTS {self.database} WITH (FORCE)")
+
+
+def table_rows(dom, first_header):
+    """The body rows of the table whose first header cell is `first_header`."""
+    out, inside = [], False
+    for row in dom.rows:
+        if row and row[0] == first_header:
+            inside = True
+            continue
+        if inside:
+            out.append(row)
+    return out
+
+
+def check_prices(chromium, base, artifacts):
+    sheet = get_json(base + "/v1/prices")
+    dom = parse_dom(chromium.dump_dom(base + "/v1/prices"))
+    check(f"GPU price sheet {sheet['week']}" in dom.headings, "the prices page names the sheet's week")
+    rows = {row[0]: row for row in table_rows(dom, "GPU")}
+    check(len(rows) == len(sheet["prices"]), f"the prices table has {len(rows)} rows, the JSON {len(sheet['prices'])}")
+    for price in sheet["prices"]:
+        row = rows.get(price["name"])
+        check(row is not None, f"the prices table has a row for {price['name']}")
+        if row is None or not price["available"]:
+            continue
+        expected = [price["name"], price["median"], price["cap"], price["on_demand"], price["spot"], price["reserved"],
+                    price["headroom"], str(price["observations"])]
+        check(row == expected, f"prices row {row} equals the JSON {expected}")
+    h100 = next(p for p in sheet["prices"] if p["gpu"] == "h100-sxm")
+    check([h100["median"], h100["on_demand"], h100["spot"], h100["reserved"]] == ["2.400", "1.680", "0.840", "1.092"],
+          "the H100 SXM row is the worked example")
+    chromium.screenshot(base + "/v1/prices", os.path.join(artifacts, "prices.png"))
+
+
+def check_catalog(chromium, base, artifacts):
+    catalog = get_json(base + "/v1/gpus")
+    dom = parse_dom(chromium.dump_dom(base + "/v1/gpus"))
+    rows = {row[0]: row for row in table_rows(dom, "GPU")}
+    check(len(rows) == catalog["count"], f"the catalog table has {len(rows)} rows, the JSON count {catalog['count']}")
+    for gpu in catalog["gpus"]:
+        row = rows.get(gpu["name"])
+        check(row is not None, f"the catalog has a row for {gpu['name']}")
+        if row is None:
+            continue
+        tflops = gpu["fp16_dense_tflops"]["value"] + ("" if gpu["fp16_dense_tflops"]["confirmed"] else "?")
+        check(row[3] == str(gpu["vram_gb"]), f"{gpu['id']}: VRAM {row[3]} = {gpu['vram_gb']}")
+        check(row[4] == str(gpu["memory_bandwidth_gbs"]), f"{gpu['id']}: bandwidth {row[4]}")
+        check(row[5] == tflops, f"{gpu['id']}: TFLOPS {row[5]} = {tflops}")
+        on_demand = gpu.get("prices", {}).get("on_demand", "—")
+        check(row[-1] == on_demand, f"{gpu['id']}: on-demand {row[-1]} = {on_demand}")
+    chromium.screenshot(base + "/v1/gpus", os.path.join(artifacts, "catalog.png"))
+
+
+def check_glossary(chromium, base, artifacts):
+    glossary = get_json(base + "/v1/glossary")
+    dom_text = chromium.dump_dom(base + "/v1/glossary")
+    dom = parse_dom(dom_text)
+    names = [t["name"] for t in glossary["terms"]]
+    found = [h for h in dom.headings if h in names]
+    check(len(found) == glossary["count"], f"the glossary page shows {len(found)} terms, the JSON {glossary['count']}")
+    spot = next(t for t in glossary["terms"] if t["slug"] == "interruptible-instance")
+    check("$0.840 per GPU-hour" in spot["definition"] and html_text(spot["definition"]) in dom_text,
+          "the glossary page quotes the spot rate of the current sheet, as the JSON does")
+    chromium.screenshot(base + "/v1/glossary", os.path.join(artifacts, "glossary.png"))
+
+
+def html_text(text):
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def check_markdown_is_shown(chromium, base):
+    status, headers, body = get(base + "/v1/prices.md")
+    check(status == 200, "/v1/prices.md answers 200")
+    check(headers.get("Content-Type") == "text/markdown; charset=utf-8", "Markdown is text/markdown; charset=utf-8")
+    check(headers.get("Content-Disposition") == "inline", "Markdown is served inline")
+    dom = parse_dom(chromium.dump_dom(base + "/v1/prices.md"))
+    check(len(dom.pres) == 1 and dom.pres[0].startswith("# GPU price sheet "),
+          "Chromium displays the Markdown as text inside a <pre> rather than downloading it")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--artifacts", required=True, help="folder for the screenshots")
+    args = parser.parse_args()
+    os.makedirs(args.artifacts, exist_ok=True)
+    chromium = Chromium()
+    server = Server()
+    try:
+        check_prices(chromium, server.base, args.artifacts)
+        check_catalog(chromium, server.base, args.artifacts)
+        check_glossary(chromium, server.base, args.artifacts)
+        check_markdown_is_shown(chromium, server.base)
+        for name in ("prices", "catalog", "glossary"):
+            path = os.path.join(args.artifacts, name + ".png")
+            check(os.path.exists(path) and os.path.getsize(path) > 10_000, f"screenshot {path} saved")
+    finally:
+        server.stop()
+    checks = "prices, catalog, glossary and Markdown display"
+    if FAILURES:
+        print(f"0 passed, {len(FAILURES)} failed: browser end-to-end ({checks})")
+        return 1
+    print(f"browser end-to-end: {checks} checked in Chromium; screenshots in {args.artifacts}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

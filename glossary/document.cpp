@@ -1,5 +1,7 @@
 #include "glossary/document.hpp"
 
+#include "glossary/text.hpp"
+
 #include <algorithm>
 #include <optional>
 
@@ -8,15 +10,6 @@ namespace lcg::glossary {
 namespace {
 
 constexpr std::size_t max_related = 4;
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
 
 bool is_blank(std::string_view line) { return trim(line).empty(); }
 

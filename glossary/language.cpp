@@ -8,15 +8,6 @@ namespace lcg::glossary {
 
 namespace {
 
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
-
 // A qvalue ("1", "0.8", "0.125", "1.000") in thousandths; nothing when malformed.
 std::optional<int> parse_qvalue(std::string_view text)
 {

@@ -116,15 +116,6 @@ bool ends_abbreviation(std::string_view text, std::size_t dot)
     return std::find(std::begin(abbreviations), std::end(abbreviations), word) != std::end(abbreviations);
 }
 
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
-
 }
 
 std::string fold(std::string_view utf8)
@@ -224,6 +215,15 @@ std::size_t edit_distance(std::string_view a, std::string_view b)
         }
     }
     return row[b.size()];
+}
+
+std::string_view trim(std::string_view s)
+{
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
+    return s;
 }
 
 }

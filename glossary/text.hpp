@@ -26,6 +26,9 @@ std::vector<std::string> words(std::string_view utf8);
 // as a sentence of its own.
 std::vector<std::string_view> split_sentences(std::string_view text);
 
+// `s` without leading and trailing spaces and tabs.
+std::string_view trim(std::string_view s);
+
 // Levenshtein distance, byte by byte (slugs are ASCII).
 std::size_t edit_distance(std::string_view a, std::string_view b);
 

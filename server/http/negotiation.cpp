@@ -1,20 +1,13 @@
 #include "server/http/negotiation.hpp"
 
+#include "glossary/text.hpp"
+
 #include <cctype>
 #include <vector>
 
 namespace lcg::http {
 
 namespace {
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
 
 bool iequals(std::string_view a, std::string_view b)
 {
@@ -60,16 +53,16 @@ std::vector<weighted> parse_weighted(std::string_view header)
         auto item = header.substr(0, comma);
         header = comma == std::string_view::npos ? std::string_view{} : header.substr(comma + 1);
         auto const semi = item.find(';');
-        weighted w{trim(item.substr(0, semi))};
+        weighted w{glossary::trim(item.substr(0, semi))};
         bool valid = !w.value.empty();
         auto params = semi == std::string_view::npos ? std::string_view{} : item.substr(semi + 1);
         while (valid && !params.empty()) {
             auto const next = params.find(';');
-            auto const param = trim(params.substr(0, next));
+            auto const param = glossary::trim(params.substr(0, next));
             params = next == std::string_view::npos ? std::string_view{} : params.substr(next + 1);
             auto const eq = param.find('=');
-            if (eq != std::string_view::npos && iequals(trim(param.substr(0, eq)), "q")) {
-                auto const q = parse_qvalue(trim(param.substr(eq + 1)));
+            if (eq != std::string_view::npos && iequals(glossary::trim(param.substr(0, eq)), "q")) {
+                auto const q = parse_qvalue(glossary::trim(param.substr(eq + 1)));
                 valid = q.has_value();
                 w.q = q.value_or(0);
             }

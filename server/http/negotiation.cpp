@@ -19,26 +19,6 @@ bool iequals(std::string_view a, std::string_view b)
     return true;
 }
 
-// A qvalue (RFC 9110 §12.4.2) in thousandths: "0", "0.5", "1.000"; nothing when malformed.
-std::optional<int> parse_qvalue(std::string_view text)
-{
-    if (text.empty() || (text[0] != '0' && text[0] != '1'))
-        return std::nullopt;
-    int value = (text[0] - '0') * 1000;
-    if (text.size() == 1)
-        return value;
-    if (text[1] != '.' || text.size() > 5)
-        return std::nullopt;
-    int scale = 100;
-    for (char c : text.substr(2)) {
-        if (c < '0' || c > '9')
-            return std::nullopt;
-        value += (c - '0') * scale;
-        scale /= 10;
-    }
-    return value <= 1000 ? std::optional<int>(value) : std::nullopt;
-}
-
 // One element of a comma-separated header: its value before any ';', and its q (1000 by default).
 struct weighted {
     std::string_view value;
@@ -62,7 +42,7 @@ std::vector<weighted> parse_weighted(std::string_view header)
             params = next == std::string_view::npos ? std::string_view{} : params.substr(next + 1);
             auto const eq = param.find('=');
             if (eq != std::string_view::npos && iequals(glossary::trim(param.substr(0, eq)), "q")) {
-                auto const q = parse_qvalue(glossary::trim(param.substr(eq + 1)));
+                auto const q = glossary::parse_qvalue(glossary::trim(param.substr(eq + 1)));
                 valid = q.has_value();
                 w.q = q.value_or(0);
             }

@@ -67,6 +67,8 @@ division divide(u128 n, std::uint64_t d)
 {
     if (n.hi >= d)
         throw std::overflow_error("mul_div: the quotient does not fit in 64 bits");
+    if (n.hi == 0)
+        return {n.lo / d, n.lo % d};  // the usual case: the product fits in 64 bits
     std::uint64_t rem = n.hi;
     std::uint64_t q = 0;
     for (int bit = 63; bit >= 0; --bit) {

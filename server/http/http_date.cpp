@@ -61,13 +61,21 @@ std::optional<pricing::instant> make(int y, std::optional<unsigned> mon, int d, 
 
 std::string http_date(pricing::instant t)
 {
+    // Responses mostly carry the same Last-Modified (the sheet's): remember the last one formatted.
+    thread_local pricing::instant last{};
+    thread_local std::string last_text;
+    if (t == last && !last_text.empty())
+        return last_text;
     auto const days = floor<std::chrono::days>(t);
     year_month_day const ymd{days};
     hh_mm_ss const hms{t - days};
-    return std::string(day_names[weekday(days).c_encoding()]) + ", " + two(unsigned(ymd.day())) + " " +
-           std::string(month_names[unsigned(ymd.month()) - 1]) + " " + std::to_string(int(ymd.year())) + " " +
-           two(static_cast<unsigned>(hms.hours().count())) + ":" + two(static_cast<unsigned>(hms.minutes().count())) +
-           ":" + two(static_cast<unsigned>(hms.seconds().count())) + " GMT";
+    last_text = std::string(day_names[weekday(days).c_encoding()]) + ", " + two(unsigned(ymd.day())) + " " +
+                std::string(month_names[unsigned(ymd.month()) - 1]) + " " + std::to_string(int(ymd.year())) + " " +
+                two(static_cast<unsigned>(hms.hours().count())) + ":" +
+                two(static_cast<unsigned>(hms.minutes().count())) + ":" +
+                two(static_cast<unsigned>(hms.seconds().count())) + " GMT";
+    last = t;
+    return last_text;
 }
 
 std::optional<pricing::instant> parse_http_date(std::string_view s)

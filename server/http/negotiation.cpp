@@ -129,8 +129,11 @@ std::string alternate_links(std::string_view path, std::string_view query, rende
             return;
         if (!out.empty())
             out += ", ";
-        out += "<" + render::suffixed_url(path, f, query) + ">; rel=\"alternate\"; type=\"" +
-               std::string(render::media_type(f)) + "\"";
+        out += '<';
+        out += render::suffixed_url(path, f, query);
+        out += ">; rel=\"alternate\"; type=\"";
+        out += render::media_type(f);
+        out += '"';
     });
     return out;
 }

@@ -7,6 +7,7 @@
 #include "server/snapshot/gzip.hpp"
 
 #include <cstdint>
+#include <cstring>
 
 namespace lcg::http {
 
@@ -39,8 +40,10 @@ std::optional<std::string_view> etag_matches(request const& req, std::string_vie
     return std::nullopt;
 }
 
-// One representation as a response may send it.
+// One representation as a response may send it. Its bytes are shared with the response, which
+// keeps `owner` alive until they are written.
 struct representation {
+    std::shared_ptr<const void> owner;
     std::string_view content_type;
     std::string_view body;
     std::string_view etag;
@@ -49,14 +52,26 @@ struct representation {
     std::optional<pricing::instant> last_modified;
 };
 
-// A cheap validator for computed bodies (FNV-1a, 64 bits): distinct bodies, distinct tags.
+// A cheap validator for computed bodies: a 64-bit multiply-xorshift hash taken 8 bytes at a
+// time (a byte-wise FNV cost more than rendering the body). Distinct bodies, distinct tags; the
+// same body gives the same tag on every replica.
 std::string computed_etag(std::string_view body)
 {
-    std::uint64_t h = 1469598103934665603ULL;
-    for (char c : body) {
-        h ^= static_cast<unsigned char>(c);
-        h *= 1099511628211ULL;
+    constexpr std::uint64_t multiplier = 0x9E3779B97F4A7C15ULL;
+    std::uint64_t h = 0xcbf29ce484222325ULL ^ body.size();
+    auto const mix = [&](std::uint64_t word) {
+        h = (h ^ word) * multiplier;
+        h ^= h >> 29;
+    };
+    std::size_t i = 0;
+    for (; i + 8 <= body.size(); i += 8) {
+        std::uint64_t word;
+        std::memcpy(&word, body.data() + i, 8);
+        mix(word);
     }
+    std::uint64_t tail = 0;
+    std::memcpy(&tail, body.data() + i, body.size() - i);
+    mix(tail);
     static constexpr char hex[] = "0123456789abcdef";
     std::string tag = "\"c";
     for (int shift = 60; shift >= 0; shift -= 4)
@@ -96,7 +111,7 @@ response conditional(request const& req, representation const& r, std::string_vi
         res.set(beast_http::field::content_disposition, "inline");  // shown as text, not downloaded
     if (gzipped)
         res.set(beast_http::field::content_encoding, "gzip");
-    res.body() = gzipped ? r.gzip_body : r.body;
+    res.body() = payload(r.owner, gzipped ? r.gzip_body : r.body);
     res.prepare_payload();
     if (req.method() == beast_http::verb::head)
         res.body().clear();  // Content-Length stays that of the full body
@@ -147,23 +162,29 @@ response from_error(request const& req, pricing::error const& e, std::string con
     return problem(req, statuses[static_cast<int>(e.code)], e.message, std::move(extra));
 }
 
-response serve_document(request const& req, snapshot::document const& doc, std::string_view cache_control)
+response serve_document(request const& req, std::shared_ptr<const snapshot::document> const& doc,
+                        std::string_view cache_control)
 {
-    return conditional(req, {doc.content_type, doc.body, doc.etag, doc.gzip_body, doc.gzip_etag, doc.last_modified},
+    return conditional(req,
+                       {doc, doc->content_type, doc->body, doc->etag, doc->gzip_body, doc->gzip_etag, doc->last_modified},
                        cache_control);
 }
 
 response serve_body(request const& req, render::format f, std::string body,
                     std::optional<pricing::instant> last_modified, std::string_view cache_control)
 {
-    std::string const etag = computed_etag(body);
+    struct computed {
+        std::string body, zipped;
+    };
+    auto const made = std::make_shared<computed>(std::move(body), std::string());
+    std::string const etag = computed_etag(made->body);
     std::string const gzip_etag = etag.substr(0, etag.size() - 1) + "-gz\"";
-    std::string zipped;
-    if (body.size() >= 256 && accepts_gzip(req[beast_http::field::accept_encoding]))
-        zipped = snapshot::gzip(body);
-    if (zipped.size() >= body.size())
-        zipped.clear();
-    return conditional(req, {render::content_type(f), body, etag, zipped, gzip_etag, last_modified}, cache_control);
+    if (made->body.size() >= 256 && accepts_gzip(req[beast_http::field::accept_encoding]))
+        made->zipped = snapshot::gzip(made->body);
+    if (made->zipped.size() >= made->body.size())
+        made->zipped.clear();
+    return conditional(req, {made, render::content_type(f), made->body, etag, made->zipped, gzip_etag, last_modified},
+                       cache_control);
 }
 
 response serve_json(request const& req, boost::json::value const& body, std::string_view cache_control)

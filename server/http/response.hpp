@@ -35,7 +35,7 @@ response from_error(request const& req, pricing::error const& e, std::string con
 // A pre-rendered document: ETag and Last-Modified with If-None-Match and If-Modified-Since (304),
 // its gzip copy when Accept-Encoding allows (with the gzip ETag), HEAD, and the headers its type
 // needs (Content-Security-Policy on HTML, Content-Disposition: inline on Markdown).
-response serve_document(request const& req, snapshot::document const& doc,
+response serve_document(request const& req, std::shared_ptr<const snapshot::document> const& doc,
                         std::string_view cache_control = shared_cache_control);
 
 // A body computed for this request (estimates, filtered listings) in format `f`: the same rules,

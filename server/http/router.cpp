@@ -53,6 +53,8 @@ auto const routes = std::to_array<route>({
     {"/mcp", handle_mcp, true, {}, "POST"},
 });
 
+constexpr std::string_view unmatched_route = "(unmatched)";
+
 bool match(std::string_view pattern, std::string_view path, std::vector<std::string_view>& out)
 {
     out.clear();
@@ -155,13 +157,14 @@ response method_not_allowed(request const& req, std::string_view path, std::stri
     return res;
 }
 
-response dispatch(request const& req, request_context const& ctx)
+response dispatch(request const& req, request_context const& ctx, std::string_view& route)
 {
     std::string_view const target = req.target();
     auto const question = target.find('?');
     std::string_view const path = target.substr(0, question);
     std::string_view const query_string = question == std::string_view::npos ? "" : target.substr(question);
     auto const found = find_route(path);
+    route = found.r ? found.r->pattern : unmatched_route;
     if (!found.r)
         return problem(req, beast_http::status::not_found,
                        "no resource at " + std::string(path) + "; the API lives under /v1 (see README)");
@@ -213,7 +216,7 @@ response dispatch(request const& req, request_context const& ctx)
 std::string_view route_pattern(std::string_view target)
 {
     auto const found = find_route(target.substr(0, target.find('?')));
-    return found.r ? found.r->pattern : "(unmatched)";
+    return found.r ? found.r->pattern : unmatched_route;
 }
 
 std::vector<route_info> route_list()
@@ -224,11 +227,17 @@ std::vector<route_info> route_list()
     return out;
 }
 
-response handle(request const& req, request_context const& ctx)
+response handle(request const& req, request_context const& ctx, std::string_view* route)
 {
+    std::string_view matched = unmatched_route;
     try {
-        return dispatch(req, ctx);
+        auto res = dispatch(req, ctx, matched);
+        if (route)
+            *route = matched;
+        return res;
     } catch (std::exception const&) {
+        if (route)
+            *route = matched;
         return problem(req, beast_http::status::internal_server_error, "the server failed to answer this request");
     }
 }

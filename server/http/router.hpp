@@ -1,6 +1,7 @@
 #pragma once
 
 #include "server/http/mcp_access.hpp"
+#include "server/http/payload.hpp"
 #include "server/snapshot/snapshot.hpp"
 
 #include <boost/beast/http/message.hpp>
@@ -14,7 +15,7 @@ namespace lcg::http {
 
 namespace beast_http = boost::beast::http;
 using request = beast_http::request<beast_http::string_body>;
-using response = beast_http::response<beast_http::string_body>;
+using response = beast_http::response<payload_body>;
 
 // What the router needs besides the request: the snapshot in force (null before the first one)
 // and the clock reading for this request. No socket, no database: the router is a pure function.
@@ -26,7 +27,8 @@ struct request_context {
 };
 
 // Answers one request. Never throws: a failure becomes a problem+json 500 with no internals.
-response handle(request const& req, request_context const& ctx);
+// `route`, when given, receives the route pattern matched (see route_pattern), for metrics.
+response handle(request const& req, request_context const& ctx, std::string_view* route = nullptr);
 
 // The route pattern a target matches ("/v1/prices/{gpu}"), or "(unmatched)": a bounded label for
 // metrics, whatever clients send.

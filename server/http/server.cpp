@@ -1,24 +1,29 @@
 #include "server/http/server.hpp"
 
 #include "server/http/response.hpp"
+#include "server/http/wire.hpp"
 #include "server/ops/metrics.hpp"
 
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
+#include <boost/beast/core/error.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/parser.hpp>
 #include <boost/json.hpp>
 
 #include <sys/resource.h>
 
 #include <array>
+#include <atomic>
 #include <cstdio>
-#include <map>
 #include <mutex>
 #include <thread>
+#include <unordered_set>
 #include <vector>
 
 namespace lcg::http {
@@ -30,47 +35,57 @@ namespace beast = boost::beast;
 using tcp = asio::ip::tcp;
 using clock = std::chrono::steady_clock;
 
+// Each worker thread runs its own io_context and owns its connections outright: no strands, no
+// locks and no type-erased executors on the path of a request (the nginx model of one event
+// loop per worker). Only accepting, shutdown and the rate limiter cross threads.
+using executor = asio::io_context::executor_type;
+using socket_type = asio::basic_stream_socket<tcp, executor>;
+using timer_type = asio::basic_waitable_timer<clock, asio::wait_traits<clock>, executor>;
+
+// How often a worker looks for connections past their deadline: timeouts are whole seconds, so a
+// quarter-second sweep keeps them within 25 % while costing nothing per request.
+constexpr auto sweep_interval = std::chrono::milliseconds(250);
+// Request log lines are written in batches of about this size, and at least every sweep.
+constexpr std::size_t log_batch_bytes = 32 * 1024;
+
+std::mutex stdout_mutex;
+
+void write_log(std::string& lines)
+{
+    if (lines.empty())
+        return;
+    std::lock_guard lock(stdout_mutex);
+    std::fwrite(lines.data(), 1, lines.size(), stdout);
+    std::fflush(stdout);
+    lines.clear();
+}
+
 class session;
+struct shared_state;
 
-// Live sessions, so that shutdown can close the idle ones and wait for the busy ones.
-class session_registry {
-public:
-    void add(std::shared_ptr<session> const& s);
-    void remove(session* s);
-    void close_all();
-    bool empty();
+// One event loop and the connections it serves.
+struct worker {
+    explicit worker(shared_state& s) : state(s), ioc(1), sweeper(ioc.get_executor()) {}
 
-private:
-    std::mutex mutex_;
-    std::map<session*, std::weak_ptr<session>> sessions_;
+    void sweep();
+
+    shared_state& state;
+    // Declared before the io_context: sessions still queued in it when it is destroyed leave
+    // this set in their destructors.
+    std::unordered_set<session*> sessions;  // touched only on this worker's thread
+    std::string log_lines;                  // pending request log, flushed in batches
+    asio::io_context ioc;
+    timer_type sweeper;
 };
 
-// What sessions share: settings, the snapshot cell, the registry and the rate limiter.
+// What all workers share: settings, the snapshot cell and the rate limiter.
 struct shared_state {
     server_options options;
     snapshot::holder const& snapshots;
-    session_registry registry;
     std::optional<ops::rate_limiter> limiter;
     std::atomic<std::uint64_t> request_counter{0};
+    std::atomic<long> live_sessions{0};
 };
-
-std::mutex log_mutex;
-
-void log_request(request const& req, response const& res, std::string const& client, clock::duration took)
-{
-    boost::json::object line{
-        {"event", "request"},
-        {"method", std::string(req.method_string())},
-        {"target", std::string(req.target().substr(0, 256))},
-        {"status", res.result_int()},
-        {"bytes", res.body().size()},
-        {"client", client},
-        {"micros", std::chrono::duration_cast<std::chrono::microseconds>(took).count()}};
-    std::string const text = boost::json::serialize(line) + "\n";
-    std::lock_guard lock(log_mutex);
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
-}
 
 bool is_trusted(shared_state const& state, std::string const& peer)
 {
@@ -124,92 +139,127 @@ response too_many_requests(request const& req, ops::rate_decision const& d, ops:
     return res;
 }
 
+// One connection: read a request, answer it, repeat. Lives on its worker's thread only.
 class session : public std::enable_shared_from_this<session> {
 public:
-    session(tcp::socket&& socket, shared_state& state) : stream_(std::move(socket)), state_(state)
+    session(socket_type&& socket, worker& home) : socket_(std::move(socket)), worker_(home), state_(home.state)
     {
         beast::error_code ec;
-        auto const endpoint = stream_.socket().remote_endpoint(ec);
+        auto const endpoint = socket_.remote_endpoint(ec);
         peer_ = ec ? "unknown" : endpoint.address().to_string();
         ops::metrics::instance().connection_opened();
+        state_.live_sessions.fetch_add(1, std::memory_order_relaxed);
     }
     ~session()
     {
-        state_.registry.remove(this);
+        worker_.sessions.erase(this);
         ops::metrics::instance().connection_closed();
+        state_.live_sessions.fetch_sub(1, std::memory_order_relaxed);
     }
 
     void start()
     {
-        state_.registry.add(shared_from_this());
-        asio::dispatch(stream_.get_executor(),
-                       [self = shared_from_this()] { self->wait_for_request(self->state_.options.header_timeout); });
+        worker_.sessions.insert(this);
+        beast::error_code ec;
+        socket_.set_option(tcp::no_delay(true), ec);  // a response is one write; never hold it back
+        await_request(state_.options.header_timeout);
     }
 
-    // Called at shutdown from any thread: an idle connection closes now, a busy one after its reply.
+    // Shutdown: an idle connection closes now, a busy one after its reply.
     void close_when_idle()
     {
-        asio::post(stream_.get_executor(), [self = shared_from_this()] {
-            self->closing_ = true;
-            if (!self->busy_) {
-                beast::error_code ec;
-                self->stream_.socket().close(ec);
-            }
-        });
+        closing_ = true;
+        if (!busy_)
+            close_socket();
+    }
+
+    // Called by the worker's sweep: a connection past its deadline is closed, which ends its
+    // pending read or write with an error.
+    void expire_if_due(clock::time_point now)
+    {
+        if (now >= deadline_)
+            close_socket();
     }
 
 private:
-    // Between requests a client may stay silent up to `wait`; once its first byte arrives, the
-    // whole request must follow within the header timeout.
-    void wait_for_request(std::chrono::seconds wait)
-    {
-        if (buffer_.size() > 0)
-            return read_request();
-        stream_.expires_after(wait);
-        stream_.async_read_some(buffer_.prepare(4096), [self = shared_from_this()](beast::error_code ec, std::size_t n) {
-            if (ec)
-                return self->do_close();
-            self->buffer_.commit(n);
-            self->read_request();
-        });
-    }
-
-    void read_request()
+    // Between requests a client may stay silent up to `wait`; once the first byte of a request
+    // arrives, the whole request must follow within the header timeout.
+    void await_request(std::chrono::seconds wait)
     {
         parser_.emplace();
         parser_->header_limit(static_cast<std::uint32_t>(state_.options.header_limit));
         parser_->body_limit(state_.options.body_limit);
         // Chunk extensions have no use here and are a known smuggling vector.
         parser_->on_chunk_header(refuse_extensions_);
-        stream_.expires_after(state_.options.header_timeout);
-        beast::http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&session::on_read, shared_from_this()));
+        request_started_ = false;
+        if (buffer_.size() > 0)
+            return parse_buffered();  // a pipelined request is already here
+        deadline_ = clock::now() + wait;
+        read_more();
     }
 
-    void on_read(beast::error_code ec, std::size_t)
+    void read_more()
     {
-        if (ec == beast::http::error::end_of_stream || ec == asio::error::operation_aborted ||
-            ec == beast::error::timeout || ec == asio::error::connection_reset || ec == asio::error::bad_descriptor ||
-            ec == asio::error::eof)
-            return do_close();
-        if (ec)
-            return reply_to_unreadable(ec);
+        socket_.async_read_some(buffer_.prepare(read_size), [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+            if (ec)
+                return self->do_close();  // end of stream, reset, or closed by the sweep
+            self->buffer_.commit(n);
+            self->parse_buffered();
+        });
+    }
+
+    // Feeds what has arrived to the parser: answers a complete request, or reads more.
+    void parse_buffered()
+    {
+        if (!request_started_) {
+            request_started_ = true;
+            deadline_ = clock::now() + state_.options.header_timeout;
+        }
+        while (buffer_.size() > 0 && !parser_->is_done()) {
+            beast::error_code ec;
+            auto const used = parser_->put(buffer_.data(), ec);
+            buffer_.consume(used);
+            if (ec == beast::http::error::need_more)
+                break;
+            if (ec)
+                return reply_to_unreadable(ec);
+            if (used == 0)
+                break;
+        }
+        if (parser_->is_done())
+            return respond();
+        read_more();
+    }
+
+    void respond()
+    {
         busy_ = true;
         auto const started = clock::now();
         request const req = parser_->release();
-        response res = answer(req);
+        std::string_view route;
+        response res = answer(req, route);
         if (closing_)
             res.keep_alive(false);
-        auto const took = clock::now() - started;
-        ops::metrics::instance().record_request(std::string(route_pattern(req.target())), res.result_int(), took);
+        auto const took = std::chrono::duration_cast<std::chrono::microseconds>(clock::now() - started);
+        ops::metrics::instance().record_request(route, res.result_int(), took);
         if (state_.options.log_every > 0 &&
             state_.request_counter.fetch_add(1, std::memory_order_relaxed) % state_.options.log_every == 0)
-            log_request(req, res, client_, took);
+            log(req, res, took);
         write(std::move(res));
     }
 
-    response answer(request const& req)
+    void log(request const& req, response const& res, std::chrono::microseconds took)
+    {
+        append_log_line({req.method_string(), req.target(), res.result_int(), res.body().size(), client_, took},
+                        worker_.log_lines);
+        if (worker_.log_lines.size() >= log_batch_bytes)
+            write_log(worker_.log_lines);
+    }
+
+    response answer(request const& req, std::string_view& route)
     {
         if (req.target().size() > state_.options.target_limit) {
+            route = "(unmatched)";
             auto res = problem(req, beast_http::status::uri_too_long,
                                "the request target is longer than " + std::to_string(state_.options.target_limit) +
                                    " bytes");
@@ -221,13 +271,16 @@ private:
         if (state_.limiter && (state_.limiter->options().limit_loopback || !ops::is_loopback(client_))) {
             auto const decision = state_.limiter->take(client_);
             if (!decision.allowed) {
+                route = route_pattern(req.target());
                 ops::metrics::instance().record_rate_limited();
                 return too_many_requests(req, decision, state_.limiter->options());
             }
         }
-        return handle(req, {state_.snapshots.get(),
-                            std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now()),
-                            state_.options.max_snapshot_age, state_.options.mcp_policy});
+        return handle(req,
+                      {state_.snapshots.get(),
+                       std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now()),
+                       state_.options.max_snapshot_age, state_.options.mcp_policy},
+                      &route);
     }
 
     void reply_to_unreadable(beast::error_code ec)
@@ -246,44 +299,57 @@ private:
         write(std::move(res));
     }
 
+    // The head and the body leave in one gathered write; the response stays a member until then.
     void write(response&& res)
     {
-        auto sp = std::make_shared<response>(std::move(res));
-        stream_.expires_after(state_.options.header_timeout);
-        beast::http::async_write(stream_, *sp, [self = shared_from_this(), sp](beast::error_code ec, std::size_t) {
+        response_ = std::move(res);
+        write_head(response_, head_);
+        deadline_ = clock::now() + state_.options.header_timeout;
+        std::array<asio::const_buffer, 2> const parts{asio::buffer(head_), asio::buffer(response_.body().view())};
+        asio::async_write(socket_, parts, [self = shared_from_this()](beast::error_code ec, std::size_t) {
             self->busy_ = false;
-            if (ec || !sp->keep_alive() || self->closing_)
+            if (ec || !self->response_.keep_alive() || self->closing_)
                 return self->do_close();
-            self->wait_for_request(self->state_.options.idle_timeout);
+            self->response_ = {};
+            self->await_request(self->state_.options.idle_timeout);
         });
     }
 
     void do_close()
     {
         beast::error_code ec;
-        stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+        socket_.shutdown(tcp::socket::shutdown_send, ec);
         if (!linger_) {
-            stream_.socket().close(ec);
+            close_socket();
             return;
         }
         // After refusing a request the client may still be sending it: closing now would reset the
         // connection and could destroy our answer before it is read. Drain briefly, then close.
-        stream_.expires_after(std::chrono::seconds(2));
+        linger_ = false;
+        deadline_ = clock::now() + std::chrono::seconds(2);
         drain();
     }
 
     void drain()
     {
-        stream_.async_read_some(asio::buffer(drain_buffer_), [self = shared_from_this()](beast::error_code ec, std::size_t) {
-            if (ec) {
-                self->stream_.socket().close(ec);
-                return;
-            }
+        socket_.async_read_some(asio::buffer(drain_buffer_), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+            if (ec)
+                return self->close_socket();
             self->drain();
         });
     }
 
-    beast::tcp_stream stream_;
+    void close_socket()
+    {
+        beast::error_code ec;
+        socket_.close(ec);
+    }
+
+    static constexpr std::size_t read_size = 4096;
+
+    socket_type socket_;
+    worker& worker_;
+    shared_state& state_;
     beast::flat_buffer buffer_;
     std::optional<beast::http::request_parser<beast::http::string_body>> parser_;
     std::function<void(std::uint64_t, boost::string_view, beast::error_code&)> refuse_extensions_ =
@@ -291,44 +357,32 @@ private:
             if (!extensions.empty())
                 ec = beast::http::error::bad_chunk_extension;
         };
-    shared_state& state_;
+    response response_;
+    std::string head_;
     std::string peer_;
     std::string client_;
+    clock::time_point deadline_;
+    bool request_started_ = false;
     bool busy_ = false;
     bool closing_ = false;
     bool linger_ = false;
     std::array<char, 4096> drain_buffer_{};
 };
 
-void session_registry::add(std::shared_ptr<session> const& s)
+void worker::sweep()
 {
-    std::lock_guard lock(mutex_);
-    sessions_[s.get()] = s;
-}
-
-void session_registry::remove(session* s)
-{
-    std::lock_guard lock(mutex_);
-    sessions_.erase(s);
-}
-
-void session_registry::close_all()
-{
-    std::vector<std::shared_ptr<session>> live;
-    {
-        std::lock_guard lock(mutex_);
-        for (auto& [_, weak] : sessions_)
-            if (auto s = weak.lock())
-                live.push_back(std::move(s));
-    }
-    for (auto& s : live)
-        s->close_when_idle();
-}
-
-bool session_registry::empty()
-{
-    std::lock_guard lock(mutex_);
-    return sessions_.empty();
+    sweeper.expires_after(sweep_interval);
+    sweeper.async_wait([this](beast::error_code ec) {
+        if (ec)
+            return;
+        auto const now = clock::now();
+        // Closing only cancels the pending operation: the session ends in its handler, so the
+        // set is not changed while we walk it.
+        for (auto* s : sessions)
+            s->expire_if_due(now);
+        write_log(log_lines);
+        sweep();
+    });
 }
 
 // Each connection needs a descriptor: take the hard limit so the connection cap, not the
@@ -355,8 +409,8 @@ std::string const busy_response = [] {
 
 struct server::impl {
     impl(server_options o, snapshot::holder const& s)
-        : state{std::move(o), s, {}, {}, {}}, ioc(std::max(1, state.options.threads)),
-          acceptor(asio::make_strand(ioc)), signals(ioc, SIGINT, SIGTERM), drain_timer(ioc)
+        : state{std::move(o), s, {}, {}, {}}, workers(make_workers(state)), acceptor(workers.front()->ioc),
+          signals(workers.front()->ioc, SIGINT, SIGTERM), drain_timer(workers.front()->ioc)
     {
         if (state.options.rate_limit)
             state.limiter.emplace(*state.options.rate_limit);
@@ -368,9 +422,20 @@ struct server::impl {
         acceptor.listen(asio::socket_base::max_listen_connections);
     }
 
+    static std::vector<std::unique_ptr<worker>> make_workers(shared_state& state)
+    {
+        std::vector<std::unique_ptr<worker>> out;
+        for (int i = 0; i < std::max(1, state.options.threads); ++i)
+            out.push_back(std::make_unique<worker>(state));
+        return out;
+    }
+
+    // Connections are dealt to the workers in turn; each is accepted straight onto its worker's
+    // event loop and set up on that worker's thread.
     void do_accept()
     {
-        acceptor.async_accept(asio::make_strand(ioc), [this](beast::error_code ec, tcp::socket socket) {
+        worker& next = *workers[next_worker++ % workers.size()];
+        acceptor.async_accept(next.ioc, [this, &next](beast::error_code ec, socket_type socket) {
             if (ec == asio::error::operation_aborted || !acceptor.is_open())
                 return;
             if (!ec) {
@@ -378,7 +443,9 @@ struct server::impl {
                     state.options.max_connections)
                     refuse(std::move(socket));
                 else
-                    std::make_shared<session>(std::move(socket), state)->start();
+                    asio::dispatch(next.ioc, [&next, s = std::move(socket)]() mutable {
+                        std::make_shared<session>(std::move(s), next)->start();
+                    });
             } else if (ec == asio::error::no_descriptors) {
                 // Out of descriptors: pause briefly rather than spin on accept.
                 std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -387,10 +454,10 @@ struct server::impl {
         });
     }
 
-    void refuse(tcp::socket socket)
+    void refuse(socket_type socket)
     {
         ops::metrics::instance().record_rejected_connection();
-        auto s = std::make_shared<tcp::socket>(std::move(socket));
+        auto s = std::make_shared<socket_type>(std::move(socket));
         asio::async_write(*s, asio::buffer(busy_response.data(), busy_response.size()), [s](beast::error_code, std::size_t) {
             beast::error_code ec;
             s->shutdown(tcp::socket::shutdown_both, ec);
@@ -400,20 +467,25 @@ struct server::impl {
 
     void begin_shutdown()
     {
-        asio::post(acceptor.get_executor(), [this] {
-            beast::error_code ec;
-            acceptor.close(ec);
-        });
-        state.registry.close_all();
+        beast::error_code ec;
+        acceptor.close(ec);
+        for (auto& w : workers)
+            asio::post(w->ioc, [&w = *w] {
+                // Copied first: closing an idle session may end it, and it leaves the set then.
+                std::vector<session*> const live(w.sessions.begin(), w.sessions.end());
+                for (auto* s : live)
+                    s->close_when_idle();
+            });
         drain_deadline = clock::now() + state.options.drain_timeout;
         wait_for_drain();
     }
 
     void wait_for_drain()
     {
-        // Sessions end on their own strands; stop when all are gone or the drain deadline passes.
-        if (state.registry.empty() || clock::now() >= drain_deadline) {
-            ioc.stop();
+        // Sessions end on their own workers; stop when all are gone or the drain deadline passes.
+        if (state.live_sessions.load() == 0 || clock::now() >= drain_deadline) {
+            for (auto& w : workers)
+                w->ioc.stop();
             return;
         }
         drain_timer.expires_after(std::chrono::milliseconds(20));
@@ -421,10 +493,11 @@ struct server::impl {
     }
 
     shared_state state;
-    asio::io_context ioc;
-    tcp::acceptor acceptor;
-    asio::signal_set signals;
-    asio::steady_timer drain_timer;
+    std::vector<std::unique_ptr<worker>> workers;
+    asio::basic_socket_acceptor<tcp, executor> acceptor;
+    asio::basic_signal_set<executor> signals;
+    timer_type drain_timer;
+    std::size_t next_worker = 0;
     clock::time_point drain_deadline;
 };
 
@@ -439,22 +512,27 @@ unsigned short server::port() const { return impl_->acceptor.local_endpoint().po
 
 void server::run()
 {
+    auto& main = *impl_->workers.front();
     impl_->signals.async_wait([this](beast::error_code ec, int) {
         if (!ec)
             impl_->begin_shutdown();
     });
     impl_->do_accept();
+    for (auto& w : impl_->workers)
+        w->sweep();
     std::vector<std::thread> extra;
-    for (int i = 1; i < impl_->state.options.threads; ++i)
-        extra.emplace_back([this] { impl_->ioc.run(); });
-    impl_->ioc.run();
+    for (std::size_t i = 1; i < impl_->workers.size(); ++i)
+        extra.emplace_back([&w = *impl_->workers[i]] { w.ioc.run(); });
+    main.ioc.run();
     for (auto& t : extra)
         t.join();
+    for (auto& w : impl_->workers)
+        write_log(w->log_lines);
 }
 
 void server::stop()
 {
-    asio::post(impl_->ioc, [this] {
+    asio::post(impl_->workers.front()->ioc, [this] {
         impl_->signals.cancel();
         impl_->begin_shutdown();
     });

@@ -7,7 +7,7 @@ namespace lcg::http {
 response document_at(route_input& in, std::string const& path, std::string_view query)
 {
     if (auto const doc = in.snap().find_document(path, in.format, query))
-        return serve_document(in.req, *doc, doc->immutable ? immutable_cache_control : shared_cache_control);
+        return serve_document(in.req, doc, doc->immutable ? immutable_cache_control : shared_cache_control);
     return problem(in.req, beast_http::status::not_found,
                    "nothing is published at " + render::url_in(path, in.format, query));
 }

@@ -7,7 +7,7 @@ namespace lcg::ops {
 namespace {
 
 // Label values are escaped as the exposition format requires.
-std::string label(std::string const& value)
+std::string label(std::string_view value)
 {
     std::string out;
     for (char c : value) {
@@ -30,7 +30,7 @@ metrics& metrics::instance()
     return m;
 }
 
-void metrics::record_request(std::string const& route, int status, std::chrono::nanoseconds latency)
+void metrics::record_request(std::string_view route, int status, std::chrono::nanoseconds latency)
 {
     {
         std::lock_guard lock(mutex_);

@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace lcg::ops {
@@ -17,7 +18,8 @@ class metrics {
 public:
     static metrics& instance();
 
-    void record_request(std::string const& route, int status, std::chrono::nanoseconds latency);
+    // `route` is a label with static storage (a route pattern): it is kept, not copied.
+    void record_request(std::string_view route, int status, std::chrono::nanoseconds latency);
     void record_mcp_call(std::string const& tool, std::string const& outcome);  // outcome: ok, tool_error, rpc_error
     void record_snapshot_reload() { snapshot_reloads_.fetch_add(1, std::memory_order_relaxed); }
     void record_database_error() { database_errors_.fetch_add(1, std::memory_order_relaxed); }
@@ -34,7 +36,7 @@ private:
     static constexpr std::array<double, 12> bucket_bounds{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005,
                                                           0.01,   0.025,   0.05,   0.1,   0.5,    1.0};
     mutable std::mutex mutex_;
-    std::map<std::pair<std::string, int>, std::uint64_t> requests_;
+    std::map<std::pair<std::string_view, int>, std::uint64_t> requests_;
     std::map<std::pair<std::string, std::string>, std::uint64_t> mcp_calls_;
     std::array<std::atomic<std::uint64_t>, bucket_bounds.size() + 1> latency_buckets_{};
     std::atomic<std::uint64_t> latency_count_{0};

@@ -152,14 +152,14 @@ json::object filtered_catalog_json(pricing::catalog const& catalog, pricing::pri
 }
 
 json::object estimate_json(pricing::job_estimate const& e, pricing::gpu_model const& model,
-                           pricing::price_sheet const& sheet)
+                           pricing::price_sheet const& sheet, json::storage_ptr sp)
 {
     auto const& job = e.job;
-    json::array lines;
+    json::array lines(sp);
     for (auto const& l : e.lines) {
         bool const gpu_time = l.kind == pricing::line_kind::gpu_time;
         bool const storage = l.kind == pricing::line_kind::storage;
-        json::object o{{"item", pricing::to_string(l.kind)},
+        json::object o({{"item", pricing::to_string(l.kind)},
                        {"quantity", l.quantity.text},
                        {"quantity_exact", l.quantity.exact},
                        {"unit", gpu_time ? "GPU-hour" : (storage ? "GB-month" : "GB")},
@@ -168,7 +168,8 @@ json::object estimate_json(pricing::job_estimate const& e, pricing::gpu_model co
                                               : (storage ? "USD per GB-month of " + std::to_string(rules::month_hours) +
                                                                " hours"
                                                          : std::string("USD per GB"))},
-                       {"amount", to_decimal(l.amount)}};
+                       {"amount", to_decimal(l.amount)}},
+                       sp);
         if (gpu_time) {
             o["gpus"] = job.gpus;
             o["duration"] = hours_json(job.duration_us);
@@ -179,39 +180,41 @@ json::object estimate_json(pricing::job_estimate const& e, pricing::gpu_model co
         lines.push_back(std::move(o));
     }
 
-    json::array tiers;
+    json::array tiers(sp);
     for (auto const& t : e.tiers) {
-        json::object o{{"tier", pricing::to_string(t.billed)},
+        json::object o({{"tier", pricing::to_string(t.billed)},
                        {"per_gpu_hour", to_decimal(t.per_gpu_hour)},
                        {"gpu_time", to_decimal(t.gpu_time)},
                        {"total", to_decimal(t.total)},
                        {"total_display", display(t.total)},
-                       {"selected", t.billed == job.billed}};
+                       {"selected", t.billed == job.billed}},
+                       sp);
         if (job.work)
             o[job.work->unit == pricing::work_unit::tokens_per_second ? "cost_per_million_tokens" : "cost_per_image"] =
                 optional_money(t.per_work);
         tiers.push_back(std::move(o));
     }
 
-    json::value throughput = nullptr;
+    json::value throughput(nullptr, sp);
     if (job.work) {
         std::string const basis = "GPU time only, " + std::string(pricing::to_string(job.billed)) +
                                   ", the throughput you gave: hourly cost of the instance / ";
         std::string const rounding = ", rounded half-up to the micro-dollar";
         if (job.work->unit == pricing::work_unit::tokens_per_second)
-            throughput = json::object{
+            throughput = json::object({
                 {"tokens_per_second", micro_text(job.work->micro_rate)},
                 {"tokens_per_hour", micro_text(job.work->micro_rate * rules::seconds_per_hour)},
                 {"cost_per_million_tokens", optional_money(e.per_work)},
-                {"basis", basis + "tokens per hour × 10^6" + rounding}};
+                {"basis", basis + "tokens per hour × 10^6" + rounding}}, sp);
         else
-            throughput = json::object{{"images_per_hour", micro_text(job.work->micro_rate)},
-                                      {"cost_per_image", optional_money(e.per_work)},
-                                      {"basis", basis + "images per hour" + rounding}};
+            throughput = json::object({{"images_per_hour", micro_text(job.work->micro_rate)},
+                                       {"cost_per_image", optional_money(e.per_work)},
+                                       {"basis", basis + "images per hour" + rounding}},
+                                      sp);
     }
 
     auto const& r = e.reserved;
-    json::object reserved{
+    json::object reserved({
         {"months", r.months},
         {"hours", r.hours},
         {"gpus", r.gpus},
@@ -222,9 +225,9 @@ json::object estimate_json(pricing::job_estimate const& e, pricing::gpu_model co
         {"note", "a reserved instance is billed for its whole term (" + std::to_string(r.months) + " × " +
                      std::to_string(rules::month_hours) + " h × GPUs × the reserved rate), used or not; it costs "
                      "less than on-demand when the instance would run more than " +
-                     std::to_string(r.break_even_percent) + " % of the term"}};
+                     std::to_string(r.break_even_percent) + " % of the term"}}, sp);
 
-    return {{"gpu", model.id},
+    return json::object({{"gpu", model.id},
             {"name", model.name},
             {"week", pricing::to_string(sheet.week)},
             {"currency", "USD"},
@@ -247,7 +250,8 @@ json::object estimate_json(pricing::job_estimate const& e, pricing::gpu_model co
               {"storage_per_gb_month", to_decimal(rules::storage_per_gb_month)},
               {"month_hours", rules::month_hours},
               {"network_per_gb", to_decimal(rules::network_per_gb)},
-              {"effective_per_gpu_hour", "total / (gpus × hours), storage and network included"}}}};
+              {"effective_per_gpu_hour", "total / (gpus × hours), storage and network included"}}}},
+                        sp);
 }
 
 json::object sizing_json(pricing::sizing_result const& result, pricing::catalog const& catalog,

@@ -245,4 +245,9 @@ std::string to_text(json::value const& v)
     return json::serialize(v) + "\n";
 }
 
+std::string to_text(json::object const& o)
+{
+    return json::serialize(o) + "\n";
+}
+
 }

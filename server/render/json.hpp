@@ -37,5 +37,7 @@ boost::json::object problem_json(int status, std::string const& title, std::stri
                                  boost::json::object extra = {});
 
 std::string to_text(boost::json::value const& v);  // compact serialisation plus a final newline
+// The same for an object, without first copying it into a value.
+std::string to_text(boost::json::object const& o);
 
 }

@@ -17,14 +17,14 @@ TEST_CASE("golden Markdown and llms.txt")
         CAPTURE(target);
         auto const res = fixture_request(target);
         REQUIRE(res.result() == lcg::http::beast_http::status::ok);
-        CHECK_MESSAGE(matches_golden(file, res.body()),
+        CHECK_MESSAGE(matches_golden(file, res.body().str()),
                       "tests/golden/" << file << " differs; review the change and rerun with LCG_UPDATE_GOLDEN=1");
     }
 }
 
 TEST_CASE("llms.txt follows llmstxt.org and links only to pages that answer 200")
 {
-    auto const text = fixture_request("/llms.txt").body();
+    auto const text = fixture_request("/llms.txt").body().str();
     CHECK(text.starts_with("# LowCostGPU pricing API\n\n> "));
     CHECK(text.find("\n## Optional\n") != std::string::npos);
     CHECK(fixture_request("/.well-known/llms.txt").body() == text);

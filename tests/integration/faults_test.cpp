@@ -47,6 +47,33 @@ void restore(test_database const& db)
 
 json::object readyz(server_process const& server) { return json::parse(server.get("/readyz").body).as_object(); }
 
+// A raw TCP connection to the server, or -1.
+int connect_loopback(unsigned short port)
+{
+    int const fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd >= 0 && connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0)
+        return fd;
+    if (fd >= 0)
+        close(fd);
+    return -1;
+}
+
+// Seconds until the server closes `fd` (recv sees end of stream), reading at most `limit`.
+double seconds_until_closed(int fd, std::chrono::seconds limit)
+{
+    timeval tv{static_cast<time_t>(limit.count()), 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    auto const start = std::chrono::steady_clock::now();
+    char buffer[4096];
+    while (recv(fd, buffer, sizeof buffer, 0) > 0) {
+    }
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 }
 
 TEST_CASE("PostgreSQL going away while serving fails no request, and its return is picked up")
@@ -198,12 +225,8 @@ TEST_CASE("1,000 slow-header connections do not stop normal clients")
     server_process server(db.url("reader"), {"--header-timeout", "30"});
     std::vector<int> idle;
     for (int i = 0; i < 1000; ++i) {
-        int const fd = socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in addr{};
-        addr.sin_family = AF_INET;
-        addr.sin_port = htons(server.port());
-        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        if (fd < 0 || connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0)
+        int const fd = connect_loopback(server.port());
+        if (fd < 0)
             break;
         ssize_t const sent = send(fd, "GET /v1/prices HTTP/1.1\r\nHost: x\r\n", 35, 0);  // and never finish
         CHECK(sent == 35);
@@ -222,16 +245,67 @@ TEST_CASE("connections over the cap get 503 and are closed")
     server_process server(db.url("reader"), {"--max-connections", "3"});
     std::vector<int> held;
     for (int i = 0; i < 3; ++i) {
-        int const fd = socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in addr{};
-        addr.sin_family = AF_INET;
-        addr.sin_port = htons(server.port());
-        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        REQUIRE(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+        int const fd = connect_loopback(server.port());
+        REQUIRE(fd >= 0);
         held.push_back(fd);
     }
     CHECK(eventually([&] { return server.get("/healthz").status == 503; }, std::chrono::seconds(5)));
     for (int fd : held)
         close(fd);
     CHECK(eventually([&] { return server.get("/healthz").status == 200; }, std::chrono::seconds(5)));
+}
+
+TEST_CASE("a request that never ends is cut off at the header timeout, a silent connection at the idle timeout")
+{
+    test_database db;
+    server_process server(db.url("reader"), {"--header-timeout", "1", "--idle-timeout", "2"});
+    // A client must start and finish its request within the header timeout...
+    int const partial = connect_loopback(server.port());
+    REQUIRE(partial >= 0);
+    CHECK(send(partial, "GET /v1/prices HTTP/1.1\r\nHost: x\r\n", 35, 0) == 35);
+    double const partial_closed = seconds_until_closed(partial, std::chrono::seconds(10));
+    // ...and may then keep the connection open, silent, for the idle timeout.
+    int const kept = connect_loopback(server.port());
+    REQUIRE(kept >= 0);
+    std::string const request = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+    CHECK(send(kept, request.data(), request.size(), 0) == static_cast<ssize_t>(request.size()));
+    double const kept_closed = seconds_until_closed(kept, std::chrono::seconds(10));
+    // Deadlines are checked four times a second: each closes within half a second of its timeout.
+    CHECK(partial_closed >= 0.9);
+    CHECK(partial_closed < 1.8);
+    CHECK(kept_closed >= 1.9);
+    CHECK(kept_closed < 2.8);
+    close(partial);
+    close(kept);
+    CHECK(server.get("/healthz").status == 200);
+}
+
+TEST_CASE("each request is logged as one JSON line on standard output")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    REQUIRE(server.get("/v1/prices/h100-sxm").status == 200);
+    REQUIRE(server.get("/v1/prices/no-such-gpu").status == 404);
+    // Lines are written in batches, at the latest a quarter of a second after the request.
+    std::vector<json::object> lines;
+    CHECK(eventually(
+        [&] {
+            lines.clear();
+            auto const out = server.output();
+            std::size_t at = 0;
+            while ((at = out.find("{\"event\":\"request\"", at)) != std::string::npos) {
+                auto const eol = out.find('\n', at);
+                lines.push_back(json::parse(out.substr(at, eol - at)).as_object());
+                at = eol;
+            }
+            return lines.size() >= 2 && lines.back().at("target") == "/v1/prices/no-such-gpu";
+        },
+        std::chrono::seconds(3)));
+    REQUIRE(lines.size() >= 2);
+    auto const& found = lines[lines.size() - 2];
+    CHECK(found.at("target") == "/v1/prices/h100-sxm");
+    CHECK(found.at("status") == 200);
+    CHECK(found.at("client") == "127.0.0.1");
+    CHECK(lines.back().at("target") == "/v1/prices/no-such-gpu");
+    CHECK(lines.back().at("status") == 404);
 }

@@ -182,6 +182,7 @@ server_process::server_process(std::string const& database_url, std::vector<std:
                                bool wait_until_ready)
 {
     std::string const out = scratch_path("serve-out"), err = scratch_path("serve-err");
+    out_path_ = out;
     // A file left by an earlier process with the same pid would name its port until the child truncates it.
     unlink(out.c_str());
     unlink(err.c_str());
@@ -216,6 +217,8 @@ http_reply server_process::get(std::string const& target, std::map<std::string, 
 {
     return http_request(port_, "GET", target, headers);
 }
+
+std::string server_process::output() const { return read_file(out_path_); }
 
 int server_process::terminate()
 {

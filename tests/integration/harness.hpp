@@ -60,10 +60,12 @@ public:
     unsigned short port() const { return port_; }
     http_reply get(std::string const& target, std::map<std::string, std::string> const& headers = {}) const;
     int terminate();  // SIGTERM and wait: the exit code
+    std::string output() const;  // what it has written to standard output so far
 
 private:
     int pid_ = -1;
     unsigned short port_ = 0;
+    std::string out_path_;
 };
 
 // The binary started in the background (its output discarded), killed at the end if still running.

@@ -1,0 +1,90 @@
+#pragma once
+
+#include <boost/asio/buffer.hpp>
+#include <boost/beast/core/error.hpp>
+#include <boost/beast/http/message.hpp>
+#include <boost/core/detail/string_view.hpp>
+#include <boost/optional.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace lcg::http {
+
+// A response body: either text made for this request, or bytes of a pre-rendered document that
+// stay owned by it. Serving a document shares its bytes instead of copying them per request.
+class payload {
+public:
+    payload() = default;
+    payload(std::string text) : text_(std::move(text)) {}
+    payload(std::shared_ptr<const void> owner, std::string_view bytes) : owner_(std::move(owner)), shared_(bytes) {}
+
+    payload& operator=(std::string text)
+    {
+        text_ = std::move(text);
+        owner_.reset();
+        shared_ = {};
+        return *this;
+    }
+
+    std::string_view view() const { return owner_ ? shared_ : std::string_view(text_); }
+    operator std::string_view() const { return view(); }
+    operator boost::core::string_view() const { return view(); }  // what Boost.JSON's parse takes
+    std::string str() const { return std::string(view()); }
+
+    char const* data() const { return view().data(); }
+    std::size_t size() const { return view().size(); }
+    bool empty() const { return view().empty(); }
+    void clear() { *this = std::string(); }
+
+    template <class T>
+    std::size_t find(T const& what, std::size_t from = 0) const
+    {
+        return view().find(what, from);
+    }
+    template <class T>
+    bool starts_with(T const& what) const
+    {
+        return view().starts_with(what);
+    }
+    friend bool operator==(payload const& a, payload const& b) { return a.view() == b.view(); }
+    friend bool operator==(payload const& a, std::string_view b) { return a.view() == b; }
+    friend bool operator==(payload const& a, std::string const& b) { return a.view() == b; }
+    friend bool operator==(payload const& a, char const* b) { return a.view() == b; }
+
+private:
+    std::string text_;
+    std::shared_ptr<const void> owner_;  // keeps `shared_` alive; null for text
+    std::string_view shared_;
+};
+
+// The Beast body type over a payload (serialization only: requests keep string_body).
+struct payload_body {
+    using value_type = payload;
+
+    static std::uint64_t size(value_type const& body) { return body.size(); }
+
+    class writer {
+    public:
+        using const_buffers_type = boost::asio::const_buffer;
+
+        template <bool isRequest, class Fields>
+        writer(boost::beast::http::header<isRequest, Fields> const&, value_type const& body) : body_(body)
+        {
+        }
+        void init(boost::beast::error_code& ec) { ec = {}; }
+        boost::optional<std::pair<const_buffers_type, bool>> get(boost::beast::error_code& ec)
+        {
+            ec = {};
+            return {{const_buffers_type(body_.data(), body_.size()), false}};
+        }
+
+    private:
+        value_type const& body_;
+    };
+};
+
+}

@@ -1,0 +1,54 @@
+// The bytes the server writes: the response head, and the request log line.
+#include "server/http/response.hpp"
+#include "server/http/wire.hpp"
+
+#include <boost/json.hpp>
+#include <doctest/doctest.h>
+
+using namespace lcg::http;
+
+TEST_CASE("the head is the status line, every field and a blank line; the body is framed")
+{
+    request req{beast_http::verb::get, "/x", 11};
+    auto res = base_response(req, beast_http::status::ok);
+    res.set(beast_http::field::content_type, "application/json");
+    res.body() = std::string("{}\n");
+    std::string head;
+    write_head(res, head);
+    CHECK(head.starts_with("HTTP/1.1 200 OK\r\n"));
+    CHECK(head.find("\r\nContent-Type: application/json\r\n") != std::string::npos);
+    CHECK(head.find("\r\nServer: lowcostgpu\r\n") != std::string::npos);
+    CHECK(head.find("\r\nContent-Length: 3\r\n") != std::string::npos);  // added: none was set
+    CHECK(head.ends_with("\r\n\r\n"));
+
+    res.prepare_payload();
+    write_head(res, head);
+    CHECK(head.find("Content-Length: 3") == head.rfind("Content-Length: 3"));  // not twice
+
+    auto not_modified = base_response(req, beast_http::status::not_modified);
+    write_head(not_modified, head);
+    CHECK(head.starts_with("HTTP/1.1 304 Not Modified\r\n"));
+    CHECK(head.find("Content-Length") == std::string::npos);
+
+    request old{beast_http::verb::get, "/x", 10};
+    write_head(base_response(old, beast_http::status::not_found), head);
+    CHECK(head.starts_with("HTTP/1.0 404 Not Found\r\n"));
+}
+
+TEST_CASE("a log line is valid JSON whatever the client sent")
+{
+    std::string out;
+    append_log_line({"GET", "/v1/prices?q=\"a\\b\x01\xff", 200, 6547, "203.0.113.7", std::chrono::microseconds(31)}, out);
+    REQUIRE(out.ends_with("}\n"));
+    auto const line = boost::json::parse(out).as_object();
+    CHECK(line.at("event") == "request");
+    CHECK(line.at("target") == "/v1/prices?q=\"a\\b\x01\xc3\xbf");  // 0xff is written as \u00ff
+    CHECK(line.at("status") == 200);
+    CHECK(line.at("bytes") == 6547);
+    CHECK(line.at("client") == "203.0.113.7");
+    CHECK(line.at("micros") == 31);
+
+    out.clear();
+    append_log_line({"GET", std::string(1000, 'a'), 414, 0, "::1", std::chrono::microseconds(0)}, out);
+    CHECK(boost::json::parse(out).at("target").as_string().size() == 256);
+}

@@ -67,6 +67,17 @@ json::object rates_json(pricing::tier_rates const& r)
     return o;
 }
 
+// Absent figures are null rather than missing, so that every row of a result has the same keys.
+json::value optional_rates(std::optional<pricing::tier_rates> const& r)
+{
+    return r ? json::value(rates_json(*r)) : json::value(nullptr);
+}
+
+json::value optional_money(std::optional<money> const& m)
+{
+    return m ? json::value(to_decimal(*m)) : json::value(nullptr);
+}
+
 json::object figure_json(pricing::figure const& f) { return {{"value", f.value}, {"confirmed", f.confirmed}}; }
 
 std::string micro_text(std::int64_t micro) { return pricing::decimal_string(micro, 6, 0); }
@@ -339,11 +350,9 @@ tool_result compare(data_view const& data, json::object const* raw)
                        {"memory_bandwidth_gbs", r.memory_bandwidth_gbs},
                        {"fp16_dense_tflops", micro_text(r.micro_tflops)},
                        {"power_score", pricing::to_string(r.score)},
-                       {"rates", r.rates ? json::value(rates_json(*r.rates)) : json::value(nullptr)},
-                       {"per_100_power_score",
-                        r.per_100_power_score ? json::value(to_decimal(*r.per_100_power_score)) : json::value(nullptr)},
-                       {"per_gb_vram_hour",
-                        r.per_gb_vram_hour ? json::value(to_decimal(*r.per_gb_vram_hour)) : json::value(nullptr)}};
+                       {"rates", optional_rates(r.rates)},
+                       {"per_100_power_score", optional_money(r.per_100_power_score)},
+                       {"per_gb_vram_hour", optional_money(r.per_gb_vram_hour)}};
         if (!r.rates)
             o["reason"] = r.unpriced_reason;
         rows.push_back(std::move(o));
@@ -434,8 +443,7 @@ tool_result estimate(data_view const& data, json::object const* raw)
         bool const tokens = job->work->unit == pricing::work_unit::tokens_per_second;
         throughput = json::object{{"unit", tokens ? "tokens_per_second" : "images_per_hour"},
                                   {"rate", micro_text(job->work->micro_rate)},
-                                  {tokens ? "cost_per_million_tokens" : "cost_per_image",
-                                   e->per_work ? json::value(to_decimal(*e->per_work)) : json::value(nullptr)}};
+                                  {tokens ? "cost_per_million_tokens" : "cost_per_image", optional_money(e->per_work)}};
         if (e->per_work)
             work_text = std::string("\nAt the throughput you gave: $") + to_decimal(*e->per_work) +
                         (tokens ? " per million tokens" : " per image") + " (GPU time only).\n";
@@ -513,7 +521,7 @@ tool_result size(data_view const& data, json::object const* raw)
             {"fits_one_node", r.fits_one_node},
             {"fits_one_instance", r.fits_one_instance},
             {"mig", mig_json(r.mig)},
-            {"hourly", r.hourly ? json::value(rates_json(*r.hourly)) : json::value(nullptr)}});
+            {"hourly", optional_rates(r.hourly)}});
         std::string hourly = r.hourly ? markdown::rate(r.hourly->on_demand)
                                       : (!r.fits_one_node ? "several nodes"
                                                           : (!r.fits_one_instance ? "over instance limit" : "not priced"));

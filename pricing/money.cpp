@@ -16,18 +16,29 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 // down to `min_decimals`.
 std::string scaled_to_decimal(bool negative, std::uint64_t units, int scale, int min_decimals)
 {
-    std::uint64_t divisor = 1;
-    for (int i = 0; i < scale; ++i)
-        divisor *= 10;
-    std::string fraction = scale == 0 ? std::string() : std::to_string(units % divisor);
-    fraction.insert(0, static_cast<std::size_t>(scale) - fraction.size(), '0');
-    while (static_cast<int>(fraction.size()) > min_decimals && fraction.back() == '0')
-        fraction.pop_back();
-    std::string out = negative ? "-" : "";
-    out += std::to_string(units / divisor);
-    if (!fraction.empty())
-        out += "." + fraction;
-    return out;
+    // Written right to left into a buffer, so a figure costs one string (computed answers format
+    // dozens per request). 20 digits, a dot and a sign fit.
+    char buffer[32];
+    char* const end = buffer + sizeof buffer;
+    char* p = end;
+    bool trailing = true;  // still among the fraction's trailing zeros
+    for (int position = scale; position > 0; --position) {
+        auto const digit = static_cast<char>('0' + units % 10);
+        units /= 10;
+        if (trailing && digit == '0' && position > min_decimals)
+            continue;
+        trailing = false;
+        *--p = digit;
+    }
+    if (p != end)
+        *--p = '.';
+    do {
+        *--p = static_cast<char>('0' + units % 10);
+        units /= 10;
+    } while (units != 0);
+    if (negative)
+        *--p = '-';
+    return std::string(p, end);
 }
 
 std::uint64_t magnitude(std::int64_t v)

@@ -38,6 +38,12 @@ json::object rates_json(pricing::tier_rates const& r)
     return o;
 }
 
+// Null rather than an absent member, so that every row of a listing has the same keys.
+json::value optional_rates(std::optional<pricing::tier_rates> const& r)
+{
+    return r ? json::value(rates_json(*r)) : json::value(nullptr);
+}
+
 json::array strings(std::vector<std::string> const& items)
 {
     json::array out;
@@ -287,7 +293,7 @@ json::object sizing_json(pricing::sizing_result const& result, pricing::catalog 
         o["available"] = r.priced;
         if (!r.priced)
             o["reason"] = r.unpriced_reason;
-        o["hourly"] = r.hourly ? json::value(rates_json(*r.hourly)) : json::value(nullptr);
+        o["hourly"] = optional_rates(r.hourly);
         models.push_back(std::move(o));
     }
     json::object cheapest;
@@ -326,7 +332,7 @@ json::object comparison_json(pricing::comparison const& c, pricing::catalog cons
                        {"fp16_dense_tflops", m ? json::value(fp16_dense_tflops_json(*m)) : json::value(nullptr)},
                        {"power_score", json::object{{"value", pricing::to_string(r.score)}, {"confirmed", r.score.confirmed}}},
                        {"available", r.rates.has_value()},
-                       {"prices", r.rates ? json::value(rates_json(*r.rates)) : json::value(nullptr)},
+                       {"prices", optional_rates(r.rates)},
                        {"price_per_100_power_score", optional_money(r.per_100_power_score)},
                        {"price_per_gb_vram_hour", optional_money(r.per_gb_vram_hour)}};
         if (!r.rates)

@@ -10,8 +10,6 @@
 #include "pricing/instance_check.hpp"
 #include "pricing/sizing.hpp"
 
-#include <boost/json/monotonic_resource.hpp>
-
 #include <array>
 #include <optional>
 #include <string>
@@ -120,12 +118,8 @@ response handle_estimate(route_input& in)
     auto const estimate = pricing::estimate_job(*job, snap.current->find(job->gpu));
     if (!estimate)
         return from_error(in.req, estimate.err(), "gpu");
-    // Rendered on every request: its JSON tree lives in an arena, so building it allocates next to
-    // nothing and freeing it costs nothing.
-    std::array<unsigned char, 16 * 1024> arena;
-    boost::json::monotonic_resource resource(arena.data(), arena.size());
     return serve_computed(in, render::estimate_view,
-                          render::estimate_json(*estimate, *snap.catalog.find(job->gpu), *snap.current, &resource),
+                          render::estimate_text(*estimate, *snap.catalog.find(job->gpu), *snap.current),
                           catalog_time(in));
 }
 

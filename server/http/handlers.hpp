@@ -35,6 +35,10 @@ response document_at(route_input& in, std::string const& path, std::string_view 
 // format; `last_modified` is that of the data it was computed from.
 response serve_computed(route_input& in, render::view const& v, boost::json::object const& doc,
                         std::optional<pricing::instant> last_modified);
+// The same from a document already written as JSON text (render::estimate_text): served as it is,
+// and parsed only for the other formats.
+response serve_computed(route_input& in, render::view const& v, std::string json_text,
+                        std::optional<pricing::instant> last_modified);
 
 using handler = response (*)(route_input& in);
 

@@ -2,6 +2,8 @@
 // every resource is served in its negotiated format: pre-rendered, or computed per request.
 #include "server/http/handlers.hpp"
 
+#include <boost/json/parse.hpp>
+
 namespace lcg::http {
 
 response document_at(route_input& in, std::string const& path, std::string_view query)
@@ -17,6 +19,14 @@ response serve_computed(route_input& in, render::view const& v, boost::json::obj
 {
     render::page const where{std::string(in.path), std::string(in.query_string), in.formats};
     return serve_body(in.req, in.format, render::write(in.format, v, doc, where), last_modified);
+}
+
+response serve_computed(route_input& in, render::view const& v, std::string json_text,
+                        std::optional<pricing::instant> last_modified)
+{
+    if (in.format == render::format::json)
+        return serve_body(in.req, in.format, std::move(json_text), last_modified);
+    return serve_computed(in, v, boost::json::parse(json_text).as_object(), last_modified);
 }
 
 response handle_index(route_input& in) { return document_at(in, "/"); }

@@ -1,6 +1,7 @@
 #include "server/render/costing_json.hpp"
 
 #include "server/render/json.hpp"
+#include "server/render/json_writer.hpp"
 
 #include "pricing/power_score.hpp"
 #include "pricing/rules.hpp"
@@ -50,12 +51,6 @@ json::array strings(std::vector<std::string> const& items)
     for (auto const& s : items)
         out.push_back(json::value(s));
     return out;
-}
-
-json::object hours_json(std::int64_t duration_us)
-{
-    auto const hours = pricing::units_to_decimal(duration_us, 1, pricing::microseconds_per_hour / 1'000'000, 6);
-    return {{"seconds", decimal_string(duration_us, 6, 0)}, {"hours", hours.text}, {"hours_exact", hours.exact}};
 }
 
 std::string ratio_text(pricing::rules::ratio r)
@@ -157,107 +152,146 @@ json::object filtered_catalog_json(pricing::catalog const& catalog, pricing::pri
     return o;
 }
 
-json::object estimate_json(pricing::job_estimate const& e, pricing::gpu_model const& model,
-                           pricing::price_sheet const& sheet, json::storage_ptr sp)
+namespace {
+
+void write_hours(json_writer& w, std::string_view name, std::int64_t duration_us)
+{
+    auto const hours = pricing::units_to_decimal(duration_us, 1, pricing::microseconds_per_hour / 1'000'000, 6);
+    w.key(name).begin_object();
+    w.member("seconds", decimal_string(duration_us, 6, 0)).member("hours", hours.text);
+    w.member_boolean("hours_exact", hours.exact).end_object();
+}
+
+void write_optional_money(json_writer& w, std::string_view name, std::optional<money> const& m)
+{
+    if (m)
+        w.member(name, to_decimal(*m));
+    else
+        w.key(name).null();
+}
+
+std::string rate_unit(pricing::line_kind kind, pricing::tier billed)
+{
+    switch (kind) {
+    case pricing::line_kind::gpu_time: return "USD per GPU-hour, " + std::string(pricing::to_string(billed));
+    case pricing::line_kind::storage: return "USD per GB-month of " + std::to_string(rules::month_hours) + " hours";
+    default: return "USD per GB";
+    }
+}
+
+void write_lines(json_writer& w, pricing::job_estimate const& e)
 {
     auto const& job = e.job;
-    json::array lines(sp);
+    w.key("lines").begin_array();
     for (auto const& l : e.lines) {
         bool const gpu_time = l.kind == pricing::line_kind::gpu_time;
         bool const storage = l.kind == pricing::line_kind::storage;
-        json::object o({{"item", pricing::to_string(l.kind)},
-                       {"quantity", l.quantity.text},
-                       {"quantity_exact", l.quantity.exact},
-                       {"unit", gpu_time ? "GPU-hour" : (storage ? "GB-month" : "GB")},
-                       {"unit_rate", to_decimal(l.unit_rate)},
-                       {"rate_unit", gpu_time ? "USD per GPU-hour, " + std::string(pricing::to_string(job.billed))
-                                              : (storage ? "USD per GB-month of " + std::to_string(rules::month_hours) +
-                                                               " hours"
-                                                         : std::string("USD per GB"))},
-                       {"amount", to_decimal(l.amount)}},
-                       sp);
+        w.begin_object().member("item", pricing::to_string(l.kind)).member("quantity", l.quantity.text);
+        w.member_boolean("quantity_exact", l.quantity.exact);
+        w.member("unit", gpu_time ? "GPU-hour" : (storage ? "GB-month" : "GB"));
+        w.member("unit_rate", to_decimal(l.unit_rate)).member("rate_unit", rate_unit(l.kind, job.billed));
+        w.member("amount", to_decimal(l.amount));
         if (gpu_time) {
-            o["gpus"] = job.gpus;
-            o["duration"] = hours_json(job.duration_us);
+            w.member_number("gpus", job.gpus);
+            write_hours(w, "duration", job.duration_us);
         } else if (storage) {
-            o["gb"] = micro_text(job.storage_micro_gb);
-            o["duration"] = hours_json(job.storage_us);
+            w.member("gb", micro_text(job.storage_micro_gb));
+            write_hours(w, "duration", job.storage_us);
         }
-        lines.push_back(std::move(o));
+        w.end_object();
     }
+    w.end_array();
+}
 
-    json::array tiers(sp);
+void write_tiers(json_writer& w, pricing::job_estimate const& e)
+{
+    auto const& job = e.job;
+    w.key("tiers").begin_array();
     for (auto const& t : e.tiers) {
-        json::object o({{"tier", pricing::to_string(t.billed)},
-                       {"per_gpu_hour", to_decimal(t.per_gpu_hour)},
-                       {"gpu_time", to_decimal(t.gpu_time)},
-                       {"total", to_decimal(t.total)},
-                       {"total_display", display(t.total)},
-                       {"selected", t.billed == job.billed}},
-                       sp);
+        w.begin_object().member("tier", pricing::to_string(t.billed)).member("per_gpu_hour", to_decimal(t.per_gpu_hour));
+        w.member("gpu_time", to_decimal(t.gpu_time)).member("total", to_decimal(t.total));
+        w.member("total_display", display(t.total)).member_boolean("selected", t.billed == job.billed);
         if (job.work)
-            o[job.work->unit == pricing::work_unit::tokens_per_second ? "cost_per_million_tokens" : "cost_per_image"] =
-                optional_money(t.per_work);
-        tiers.push_back(std::move(o));
+            write_optional_money(w,
+                                 job.work->unit == pricing::work_unit::tokens_per_second ? "cost_per_million_tokens"
+                                                                                         : "cost_per_image",
+                                 t.per_work);
+        w.end_object();
     }
+    w.end_array();
+}
 
-    json::value throughput(nullptr, sp);
-    if (job.work) {
-        std::string const basis = "GPU time only, " + std::string(pricing::to_string(job.billed)) +
-                                  ", the throughput you gave: hourly cost of the instance / ";
-        std::string const rounding = ", rounded half-up to the micro-dollar";
-        if (job.work->unit == pricing::work_unit::tokens_per_second)
-            throughput = json::object({
-                {"tokens_per_second", micro_text(job.work->micro_rate)},
-                {"tokens_per_hour", micro_text(job.work->micro_rate * rules::seconds_per_hour)},
-                {"cost_per_million_tokens", optional_money(e.per_work)},
-                {"basis", basis + "tokens per hour × 10^6" + rounding}}, sp);
-        else
-            throughput = json::object({{"images_per_hour", micro_text(job.work->micro_rate)},
-                                       {"cost_per_image", optional_money(e.per_work)},
-                                       {"basis", basis + "images per hour" + rounding}},
-                                      sp);
+void write_throughput(json_writer& w, pricing::job_estimate const& e)
+{
+    auto const& job = e.job;
+    w.key("throughput");
+    if (!job.work) {
+        w.null();
+        return;
     }
+    std::string const basis = "GPU time only, " + std::string(pricing::to_string(job.billed)) +
+                              ", the throughput you gave: hourly cost of the instance / ";
+    std::string const rounding = ", rounded half-up to the micro-dollar";
+    w.begin_object();
+    if (job.work->unit == pricing::work_unit::tokens_per_second) {
+        w.member("tokens_per_second", micro_text(job.work->micro_rate));
+        w.member("tokens_per_hour", micro_text(job.work->micro_rate * rules::seconds_per_hour));
+        write_optional_money(w, "cost_per_million_tokens", e.per_work);
+        w.member("basis", basis + "tokens per hour × 10^6" + rounding);
+    } else {
+        w.member("images_per_hour", micro_text(job.work->micro_rate));
+        write_optional_money(w, "cost_per_image", e.per_work);
+        w.member("basis", basis + "images per hour" + rounding);
+    }
+    w.end_object();
+}
 
-    auto const& r = e.reserved;
-    json::object reserved({
-        {"months", r.months},
-        {"hours", r.hours},
-        {"gpus", r.gpus},
-        {"per_gpu_hour", to_decimal(r.per_gpu_hour)},
-        {"commitment", to_decimal(r.commitment)},
-        {"commitment_display", display(r.commitment)},
-        {"break_even_utilization_percent", r.break_even_percent},
-        {"note", "a reserved instance is billed for its whole term (" + std::to_string(r.months) + " × " +
-                     std::to_string(rules::month_hours) + " h × GPUs × the reserved rate), used or not; it costs "
-                     "less than on-demand when the instance would run more than " +
-                     std::to_string(r.break_even_percent) + " % of the term"}}, sp);
+void write_reserved_term(json_writer& w, pricing::reserved_commitment const& r)
+{
+    w.key("reserved_term").begin_object();
+    w.member_number("months", r.months).member_number("hours", r.hours).member_number("gpus", r.gpus);
+    w.member("per_gpu_hour", to_decimal(r.per_gpu_hour)).member("commitment", to_decimal(r.commitment));
+    w.member("commitment_display", display(r.commitment));
+    w.member_number("break_even_utilization_percent", r.break_even_percent);
+    w.member("note", "a reserved instance is billed for its whole term (" + std::to_string(r.months) + " × " +
+                         std::to_string(rules::month_hours) + " h × GPUs × the reserved rate), used or not; it costs "
+                         "less than on-demand when the instance would run more than " +
+                         std::to_string(r.break_even_percent) + " % of the term");
+    w.end_object();
+}
 
-    return json::object({{"gpu", model.id},
-            {"name", model.name},
-            {"week", pricing::to_string(sheet.week)},
-            {"currency", "USD"},
-            {"tier", pricing::to_string(job.billed)},
-            {"gpus", job.gpus},
-            {"duration", hours_json(job.duration_us)},
-            {"lines", std::move(lines)},
-            {"total", to_decimal(e.total)},
-            {"total_micros", std::to_string(e.total.micros())},
-            {"total_display", display(e.total)},
-            {"effective_per_gpu_hour", to_decimal(e.effective_per_gpu_hour)},
-            {"tiers", std::move(tiers)},
-            {"reserved_term", std::move(reserved)},
-            {"throughput", std::move(throughput)},
-            {"rules",
-             {{"billing", "per second"},
-              {"proration", "each line: rate × duration / 1 hour (storage: / 730-hour month), rounded half-up to "
-                            "the micro-dollar; the total is the sum of the lines"},
-              {"gpus", "n GPUs cost n × the per-GPU rate"},
-              {"storage_per_gb_month", to_decimal(rules::storage_per_gb_month)},
-              {"month_hours", rules::month_hours},
-              {"network_per_gb", to_decimal(rules::network_per_gb)},
-              {"effective_per_gpu_hour", "total / (gpus × hours), storage and network included"}}}},
-                        sp);
+void write_billing_rules(json_writer& w)
+{
+    w.key("rules").begin_object().member("billing", "per second");
+    w.member("proration", "each line: rate × duration / 1 hour (storage: / 730-hour month), rounded half-up to "
+                          "the micro-dollar; the total is the sum of the lines");
+    w.member("gpus", "n GPUs cost n × the per-GPU rate");
+    w.member("storage_per_gb_month", to_decimal(rules::storage_per_gb_month));
+    w.member_number("month_hours", rules::month_hours);
+    w.member("network_per_gb", to_decimal(rules::network_per_gb));
+    w.member("effective_per_gpu_hour", "total / (gpus × hours), storage and network included");
+    w.end_object();
+}
+
+}
+
+std::string estimate_text(pricing::job_estimate const& e, pricing::gpu_model const& model,
+                          pricing::price_sheet const& sheet)
+{
+    auto const& job = e.job;
+    json_writer w;
+    w.begin_object().member("gpu", model.id).member("name", model.name).member("week", pricing::to_string(sheet.week));
+    w.member("currency", "USD").member("tier", pricing::to_string(job.billed)).member_number("gpus", job.gpus);
+    write_hours(w, "duration", job.duration_us);
+    write_lines(w, e);
+    w.member("total", to_decimal(e.total)).member("total_micros", std::to_string(e.total.micros()));
+    w.member("total_display", display(e.total)).member("effective_per_gpu_hour", to_decimal(e.effective_per_gpu_hour));
+    write_tiers(w, e);
+    write_reserved_term(w, e.reserved);
+    write_throughput(w, e);
+    write_billing_rules(w);
+    w.end_object();
+    return std::move(w).text();
 }
 
 json::object sizing_json(pricing::sizing_result const& result, pricing::catalog const& catalog,

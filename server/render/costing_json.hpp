@@ -28,10 +28,10 @@ boost::json::object regions_json(pricing::gpu_model const& model);
 boost::json::object filtered_catalog_json(pricing::catalog const& catalog, pricing::price_sheet const* current,
                                           pricing::gpu_filter const& filter);
 
-// `storage` is where the tree is allocated: the HTTP handler passes a per-request arena, since an
-// estimate is rendered on every request.
-boost::json::object estimate_json(pricing::job_estimate const& estimate, pricing::gpu_model const& model,
-                                  pricing::price_sheet const& sheet, boost::json::storage_ptr storage = {});
+// An estimate as JSON text, written directly: it is computed on every request, and building a
+// tree first cost more than the estimate. Other formats parse it back.
+std::string estimate_text(pricing::job_estimate const& estimate, pricing::gpu_model const& model,
+                          pricing::price_sheet const& sheet);
 boost::json::object sizing_json(pricing::sizing_result const& result, pricing::catalog const& catalog,
                                 pricing::price_sheet const* sheet);
 boost::json::object comparison_json(pricing::comparison const& comparison, pricing::catalog const& catalog,

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lcg::render {
+
+// Compact JSON written straight into a string, for documents rendered on every request, where
+// building a Boost.JSON tree first cost more than everything else. It gives the bytes Boost.JSON's
+// serializer gives for the same members in the same order (tests/unit checks this), so a
+// document's format does not depend on which of the two wrote it.
+class json_writer {
+public:
+    json_writer() { out_.reserve(4096); }
+
+    json_writer& begin_object();
+    json_writer& end_object();
+    json_writer& begin_array();
+    json_writer& end_array();
+    json_writer& key(std::string_view name);  // the next value is this member's
+
+    json_writer& string(std::string_view text);
+    json_writer& number(std::int64_t n);
+    json_writer& boolean(bool b);
+    json_writer& null();
+
+    // A member in one call: key(name) then the value.
+    json_writer& member(std::string_view name, std::string_view text) { return key(name).string(text); }
+    json_writer& member(std::string_view name, char const* text) { return key(name).string(text); }
+    json_writer& member_number(std::string_view name, std::int64_t n) { return key(name).number(n); }
+    json_writer& member_boolean(std::string_view name, bool b) { return key(name).boolean(b); }
+
+    std::string text() &&;  // the document, with the final newline every JSON body has
+
+private:
+    void before_value();
+    void write_string(std::string_view text);
+    void escape(unsigned char c);
+
+    std::string out_;
+    std::vector<bool> has_members_;  // per open object or array
+    bool after_key_ = false;
+};
+
+}

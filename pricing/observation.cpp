@@ -4,6 +4,8 @@
 #include "utf8.hpp"
 
 #include <algorithm>
+#include <array>
+#include <map>
 #include <tuple>
 
 namespace lcg::pricing {
@@ -15,7 +17,9 @@ constexpr std::size_t max_listing_id = 128;
 
 bool needs_quotes(std::string_view field)
 {
-    return field.find_first_of(",\"\r\n") != std::string_view::npos;
+    // Not find_first_of: libstdc++ runs a memchr over the set for every character of the field.
+    return std::any_of(field.begin(), field.end(),
+                       [](char c) { return c == ',' || c == '"' || c == '\r' || c == '\n'; });
 }
 
 void append_field(std::string& out, std::string_view field)
@@ -42,6 +46,55 @@ bool is_text_field(std::string_view s, std::size_t min_chars, std::size_t max_ch
 {
     auto const n = utf8_length(s);
     return n && *n >= min_chars && *n <= max_chars && !has_control_chars(s);
+}
+
+// An observation's place in the canonical order. Sorting these small keys within each gpu is
+// several times faster on a million observations than sorting the observations themselves, whose
+// swaps move three strings and whose comparisons start with a string.
+struct sort_key {
+    instant observed_at;
+    money price;
+    std::size_t index;
+};
+
+// std::string_view orders bytes as std::string does, so the groups are in gpu order.
+using canonical_groups = std::map<std::string_view, std::vector<sort_key>>;
+
+// The keys of `observations` grouped by gpu, each group sorted: together, the canonical order.
+canonical_groups group_canonically(std::span<const observation> observations)
+{
+    canonical_groups by_gpu;
+    for (std::size_t i = 0; i < observations.size(); ++i)
+        by_gpu[observations[i].gpu].push_back({observations[i].observed_at, observations[i].price, i});
+    auto const before = [&](sort_key const& a, sort_key const& b) {
+        if (a.observed_at != b.observed_at)
+            return a.observed_at < b.observed_at;
+        if (a.price != b.price)
+            return a.price < b.price;
+        auto const& x = observations[a.index];
+        auto const& y = observations[b.index];
+        // source last only to make the order total; DESIGN §7 names the first four keys
+        return std::tie(x.listing_id, x.source) < std::tie(y.listing_id, y.source);
+    };
+    for (auto& [gpu, keys] : by_gpu)
+        std::sort(keys.begin(), keys.end(), before);
+    return by_gpu;
+}
+
+// Time and price come from the key, which is at hand, rather than from the observation.
+void append_row(std::string& out, std::string_view gpu, sort_key const& key, std::string_view source,
+                std::string_view listing_id)
+{
+    out += to_rfc3339(key.observed_at);
+    out += ',';
+    out += gpu;
+    out += ',';
+    out += to_decimal(key.price, 6);
+    out += ',';
+    append_field(out, source);
+    out += ',';
+    append_field(out, listing_id);
+    out += '\n';
 }
 
 }
@@ -165,31 +218,35 @@ void observation_csv_reader::finish()
 
 void sort_canonically(std::vector<observation>& observations)
 {
-    std::sort(observations.begin(), observations.end(), [](observation const& a, observation const& b) {
-        // source last only to make the order total; DESIGN §7 names the first four keys
-        return std::tie(a.gpu, a.observed_at, a.price, a.listing_id, a.source) <
-               std::tie(b.gpu, b.observed_at, b.price, b.listing_id, b.source);
-    });
+    std::vector<observation> sorted;
+    sorted.reserve(observations.size());
+    for (auto const& [gpu, keys] : group_canonically(observations))
+        for (sort_key const& k : keys)
+            sorted.push_back(std::move(observations[k.index]));
+    observations = std::move(sorted);
 }
 
-std::string canonical_observations_csv(std::vector<observation> observations)
+std::string canonical_observations_csv(std::span<const observation> observations)
 {
-    sort_canonically(observations);
     std::string out;
     out.reserve(64 + observations.size() * 80);
     out += observations_csv_header;
     out += '\n';
-    for (auto const& o : observations) {
-        out += to_rfc3339(o.observed_at);
-        out += ',';
-        out += o.gpu;
-        out += ',';
-        out += to_decimal(o.price, 6);
-        out += ',';
-        append_field(out, o.source);
-        out += ',';
-        append_field(out, o.listing_id);
-        out += '\n';
+    for (auto const& [gpu, keys] : group_canonically(observations)) {
+        // In sorted order each row's text fields sit somewhere else in a large array. Reading a
+        // batch of them in a tight loop first lets the processor wait for those reads together
+        // rather than one row at a time.
+        constexpr std::size_t batch = 64;
+        std::array<std::pair<std::string_view, std::string_view>, batch> text;
+        for (std::size_t start = 0; start < keys.size(); start += batch) {
+            std::size_t const n = std::min(batch, keys.size() - start);
+            for (std::size_t i = 0; i < n; ++i) {
+                auto const& o = observations[keys[start + i].index];
+                text[i] = {o.source, o.listing_id};
+            }
+            for (std::size_t i = 0; i < n; ++i)
+                append_row(out, gpu, keys[start + i], text[i].first, text[i].second);
+        }
     }
     return out;
 }

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,7 +67,7 @@ std::optional<std::vector<std::string>> split_csv_record(std::string_view line);
 
 // The canonical CSV of a sheet's inputs (DESIGN §7): header, rows sorted by gpu, observed_at, price,
 // listing_id; prices with exactly 6 decimals; "\n" line ends. Its SHA-256 is published in the sheet.
-std::string canonical_observations_csv(std::vector<observation> observations);
+std::string canonical_observations_csv(std::span<const observation> observations);
 void sort_canonically(std::vector<observation>& observations);
 
 }

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <optional>
 #include <random>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 using lcg::pricing::canonical_observations_csv;
@@ -543,4 +545,41 @@ TEST_CASE("sort_canonically orders by gpu, observed_at, price, listing_id")
     CHECK(v[2].price == price("1.000001"));
     CHECK(v[3].observed_at == ts("2026-11-24T10:00:01Z"));
     CHECK(v[4].gpu == "l4");
+}
+
+TEST_CASE("canonical_observations_csv agrees with sorting whole observations, across many rows and ties")
+{
+    // Few distinct values so that every key ties often, and more rows per gpu than are formatted
+    // in one batch.
+    std::mt19937_64 rng(11);
+    auto const pick = [&](auto const& options) { return options[rng() % std::size(options)]; };
+    std::string_view const gpus[] = {"l4", "h100-sxm", "a100-80gb-sxm"};
+    std::string_view const times[] = {"2026-11-24T10:15:00Z", "2026-11-24T10:15:01Z", "2026-11-23T00:00:00Z"};
+    std::string_view const prices[] = {"2.4", "2.412", "10", "0.000001"};
+    std::string_view const sources[] = {"m", "market, inc", "say \"hi\"", "back\\slash"};
+    std::string_view const listings[] = {"", "L-1", "L-10", "L-2", "\\N"};
+    std::vector<observation> input;
+    for (int i = 0; i < 1000; ++i)
+        input.push_back(make(pick(times), std::string(pick(gpus)), pick(prices), std::string(pick(sources)),
+                             std::string(pick(listings))));
+
+    std::vector<observation> expected = input;
+    std::sort(expected.begin(), expected.end(), [](observation const& a, observation const& b) {
+        return std::tie(a.gpu, a.observed_at, a.price, a.listing_id, a.source) <
+               std::tie(b.gpu, b.observed_at, b.price, b.listing_id, b.source);
+    });
+    std::string expected_csv = header;
+    for (auto const& o : expected)
+        expected_csv += canonical_observations_csv({&o, 1}).substr(header.size());
+    CHECK(canonical_observations_csv(input) == expected_csv);
+
+    std::vector<observation> sorted = input;
+    sort_canonically(sorted);
+    REQUIRE(sorted.size() == expected.size());
+    for (std::size_t i = 0; i < sorted.size(); ++i) {
+        CAPTURE(i);
+        CHECK(std::tie(sorted[i].gpu, sorted[i].observed_at, sorted[i].price, sorted[i].listing_id, sorted[i].source) ==
+              std::tie(expected[i].gpu, expected[i].observed_at, expected[i].price, expected[i].listing_id,
+                       expected[i].source));
+    }
 }

@@ -6,7 +6,7 @@
 
 namespace lcg::mcp {
 
-void serve_stdio(server const& mcp, std::istream& in, std::ostream& out)
+void serve_stdio(std::function<std::shared_ptr<const server>()> const& current, std::istream& in, std::ostream& out)
 {
     std::streambuf* const source = in.rdbuf();
     std::string line;
@@ -32,7 +32,7 @@ void serve_stdio(server const& mcp, std::istream& in, std::ostream& out)
                 << '\n'
                 << std::flush;
         } else if (!message.empty()) {
-            auto const answer = mcp.handle(message, {});
+            auto const answer = current()->handle(message, {});
             if (!answer.body.empty())
                 out << answer.body << '\n' << std::flush;
         }

@@ -299,15 +299,21 @@ int run_serve(arguments const& args)
 }
 
 // MCP over stdio: standard output carries protocol messages only, so every log line goes to
-// standard error. The snapshot is loaded once, read-only, at start.
+// standard error. The first snapshot is loaded before the first message (a database that cannot
+// be reached is an error at start); afterwards the snapshot follows the database as serve's does.
 int run_mcp(arguments const& args)
 {
     allow_only(args, {"database-url"}, 0);
-    auto const snap = snapshot::load_once(database_url(args));
+    snapshot::holder snapshots;
+    snapshots.set(snapshot::load_once(database_url(args)));
+    snapshot::refresher refresher(database_url(args), snapshots, std::chrono::seconds(30), std::cerr);
+    refresher.start();
+    auto const first = snapshots.get();
     std::cerr << "lowcostgpu mcp: serving MCP on stdio; sheet in effect: "
-              << (snap->current ? pricing::to_string(snap->current->week) : std::string("none")) << std::endl;
-    auto const server = mcp_bridge::make_server(snap);
-    mcp::serve_stdio(*server, std::cin, std::cout);
+              << (first->current ? pricing::to_string(first->current->week) : std::string("none")) << std::endl;
+    mcp_bridge::server_cache servers;
+    mcp::serve_stdio([&] { return servers.get(snapshots.get()); }, std::cin, std::cout);
+    refresher.stop();
     std::cerr << "lowcostgpu mcp: end of input" << std::endl;
     return 0;
 }

@@ -24,12 +24,6 @@ std::shared_ptr<const snapshot> load_from(store::database& db, snapshot const* p
                  previous, now_seconds());
 }
 
-void log_event(std::string_view event, std::string_view detail)
-{
-    boost::json::object line{{"event", event}, {"detail", detail}};
-    std::cout << boost::json::serialize(line) << std::endl;
-}
-
 }
 
 std::shared_ptr<const snapshot> load_once(std::string const& database_url)
@@ -38,9 +32,15 @@ std::shared_ptr<const snapshot> load_once(std::string const& database_url)
     return load_from(db, nullptr);
 }
 
-refresher::refresher(std::string database_url, holder& target, std::chrono::seconds poll_interval)
-    : database_url_(std::move(database_url)), target_(target), poll_interval_(poll_interval)
+refresher::refresher(std::string database_url, holder& target, std::chrono::seconds poll_interval, std::ostream& log)
+    : database_url_(std::move(database_url)), target_(target), poll_interval_(poll_interval), log_(log)
 {
+}
+
+void refresher::log_event(std::string_view event, std::string_view detail)
+{
+    boost::json::object line{{"event", event}, {"detail", detail}};
+    log_ << boost::json::serialize(line) << std::endl;
 }
 
 refresher::~refresher() { stop(); }

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <iostream>
 #include <string>
 #include <thread>
 
@@ -15,7 +16,10 @@ namespace lcg::snapshot {
 // the last good snapshot keeps serving while it reconnects with backoff.
 class refresher {
 public:
-    refresher(std::string database_url, holder& target, std::chrono::seconds poll_interval);
+    // Its log lines (JSON, one per event) go to `log`: standard error when standard output carries
+    // a protocol (`lowcostgpu mcp`).
+    refresher(std::string database_url, holder& target, std::chrono::seconds poll_interval,
+              std::ostream& log = std::cout);
     ~refresher();
 
     void start();
@@ -23,10 +27,12 @@ public:
 
 private:
     void loop();
+    void log_event(std::string_view event, std::string_view detail);
 
     std::string database_url_;
     holder& target_;
     std::chrono::seconds poll_interval_;
+    std::ostream& log_;
     std::atomic<bool> stopping_{false};
     std::thread thread_;
 };

@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -232,6 +233,36 @@ int server_process::terminate()
 }
 
 namespace lcg::testing {
+
+stdio_process::stdio_process(std::vector<std::string> const& args)
+    : fifo_path_(scratch_path("stdin")), out_path_(scratch_path("stdout"))
+{
+    std::signal(SIGPIPE, SIG_IGN);  // a child that died makes send() throw, not kill the tests
+    if (mkfifo(fifo_path_.c_str(), 0600) != 0)
+        throw std::runtime_error("cannot create a fifo at " + fifo_path_);
+    std::vector<std::string> argv{binary()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    pid_ = spawn(argv, fifo_path_, out_path_, "/dev/null");
+    input_ = open(fifo_path_.c_str(), O_WRONLY);  // returns once the child has opened its end
+}
+
+stdio_process::~stdio_process()
+{
+    if (input_ >= 0)
+        close(input_);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    unlink(fifo_path_.c_str());
+}
+
+void stdio_process::send(std::string const& line)
+{
+    std::string const message = line + "\n";
+    if (write(input_, message.data(), message.size()) != static_cast<ssize_t>(message.size()))
+        throw std::runtime_error("cannot write to the child's standard input");
+}
+
+std::string stdio_process::output() const { return read_file(out_path_); }
 
 background_command::background_command(std::vector<std::string> const& args)
 {

@@ -68,6 +68,25 @@ private:
     std::string out_path_;
 };
 
+// The binary started with a pipe on its standard input, for conversations (`lowcostgpu mcp`):
+// send() writes a line; the destructor ends the input and waits for the process.
+class stdio_process {
+public:
+    explicit stdio_process(std::vector<std::string> const& args);
+    ~stdio_process();
+    stdio_process(stdio_process const&) = delete;
+    stdio_process& operator=(stdio_process const&) = delete;
+
+    void send(std::string const& line);
+    std::string output() const;  // its standard output so far
+
+private:
+    int pid_ = -1;
+    int input_ = -1;
+    std::string fifo_path_;
+    std::string out_path_;
+};
+
 // The binary started in the background (its output discarded), killed at the end if still running.
 class background_command {
 public:

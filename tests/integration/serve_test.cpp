@@ -149,3 +149,37 @@ TEST_CASE("a new sheet reaches a running server without restart")
     CHECK(seen);
     CHECK(parse(server.get("/v1/prices/h100-sxm").body).at("median").as_string() == "2.640");
 }
+
+TEST_CASE("lowcostgpu mcp (stdio) follows a new sheet without restart")
+{
+    test_database db;
+    stdio_process mcp({"mcp", "--database-url", db.url("reader")});
+    // The median of the H100 SXM as the get_gpu tool gives it, asked with request id `id`.
+    auto const median = [&](int id) -> std::string {
+        mcp.send(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+                 R"(,"method":"tools/call","params":{"name":"get_gpu","arguments":{"gpu":"h100-sxm"}}})");
+        std::string const marker = R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + ",";
+        std::string answer;
+        eventually(
+            [&] {
+                auto const out = mcp.output();
+                auto const at = out.find(marker);
+                auto const eol = out.find('\n', at);
+                if (at == std::string::npos || eol == std::string::npos)
+                    return false;
+                answer = out.substr(at, eol - at);
+                return true;
+            },
+            std::chrono::seconds(10));
+        REQUIRE_FALSE(answer.empty());
+        auto const price = parse(answer).at("result").at("structuredContent").at("price").as_object();
+        return std::string(price.at("median").as_string());
+    };
+    CHECK(median(1) == "2.400");
+    db.exec("UPDATE observation SET price_micros = price_micros * 11 / 10 WHERE gpu = 'h100-sxm'");
+    REQUIRE(run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", this_week(), "--replace"})
+                .exit_code == 0);
+    // The refresher hears the NOTIFY and reloads within a second or two; ask until it has.
+    int id = 2;
+    CHECK(eventually([&] { return median(id++) == "2.640"; }, std::chrono::seconds(5)));
+}

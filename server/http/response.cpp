@@ -176,7 +176,8 @@ response serve_body(request const& req, render::format f, std::string body,
     struct computed {
         std::string body, zipped;
     };
-    auto const made = std::make_shared<computed>(std::move(body), std::string());
+    auto const made = std::make_shared<computed>();
+    made->body = std::move(body);
     std::string const etag = computed_etag(made->body);
     std::string const gzip_etag = etag.substr(0, etag.size() - 1) + "-gz\"";
     if (made->body.size() >= 256 && accepts_gzip(req[beast_http::field::accept_encoding]))

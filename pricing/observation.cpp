@@ -22,21 +22,6 @@ bool needs_quotes(std::string_view field)
                        [](char c) { return c == ',' || c == '"' || c == '\r' || c == '\n'; });
 }
 
-void append_field(std::string& out, std::string_view field)
-{
-    if (!needs_quotes(field)) {
-        out += field;
-        return;
-    }
-    out += '"';
-    for (char c : field) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    out += '"';
-}
-
 bool has_control_chars(std::string_view s)
 {
     return std::any_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
@@ -91,12 +76,27 @@ void append_row(std::string& out, std::string_view gpu, sort_key const& key, std
     out += ',';
     out += to_decimal(key.price, 6);
     out += ',';
-    append_field(out, source);
+    append_csv_field(out, source);
     out += ',';
-    append_field(out, listing_id);
+    append_csv_field(out, listing_id);
     out += '\n';
 }
 
+}
+
+void append_csv_field(std::string& out, std::string_view field)
+{
+    if (!needs_quotes(field)) {
+        out += field;
+        return;
+    }
+    out += '"';
+    for (char c : field) {
+        if (c == '"')
+            out += '"';
+        out += c;
+    }
+    out += '"';
 }
 
 std::optional<std::vector<std::string>> split_csv_record(std::string_view line)

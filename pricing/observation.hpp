@@ -62,6 +62,10 @@ private:
     std::vector<csv_problem> problems_;
 };
 
+// Appends `field` as one CSV field: as it is, or in double quotes (inner quotes doubled) when it
+// holds a comma, a quote or a line break. The one CSV quoting rule, for inputs and every table.
+void append_csv_field(std::string& out, std::string_view field);
+
 // Splits one CSV record (RFC 4180 quoting, no embedded line breaks). Nothing when quoting is broken.
 std::optional<std::vector<std::string>> split_csv_record(std::string_view line);
 

@@ -1,5 +1,7 @@
 #include "server/http/wire.hpp"
 
+#include "server/render/json_writer.hpp"
+
 #include <charconv>
 
 namespace lcg::http {
@@ -14,29 +16,6 @@ void append_number(std::string& out, long long n)
 }
 
 bool has_body(int status) { return status >= 200 && status != 204 && status != 304; }
-
-// `text` as a JSON string: method, target and client come from the network. Control bytes and
-// bytes above 0x7f (a well-formed target is ASCII) are written as \u00XX, so a line is always
-// valid JSON.
-void append_json_string(std::string& out, std::string_view text)
-{
-    static constexpr char hex[] = "0123456789abcdef";
-    out += '"';
-    for (char c : text) {
-        auto const u = static_cast<unsigned char>(c);
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (u < 0x20 || u > 0x7e) {
-            out += "\\u00";
-            out += hex[u >> 4];
-            out += hex[u & 0xf];
-        } else {
-            out += c;
-        }
-    }
-    out += '"';
-}
 
 }
 
@@ -69,15 +48,15 @@ void write_head(response const& res, std::string& out)
 void append_log_line(request_log_entry const& e, std::string& out)
 {
     out += "{\"event\":\"request\",\"method\":";
-    append_json_string(out, e.method);
+    render::append_json_string(out, e.method, true);
     out += ",\"target\":";
-    append_json_string(out, e.target.substr(0, 256));
+    render::append_json_string(out, e.target.substr(0, 256), true);
     out += ",\"status\":";
     append_number(out, e.status);
     out += ",\"bytes\":";
     append_number(out, static_cast<long long>(e.bytes));
     out += ",\"client\":";
-    append_json_string(out, e.client);
+    render::append_json_string(out, e.client, true);
     out += ",\"micros\":";
     append_number(out, e.took.count());
     out += "}\n";

@@ -2,6 +2,8 @@
 
 #include "server/render/markdown_text.hpp"
 
+#include "pricing/observation.hpp"
+
 namespace lcg::render {
 
 namespace {
@@ -40,22 +42,10 @@ std::string figure_confirmed(json::value const& v) { return v.is_object() ? fiel
 std::string csv_record(std::vector<std::string> const& fields)
 {
     std::string out;
-    bool first = true;
     for (auto const& f : fields) {
-        if (!first)
+        if (&f != &fields.front())
             out += ',';
-        first = false;
-        if (f.find_first_of(",\"\r\n") == std::string::npos) {
-            out += f;
-            continue;
-        }
-        out += '"';
-        for (char c : f) {
-            if (c == '"')
-                out += '"';
-            out += c;
-        }
-        out += '"';
+        pricing::append_csv_field(out, f);
     }
     return out + "\n";
 }

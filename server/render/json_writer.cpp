@@ -22,14 +22,60 @@ constexpr auto needs_escape = [] {
 // Whether none of 8 bytes needs escaping, tested at once (the "has a byte less than n" and "has a
 // zero byte" bit tricks): most text has nothing to escape, and a byte at a time cost more than
 // everything else in a document.
-bool plain_word(std::uint64_t w)
+bool plain_word(std::uint64_t w, bool ascii_only)
 {
     constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
     auto const has_zero = [](std::uint64_t v) { return (v - ones) & ~v & highs; };
     std::uint64_t const below_space = (w - ones * 0x20) & ~w & highs;
-    return (below_space | has_zero(w ^ (ones * '"')) | has_zero(w ^ (ones * '\\'))) == 0;
+    std::uint64_t const above_ascii = ascii_only ? w & highs : 0;
+    return (below_space | above_ascii | has_zero(w ^ (ones * '"')) | has_zero(w ^ (ones * '\\'))) == 0;
 }
 
+void append_escape(std::string& out, unsigned char c)
+{
+    static constexpr char hex[] = "0123456789abcdef";
+    switch (c) {
+    case '"': out += "\\\""; break;
+    case '\\': out += "\\\\"; break;
+    case '\b': out += "\\b"; break;
+    case '\f': out += "\\f"; break;
+    case '\n': out += "\\n"; break;
+    case '\r': out += "\\r"; break;
+    case '\t': out += "\\t"; break;
+    default:
+        out += "\\u00";
+        out += hex[c >> 4];
+        out += hex[c & 0xf];
+    }
+}
+
+}
+
+void append_json_string(std::string& out, std::string_view text, bool ascii_only)
+{
+    out += '"';
+    // Plain characters are copied in runs; only quotes, backslashes and control bytes (and, when
+    // asked, bytes above 0x7f) are escaped.
+    std::size_t run = 0;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        std::uint64_t word = 0;
+        if (i + 8 <= text.size()) {
+            std::memcpy(&word, text.data() + i, 8);
+            if (plain_word(word, ascii_only)) {
+                i += 8;
+                continue;
+            }
+        }
+        if (auto const c = static_cast<unsigned char>(text[i]); needs_escape[c] || (ascii_only && c > 0x7f)) {
+            out.append(text.data() + run, i - run);
+            append_escape(out, c);
+            run = i + 1;
+        }
+        ++i;
+    }
+    out.append(text.data() + run, text.size() - run);
+    out += '"';
 }
 
 void json_writer::before_value()
@@ -78,7 +124,7 @@ json_writer& json_writer::end_array()
 json_writer& json_writer::key(std::string_view name)
 {
     before_value();
-    write_string(name);
+    append_json_string(out_, name);
     out_ += ':';
     after_key_ = true;
     return *this;
@@ -87,52 +133,8 @@ json_writer& json_writer::key(std::string_view name)
 json_writer& json_writer::string(std::string_view text)
 {
     before_value();
-    write_string(text);
+    append_json_string(out_, text);
     return *this;
-}
-
-void json_writer::write_string(std::string_view text)
-{
-    out_ += '"';
-    // Plain characters are copied in runs; only quotes, backslashes and control bytes are escaped.
-    std::size_t run = 0;
-    std::size_t i = 0;
-    while (i < text.size()) {
-        std::uint64_t word = 0;
-        if (i + 8 <= text.size()) {
-            std::memcpy(&word, text.data() + i, 8);
-            if (plain_word(word)) {
-                i += 8;
-                continue;
-            }
-        }
-        if (auto const c = static_cast<unsigned char>(text[i]); needs_escape[c]) {
-            out_.append(text.data() + run, i - run);
-            escape(c);
-            run = i + 1;
-        }
-        ++i;
-    }
-    out_.append(text.data() + run, text.size() - run);
-    out_ += '"';
-}
-
-void json_writer::escape(unsigned char c)
-{
-    static constexpr char hex[] = "0123456789abcdef";
-    switch (c) {
-    case '"': out_ += "\\\""; break;
-    case '\\': out_ += "\\\\"; break;
-    case '\b': out_ += "\\b"; break;
-    case '\f': out_ += "\\f"; break;
-    case '\n': out_ += "\\n"; break;
-    case '\r': out_ += "\\r"; break;
-    case '\t': out_ += "\\t"; break;
-    default:
-        out_ += "\\u00";
-        out_ += hex[c >> 4];
-        out_ += hex[c & 0xf];
-    }
 }
 
 json_writer& json_writer::number(std::int64_t n)

@@ -7,6 +7,11 @@
 
 namespace lcg::render {
 
+// Appends `text` as a JSON string. Bytes above 0x7f pass through (UTF-8, as Boost.JSON writes it)
+// unless `ascii_only`: then each is written as \u00XX, so text from the network, not known to be
+// UTF-8, still makes valid JSON.
+void append_json_string(std::string& out, std::string_view text, bool ascii_only = false);
+
 // Compact JSON written straight into a string, for documents rendered on every request, where
 // building a Boost.JSON tree first cost more than everything else. It gives the bytes Boost.JSON's
 // serializer gives for the same members in the same order (tests/unit checks this), so a
@@ -36,8 +41,6 @@ public:
 
 private:
     void before_value();
-    void write_string(std::string_view text);
-    void escape(unsigned char c);
 
     std::string out_;
     std::vector<bool> has_members_;  // per open object or array

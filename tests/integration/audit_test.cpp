@@ -16,13 +16,6 @@ namespace json = boost::json;
 
 namespace {
 
-lcg::pricing::iso_week current_week()
-{
-    auto const now = std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now());
-    return lcg::pricing::week_containing(now);
-}
-
-std::string this_week() { return lcg::pricing::to_string(current_week()); }
 std::string last_week() { return lcg::pricing::to_string(lcg::pricing::previous_week(current_week())); }
 
 json::object parse(std::string const& body) { return json::parse(body).as_object(); }

@@ -23,12 +23,6 @@ namespace json = boost::json;
 
 namespace {
 
-std::string this_week()
-{
-    auto const now = std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now());
-    return lcg::pricing::to_string(lcg::pricing::week_containing(now));
-}
-
 // Cuts the database off: no new connections, and the existing ones (the server's) are ended.
 void cut_off(test_database const& db)
 {

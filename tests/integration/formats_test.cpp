@@ -16,12 +16,6 @@ namespace json = boost::json;
 
 namespace {
 
-std::string this_week()
-{
-    auto const now = std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now());
-    return lcg::pricing::to_string(lcg::pricing::week_containing(now));
-}
-
 std::optional<std::string> example(std::string const& pattern)
 {
     std::map<std::string, std::string> const targets{

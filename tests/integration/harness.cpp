@@ -68,6 +68,14 @@ std::string scratch_path(std::string const& what)
 
 }
 
+pricing::iso_week current_week()
+{
+    auto const now = std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now());
+    return pricing::week_containing(now);
+}
+
+std::string this_week() { return pricing::to_string(current_week()); }
+
 std::string required_env(char const* name)
 {
     char const* v = std::getenv(name);

@@ -4,6 +4,8 @@
 // and a small HTTP client over loopback. The environment comes from deploy/test; without it the
 // tests fail and say how to run them.
 
+#include "pricing/calendar.hpp"
+
 #include <chrono>
 #include <map>
 #include <string>
@@ -12,6 +14,10 @@
 namespace lcg::testing {
 
 std::string required_env(char const* name);
+
+// The ISO week containing now, and its name ("2026-W49"): the sample data ends in it.
+pricing::iso_week current_week();
+std::string this_week();
 
 // A database copied from the sample template (migrated, sample observations, sample sheets),
 // dropped again at the end of the test.

@@ -13,12 +13,6 @@ namespace json = boost::json;
 
 namespace {
 
-std::string this_week()
-{
-    auto const now = std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now());
-    return lcg::pricing::to_string(lcg::pricing::week_containing(now));
-}
-
 json::object parse(std::string const& body) { return json::parse(body).as_object(); }
 
 }

@@ -109,4 +109,22 @@ std::vector<std::string> suggest(document const& doc, std::string_view unknown, 
     return out;
 }
 
+std::optional<std::string> lookup(document const& doc, std::string_view text)
+{
+    std::string const folded = fold(text);
+    if (doc.find_term(folded) || doc.find_question(folded))
+        return folded;
+    for (auto const& t : doc.terms()) {
+        bool same = fold(t.term->name) == folded;
+        for (auto const& a : t.term->aliases)
+            same = same || fold(a) == folded;
+        if (same)
+            return t.term->slug;
+    }
+    auto const hits = search(doc, text);
+    if (hits.empty())
+        return std::nullopt;
+    return hits.front().term->slug;
+}
+
 }

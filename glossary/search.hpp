@@ -3,6 +3,7 @@
 #include "glossary/document.hpp"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,5 +21,9 @@ std::vector<term_ref> search(document const& doc, std::string_view query);
 // "cle-api"): a candidate containing `unknown` (or contained in it, for four characters or more)
 // comes first, then by edit distance; file order breaks ties.
 std::vector<std::string> suggest(document const& doc, std::string_view unknown, std::size_t count = 3);
+
+// The slug of the entry `text` names: a term's or question's slug, then a term's name or alias as
+// written (case and accents aside), then the first search hit. Nothing when none matches.
+std::optional<std::string> lookup(document const& doc, std::string_view text);
 
 }

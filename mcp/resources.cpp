@@ -1,11 +1,8 @@
 #include "mcp/resources.hpp"
 
-#include "mcp/markdown.hpp"
-#include "mcp/tools.hpp"
+#include "render/format.hpp"
 
 #include "glossary/language.hpp"
-
-#include "pricing/power_score.hpp"
 
 #include <boost/json/parse.hpp>
 
@@ -19,7 +16,6 @@ namespace {
 namespace json = boost::json;
 
 constexpr std::string_view scheme = "lowcostgpu://";
-constexpr char const* markdown_type = "text/markdown";
 
 json::object content(std::string_view uri, std::string_view mime_type, std::string_view text)
 {
@@ -30,57 +26,6 @@ failure not_found(std::string_view uri, std::string message, bool modern)
 {
     return {modern ? error_code::invalid_params : error_code::resource_not_found, std::move(message),
             json::object{{"uri", uri.substr(0, 200)}}};
-}
-
-std::string tool_text(std::string_view tool, json::object const& args, data_view const& data)
-{
-    auto const r = call_tool(tool, args.empty() ? nullptr : &args, data);
-    return r ? r->text : std::string();
-}
-
-std::string catalog_markdown(data_view const& data)
-{
-    auto const* sheet = data.current_sheet();
-    markdown::table table{"GPU", "Name", "Vendor", "Architecture", "VRAM", "GB/s", "PowerScore", "On-demand"};
-    for (auto const& m : data.catalog().gpus) {
-        auto const score = pricing::compute_power_score(m.fp16_dense_tflops);
-        auto const* row = sheet ? sheet->find(m.id) : nullptr;
-        table.add({m.id, m.name, m.vendor, m.architecture, std::to_string(m.vram_gb) + " GB",
-                   std::to_string(m.memory_bandwidth_gbs), score ? pricing::to_string(*score) : "-",
-                   row && row->available() ? markdown::rate(row->rates->on_demand) : "not priced"});
-    }
-    return "# GPU catalog\n\n" + std::to_string(data.catalog().gpus.size()) +
-           " models; PowerScore = 100 × dense FP16 TFLOPS / the RTX 3090's; on-demand in USD per GPU-hour" +
-           (sheet ? " for " + pricing::to_string(sheet->week) : std::string()) + ".\n\n" + table.str();
-}
-
-std::string glossary_markdown(glossary::document const& doc, glossary::language lang)
-{
-    std::string out = lang == glossary::language::fr ? "# Glossaire LowCostGPU\n" : "# LowCostGPU glossary\n";
-    for (auto const& c : doc.categories) {
-        out += "\n## " + c.name + "\n\n";
-        for (auto const& t : c.terms)
-            out += "- **" + t.name + "** (`" + t.slug + "`): " + t.text + "\n";
-    }
-    out += "\n## " + doc.questions_name + "\n\n";
-    for (auto const& q : doc.questions)
-        out += "- **" + q.name + "** (`" + q.slug + "`): " + q.text + "\n";
-    return out;
-}
-
-std::string sheet_markdown(pricing::price_sheet const& sheet)
-{
-    markdown::table table{"GPU", "Observations", "Median", "On-demand", "Spot", "Reserved"};
-    for (auto const& row : sheet.rows) {
-        auto const f = pricing::published_figures(row);
-        table.add({row.gpu, std::to_string(row.observations), f.median.empty() ? "-" : "$" + f.median,
-                   row.available() ? "$" + f.on_demand : "not priced", row.available() ? "$" + f.spot : "-",
-                   row.available() ? "$" + f.reserved : "-"});
-    }
-    return "# Price sheet " + pricing::to_string(sheet.week) + "\n\nIn effect from " +
-           pricing::to_rfc3339(sheet.effective_from) + " to " + pricing::to_rfc3339(sheet.effective_until) +
-           "; USD per GPU-hour; " + std::to_string(sheet.observations) +
-           " observations, inputs SHA-256 " + sheet.inputs_sha256 + ".\n\n" + table.str();
 }
 
 // "lowcostgpu://glossary/gpu-hour?lang=fr" → path "glossary/gpu-hour", language fr.
@@ -149,31 +94,25 @@ result_or_failure<json::array> read_resource(std::string_view uri, data_view con
     auto const lang = parsed.lang.value_or(glossary::language::en);
     std::string const suffix = "?lang=" + std::string(glossary::to_string(lang));
 
-    std::string markdown;
-    std::string json_path;
+    // The path of the HTTP document this URI names; its Markdown and its JSON are served as stored.
+    std::string path_of_document;
+    std::string query;
     if (path == "prices") {
         if (!data.current_sheet())
             return not_found(uri, "no price sheet is in effect yet", modern);
-        markdown = "# LowCostGPU prices\n\n" + tool_text("get_prices", {}, data);
-        json_path = "/v1/prices";
-    } else if (path == "gpus") {
-        markdown = catalog_markdown(data);
-        json_path = "/v1/gpus";
-    } else if (path == "methodology") {
-        markdown = tool_text("get_methodology", {}, data);
-        json_path = "/v1/methodology";
+        path_of_document = "/v1/prices";
+    } else if (path == "gpus" || path == "methodology") {
+        path_of_document = "/v1/" + std::string(path);
     } else if (path == "glossary") {
-        auto const* doc = data.glossary(lang);
-        if (!doc)
+        if (!data.glossary(lang))
             return not_found(uri, "the glossary is unavailable: " + std::string(data.glossary_problem()), modern);
-        markdown = glossary_markdown(*doc, lang);
-        json_path = "/v1/glossary" + suffix;
+        path_of_document = "/v1/glossary";
+        query = suffix;
     } else if (path.starts_with("gpus/")) {
         auto const id = path.substr(5);
         if (!data.catalog().find(id))
             return not_found(uri, "no GPU model has that id; lowcostgpu://gpus lists them", modern);
-        markdown = tool_text("get_gpu", {{"gpu", id}}, data);
-        json_path = "/v1/gpus/" + std::string(id);
+        path_of_document = "/v1/gpus/" + std::string(id);
     } else if (path.starts_with("glossary/")) {
         auto const slug = path.substr(9);
         auto const* doc = data.glossary(lang);
@@ -181,25 +120,26 @@ result_or_failure<json::array> read_resource(std::string_view uri, data_view con
             return not_found(uri, "the glossary is unavailable: " + std::string(data.glossary_problem()), modern);
         if (!doc->find_term(slug) && !doc->find_question(slug))
             return not_found(uri, "no glossary entry has that slug; lowcostgpu://glossary lists them", modern);
-        markdown = tool_text("explain_term", {{"term", slug}, {"lang", glossary::to_string(lang)}}, data);
-        json_path = "/v1/glossary/" + std::string(slug) + suffix;
+        path_of_document = "/v1/glossary/" + std::string(slug);
+        query = suffix;
     } else if (path.starts_with("sheets/")) {
         auto const week = pricing::parse_week(path.substr(7));
-        pricing::price_sheet const* sheet = nullptr;
+        bool published = false;
         if (week)
             for (auto const& s : data.sheets())
-                if (s.week == *week)
-                    sheet = &s;
-        if (!sheet)
+                published = published || s.week == *week;
+        if (!published)
             return not_found(uri, "no sheet was published for that week; completion lists the weeks", modern);
-        markdown = sheet_markdown(*sheet);
-        json_path = "/v1/sheets/" + pricing::to_string(*week);
+        path_of_document = "/v1/sheets/" + pricing::to_string(*week);
     } else {
         return not_found(uri, "no resource at that URI; resources/list and resources/templates/list name them", modern);
     }
-    json::array contents{content(uri, markdown_type, markdown)};
-    if (auto const doc = data.document(json_path))
-        contents.push_back(content(uri, doc->mime_type, doc->text));
+    json::array contents;
+    for (auto const f : {render::format::markdown, render::format::json})
+        if (auto const doc = data.document(render::url_in(path_of_document, f, query)))
+            contents.push_back(content(uri, doc->mime_type, doc->text));
+    if (contents.empty())
+        return not_found(uri, "nothing is published there yet", modern);
     return contents;
 }
 

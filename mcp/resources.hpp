@@ -1,6 +1,6 @@
 #pragma once
 
-#include "mcp/data_view.hpp"
+#include "api/data_view.hpp"
 #include "mcp/failure.hpp"
 
 #include <boost/json/array.hpp>

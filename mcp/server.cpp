@@ -3,7 +3,7 @@
 #include "mcp/failure.hpp"
 #include "mcp/prompts.hpp"
 #include "mcp/resources.hpp"
-#include "mcp/tools.hpp"
+#include "mcp/tool_calls.hpp"
 
 #include "pricing/outcome.hpp"
 
@@ -152,6 +152,17 @@ std::optional<std::string> decode_header_value(std::string_view value)
     return out;
 }
 
+json::object server_capabilities(bool modern)
+{
+    json::object c{{"tools", {{"listChanged", false}}},
+                   {"resources", {{"subscribe", false}, {"listChanged", false}}},
+                   {"prompts", {{"listChanged", false}}},
+                   {"completions", json::object{}}};
+    if (!modern)
+        c["logging"] = json::object{};
+    return c;
+}
+
 struct server::impl {
     std::shared_ptr<const data_view> data;
     implementation info;
@@ -167,8 +178,7 @@ struct server::impl {
         json::object tools{{"tools", tool_definitions()}};
         tools_legacy = json::serialize(tools);
         tools_modern = json::serialize(decorate(std::move(tools), true));
-        auto const prices = call_tool("get_prices", nullptr, *data);
-        json::object result = tool_result_json(*prices);
+        json::object result = *call_tool("get_prices", nullptr, *data);
         prices_legacy = json::serialize(result);
         prices_modern = json::serialize(decorate(std::move(result), false));
     }
@@ -185,16 +195,6 @@ struct server::impl {
         return result;
     }
 
-    json::object capabilities(bool modern) const
-    {
-        json::object c{{"tools", {{"listChanged", false}}},
-                       {"resources", {{"subscribe", false}, {"listChanged", false}}},
-                       {"prompts", {{"listChanged", false}}},
-                       {"completions", json::object{}}};
-        if (!modern)
-            c["logging"] = json::object{};
-        return c;
-    }
 
     reply answer(request const& r, json::object result, bool cacheable) const
     {
@@ -375,10 +375,10 @@ reply server::impl::call_tool_method(request const& r) const
     std::string_view const tool = name->get_string();
     if (tool == "get_prices" && (!arguments || arguments->empty()))
         return {200, result_body(r.id, r.modern ? prices_modern : prices_legacy)};
-    auto const result = call_tool(tool, arguments, *data);
+    auto result = call_tool(tool, arguments, *data);
     if (!result)
         return fail(r, invalid_params("unknown tool " + pricing::quote(limited(tool)) + "; tools/list names them"));
-    return answer(r, tool_result_json(*result), false);
+    return answer(r, std::move(*result), false);
 }
 
 reply server::impl::run(request const& r) const
@@ -455,7 +455,7 @@ reply server::impl::run(request const& r) const
         for (auto v : supported_versions)
             versions.emplace_back(v);
         json::object result{{"supportedVersions", std::move(versions)},
-                            {"capabilities", capabilities(true)},
+                            {"capabilities", server_capabilities(true)},
                             {"instructions", instructions}};
         result = decorate(std::move(result), true);
         return {200, result_body(r.id, json::serialize(result))};
@@ -472,7 +472,7 @@ reply server::impl::run(request const& r) const
             std::string_view const chosen = is_legacy(*version) ? *version : latest_legacy;
             return answer(r,
                           {{"protocolVersion", chosen},
-                           {"capabilities", capabilities(false)},
+                           {"capabilities", server_capabilities(false)},
                            {"serverInfo", server_info},
                            {"instructions", instructions}},
                           false);

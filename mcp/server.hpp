@@ -1,6 +1,8 @@
 #pragma once
 
-#include "mcp/data_view.hpp"
+#include "api/data_view.hpp"
+
+#include <boost/json/object.hpp>
 
 #include <array>
 #include <cstddef>
@@ -20,6 +22,8 @@
 //     supported, else 2025-11-25), notifications/initialized, ping, logging/setLevel.
 // Both serve the same tools, resources, prompts and completions, read from a data_view.
 namespace lcg::mcp {
+
+using api::data_view;  // what the core reads: the operations' view of the service
 
 inline constexpr std::string_view modern_version = "2026-07-28";
 inline constexpr std::array<std::string_view, 3> legacy_versions{"2025-11-25", "2025-06-18", "2025-03-26"};
@@ -88,6 +92,10 @@ private:
     struct impl;
     std::unique_ptr<impl> impl_;
 };
+
+// What this server can do, as initialize and server/discover say (legacy adds logging) and the
+// server card states.
+boost::json::object server_capabilities(bool modern);
 
 // Decodes an Mcp-Name (or Mcp-Param-*) header value: "=?base64?…?=" is Base64 of UTF-8, anything
 // else is taken as it is. Nothing when the sentinel form holds invalid Base64.

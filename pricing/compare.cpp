@@ -42,11 +42,13 @@ int three_way(std::int64_t a, std::int64_t b) { return a < b ? -1 : (a > b ? 1 :
 }
 
 parsed<std::vector<std::string>> parse_gpu_list(std::string_view parameter, std::optional<std::string> const& text,
-                                                catalog const& cat, int max)
+                                                catalog const& cat, list_form form, int max)
 {
     std::string const name(parameter);
-    std::string const accepted = "accepted: 2 to " + std::to_string(max) +
-                                 " distinct catalog ids separated by commas, such as l40s,a100-80gb-sxm";
+    std::string const accepted =
+        "accepted: " + std::string(form == list_form::array ? "an array of " : "") + "2 to " + std::to_string(max) +
+        (form == list_form::array ? " distinct catalog ids, such as [\"l40s\", \"a100-80gb-sxm\"]"
+                                  : " distinct catalog ids separated by commas, such as l40s,a100-80gb-sxm");
     if (!text)
         return bad_input(name, name + ": required; " + accepted);
     std::vector<std::string> ids;

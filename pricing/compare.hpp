@@ -22,8 +22,13 @@ inline constexpr std::array<std::string_view, 1> compare_parameter_names{"gpus"}
 
 // A comma-separated list of 2 to `max` distinct catalog ids ("l40s,a100-80gb-sxm"), any letter case,
 // spaces around ids ignored. Errors name `parameter` and list the valid ids.
+// How a client wrote a list: "a,b" in a query string, ["a", "b"] in JSON arguments. Messages
+// describe the form the client used.
+enum class list_form { commas, array };
+
 parsed<std::vector<std::string>> parse_gpu_list(std::string_view parameter, std::optional<std::string> const& text,
-                                                catalog const& cat, int max = rules::max_compared_gpus);
+                                                catalog const& cat, list_form form = list_form::commas,
+                                                int max = rules::max_compared_gpus);
 
 struct comparison_row {
     std::string gpu;

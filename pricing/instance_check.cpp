@@ -1,6 +1,7 @@
 #include "instance_check.hpp"
 
 #include "estimate.hpp"
+#include "inventory.hpp"
 #include "rules.hpp"
 
 #include <algorithm>
@@ -13,17 +14,6 @@ bool is_cpu_generation(std::string_view text)
 {
     return text.size() >= 2 && text.size() <= 4 && text.front() == 'v' &&
            std::all_of(text.begin() + 1, text.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-std::string region_codes(catalog const& cat)
-{
-    std::string out;
-    for (auto const& r : cat.regions) {
-        if (!out.empty())
-            out += ", ";
-        out += r.code;
-    }
-    return out;
 }
 
 parsed<int> required_count(std::string const& name, std::optional<std::string> const& text, int max,
@@ -71,11 +61,10 @@ parsed<instance_request> parse_instance_request(instance_parameters const& p, ca
                                                " is not a CPU generation; accepted: v followed by a number, such as "
                                                "v6 or v7");
     if (p.region) {
-        req.region = ascii_lower(*p.region);
-        bool const known = std::any_of(cat.regions.begin(), cat.regions.end(),
-                                       [&](region const& r) { return r.code == req.region; });
-        if (!known)
-            return bad_input("region", "region: " + quote(*p.region) + " is not a region; accepted: " + region_codes(cat));
+        auto const r = find_region_parameter("region", *p.region, cat);
+        if (!r)
+            return r.err();
+        req.region = (*r)->code;
     }
     return req;
 }

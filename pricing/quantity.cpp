@@ -112,6 +112,9 @@ outcome<std::int64_t> parse_quantity(std::string_view name, std::string_view tex
     };
     if (text.empty())
         return fail("is empty");
+    // A negative number is a number out of range, not a malformed one: say so.
+    if (text.size() > 1 && text.front() == '-' && (text[1] >= '0' && text[1] <= '9'))
+        return fail("is below the minimum");
     auto const dot = text.find('.');
     std::string_view whole = text.substr(0, dot);
     std::string_view const fraction = dot == std::string_view::npos ? std::string_view{} : text.substr(dot + 1);

@@ -15,12 +15,13 @@ forbid() {
     fi
 }
 
-forbid pricing 'glossary/|mcp/|server/|boost/|pqxx/|openssl/|zlib' "pure core: the standard library only"
+forbid pricing 'glossary/|render/|api/|mcp/|server/|boost/|pqxx/|openssl/|zlib' "pure core: the standard library only"
 forbid pricing 'fstream|iostream|filesystem|cstdio|thread|random' "no I/O, no clocks, no randomness"
-forbid glossary 'mcp/|server/|boost/|pqxx/' "glossary uses only pricing/"
-forbid mcp 'server/|boost/beast|boost/asio|pqxx/' "mcp uses pricing/, glossary/ and Boost.JSON"
-forbid server/store 'boost/beast|boost/json|server/http|server/render|server/snapshot' "the store speaks SQL only"
-forbid server/render 'boost/asio|boost/beast|pqxx/|server/store|server/http' "rendering has no I/O"
+forbid glossary 'render/|api/|mcp/|server/|boost/|pqxx/' "glossary uses only pricing/"
+forbid render 'api/|mcp/|server/|boost/asio|boost/beast|pqxx/' "rendering has no I/O and knows no face"
+forbid api 'mcp/|server/|boost/asio|boost/beast|pqxx/' "operations know no transport"
+forbid mcp 'server/|boost/beast|boost/asio|pqxx/' "mcp uses api/ and below, and Boost.JSON"
+forbid server/store 'boost/beast|boost/json|server/http|render/|server/snapshot' "the store speaks SQL only"
 forbid server/http 'pqxx/|server/store' "no SQL on the request path"
 
 if grep -rnE 'pqxx::|<pqxx' server --include='*.hpp' >/dev/null; then

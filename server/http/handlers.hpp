@@ -3,7 +3,9 @@
 #include "server/http/query.hpp"
 #include "server/http/response.hpp"
 #include "server/http/router.hpp"
-#include "server/render/views.hpp"
+#include "render/views.hpp"
+
+#include "api/operation.hpp"
 
 #include <optional>
 #include <string_view>
@@ -46,26 +48,19 @@ using handler = response (*)(route_input& in);
 response handle_healthz(route_input& in);
 response handle_readyz(route_input& in);
 response handle_metrics(route_input& in);
-response handle_prices(route_input& in);
 response handle_price_of(route_input& in);
-response handle_gpu_catalog(route_input& in);  // pre-rendered, or filtered per request
-response handle_gpu(route_input& in);
 response handle_sheets(route_input& in);
 response handle_sheet(route_input& in);
 response handle_observations(route_input& in);
-response handle_methodology(route_input& in);
 response handle_regions(route_input& in);
-response handle_inventory(route_input& in);
-response handle_glossary(route_input& in);
-response handle_glossary_term(route_input& in);
-response handle_estimate(route_input& in);
-response handle_sizing(route_input& in);
-response handle_compare(route_input& in);
-response handle_instance_check(route_input& in);
 response handle_index(route_input& in);           // "/"
 response handle_llms_txt(route_input& in);        // /llms.txt, /.well-known/llms.txt
 response handle_llms_full_txt(route_input& in);   // /llms-full.txt, /.well-known/llms-full.txt
 response handle_openapi(route_input& in);         // /openapi.json
 response handle_mcp(route_input& in);             // POST /mcp (mcp_handler.cpp)
+response handle_server_card(route_input& in);     // /.well-known/mcp/server-card.json and /.well-known/mcp.json
+
+// Every route of the operation registry (operation_handler.cpp).
+response handle_operation(route_input& in, api::operation const& op);
 
 }

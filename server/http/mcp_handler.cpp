@@ -6,6 +6,10 @@
 
 #include "server/mcp_bridge/snapshot_view.hpp"
 
+#include "mcp/server_card.hpp"
+
+#include "render/json.hpp"
+
 #include <boost/json/serialize.hpp>
 
 #include <string>
@@ -119,6 +123,16 @@ response handle_mcp(route_input& in)
     }
     res.prepare_payload();
     return res;
+}
+
+response handle_server_card(route_input& in)
+{
+    // The card depends only on this binary (its registry and version): rendered once, then served
+    // with its validators like any published document.
+    static auto const card = snapshot::make_document(
+        "application/json", render::to_text(mcp::server_card(mcp_bridge::server_identity(), "/mcp")), false,
+        in.snap().built_at);
+    return serve_document(in.req, card);
 }
 
 }

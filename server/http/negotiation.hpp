@@ -1,6 +1,6 @@
 #pragma once
 
-#include "server/render/format.hpp"
+#include "render/format.hpp"
 
 #include <optional>
 #include <string>

@@ -24,9 +24,11 @@ public:
     bool has(std::string const& name) const { return values_.contains(name); }
     // The first parameter nobody took, if any.
     std::optional<std::string> first_unknown() const;
+    // Every parameter not taken yet, handed over whole (an operation checks them against its own).
+    std::map<std::string, std::string, std::less<>> release() { return std::move(values_); }
 
 private:
-    std::map<std::string, std::string> values_;
+    std::map<std::string, std::string, std::less<>> values_;
 };
 
 }

@@ -2,8 +2,8 @@
 
 #include "server/http/http_date.hpp"
 #include "server/http/negotiation.hpp"
-#include "server/render/html.hpp"
-#include "server/render/json.hpp"
+#include "render/html.hpp"
+#include "render/json.hpp"
 #include "server/snapshot/gzip.hpp"
 
 #include <cstdint>
@@ -149,17 +149,25 @@ response bad_parameter(request const& req, std::string const& parameter, std::st
     return problem(req, beast_http::status::bad_request, detail, {{"parameter", parameter}});
 }
 
-response from_error(request const& req, pricing::error const& e, std::string const& parameter)
+static beast_http::status status_of(pricing::errc code)
 {
-    static constexpr beast_http::status statuses[] = {
-        beast_http::status::bad_request,          // invalid_argument
-        beast_http::status::not_found,            // not_found
-        beast_http::status::service_unavailable,  // unavailable
-    };
-    boost::json::object extra;
+    switch (code) {
+    case pricing::errc::invalid_argument: return beast_http::status::bad_request;
+    case pricing::errc::not_found: return beast_http::status::not_found;
+    case pricing::errc::unavailable: break;
+    }
+    return beast_http::status::service_unavailable;
+}
+
+response from_error(request const& req, pricing::error const& e, std::string const& parameter,
+                    boost::json::object extra)
+{
     if (!parameter.empty())
         extra["parameter"] = parameter;
-    return problem(req, statuses[static_cast<int>(e.code)], e.message, std::move(extra));
+    auto res = problem(req, status_of(e.code), e.message, std::move(extra));
+    if (e.code == pricing::errc::unavailable)
+        res.set(beast_http::field::retry_after, "60");  // the next snapshot or publication
+    return res;
 }
 
 response serve_document(request const& req, std::shared_ptr<const snapshot::document> const& doc,

@@ -2,7 +2,7 @@
 
 #include "server/http/router.hpp"
 
-#include "server/render/format.hpp"
+#include "render/format.hpp"
 
 #include "pricing/calendar.hpp"
 #include "pricing/outcome.hpp"
@@ -29,8 +29,10 @@ response problem(request const& req, beast_http::status status, std::string cons
 // 400 naming the parameter at fault and what it accepts.
 response bad_parameter(request const& req, std::string const& parameter, std::string const& detail);
 
-// The one table from a domain error to HTTP: invalid_argument 400, not_found 404, unavailable 503.
-response from_error(request const& req, pricing::error const& e, std::string const& parameter = {});
+// The one table from a domain error to HTTP: invalid_argument 400, not_found 404, unavailable 503
+// (with Retry-After). `extra` members are merged into the problem document.
+response from_error(request const& req, pricing::error const& e, std::string const& parameter = {},
+                    boost::json::object extra = {});
 
 // A pre-rendered document: ETag and Last-Modified with If-None-Match and If-Modified-Since (304),
 // its gzip copy when Accept-Encoding allows (with the gzip ETag), HEAD, and the headers its type

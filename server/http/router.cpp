@@ -12,46 +12,47 @@ namespace {
 
 struct route {
     std::string_view pattern;  // "{x}" matches one path segment
-    handler fn;
+    handler fn;                // or, for the routes of the registry, the operation
     bool needs_snapshot;       // only the probes answer before the first snapshot
     render::format_set formats;  // negotiated by suffix or Accept; none: the handler's own (probes, metrics)
     std::string_view methods = "GET, HEAD";  // the Allow header of a 405; only /mcp takes POST
+    api::operation const* op = nullptr;
 };
 
 using render::document_formats;
 using render::json_only;
-using render::table_formats;
 using render::text_only;
 
-// Every route of the API, in one table.
-auto const routes = std::to_array<route>({
-    {"/", handle_index, true, document_formats},
-    {"/llms.txt", handle_llms_txt, true, text_only},
-    {"/llms-full.txt", handle_llms_full_txt, true, text_only},
-    {"/.well-known/llms.txt", handle_llms_txt, true, text_only},
-    {"/.well-known/llms-full.txt", handle_llms_full_txt, true, text_only},
-    {"/openapi.json", handle_openapi, true, json_only},
-    {"/healthz", handle_healthz, false, {}},
-    {"/readyz", handle_readyz, false, {}},
-    {"/metrics", handle_metrics, false, {}},
-    {"/v1/prices", handle_prices, true, table_formats},
-    {"/v1/prices/{gpu}", handle_price_of, true, document_formats},
-    {"/v1/gpus", handle_gpu_catalog, true, table_formats},
-    {"/v1/gpus/{id}", handle_gpu, true, document_formats},
-    {"/v1/sheets", handle_sheets, true, table_formats},
-    {"/v1/sheets/{week}", handle_sheet, true, table_formats},
-    {"/v1/sheets/{week}/observations", handle_observations, true, table_formats},  // .csv: the canonical file
-    {"/v1/methodology", handle_methodology, true, document_formats},
-    {"/v1/regions", handle_regions, true, table_formats},
-    {"/v1/inventory", handle_inventory, true, table_formats},
-    {"/v1/glossary", handle_glossary, true, table_formats},
-    {"/v1/glossary/{slug}", handle_glossary_term, true, document_formats},
-    {"/v1/estimate", handle_estimate, true, document_formats},
-    {"/v1/sizing", handle_sizing, true, document_formats},
-    {"/v1/compare", handle_compare, true, document_formats},
-    {"/v1/instances/check", handle_instance_check, true, document_formats},
-    {"/mcp", handle_mcp, true, {}, "POST"},
-});
+// Every route of the API: the site, the probes, the published documents and /mcp here, then one
+// route per operation of the registry (api/operations.cpp), whose parameters and answers the MCP
+// tools share.
+std::vector<route> make_routes()
+{
+    std::vector<route> all{
+        {"/", handle_index, true, document_formats},
+        {"/llms.txt", handle_llms_txt, true, text_only},
+        {"/llms-full.txt", handle_llms_full_txt, true, text_only},
+        {"/.well-known/llms.txt", handle_llms_txt, true, text_only},
+        {"/.well-known/llms-full.txt", handle_llms_full_txt, true, text_only},
+        {"/.well-known/mcp/server-card.json", handle_server_card, true, json_only},
+        {"/.well-known/mcp.json", handle_server_card, true, json_only},
+        {"/openapi.json", handle_openapi, true, json_only},
+        {"/healthz", handle_healthz, false, {}},
+        {"/readyz", handle_readyz, false, {}},
+        {"/metrics", handle_metrics, false, {}},
+        {"/v1/prices/{gpu}", handle_price_of, true, document_formats},
+        {"/v1/sheets", handle_sheets, true, render::table_formats},
+        {"/v1/sheets/{week}", handle_sheet, true, render::table_formats},
+        {"/v1/sheets/{week}/observations", handle_observations, true, render::table_formats},  // .csv: the canonical file
+        {"/v1/regions", handle_regions, true, render::table_formats},
+        {"/mcp", handle_mcp, true, {}, "POST"},
+    };
+    for (auto const& op : api::operations())
+        all.push_back({op.route, nullptr, true, op.formats, "GET, HEAD", &op});
+    return all;
+}
+
+auto const routes = make_routes();
 
 constexpr std::string_view unmatched_route = "(unmatched)";
 
@@ -201,7 +202,7 @@ response dispatch(request const& req, request_context const& ctx, std::string_vi
     if (!query)
         return from_error(req, query.err());
     route_input in{req, ctx, std::move(captures), query.value(), format, r.formats, found.path, query_string};
-    response res = r.fn(in);
+    response res = r.op ? handle_operation(in, *r.op) : r.fn(in);
     if (auto const unknown = query->first_unknown(); unknown && res.result() == beast_http::status::ok)
         return bad_parameter(req, *unknown,
                              "unknown parameter " + pricing::quote(*unknown) + " for " + std::string(found.path));

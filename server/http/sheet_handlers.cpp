@@ -1,7 +1,7 @@
 // The price sheet, the catalog and the probes: documents pre-rendered in the snapshot.
 #include "server/http/handlers.hpp"
 
-#include "server/render/json.hpp"
+#include "render/json.hpp"
 
 #include <variant>
 
@@ -77,13 +77,6 @@ response handle_readyz(route_input& in)
     return json_status(in.req, fresh ? beast_http::status::ok : beast_http::status::service_unavailable, body);
 }
 
-response handle_prices(route_input& in)
-{
-    if (!in.snap().current)
-        return no_sheet_yet(in.req);
-    return document_at(in, "/v1/prices");
-}
-
 response handle_price_of(route_input& in)
 {
     auto const id = in.captures[0];
@@ -92,14 +85,6 @@ response handle_price_of(route_input& in)
     if (!in.snap().current)
         return no_sheet_yet(in.req);
     return document_at(in, "/v1/prices/" + std::string(id));
-}
-
-response handle_gpu(route_input& in)
-{
-    auto const id = in.captures[0];
-    if (!in.snap().catalog.find(id))
-        return unknown_gpu(in, id);
-    return document_at(in, "/v1/gpus/" + std::string(id));
 }
 
 }
@@ -124,8 +109,6 @@ response handle_observations(route_input& in)
     return document_at(in, "/v1/sheets/" + pricing::to_string(std::get<0>(found)->week) + "/observations");
 }
 
-response handle_methodology(route_input& in) { return document_at(in, "/v1/methodology"); }
 response handle_regions(route_input& in) { return document_at(in, "/v1/regions"); }
-response handle_inventory(route_input& in) { return document_at(in, "/v1/inventory"); }
 
 }

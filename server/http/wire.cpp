@@ -1,6 +1,6 @@
 #include "server/http/wire.hpp"
 
-#include "server/render/json_writer.hpp"
+#include "render/json_writer.hpp"
 
 #include <charconv>
 

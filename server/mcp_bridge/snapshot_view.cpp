@@ -7,13 +7,14 @@ glossary::document const* snapshot_view::glossary(glossary::language lang) const
     return snap_->glossary ? &snap_->glossary->in(lang) : nullptr;
 }
 
-std::optional<mcp::document_ref> snapshot_view::document(std::string_view path) const
+std::optional<api::document_ref> snapshot_view::document(std::string_view path) const
 {
     auto const doc = snap_->find_document(path);
     if (!doc)
         return std::nullopt;
     // The snapshot owns the document and the view owns the snapshot.
-    return mcp::document_ref{doc->content_type, doc->body};
+    std::string_view const type = doc->content_type;
+    return api::document_ref{type.substr(0, type.find(';')), doc->body};
 }
 
 mcp::implementation server_identity() { return {"lowcostgpu", "LowCostGPU pricing", LCG_VERSION}; }

@@ -2,7 +2,7 @@
 
 #include "server/snapshot/snapshot.hpp"
 
-#include "mcp/data_view.hpp"
+#include "api/data_view.hpp"
 #include "mcp/server.hpp"
 
 #include <atomic>
@@ -13,7 +13,7 @@ namespace lcg::mcp_bridge {
 
 // A data_view over one snapshot, which it keeps alive. JSON documents are the snapshot's own, so an
 // MCP resource and the HTTP endpoint of the same path serve the same bytes.
-class snapshot_view final : public mcp::data_view {
+class snapshot_view final : public api::data_view {
 public:
     explicit snapshot_view(std::shared_ptr<const snapshot::snapshot> snap) : snap_(std::move(snap)) {}
 
@@ -22,7 +22,7 @@ public:
     std::span<const pricing::price_sheet> sheets() const override { return snap_->sheets; }
     glossary::document const* glossary(glossary::language lang) const override;
     std::string_view glossary_problem() const override { return snap_->glossary_problem; }
-    std::optional<mcp::document_ref> document(std::string_view path) const override;
+    std::optional<api::document_ref> document(std::string_view path) const override;
 
 private:
     std::shared_ptr<const snapshot::snapshot> snap_;

@@ -1,10 +1,10 @@
 #include "server/snapshot/snapshot.hpp"
 
-#include "server/render/glossary_json.hpp"
-#include "server/render/json.hpp"
-#include "server/render/methodology.hpp"
-#include "server/render/site.hpp"
-#include "server/render/views.hpp"
+#include "render/glossary_json.hpp"
+#include "render/json.hpp"
+#include "render/methodology.hpp"
+#include "render/site.hpp"
+#include "render/views.hpp"
 #include "server/snapshot/gzip.hpp"
 #include "server/store/digest.hpp"
 

@@ -1,9 +1,7 @@
-// The MCP / JSON-RPC core over arbitrary bytes, on the fake data view of the MCP tests: it must
+// The MCP / JSON-RPC core over arbitrary bytes, on the fixture snapshot of the HTTP and MCP tests: it must
 // always answer with JSON-RPC (or nothing, for a notification), never crash, never return 500.
 // The first byte picks the transport and which protocol headers come along.
-#include "../mcp/fake_data.hpp"
-
-#include "mcp/server.hpp"
+#include "../mcp/fixture_server.hpp"
 
 #include <boost/json.hpp>
 
@@ -15,9 +13,7 @@ namespace {
 
 lcg::mcp::server const& fuzz_server()
 {
-    static lcg::mcp::server const s(std::make_shared<lcg::mcp::testing::fake_data>(),
-                                    {"lowcostgpu", "LowCostGPU prices", "fuzz"});
-    return s;
+    return lcg::testing::fixture_mcp_server();
 }
 
 }

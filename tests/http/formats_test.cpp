@@ -2,7 +2,7 @@
 // routes come from http::route_list(), so a new route is tested (or fails for want of an example).
 #include "fixture.hpp"
 
-#include "server/render/format.hpp"
+#include "render/format.hpp"
 
 #include <boost/json.hpp>
 #include <doctest/doctest.h>

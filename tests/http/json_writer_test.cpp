@@ -1,6 +1,6 @@
 // render::json_writer gives the bytes Boost.JSON's serializer gives, so a document's format does
 // not depend on which of the two wrote it.
-#include "server/render/json_writer.hpp"
+#include "render/json_writer.hpp"
 
 #include "fixture.hpp"
 

@@ -2,7 +2,7 @@
 // so a new route cannot be forgotten in it.
 #include "fixture.hpp"
 
-#include "server/render/format.hpp"
+#include "render/format.hpp"
 
 #include <boost/json.hpp>
 #include <doctest/doctest.h>

@@ -14,7 +14,7 @@
 // files with the answers instead (then review the diff).
 #include "mcp/server.hpp"
 
-#include "fake_data.hpp"
+#include "fixture_server.hpp"
 
 #include <doctest/doctest.h>
 
@@ -131,7 +131,7 @@ std::vector<fs::path> golden_files()
 
 TEST_CASE("golden exchanges replay exactly")
 {
-    mcp::server const server(std::make_shared<const mcp::testing::fake_data>(), {"lowcostgpu", "LowCostGPU pricing", "test"});
+    mcp::server const& server = lcg::testing::fixture_mcp_server();
     bool const update = std::getenv("LCG_UPDATE_GOLDENS") != nullptr;
     auto const files = golden_files();
     REQUIRE(files.size() >= 10);

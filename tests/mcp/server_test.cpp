@@ -1,6 +1,6 @@
 #include "mcp/server.hpp"
 
-#include "fake_data.hpp"
+#include "fixture_server.hpp"
 
 #include "pricing/estimate.hpp"
 
@@ -18,8 +18,7 @@ namespace json = boost::json;
 
 mcp::server const& test_server()
 {
-    static mcp::server const s(std::make_shared<const mcp::testing::fake_data>(), {"lowcostgpu", "LowCostGPU", "test"});
-    return s;
+    return testing::fixture_mcp_server();
 }
 
 json::object call(std::string const& tool, std::string const& arguments)
@@ -43,7 +42,7 @@ TEST_CASE("decode_header_value reads the Base64 sentinel form and passes plain v
 
 TEST_CASE("estimate_job_cost gives the amounts of pricing::estimate_job")
 {
-    mcp::testing::fake_data const data;
+    auto const& data = *testing::fixture_view();
     pricing::estimate_parameters params;
     params.gpu = "h100-sxm";
     params.gpus = "2";
@@ -56,7 +55,7 @@ TEST_CASE("estimate_job_cost gives the amounts of pricing::estimate_job")
     REQUIRE(expected);
 
     auto const result = call("estimate_job_cost",
-                             R"({"gpu":"H100-SXM","gpus":2,"hours":10.5,"storage_gb":"250","egress_gb":12.5})");
+                             R"({"gpu":"H100-SXM","gpus":2,"hours":10.5,"storage_gb":250,"egress_gb":12.5})");
     REQUIRE(result.at("isError") == false);
     auto const& s = result.at("structuredContent").as_object();
     CHECK(s.at("total").as_string() == pricing::to_decimal(expected->total));
@@ -68,12 +67,12 @@ TEST_CASE("estimate_job_cost gives the amounts of pricing::estimate_job")
         CHECK(s.at("tiers").as_array()[i].at("total").as_string() == pricing::to_decimal(expected->tiers[i].total));
 }
 
-TEST_CASE("the pre-rendered default get_prices answer is the one computed per call")
+TEST_CASE("the pre-rendered default get_prices answer is the sheet of GET /v1/prices")
 {
     auto const fast = call("get_prices", "{}");
-    auto const computed = call("get_prices", R"({"sort":"gpu"})");
-    CHECK(fast == computed);
-    CHECK(fast.at("structuredContent").at("count") == 3);
+    auto const http = testing::fixture_request("/v1/prices");
+    CHECK(fast.at("structuredContent") == json::parse(http.body()));
+    CHECK(fast == call("get_prices", R"({"sort":"gpu"})"));
 }
 
 TEST_CASE("no input crashes the server or goes unanswered: random bytes and mutated messages (fixed seed)")

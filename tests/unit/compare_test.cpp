@@ -166,7 +166,7 @@ TEST_CASE("the list of models: 2 to 8 distinct catalog ids")
         CHECK(list.err().cause.code == errc::invalid_argument);
         CHECK(list.err().cause.message.find(r.phrase) != std::string::npos);
     }
-    auto const too_many = parse_gpu_list("gpus", std::string("l40,l40s,h100-sxm"), sample_catalog(), 2);
+    auto const too_many = parse_gpu_list("gpus", std::string("l40,l40s,h100-sxm"), sample_catalog(), lcg::pricing::list_form::commas, 2);
     REQUIRE_FALSE(too_many.has_value());
     CHECK(too_many.err().cause.message.find("3 models given") != std::string::npos);
 }

@@ -1,0 +1,182 @@
+#include "api/arguments.hpp"
+
+#include "pricing/outcome.hpp"
+
+#include <boost/json/array.hpp>
+#include <boost/json/string.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <system_error>
+
+namespace lcg::api {
+
+namespace {
+
+namespace json = boost::json;
+
+parameter const* find(std::span<const parameter> params, std::string_view name)
+{
+    auto it = std::find_if(params.begin(), params.end(), [&](parameter const& p) { return p.name == name; });
+    return it == params.end() ? nullptr : &*it;
+}
+
+failure unknown(std::span<const parameter> params, std::string_view name)
+{
+    std::string const shown(name.substr(0, 64));
+    return invalid_parameter(shown, "unknown parameter " + pricing::quote(shown) +
+                                        (params.empty() ? "; this takes no parameters"
+                                                        : "; accepted: " + parameter_names(params)));
+}
+
+failure too_long(std::string_view name)
+{
+    return invalid_parameter(std::string(name),
+                             std::string(name) + ": at most " + std::to_string(max_argument_bytes) + " bytes");
+}
+
+std::string_view type_name(value_type t)
+{
+    switch (t) {
+    case value_type::integer: return "an integer";
+    case value_type::number: return "a number";
+    case value_type::boolean: return "a boolean";
+    case value_type::string_list: return "an array of strings";
+    case value_type::string: break;
+    }
+    return "a string";
+}
+
+failure wrong_type(parameter const& p)
+{
+    return invalid_parameter(std::string(p.name), std::string(p.name) + ": " + std::string(type_name(p.type)) +
+                                                      " is expected (as the input schema says)");
+}
+
+// The shortest decimal that reads back as `d`, in fixed notation: what the client most likely
+// wrote. Parameters are then parsed exactly from it; no arithmetic is done on the double.
+std::optional<std::string> number_text(double d)
+{
+    if (!std::isfinite(d) || std::fabs(d) >= 1e15)
+        return std::nullopt;
+    char buffer[400];
+    auto const [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, d, std::chars_format::fixed);
+    if (ec != std::errc())
+        return std::nullopt;
+    return std::string(buffer, end);
+}
+
+// One JSON value as the text its parameter is parsed from, or why it is refused.
+std::variant<std::string, failure> json_text(parameter const& p, json::value const& v)
+{
+    switch (p.type) {
+    case value_type::string:
+        if (!v.is_string())
+            return wrong_type(p);
+        if (v.get_string().size() > max_argument_bytes)
+            return too_long(p.name);
+        return std::string(v.get_string());
+    case value_type::integer:
+        if (v.is_int64())
+            return std::to_string(v.get_int64());
+        if (v.is_uint64())
+            return std::to_string(v.get_uint64());
+        if (v.is_double() && std::trunc(v.get_double()) == v.get_double())  // 8.0 is the integer 8
+            if (auto t = number_text(v.get_double()))
+                return t->substr(0, t->find('.'));
+        return wrong_type(p);
+    case value_type::number:
+        if (v.is_int64())
+            return std::to_string(v.get_int64());
+        if (v.is_uint64())
+            return std::to_string(v.get_uint64());
+        if (v.is_double()) {
+            if (auto t = number_text(v.get_double()))
+                return std::move(*t);
+            return invalid_parameter(std::string(p.name),
+                                     std::string(p.name) + ": out of range; accepted: numbers below 10^15 in magnitude");
+        }
+        return wrong_type(p);
+    case value_type::boolean:
+        if (!v.is_bool())
+            return wrong_type(p);
+        return std::string(v.get_bool() ? "true" : "false");
+    case value_type::string_list: {
+        if (!v.is_array())
+            return wrong_type(p);
+        std::string text;
+        for (auto const& item : v.get_array()) {
+            if (!item.is_string())
+                return wrong_type(p);
+            if (!text.empty())
+                text += ',';
+            text += item.get_string();
+            if (text.size() > max_argument_bytes)
+                return too_long(p.name);
+        }
+        return text;
+    }
+    }
+    return wrong_type(p);
+}
+
+}
+
+std::string parameter_names(std::span<const parameter> params)
+{
+    std::string out;
+    for (auto const& p : params) {
+        if (!out.empty())
+            out += ", ";
+        out.append(p.name);
+    }
+    return out;
+}
+
+std::variant<arguments, failure> arguments::from_query(std::span<const parameter> params,
+                                                       std::map<std::string, std::string, std::less<>> values)
+{
+    for (auto const& [name, value] : values) {
+        if (!find(params, name))
+            return unknown(params, name);
+        if (value.size() > max_argument_bytes)
+            return too_long(name);
+    }
+    arguments out;
+    out.values_ = std::move(values);
+    out.from_ = face::http;
+    return out;
+}
+
+std::variant<arguments, failure> arguments::from_json(std::span<const parameter> params, json::object const* args)
+{
+    arguments out;
+    out.from_ = face::mcp;
+    if (!args)
+        return out;
+    for (auto const& [key, value] : *args) {
+        auto const* p = find(params, key);
+        if (!p)
+            return unknown(params, key);
+        if (value.is_null())  // an optional argument sent as null is an absent one
+            continue;
+        auto text = json_text(*p, value);
+        if (auto const* f = std::get_if<failure>(&text))
+            return *f;
+        out.values_.emplace(std::string(key), std::get<std::string>(std::move(text)));
+    }
+    return out;
+}
+
+std::optional<std::string> arguments::take(std::string_view name)
+{
+    auto it = values_.find(name);
+    if (it == values_.end())
+        return std::nullopt;
+    std::string v = std::move(it->second);
+    values_.erase(it);
+    return v;
+}
+
+}

@@ -1,0 +1,68 @@
+#pragma once
+
+#include "api/failure.hpp"
+
+#include <boost/json/object.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace lcg::api {
+
+// How a parameter is written: over HTTP always as text; over MCP as the JSON type its schema says.
+enum class value_type { string, integer, number, boolean, string_list };
+
+// One parameter of an operation, as both faces and the generated schemas see it. Bounds are in
+// whole units (the schemas state them; pricing/ enforces them with its own messages).
+struct parameter {
+    std::string_view name;
+    value_type type = value_type::string;
+    std::string_view description;
+    bool required = false;
+    std::span<const std::string_view> choices{};  // the accepted values of an enumeration
+    std::optional<std::int64_t> minimum{};
+    std::optional<std::int64_t> maximum{};
+    bool exclusive_minimum = false;  // the minimum itself is refused
+    int min_items = 0;               // string_list only
+    int max_items = 0;
+};
+
+inline constexpr std::size_t max_argument_bytes = 256;  // one value, either face
+
+// The arguments of one call, checked against the operation's parameters and kept as the decimal
+// text the pricing/ parse functions take, so both faces validate alike. Lists are joined with
+// commas (the HTTP form); list_form() says how the client wrote them, for messages.
+class arguments {
+public:
+    enum class face { http, mcp };
+
+    // From a query string's parameters (already decoded, no repeats) and the route's path values.
+    // Refuses names the operation does not take and over-long values.
+    static std::variant<arguments, failure>
+    from_query(std::span<const parameter> params, std::map<std::string, std::string, std::less<>> values);
+
+    // From MCP tool arguments (null: none). Also refuses a value whose JSON type differs from the
+    // parameter's ("5" for an integer, 5 for a string): schemas are followed strictly.
+    static std::variant<arguments, failure>
+    from_json(std::span<const parameter> params, boost::json::object const* args);
+
+    std::optional<std::string> take(std::string_view name);
+    bool empty() const { return values_.empty(); }
+    face from() const { return from_; }
+
+private:
+    std::map<std::string, std::string, std::less<>> values_;
+    face from_ = face::http;
+};
+
+// "a, b, c": the names of `params`, for "accepted: …" messages.
+std::string parameter_names(std::span<const parameter> params);
+
+}

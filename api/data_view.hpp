@@ -1,0 +1,43 @@
+#pragma once
+
+#include "glossary/document.hpp"
+#include "glossary/language.hpp"
+
+#include "pricing/catalog.hpp"
+#include "pricing/sheet.hpp"
+
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace lcg::api {
+
+// A document of the public API as the HTTP endpoint serves it (the same bytes).
+struct document_ref {
+    std::string_view mime_type;
+    std::string_view text;
+};
+
+// What the operations (and the MCP core) read: one consistent, immutable state of the service. server/ implements it over
+// a snapshot; the tests over values built by hand. Every reference it returns stays valid for as
+// long as the view lives, and concurrent const calls must be safe.
+class data_view {
+public:
+    virtual ~data_view() = default;
+
+    virtual pricing::catalog const& catalog() const = 0;
+    // The sheet in effect, or null before the first one takes effect.
+    virtual pricing::price_sheet const* current_sheet() const = 0;
+    // Every published sheet, oldest first.
+    virtual std::span<const pricing::price_sheet> sheets() const = 0;
+    // The glossary in `lang`, its live figures resolved from the current sheet; null when it cannot
+    // be resolved, with the reason in glossary_problem().
+    virtual glossary::document const* glossary(glossary::language lang) const = 0;
+    virtual std::string_view glossary_problem() const = 0;
+    // A pre-rendered document of the HTTP API by the URL that names it in its format: "/v1/prices"
+    // (JSON), "/v1/prices.md", "/v1/gpus/{id}", "/v1/glossary?lang=en", "/v1/glossary/{slug}.md?lang=fr"
+    // (render::url_in). Empty when nothing is published there.
+    virtual std::optional<document_ref> document(std::string_view path) const = 0;
+};
+
+}

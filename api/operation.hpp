@@ -1,0 +1,74 @@
+#pragma once
+
+#include "api/arguments.hpp"
+#include "api/data_view.hpp"
+#include "api/failure.hpp"
+
+#include "render/views.hpp"
+
+#include "glossary/language.hpp"
+#include "pricing/outcome.hpp"
+
+#include <boost/json/object.hpp>
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+// The operation registry: every question the service answers, written once. Each entry names its
+// HTTP route and its MCP tool, declares its typed parameters, and points to the one function that
+// answers it; both faces parse the same parameters, call that function and return the document it
+// gives, so the tool's structuredContent is the HTTP JSON body.
+namespace lcg::api {
+
+// What an operation answers with: a document the snapshot pre-rendered (its path and query, served
+// as stored in every format) or one computed for this request, as a JSON object or as JSON text
+// already written (the estimate, whose speed matters). Exactly one of the three is set.
+struct answer {
+    std::string published_path;   // "/v1/prices"
+    std::string published_query;  // "?lang=fr" or empty
+    boost::json::object document;
+    std::string json_text;
+    std::optional<glossary::language> lang;  // the language of the document, when it has one
+
+    bool is_published() const { return !published_path.empty(); }
+};
+
+using result = std::variant<answer, failure>;
+
+// One call: the service's state, the arguments as given, and the language to answer in when `lang`
+// is not given (Accept-Language over HTTP, English over MCP).
+struct request {
+    data_view const& data;
+    arguments& args;
+    glossary::language preferred_language = glossary::language::en;
+};
+
+struct operation {
+    std::string_view tool;         // MCP tool name: "estimate_job_cost"
+    std::string_view route;        // HTTP route: "/v1/estimate", "/v1/gpus/{gpu}" ({name}: a path parameter)
+    std::string_view title;
+    std::string_view description;  // for the tool list, the server card and OpenAPI
+    std::span<const parameter> parameters;
+    result (*run)(request& r);
+    render::view const* view;      // how the document is written as Markdown, HTML, CSV
+    render::format_set formats;    // the formats of the HTTP route
+    std::string_view output_schema;  // name of the JSON Schema file in api/schemas/
+    // A call that answers on the sample data, as a query string (path parameters included by name):
+    // documentation, and the case the parity tests run through both faces.
+    std::string_view example;
+};
+
+// Every operation, in the order tools/list shows them.
+std::span<const operation> operations();
+operation const* find_tool(std::string_view name);
+
+// The JSON Schema a tool's result validates against (outputSchema), by the operation's name for it.
+boost::json::object const& output_schema(operation const& op);
+// The inputSchema generated from the parameters: types, bounds, enums, required.
+boost::json::object input_schema(operation const& op);
+
+}

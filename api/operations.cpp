@@ -1,0 +1,429 @@
+// The registry: every operation of the service with its parameters and the one function that
+// answers it. The HTTP router, the MCP tools, the schemas and the server card are built from it.
+#include "api/operation.hpp"
+
+#include "render/costing_json.hpp"
+#include "render/glossary_json.hpp"
+#include "render/json.hpp"
+
+#include "glossary/search.hpp"
+#include "glossary/text.hpp"
+
+#include "pricing/cheapest.hpp"
+#include "pricing/compare.hpp"
+#include "pricing/estimate.hpp"
+#include "pricing/gpu_filter.hpp"
+#include "pricing/instance_check.hpp"
+#include "pricing/inventory.hpp"
+#include "pricing/price_query.hpp"
+#include "pricing/rules.hpp"
+#include "pricing/sizing.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace lcg::api {
+
+namespace {
+
+namespace rules = pricing::rules;
+using vt = value_type;
+
+constexpr std::size_t max_search_bytes = 200;
+
+answer published(std::string path, std::string query = {})
+{
+    answer a;
+    a.published_path = std::move(path);
+    a.published_query = std::move(query);
+    return a;
+}
+
+answer computed(boost::json::object doc)
+{
+    answer a;
+    a.document = std::move(doc);
+    return a;
+}
+
+failure no_sheet() { return {pricing::errc::unavailable, "", "no price sheet is in effect yet; try again after the next publication"}; }
+
+// ---- parameters shared by several operations ----------------------------------------------------
+
+constexpr std::string_view tiers[] = {"on_demand", "spot", "reserved"};
+constexpr std::string_view precisions[] = {"fp32", "fp16", "bf16", "fp8", "int8", "int4"};
+constexpr std::string_view languages[] = {"en", "fr"};
+constexpr std::string_view orders[] = {"gpu", "price", "vram"};
+
+constexpr parameter gpu_id{"gpu", vt::string, "A catalog id such as h100-sxm (any letter case); /v1/gpus lists them"};
+constexpr parameter vendor{"vendor", vt::string, "Only this vendor's models: NVIDIA or AMD (any letter case)"};
+constexpr parameter architecture{"architecture", vt::string, "Only models of this architecture, such as Hopper (any letter case)"};
+constexpr parameter min_vram_gb{"min_vram_gb", vt::number, "Only models with at least this much memory, in GB", false, {}, 0, 100'000};
+constexpr parameter lang{"lang", vt::string, "Language of the answer (default: Accept-Language over HTTP, English over MCP)", false, languages};
+constexpr parameter params_b{"params_b", vt::number, "Model size in billions of parameters, such as 70 (up to 6 decimals)", false, {}, 0, rules::max_params_b, true};
+constexpr parameter precision{"precision", vt::string, "Precision of the weights: bytes per parameter fp32 4, fp16/bf16 2, fp8/int8 1, int4 0.5", false, precisions};
+constexpr parameter hours{"hours", vt::number, "Duration in hours, up to 6 decimals", false, {}, 0, rules::max_job_hours, true};
+
+std::optional<std::string> take(request& r, std::string_view name) { return r.args.take(name); }
+
+// ---- the price sheet and the catalog -------------------------------------------------------------
+
+constexpr parameter prices_parameters[] = {
+    {"gpu", vt::string, "Only this catalog id, such as h100-sxm"},
+    vendor, architecture, min_vram_gb,
+    {"max_price", vt::number, "Only models whose rate in `tier` is at most this, USD per GPU-hour", false, {}, 0, 100'000},
+    {"tier", vt::string, "The tier that max_price and sort=price look at (default on_demand)", false, tiers},
+    {"sort", vt::string, "gpu (default, catalog order), price (cheapest first) or vram (most memory first)", false, orders}};
+
+result get_prices(request& r)
+{
+    auto const& cat = r.data.catalog();
+    auto const query = pricing::parse_price_query({take(r, "gpu"), take(r, "vendor"), take(r, "architecture"),
+                                                   take(r, "min_vram_gb"), take(r, "max_price"), take(r, "tier"),
+                                                   take(r, "sort")}, cat);
+    if (!query)
+        return refused(query.err());
+    auto const* sheet = r.data.current_sheet();
+    if (!sheet)
+        return no_sheet();
+    if (query->empty())
+        return published("/v1/prices");
+    return computed(render::sheet_json(*sheet, cat, pricing::select_prices(*query, *sheet, cat)));
+}
+
+constexpr parameter gpu_parameters[] = {{"gpu", vt::string, "A catalog id such as h100-sxm (any letter case)", true}};
+
+result get_gpu(request& r)
+{
+    auto const id = take(r, "gpu");
+    if (!id)
+        return invalid_parameter("gpu", "gpu: required; accepted: a catalog id such as h100-sxm (see /v1/gpus)");
+    auto const model = pricing::find_gpu_parameter("gpu", *id, r.data.catalog());
+    if (!model) {
+        auto f = refused(model.err());
+        f.code = pricing::errc::not_found;  // a well-formed name that the catalog lacks
+        return f;
+    }
+    return published("/v1/gpus/" + (*model)->id);
+}
+
+constexpr parameter catalog_parameters[] = {
+    vendor, architecture, min_vram_gb,
+    {"mig", vt::boolean, "Only models with (true) or without (false) Multi-Instance GPU"},
+    {"nvlink", vt::boolean, "Only NVIDIA models with (true) or without (false) NVLink"}};
+
+result list_gpus(request& r)
+{
+    auto const& cat = r.data.catalog();
+    auto const filter = pricing::parse_gpu_filter(
+        {take(r, "vendor"), take(r, "architecture"), take(r, "min_vram_gb"), take(r, "mig"), take(r, "nvlink")}, cat);
+    if (!filter)
+        return refused(filter.err());
+    if (filter->empty())
+        return published("/v1/gpus");
+    return computed(render::filtered_catalog_json(cat, r.data.current_sheet(), *filter));
+}
+
+constexpr parameter inventory_parameters[] = {
+    {"gpu", vt::string, "Only this catalog id"},
+    {"region", vt::string, "Only this region code, such as eu-paris-2 (/v1/regions lists them)"}};
+
+result get_inventory(request& r)
+{
+    auto const& cat = r.data.catalog();
+    auto const query = pricing::parse_inventory_query(take(r, "gpu"), take(r, "region"), cat);
+    if (!query)
+        return refused(query.err());
+    if (query->empty())
+        return published("/v1/inventory");
+    return computed(render::inventory_json(cat, *query));
+}
+
+result get_methodology(request&) { return published("/v1/methodology"); }
+
+// ---- costing ------------------------------------------------------------------------------------
+
+constexpr parameter compare_parameters[] = {
+    {"gpus", vt::string_list, "2 to 8 distinct catalog ids (over HTTP separated by commas: l40s,h100-sxm)", true, {},
+     std::nullopt, std::nullopt, false, 2, rules::max_compared_gpus}};
+
+result compare_gpus(request& r)
+{
+    auto const& cat = r.data.catalog();
+    auto const form = r.args.from() == arguments::face::mcp ? pricing::list_form::array : pricing::list_form::commas;
+    auto const ids = pricing::parse_gpu_list("gpus", take(r, "gpus"), cat, form);
+    if (!ids)
+        return refused(ids.err());
+    auto const comparison = pricing::compare_gpus(*ids, cat, r.data.current_sheet());
+    if (!comparison)
+        return refused(comparison.err(), "gpus");
+    return computed(render::comparison_json(*comparison, cat, r.data.current_sheet()));
+}
+
+constexpr parameter estimate_parameters[] = {
+    {"gpu", vt::string, "A catalog id such as h100-sxm", true},
+    {"gpus", vt::integer, "GPUs in the instance (default 1, at most the model's limit)", false, {}, 1, rules::max_gpus_per_instance},
+    {"seconds", vt::integer, "Duration in whole seconds (give seconds or hours)", false, {}, 1, std::int64_t{rules::max_job_hours} * rules::seconds_per_hour},
+    {"hours", vt::number, "Duration in hours, up to 6 decimals (give seconds or hours)", false, {}, 0, rules::max_job_hours, true},
+    {"tier", vt::string, "Billed tier (default on_demand)", false, tiers},
+    {"storage_gb", vt::number, "Volume size in GB", false, {}, 0, rules::max_storage_gb},
+    {"storage_hours", vt::number, "How long the volume is kept, in hours (default: the job's duration); needs storage_gb", false, {}, 0, rules::max_job_hours, true},
+    {"egress_gb", vt::number, "GB sent out", false, {}, 0, rules::max_network_gb},
+    {"ingress_gb", vt::number, "GB received", false, {}, 0, rules::max_network_gb},
+    {"tokens_per_second", vt::number, "Your measured throughput, for the cost per million tokens", false, {}, 0, rules::max_tokens_per_second, true},
+    {"images_per_hour", vt::number, "Your measured throughput, for the cost per image", false, {}, 0, rules::max_images_per_hour, true}};
+
+result estimate_job_cost(request& r)
+{
+    auto const& cat = r.data.catalog();
+    pricing::estimate_parameters const params{
+        take(r, "gpu"),        take(r, "gpus"),       take(r, "seconds"),    take(r, "hours"),
+        take(r, "tier"),       take(r, "storage_gb"), take(r, "storage_hours"), take(r, "egress_gb"),
+        take(r, "ingress_gb"), take(r, "tokens_per_second"), take(r, "images_per_hour")};
+    auto const job = pricing::parse_job(params, cat);
+    if (!job)
+        return refused(job.err());
+    auto const* sheet = r.data.current_sheet();
+    if (!sheet)
+        return no_sheet();
+    auto const estimate = pricing::estimate_job(*job, sheet->find(job->gpu));
+    if (!estimate)
+        return refused(estimate.err(), "gpu");
+    answer a;
+    a.json_text = render::estimate_text(*estimate, *cat.find(job->gpu), *sheet);
+    return a;
+}
+
+constexpr parameter sizing_parameters[] = {
+    {"params_b", vt::number, "Model size in billions of parameters, such as 70 (up to 6 decimals)", true, {}, 0, rules::max_params_b, true},
+    {"precision", vt::string, "Precision of the weights: bytes per parameter fp32 4, fp16/bf16 2, fp8/int8 1, int4 0.5", true, precisions},
+    {"gpu", vt::string, "Only this catalog model (default: every model)"}};
+
+result size_model(request& r)
+{
+    auto const& cat = r.data.catalog();
+    auto const spec = pricing::parse_model_spec({take(r, "params_b"), take(r, "precision"), take(r, "gpu")}, cat);
+    if (!spec)
+        return refused(spec.err());
+    auto const* sheet = r.data.current_sheet();
+    return computed(render::sizing_json(pricing::size_model(*spec, cat, sheet), cat, sheet));
+}
+
+constexpr parameter cheapest_parameters[] = {
+    params_b, precision,
+    {"vram_gb", vt::number, "Memory needed in GB, instead of params_b and precision", false, {}, 0, rules::max_needed_vram_gb, true},
+    {"hours", vt::number, "Duration in hours (default 1, up to 6 decimals)", false, {}, 0, rules::max_job_hours, true},
+    {"tier", vt::string, "Tier (default on_demand)", false, tiers}};
+
+result find_cheapest(request& r)
+{
+    auto const& cat = r.data.catalog();
+    auto const query = pricing::parse_cheapest_query(
+        {take(r, "params_b"), take(r, "precision"), take(r, "vram_gb"), take(r, "hours"), take(r, "tier")}, cat);
+    if (!query)
+        return refused(query.err());
+    auto const* sheet = r.data.current_sheet();
+    if (!sheet)
+        return no_sheet();
+    return computed(render::cheapest_json(*query, pricing::cheapest_configurations(*query, cat, *sheet), cat, *sheet));
+}
+
+constexpr parameter instance_parameters[] = {
+    {"gpu", vt::string, "A catalog id", true},
+    {"gpus", vt::integer, "GPUs in the instance (default 1)", false, {}, 1, rules::max_requested_gpus},
+    {"vcpus", vt::integer, "vCPUs of the instance", true, {}, 1, rules::max_requested_vcpus},
+    {"memory_gib", vt::integer, "Memory of the instance in GiB", true, {}, 1, rules::max_requested_memory_gib},
+    {"cpu_generation", vt::string, "Processor generation: v followed by a number, such as v7", true},
+    {"region", vt::string, "A region code (optional; some regions allow more CPU generations)"}};
+
+result check_instance(request& r)
+{
+    auto const& cat = r.data.catalog();
+    auto const wanted = pricing::parse_instance_request({take(r, "gpu"), take(r, "gpus"), take(r, "vcpus"),
+                                                         take(r, "memory_gib"), take(r, "cpu_generation"),
+                                                         take(r, "region")}, cat);
+    if (!wanted)
+        return refused(wanted.err());
+    return computed(render::instance_check_json(pricing::check_instance(*wanted, *cat.find(wanted->gpu))));
+}
+
+// ---- the glossary -------------------------------------------------------------------------------
+
+std::variant<glossary::language, failure> language_of(request& r)
+{
+    auto const text = take(r, "lang");
+    if (!text)
+        return r.preferred_language;
+    if (auto const parsed = glossary::parse_language(*text))
+        return *parsed;
+    return invalid_parameter("lang", "lang: " + pricing::quote(*text) + " is not a glossary language; accepted: en, fr");
+}
+
+std::string lang_query(glossary::language l) { return "?lang=" + std::string(glossary::to_string(l)); }
+
+failure glossary_unavailable(data_view const& data)
+{
+    return {pricing::errc::unavailable, "", "the glossary is unavailable: " + std::string(data.glossary_problem())};
+}
+
+constexpr parameter term_parameters[] = {
+    {"term", vt::string, "A slug (gpu-hour), a term's name in English or French (Clé API, cle api) or words it contains", true},
+    lang};
+
+result explain_term(request& r)
+{
+    auto const term = take(r, "term");
+    auto const l = language_of(r);
+    if (auto const* f = std::get_if<failure>(&l))
+        return *f;
+    auto const language = std::get<glossary::language>(l);
+    if (!term || glossary::words(*term).empty())
+        return invalid_parameter("term", "term: required; accepted: a glossary slug (gpu-hour), a term's name in "
+                                         "English or French (accents optional) or words to search for");
+    auto const* doc = r.data.glossary(language);
+    if (!doc)
+        return glossary_unavailable(r.data);
+    auto const slug = glossary::lookup(*doc, *term);
+    if (!slug) {
+        std::string slugish;
+        for (auto const& w : glossary::words(*term))
+            slugish += (slugish.empty() ? "" : "-") + w;
+        auto suggestions = glossary::suggest(*doc, slugish);
+        std::string closest;
+        for (auto const& s : suggestions)
+            closest += (closest.empty() ? "" : ", ") + s;
+        return failure{pricing::errc::not_found, "term",
+                       "term: no glossary entry matches " + pricing::quote(term->substr(0, 80)) +
+                           (closest.empty() ? std::string() : "; closest: " + closest) +
+                           "; accepted: a slug, a term's name or words it contains (/v1/glossary lists them)",
+                       std::move(suggestions)};
+    }
+    auto a = published("/v1/glossary/" + *slug, lang_query(language));
+    a.lang = language;
+    return a;
+}
+
+constexpr parameter glossary_parameters[] = {
+    {"q", vt::string, "Words to search for in the terms' names, aliases and definitions (case and accents ignored)"},
+    {"category", vt::string, "Only the terms of this category slug"},
+    lang};
+
+result search_glossary(request& r)
+{
+    auto const q = take(r, "q");
+    auto const category = take(r, "category");
+    auto const l = language_of(r);
+    if (auto const* f = std::get_if<failure>(&l))
+        return *f;
+    auto const language = std::get<glossary::language>(l);
+    if (q && glossary::words(*q).empty())
+        return invalid_parameter("q", "q: needs at least one letter or digit to search for");
+    if (q && q->size() > max_search_bytes)
+        return invalid_parameter("q", "q: longer than " + std::to_string(max_search_bytes) + " bytes");
+    auto const* doc = r.data.glossary(language);
+    auto const* sheet = r.data.current_sheet();
+    if (!doc || !sheet)
+        return glossary_unavailable(r.data);
+    glossary::category const* only = nullptr;
+    if (category) {
+        only = doc->find_category(*category);
+        if (!only) {
+            std::string slugs;
+            for (auto const& c : doc->categories)
+                slugs += (slugs.empty() ? "" : ", ") + c.slug;
+            return invalid_parameter("category", "category: " + pricing::quote(*category) +
+                                                     " is not a glossary category; accepted: " + slugs);
+        }
+    }
+    if (!only && !q) {
+        auto a = published("/v1/glossary", lang_query(language));
+        a.lang = language;
+        return a;
+    }
+    std::vector<glossary::term_ref> terms = q ? glossary::search(*doc, *q) : doc->terms();
+    if (only)
+        std::erase_if(terms, [&](glossary::term_ref const& t) { return t.cat != only; });
+    auto body = render::glossary_json(*doc, language, terms, false, sheet->week);
+    if (category)
+        body["category"] = *category;
+    if (q)
+        body["q"] = *q;
+    auto a = computed(std::move(body));
+    a.lang = language;
+    return a;
+}
+
+// ---- the table ----------------------------------------------------------------------------------
+
+constexpr auto none = std::span<const parameter>{};
+
+auto const registry = std::to_array<operation>({
+    {"get_prices", "/v1/prices", "GPU prices this week",
+     "The price sheet in effect: per-GPU hourly rates (on-demand, spot, reserved) of every GPU model, with the market "
+     "median each is capped by. On-demand is at most 70 % of the public market median; spot is 50 % and reserved "
+     "(3-month term) 65 % of on-demand. Filter by gpu, vendor, architecture, min_vram_gb or max_price; sort by gpu, "
+     "price or vram.",
+     prices_parameters, get_prices, &render::sheet_view, render::table_formats, "sheet", "vendor=amd&tier=spot&sort=price"},
+    {"get_gpu", "/v1/gpus/{gpu}", "One GPU model",
+     "A GPU model of the catalog: memory, bandwidth, dense FP16 TFLOPS and PowerScore (RTX 3090 = 100), FP8, TDP, "
+     "interconnect, MIG profiles, instance limits (GPUs, vCPUs, memory, CPU generations), regions and this week's "
+     "prices.",
+     gpu_parameters, get_gpu, &render::gpu_view, render::document_formats, "gpu", "gpu=h100-sxm"},
+    {"list_gpus", "/v1/gpus", "GPU catalog",
+     "Every GPU model of the catalog with its specifications and this week's prices; filter by vendor, architecture, "
+     "min_vram_gb, mig or nvlink.",
+     catalog_parameters, list_gpus, &render::catalog_view, render::table_formats, "catalog", "vendor=nvidia&min_vram_gb=80&mig=true"},
+    {"compare_gpus", "/v1/compare", "Compare GPU models",
+     "Side by side, 2 to 8 catalog models: memory, bandwidth, PowerScore, this week's rates, price per 100 PowerScore "
+     "and per GB of VRAM, and the winners of each criterion (compared exactly).",
+     compare_parameters, compare_gpus, &render::comparison_view, render::document_formats, "comparison", "gpus=h100-sxm,a100-80gb-sxm,mi300x"},
+    {"estimate_job_cost", "/v1/estimate", "Cost of a job",
+     "Exact cost of a GPU job at this week's rates, billed per second: GPU time, storage ($0.08 per GB-month of 730 "
+     "h) and network ($0.01 per GB), the same job in every tier, and what the reserved 3-month commitment would "
+     "cost. Give gpu and exactly one of seconds or hours.",
+     estimate_parameters, estimate_job_cost, &render::estimate_view, render::document_formats, "estimate", "gpu=h100-sxm&gpus=2&hours=10&tier=spot&storage_gb=500&egress_gb=50&tokens_per_second=1500"},
+    {"size_model", "/v1/sizing", "GPUs a model needs",
+     "How many GPUs of each catalog model hold a model: memory = parameters × bytes per parameter × 1.5, GPUs = "
+     "ceil(memory / VRAM), offered as the next power of two up to 8; the smallest MIG slice that fits; the hourly "
+     "cost per tier; the cheapest configuration per tier.",
+     sizing_parameters, size_model, &render::sizing_view, render::document_formats, "sizing", "params_b=70&precision=int8"},
+    {"find_cheapest", "/v1/cheapest", "Cheapest configuration that fits",
+     "The cheapest single instance (1, 2, 4 or 8 GPUs of one model) that holds a model (params_b and precision) or a "
+     "memory need (vram_gb), in a tier, with its exact GPU-time cost for a duration (hours, default 1), and the next "
+     "cheapest alternatives.",
+     cheapest_parameters, find_cheapest, &render::cheapest_view, render::document_formats, "cheapest", "params_b=70&precision=fp8&hours=10"},
+    {"check_instance", "/v1/instances/check", "Does a GPU fit this instance?",
+     "Whether a GPU model attaches to an instance of a given shape: GPUs per instance, vCPUs, memory and CPU "
+     "generation against the model's limits (in a region, when given). Answers ok, or vm-specs-mismatch with every "
+     "broken limit.",
+     instance_parameters, check_instance, &render::instance_check_view, render::document_formats, "instance_check", "gpu=a100-80gb-sxm&gpus=8&vcpus=256&memory_gib=2048&cpu_generation=v7&region=eu-paris-1"},
+    {"get_inventory", "/v1/inventory", "GPUs available now",
+     "How many GPUs of each model are free in each region (sample figures, not a live fleet), and the largest "
+     "instance each region can start; filter by gpu and region.",
+     inventory_parameters, get_inventory, &render::inventory_view, render::table_formats, "inventory", "gpu=h100-sxm&region=eu-paris-1"},
+    {"explain_term", "/v1/glossary/{term}", "Explain a term",
+     "A term or question of the LowCostGPU glossary (English or French, with this week's figures): by slug, by name "
+     "in either language (case and accents ignored) or by words it contains.",
+     term_parameters, explain_term, &render::glossary_entry_view, render::document_formats, "glossary_entry", "term=spot&lang=fr"},
+    {"search_glossary", "/v1/glossary", "Glossary",
+     "The glossary's terms (with this week's figures) in English or French: all of them with the three questions, "
+     "or those of a category, or those matching words (q).",
+     glossary_parameters, search_glossary, &render::glossary_view, render::table_formats, "glossary", "q=reserved&lang=en"},
+    {"get_methodology", "/v1/methodology", "How prices are set",
+     "The published pricing rules: the market median, on-demand at most 70 % of it, spot and reserved shares, "
+     "rounding, the observation window, per-second billing, storage and network rates, account terms, PowerScore, "
+     "sizing and how to audit.",
+     none, get_methodology, &render::methodology_view, render::document_formats, "methodology", ""},
+});
+
+}
+
+std::span<const operation> operations() { return registry; }
+
+operation const* find_tool(std::string_view name)
+{
+    auto it = std::find_if(registry.begin(), registry.end(), [&](operation const& op) { return op.tool == name; });
+    return it == registry.end() ? nullptr : &*it;
+}
+
+}

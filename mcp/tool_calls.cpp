@@ -1,0 +1,83 @@
+#include "mcp/tool_calls.hpp"
+
+#include "api/operation.hpp"
+
+#include "render/format.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+namespace lcg::mcp {
+
+namespace {
+
+namespace json = boost::json;
+
+json::object error_result(std::string const& message)
+{
+    return {{"content", json::array{json::object{{"type", "text"}, {"text", message}}}}, {"isError", true}};
+}
+
+json::object document_result(json::object document)
+{
+    std::string text = json::serialize(document);
+    return {{"content", json::array{json::object{{"type", "text"}, {"text", std::move(text)}}}},
+            {"structuredContent", std::move(document)},
+            {"isError", false}};
+}
+
+// The operation's document as an object, whichever way it was answered.
+std::optional<json::object> document_of(api::answer&& a, api::data_view const& data)
+{
+    if (!a.json_text.empty())
+        return json::parse(a.json_text).as_object();
+    if (!a.is_published())
+        return std::move(a.document);
+    auto const doc = data.document(render::url_in(a.published_path, render::format::json, a.published_query));
+    if (!doc)
+        return std::nullopt;
+    return json::parse(doc->text).as_object();
+}
+
+}
+
+json::array const& tool_definitions()
+{
+    static json::array const list = [] {
+        json::array out;
+        for (auto const& op : api::operations())
+            out.push_back(json::object{{"name", op.tool},
+                                       {"title", op.title},
+                                       {"description", op.description},
+                                       {"inputSchema", api::input_schema(op)},
+                                       {"outputSchema", api::output_schema(op)},
+                                       {"annotations",
+                                        {{"title", op.title},
+                                         {"readOnlyHint", true},
+                                         {"destructiveHint", false},
+                                         {"idempotentHint", true},
+                                         {"openWorldHint", false}}}});
+        return out;
+    }();
+    return list;
+}
+
+std::optional<json::object> call_tool(std::string_view name, json::object const* arguments, api::data_view const& data)
+{
+    auto const* op = api::find_tool(name);
+    if (!op)
+        return std::nullopt;
+    auto args = api::arguments::from_json(op->parameters, arguments);
+    if (auto const* f = std::get_if<api::failure>(&args))
+        return error_result(f->message);
+    api::request request{data, std::get<api::arguments>(args)};
+    auto result = op->run(request);
+    if (auto const* f = std::get_if<api::failure>(&result))
+        return error_result(f->message);
+    auto document = document_of(std::get<api::answer>(std::move(result)), data);
+    if (!document)
+        return error_result("this document is not published yet; try again after the next publication");
+    return document_result(std::move(*document));
+}
+
+}

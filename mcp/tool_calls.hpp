@@ -1,0 +1,24 @@
+#pragma once
+
+#include "api/data_view.hpp"
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+
+#include <optional>
+#include <string_view>
+
+// The tools are the api/ operations: the list tools/list answers and the result of tools/call.
+namespace lcg::mcp {
+
+// Every operation as a tool (name, title, description, inputSchema, outputSchema, annotations), in
+// registry order.
+boost::json::array const& tool_definitions();
+
+// The tools/call result of the tool `name` with `arguments` (null: none): the operation's document
+// as structuredContent and, serialized, as the text block (many clients show the model only the
+// text); or isError with the message saying what to fix. Nothing when no tool has that name.
+std::optional<boost::json::object> call_tool(std::string_view name, boost::json::object const* arguments,
+                                             api::data_view const& data);
+
+}

@@ -1,0 +1,69 @@
+#include "cheapest.hpp"
+
+#include "estimate.hpp"
+#include "rules.hpp"
+
+#include <algorithm>
+
+namespace lcg::pricing {
+
+parsed<cheapest_query> parse_cheapest_query(cheapest_parameters const& p, catalog const& cat)
+{
+    cheapest_query q;
+    if (p.vram_gb && (p.params_b || p.precision))
+        return bad_input("vram_gb", "vram_gb: give either params_b with precision (a model to hold) or vram_gb "
+                                    "(the memory needed), not both");
+    if (p.vram_gb) {
+        auto const gb = parse_quantity("vram_gb", *p.vram_gb, rules::quantity_decimals, 1,
+                                       rules::max_needed_vram_gb * micro_units);
+        if (!gb)
+            return parameter_error{"vram_gb", gb.err()};
+        q.needed_units = *gb * (needed_units_per_gb / micro_units);
+    } else if (!p.params_b && !p.precision) {
+        return bad_input("params_b", "params_b: params_b with precision (a model to hold), or vram_gb (the memory "
+                                     "needed), is required");
+    } else {
+        auto spec = parse_model_spec({p.params_b, p.precision, std::nullopt}, cat);
+        if (!spec)
+            return spec.err();
+        q.needed_units = needed_memory_units(spec->micro_params_b, spec->weights);
+        q.model = std::move(spec).value();
+    }
+    q.micro_hours = micro_units;
+    if (p.hours) {
+        auto const h = parse_quantity("hours", *p.hours, rules::quantity_decimals, 1,
+                                      std::int64_t{rules::max_job_hours} * micro_units);
+        if (!h)
+            return parameter_error{"hours", h.err()};
+        q.micro_hours = *h;
+    }
+    if (p.tier) {
+        auto const t = parse_tier(*p.tier);
+        if (!t)
+            return bad_input("tier", "tier: " + t.err().message);
+        q.billed = *t;
+    }
+    return q;
+}
+
+std::vector<configuration> cheapest_configurations(cheapest_query const& q, catalog const& cat,
+                                                   price_sheet const& sheet)
+{
+    std::int64_t const duration_us = q.micro_hours * (microseconds_per_hour / micro_units);
+    std::vector<configuration> out;
+    for (auto const& m : cat.gpus) {
+        auto const* row = sheet.find(m.id);
+        auto const sized = size_on(m, q.needed_units, row);
+        if (!sized.hourly || !sized.practical_gpus)
+            continue;
+        money const rate = row->rates->of(q.billed);
+        out.push_back({m.id, *sized.practical_gpus, rate, sized.hourly->of(q.billed),
+                       gpu_time_cost(rate, *sized.practical_gpus, duration_us)});
+    }
+    std::stable_sort(out.begin(), out.end(), [](configuration const& a, configuration const& b) {
+        return a.hourly != b.hourly ? a.hourly < b.hourly : a.gpus < b.gpus;
+    });
+    return out;
+}
+
+}

@@ -1,0 +1,50 @@
+#pragma once
+
+#include "catalog.hpp"
+#include "quantity.hpp"
+#include "sheet.hpp"
+#include "sizing.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+// The cheapest single instance that holds a model or a memory need, for a duration, in a tier: the
+// find_cheapest tool and /v1/cheapest.
+namespace lcg::pricing {
+
+struct cheapest_parameters {
+    std::optional<std::string> params_b{};
+    std::optional<std::string> precision{};
+    std::optional<std::string> vram_gb{};
+    std::optional<std::string> hours{};
+    std::optional<std::string> tier{};
+};
+
+struct cheapest_query {
+    std::optional<model_spec> model;  // when asked for a model; else a bare memory need
+    std::int64_t needed_units = 0;    // memory, in units of 10^-8 GB (sizing.hpp)
+    std::int64_t micro_hours = 0;
+    tier billed = tier::on_demand;
+};
+
+// Either params_b with precision (a model to hold) or vram_gb (GB needed, 0.000001 to
+// max_needed_vram_gb); hours (default 1, up to max_job_hours, six decimals); tier (default on_demand).
+parsed<cheapest_query> parse_cheapest_query(cheapest_parameters const& params, catalog const& cat);
+
+// One instance: `gpus` GPUs of model `gpu`, what an hour and the whole duration cost in the tier.
+struct configuration {
+    std::string gpu;
+    int gpus = 0;
+    money per_gpu_hour;
+    money hourly;
+    money total;  // GPU time for the duration, prorated per second
+};
+
+// Every priced model that holds the need in one instance, cheapest first (fewer GPUs first on a
+// tie, then catalog order).
+std::vector<configuration> cheapest_configurations(cheapest_query const& query, catalog const& cat,
+                                                   price_sheet const& sheet);
+
+}

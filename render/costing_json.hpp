@@ -1,0 +1,47 @@
+#pragma once
+
+#include "pricing/catalog.hpp"
+#include "pricing/cheapest.hpp"
+#include "pricing/compare.hpp"
+#include "pricing/estimate.hpp"
+#include "pricing/gpu_filter.hpp"
+#include "pricing/instance_check.hpp"
+#include "pricing/sheet.hpp"
+#include "pricing/sizing.hpp"
+
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <span>
+
+// JSON of the costing tools (/v1/estimate, /v1/sizing, /v1/compare, /v1/instances/check) and of the
+// catalog fields they rest on (PowerScore, MIG, instance limits, regions). Money and exact ratios
+// are decimal strings.
+namespace lcg::render {
+
+// Parts of a catalog entry (gpu_json).
+boost::json::object fp16_dense_tflops_json(pricing::gpu_model const& model);  // figure + its convention
+boost::json::value power_score_json(pricing::gpu_model const& model);         // null if the figure is malformed
+boost::json::object interconnect_json(pricing::gpu_model const& model);
+boost::json::object mig_json(pricing::gpu_model const& model);
+boost::json::object instance_limits_json(pricing::gpu_model const& model);
+boost::json::object regions_json(pricing::gpu_model const& model);
+
+// The catalog listing restricted to the models `filter` matches, shaped like /v1/gpus.
+boost::json::object filtered_catalog_json(pricing::catalog const& catalog, pricing::price_sheet const* current,
+                                          pricing::gpu_filter const& filter);
+
+// An estimate as JSON text, written directly: it is computed on every request, and building a
+// tree first cost more than the estimate. Other formats parse it back.
+std::string estimate_text(pricing::job_estimate const& estimate, pricing::gpu_model const& model,
+                          pricing::price_sheet const& sheet);
+boost::json::object sizing_json(pricing::sizing_result const& result, pricing::catalog const& catalog,
+                                pricing::price_sheet const* sheet);
+boost::json::object comparison_json(pricing::comparison const& comparison, pricing::catalog const& catalog,
+                                    pricing::price_sheet const* sheet);
+boost::json::object instance_check_json(pricing::instance_check const& check);
+// /v1/cheapest: the cheapest configuration of `options` (cheapest first) and the next few.
+boost::json::object cheapest_json(pricing::cheapest_query const& query, std::span<const pricing::configuration> options,
+                                  pricing::catalog const& catalog, pricing::price_sheet const& sheet);
+
+}

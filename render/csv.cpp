@@ -1,0 +1,147 @@
+#include "render/csv.hpp"
+
+#include "render/markdown_text.hpp"
+
+#include "pricing/observation.hpp"
+
+namespace lcg::render {
+
+namespace {
+
+namespace json = boost::json;
+using md::at;
+
+// A scalar as a CSV field: no "—" for null, true/false for booleans.
+std::string field(json::value const& v)
+{
+    switch (v.kind()) {
+    case json::kind::null: return "";
+    case json::kind::bool_: return v.get_bool() ? "true" : "false";
+    default: return md::text(v);
+    }
+}
+
+std::string field(json::object const& o, std::string_view key) { return field(at(o, key)); }
+
+std::string joined(json::array const& items)
+{
+    std::string out;
+    for (auto const& v : items) {
+        if (!out.empty())
+            out += "; ";
+        out += field(v);
+    }
+    return out;
+}
+
+std::string figure_value(json::value const& v) { return v.is_object() ? field(v.get_object(), "value") : ""; }
+std::string figure_confirmed(json::value const& v) { return v.is_object() ? field(v.get_object(), "confirmed") : ""; }
+
+}
+
+std::string csv_record(std::vector<std::string> const& fields)
+{
+    std::string out;
+    for (auto const& f : fields) {
+        if (&f != &fields.front())
+            out += ',';
+        pricing::append_csv_field(out, f);
+    }
+    return out + "\n";
+}
+
+std::string sheet_csv(json::object const& s)
+{
+    std::string out = csv_record({"week", "gpu", "name", "available", "observations", "median", "cap", "on_demand",
+                                  "spot", "reserved", "headroom", "currency", "unit", "reason"});
+    std::string const week = field(s, "week");
+    for (auto const& v : md::array_at(s, "prices")) {
+        auto const& r = v.get_object();
+        out += csv_record({week, field(r, "gpu"), field(r, "name"), field(r, "available"), field(r, "observations"),
+                           field(r, "median"), field(r, "cap"), field(r, "on_demand"), field(r, "spot"),
+                           field(r, "reserved"), field(r, "headroom"), "USD", "per GPU-hour", field(r, "reason")});
+    }
+    return out;
+}
+
+std::string catalog_csv(json::object const& c)
+{
+    std::string out = csv_record({"id", "name", "vendor", "architecture", "form_factor", "vram_gb", "memory_type",
+                                  "memory_bandwidth_gbs", "fp16_dense_tflops", "fp16_dense_tflops_confirmed",
+                                  "power_score", "fp8_dense_tflops", "tdp_w", "nvlink", "nvlink_gbs", "mig",
+                                  "mig_max_instances", "max_gpus_per_instance", "max_vcpus", "max_memory_gib",
+                                  "cpu_generations", "regions", "prices_week", "on_demand", "spot", "reserved"});
+    std::string const week = field(c, "prices_week");
+    for (auto const& v : md::array_at(c, "gpus")) {
+        auto const& g = v.get_object();
+        auto const& link = md::object_at(g, "interconnect");
+        auto const& mig = md::object_at(g, "mig");
+        auto const& limits = md::object_at(g, "instance_limits");
+        auto const& prices = md::object_at(g, "prices");
+        out += csv_record({field(g, "id"), field(g, "name"), field(g, "vendor"), field(g, "architecture"),
+                           field(g, "form_factor"), field(g, "vram_gb"), field(g, "memory_type"),
+                           field(g, "memory_bandwidth_gbs"), figure_value(at(g, "fp16_dense_tflops")),
+                           figure_confirmed(at(g, "fp16_dense_tflops")), figure_value(at(g, "power_score")),
+                           figure_value(at(g, "fp8_dense_tflops")), figure_value(at(g, "tdp_w")), field(link, "nvlink"),
+                           figure_value(at(link, "bandwidth_gbs")), field(mig, "supported"), field(mig, "max_instances"),
+                           field(limits, "max_gpus"), field(limits, "max_vcpus"), field(limits, "max_memory_gib"),
+                           joined(md::array_at(limits, "cpu_generations")),
+                           joined(md::array_at(md::object_at(g, "regions"), "codes")), week, field(prices, "on_demand"),
+                           field(prices, "spot"), field(prices, "reserved")});
+    }
+    return out;
+}
+
+std::string sheet_index_csv(json::object const& idx)
+{
+    std::string out = csv_record({"week", "effective_from", "effective_until", "published_at", "priced_models",
+                                  "models", "observations", "inputs_sha256", "current"});
+    std::string const current = field(idx, "current");
+    for (auto const& v : md::array_at(idx, "sheets")) {
+        auto const& s = v.get_object();
+        out += csv_record({field(s, "week"), field(s, "effective_from"), field(s, "effective_until"),
+                           field(s, "published_at"), field(s, "priced_models"), field(s, "models"),
+                           field(s, "observations"), field(s, "inputs_sha256"),
+                           field(s, "week") == current ? "true" : "false"});
+    }
+    return out;
+}
+
+std::string regions_csv(json::object const& r)
+{
+    std::string out = csv_record({"code", "city", "country", "continent", "sovereign"});
+    for (auto const& v : md::array_at(r, "regions")) {
+        auto const& reg = v.get_object();
+        out += csv_record({field(reg, "code"), field(reg, "city"), field(reg, "country"), field(reg, "continent"),
+                           field(reg, "sovereign")});
+    }
+    return out;
+}
+
+std::string inventory_csv(json::object const& inv)
+{
+    std::string out = csv_record({"gpu", "region", "available_gpus", "largest_instance_gpus", "max_gpus_per_instance"});
+    for (auto const& v : md::array_at(inv, "gpus")) {
+        auto const& g = v.get_object();
+        for (auto const& rv : md::array_at(g, "regions")) {
+            auto const& r = rv.get_object();
+            out += csv_record({field(g, "gpu"), field(r, "region"), field(r, "available_gpus"),
+                               field(r, "largest_instance_gpus"), field(g, "max_gpus_per_instance")});
+        }
+    }
+    return out;
+}
+
+std::string glossary_csv(json::object const& g)
+{
+    std::string out = csv_record({"lang", "slug", "name", "category", "category_name", "definition", "aliases", "related"});
+    std::string const lang = field(g, "lang");
+    for (auto const& v : md::array_at(g, "terms")) {
+        auto const& t = v.get_object();
+        out += csv_record({lang, field(t, "slug"), field(t, "name"), field(t, "category"), field(t, "category_name"),
+                           field(t, "definition"), joined(md::array_at(t, "aliases")), joined(md::array_at(t, "related"))});
+    }
+    return out;
+}
+
+}

@@ -1,0 +1,74 @@
+#include "render/glossary_json.hpp"
+
+#include <boost/json/array.hpp>
+
+#include <string>
+
+namespace lcg::render {
+
+namespace {
+
+namespace json = boost::json;
+
+json::array strings(std::vector<std::string> const& items)
+{
+    json::array out;
+    for (auto const& s : items)
+        out.push_back(json::value(s));
+    return out;
+}
+
+}
+
+json::object glossary_term_json(glossary::term_ref t)
+{
+    return {{"slug", t.term->slug},
+            {"name", t.term->name},
+            {"category", t.cat->slug},
+            {"category_name", t.cat->name},
+            {"definition", t.term->text},
+            {"related", strings(t.term->related)},
+            {"aliases", strings(t.term->aliases)}};
+}
+
+json::object glossary_question_json(glossary::entry const& q)
+{
+    return {{"slug", q.slug}, {"question", q.name}, {"answer", q.text}, {"related", strings(q.related)}};
+}
+
+json::object glossary_json(glossary::document const& doc, glossary::language lang,
+                           std::span<const glossary::term_ref> terms, bool with_questions, pricing::iso_week week)
+{
+    json::array categories;
+    for (auto const& c : doc.categories) {
+        std::size_t count = 0;
+        for (auto const& t : terms)
+            count += t.cat == &c ? 1 : 0;
+        categories.push_back(json::object{{"slug", c.slug}, {"name", c.name}, {"count", count}});
+    }
+    json::array listed;
+    for (auto const& t : terms)
+        listed.push_back(glossary_term_json(t));
+    json::object o{{"lang", glossary::to_string(lang)},
+                   {"week", pricing::to_string(week)},
+                   {"count", terms.size()},
+                   {"categories", std::move(categories)},
+                   {"terms", std::move(listed)}};
+    if (with_questions) {
+        json::array questions;
+        for (auto const& q : doc.questions)
+            questions.push_back(glossary_question_json(q));
+        o["questions_name"] = doc.questions_name;
+        o["questions"] = std::move(questions);
+    }
+    return o;
+}
+
+json::object glossary_entry_json(json::object entry, glossary::language lang, pricing::iso_week week)
+{
+    entry["lang"] = glossary::to_string(lang);
+    entry["week"] = pricing::to_string(week);
+    return entry;
+}
+
+}

@@ -1,0 +1,128 @@
+#include "render/html.hpp"
+
+#include <md4c-html.h>
+
+#include <stdexcept>
+
+namespace lcg::render {
+
+namespace {
+
+constexpr std::string_view stylesheet =
+    ":root{color-scheme:light dark;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--head:#f6f8fa;--link:#0969da}"
+    "@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--head:#151b23;"
+    "--link:#4493f8}}"
+    "body{margin:0;font:16px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:var(--fg)}"
+    "header,main,footer{max-width:75rem;margin:0 auto;padding:0 1rem}"
+    "header{padding-top:.75rem;padding-bottom:.75rem;border-bottom:1px solid var(--line)}"
+    "header a{margin-right:1rem}a{color:var(--link)}"
+    "h1{font-size:1.7rem;margin:1.25rem 0 .75rem}h2{margin-top:2rem}"
+    ".table{overflow-x:auto;margin:1rem 0}"
+    "table{border-collapse:collapse;font-variant-numeric:tabular-nums}"
+    "th,td{border:1px solid var(--line);padding:.3rem .6rem;vertical-align:top}"
+    "th{background:var(--head);text-align:left}td[align=right],th[align=right]{white-space:nowrap}"
+    "td:first-child{min-width:9rem}"
+    "pre{overflow-x:auto;padding:.75rem;background:var(--head)}code{font-size:.9em}"
+    "footer{margin-top:2.5rem;padding-top:.75rem;padding-bottom:2rem;border-top:1px solid var(--line);"
+    "color:var(--muted)}";
+
+void append(MD_CHAR const* text, MD_SIZE size, void* out) { static_cast<std::string*>(out)->append(text, size); }
+
+// The title of a page: its first level-1 heading without Markdown's escapes and links.
+std::string title_of(std::string_view markdown)
+{
+    std::string_view line = markdown.substr(0, markdown.find('\n'));
+    if (!line.starts_with("# "))
+        return "LowCostGPU";
+    line.remove_prefix(2);
+    std::string out;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        char const c = line[i];
+        if (c == '\\' && i + 1 < line.size()) {
+            out += line[++i];
+        } else if (c == '[' || c == ']' || c == '*') {
+            continue;
+        } else if (c == '(' && i > 0 && line[i - 1] == ']') {
+            i = line.find(')', i);  // drop a link's destination
+            if (i == std::string_view::npos)
+                break;
+        } else {
+            out += c;
+        }
+    }
+    return out + " · LowCostGPU";
+}
+
+// md4c writes bare <table> elements: each goes into a wrapper that scrolls on narrow screens.
+std::string wrap_tables(std::string const& html)
+{
+    std::string out;
+    out.reserve(html.size() + 256);
+    std::size_t start = 0;
+    while (true) {
+        auto const open = html.find("<table>", start);
+        if (open == std::string::npos)
+            break;
+        auto const close = html.find("</table>", open);
+        if (close == std::string::npos)
+            break;
+        out.append(html, start, open - start);
+        out += "<div class=\"table\">";
+        out.append(html, open, close + 8 - open);
+        out += "</div>";
+        start = close + 8;
+    }
+    out.append(html, start);
+    return out;
+}
+
+}
+
+std::string html_escape(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+std::string html_page(std::string_view markdown, page const& where)
+{
+    std::string body;
+    body.reserve(markdown.size() * 2);
+    if (md_html(markdown.data(), static_cast<MD_SIZE>(markdown.size()), append, &body, MD_FLAG_TABLES | MD_FLAG_NOHTML,
+                0) != 0)
+        throw std::runtime_error("md4c could not render a page");
+
+    std::string out = "<!DOCTYPE html>\n<html lang=\"" + html_escape(where.lang) + "\">\n<head>\n<meta charset=\"utf-8\">\n"
+                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
+                      html_escape(title_of(markdown)) + "</title>\n<style>" + std::string(stylesheet) +
+                      "</style>\n</head>\n<body>\n<header><nav><a href=\"/index.html\"><strong>LowCostGPU</strong></a>"
+                      "<a href=\"/v1/prices.html\">Prices</a><a href=\"/v1/gpus.html\">Catalog</a>"
+                      "<a href=\"/v1/glossary.html\">Glossary</a><a href=\"/v1/methodology.html\">Methodology</a>"
+                      "<a href=\"/v1/sheets.html\">History</a><a href=\"/openapi.json\">API</a></nav></header>\n<main>\n";
+    out += wrap_tables(body);
+    out += "</main>\n<footer>";
+    std::string others;
+    where.formats.for_each([&](format f) {
+        if (f == format::html)
+            return;
+        others += others.empty() ? "" : " · ";
+        others += "<a href=\"" + html_escape(suffixed_url(where.path, f, where.query)) + "\" type=\"" +
+                  std::string(media_type(f)) + "\">" + std::string(display_name(f)) + "</a>";
+    });
+    if (!others.empty())
+        out += "This page as " + others + ". ";
+    out += "Prices in USD; every input and rule is published.</footer>\n</body>\n</html>\n";
+    return out;
+}
+
+}

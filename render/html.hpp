@@ -1,0 +1,31 @@
+#pragma once
+
+#include "render/format.hpp"
+
+#include <string>
+#include <string_view>
+
+namespace lcg::render {
+
+// Where an HTML page sits, for its links to the other formats of the same resource.
+struct page {
+    std::string path;   // the resource, without suffix or query: "/v1/prices"
+    std::string query;  // kept on the links to the other formats: "?lang=fr" or empty
+    format_set formats;
+    std::string lang = "en";
+};
+
+// A complete HTML page from Markdown (rendered by md4c, raw HTML in the Markdown disabled): a title
+// taken from the first "# " heading, a short inline stylesheet, tables inside a scrolling wrapper
+// for narrow screens, a navigation bar, and links to the resource's other formats. No script.
+std::string html_page(std::string_view markdown, page const& where);
+
+// What every HTML page may load: its own inline stylesheet and nothing else; it may not be framed.
+inline constexpr std::string_view html_content_security_policy =
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'";
+
+// `text` with &, <, >, " escaped.
+std::string html_escape(std::string_view text);
+
+}

@@ -1,0 +1,264 @@
+#include "render/json.hpp"
+
+#include "render/costing_json.hpp"
+
+#include "pricing/rules.hpp"
+
+#include <boost/json/serialize.hpp>
+
+#include <algorithm>
+
+namespace lcg::render {
+
+namespace {
+
+namespace json = boost::json;
+using pricing::decimal_string;
+using pricing::to_decimal;
+
+json::value figure_json(pricing::figure const& f)
+{
+    // Datasheet figures stay decimal strings, like money, so no digit is lost or invented.
+    return json::object{{"value", f.value}, {"confirmed", f.confirmed}};
+}
+
+json::value optional_figure_json(std::optional<pricing::figure> const& f)
+{
+    return f ? figure_json(*f) : json::value(nullptr);
+}
+
+}
+
+json::object sheet_row_json(pricing::sheet_row const& row, pricing::gpu_model const* model)
+{
+    json::object o;
+    o["gpu"] = row.gpu;
+    if (model)
+        o["name"] = model->name;
+    o["available"] = row.available();
+    o["observations"] = row.observations;
+    auto const f = pricing::published_figures(row);
+    if (!f.median.empty()) {
+        o["median"] = f.median;
+        o["cap"] = f.cap;
+    }
+    if (row.rates) {
+        o["on_demand"] = f.on_demand;
+        o["spot"] = f.spot;
+        o["reserved"] = f.reserved;
+        o["headroom"] = f.headroom;
+    } else {
+        o["reason"] = row.unavailable_reason;
+    }
+    return o;
+}
+
+json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog const& catalog)
+{
+    std::vector<pricing::sheet_row const*> rows;
+    for (auto const& row : sheet.rows)
+        rows.push_back(&row);
+    return sheet_json(sheet, catalog, rows);
+}
+
+json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog const& catalog,
+                        std::span<const pricing::sheet_row* const> selected)
+{
+    json::array rows;
+    for (auto const* row : selected)
+        rows.push_back(sheet_row_json(*row, catalog.find(row->gpu)));
+    std::string const week = pricing::to_string(sheet.week);
+    return {{"week", week},
+            {"effective_from", pricing::to_rfc3339(sheet.effective_from)},
+            {"effective_until", pricing::to_rfc3339(sheet.effective_until)},
+            {"published_at", pricing::to_rfc3339(sheet.published_at)},
+            {"currency", "USD"},
+            {"unit", "per GPU-hour"},
+            {"inputs_sha256", sheet.inputs_sha256},
+            {"observations", sheet.observations},
+            {"observations_url", "/v1/sheets/" + week + "/observations"},
+            {"priced_models", sheet.priced_models()},
+            {"prices", std::move(rows)},
+            {"billing", billing_json()}};
+}
+
+json::object price_json(pricing::price_sheet const& sheet, pricing::sheet_row const& row,
+                        pricing::gpu_model const* model)
+{
+    json::object o{{"week", pricing::to_string(sheet.week)},
+                   {"effective_from", pricing::to_rfc3339(sheet.effective_from)},
+                   {"effective_until", pricing::to_rfc3339(sheet.effective_until)},
+                   {"currency", "USD"},
+                   {"unit", "per GPU-hour"}};
+    for (auto& [key, value] : sheet_row_json(row, model))
+        o[key] = value;
+    return o;
+}
+
+json::object gpu_json(pricing::gpu_model const& m, pricing::sheet_row const* current)
+{
+    json::object o{{"id", m.id},
+                   {"name", m.name},
+                   {"vendor", m.vendor},
+                   {"architecture", m.architecture},
+                   {"form_factor", m.form_factor},
+                   {"vram_gb", m.vram_gb},
+                   {"memory_type", m.memory_type},
+                   {"memory_bandwidth_gbs", m.memory_bandwidth_gbs},
+                   {"fp16_dense_tflops", fp16_dense_tflops_json(m)},
+                   {"power_score", power_score_json(m)},
+                   {"fp8_dense_tflops", optional_figure_json(m.fp8_dense_tflops)},
+                   {"tdp_w", figure_json(m.tdp_w)},
+                   {"nvlink_gbs", optional_figure_json(m.nvlink_gbs)},
+                   {"interconnect", interconnect_json(m)},
+                   {"mig", mig_json(m)},
+                   {"instance_limits", instance_limits_json(m)},
+                   {"regions", regions_json(m)},
+                   {"source", m.source}};
+    if (current) {
+        json::object prices = sheet_row_json(*current, nullptr);
+        prices.erase("gpu");
+        o["prices"] = std::move(prices);
+    }
+    return o;
+}
+
+json::object catalog_json(pricing::catalog const& catalog, pricing::price_sheet const* current)
+{
+    json::array gpus;
+    for (auto const& m : catalog.gpus)
+        gpus.push_back(gpu_json(m, current ? current->find(m.id) : nullptr));
+    json::object o{{"count", catalog.gpus.size()}, {"gpus", std::move(gpus)}};
+    if (current)
+        o["prices_week"] = pricing::to_string(current->week);
+    return o;
+}
+
+json::object sheet_index_json(std::vector<pricing::price_sheet> const& sheets, pricing::price_sheet const* current)
+{
+    json::array list;
+    for (auto it = sheets.rbegin(); it != sheets.rend(); ++it) {
+        std::string const week = pricing::to_string(it->week);
+        list.push_back({{"week", week},
+                        {"effective_from", pricing::to_rfc3339(it->effective_from)},
+                        {"effective_until", pricing::to_rfc3339(it->effective_until)},
+                        {"published_at", pricing::to_rfc3339(it->published_at)},
+                        {"priced_models", it->priced_models()},
+                        {"models", it->rows.size()},
+                        {"observations", it->observations},
+                        {"inputs_sha256", it->inputs_sha256},
+                        {"url", "/v1/sheets/" + week},
+                        {"observations_url", "/v1/sheets/" + week + "/observations"}});
+    }
+    json::object o{{"count", sheets.size()}, {"sheets", std::move(list)}};
+    o["current"] = current ? json::value(pricing::to_string(current->week)) : json::value(nullptr);
+    return o;
+}
+
+json::object observations_json(pricing::price_sheet const& sheet, std::vector<pricing::observation> const& observations)
+{
+    json::array list;
+    list.reserve(observations.size());
+    for (auto const& o : observations)
+        list.push_back({{"observed_at", pricing::to_rfc3339(o.observed_at)},
+                        {"gpu", o.gpu},
+                        {"price_per_gpu_hour", to_decimal(o.price, 6)},
+                        {"source", o.source},
+                        {"listing_id", o.listing_id}});
+    auto const window = pricing::observation_window(sheet.week);
+    std::string const week = pricing::to_string(sheet.week);
+    return {{"week", week},
+            {"window_from", pricing::to_rfc3339(window.from)},
+            {"window_until", pricing::to_rfc3339(window.until)},
+            {"inputs_sha256", sheet.inputs_sha256},
+            {"canonical_csv_url", "/v1/sheets/" + week + "/observations.csv"},
+            {"count", observations.size()},
+            {"observations", std::move(list)}};
+}
+
+json::object regions_json(pricing::catalog const& catalog)
+{
+    json::array list;
+    std::vector<std::string> continents;
+    for (auto const& r : catalog.regions) {
+        list.push_back({{"code", r.code},
+                        {"city", r.city},
+                        {"country", r.country},
+                        {"continent", r.continent},
+                        {"sovereign", r.sovereign}});
+        if (std::find(continents.begin(), continents.end(), r.continent) == continents.end())
+            continents.push_back(r.continent);
+    }
+    return {{"count", catalog.regions.size()},
+            {"continents", continents.size()},
+            {"note", "prices are the same in every region"},
+            {"regions", std::move(list)}};
+}
+
+json::object inventory_json(pricing::catalog const& catalog, pricing::inventory_query const& query)
+{
+    json::array models;
+    for (auto const& m : catalog.gpus) {
+        if (query.gpu && query.gpu != &m)
+            continue;
+        json::array regions;
+        int total = 0;
+        for (auto const& s : catalog.inventory) {
+            if (s.gpu != m.id || (query.where && s.region != query.where->code))
+                continue;
+            total += s.available_gpus;
+            regions.push_back({{"region", s.region},
+                               {"available_gpus", s.available_gpus},
+                               {"largest_instance_gpus", std::min(s.available_gpus, m.max_gpus_per_instance)}});
+        }
+        models.push_back({{"gpu", m.id},
+                          {"available_gpus", total},
+                          {"max_gpus_per_instance", m.max_gpus_per_instance},
+                          {"regions", std::move(regions)}});
+    }
+    return {{"note", "sample inventory: synthetic figures, not a live fleet"}, {"gpus", std::move(models)}};
+}
+
+json::object billing_json()
+{
+    namespace rules = pricing::rules;
+    return {{"billing_granularity", "per second, for GPU time, storage and network"},
+            {"multi_gpu", "an instance of n GPUs (1 to " + std::to_string(rules::max_gpus_per_instance) +
+                              ") costs n times the per-GPU rate"},
+            {"storage_per_gb_month", to_decimal(rules::storage_per_gb_month, 2)},
+            {"storage_note", "volumes and instance disks, running or stopped, until destroyed; a month is " +
+                                 std::to_string(rules::month_hours) + " hours"},
+            {"network_per_gb", to_decimal(rules::network_per_gb, 2)},
+            {"network_note", "ingress and egress alike, in every region; 1 GB = 10^9 bytes"},
+            {"regions_note", "the same prices in every region"},
+            {"reserved_term_months", rules::reserved_term_months},
+            {"reserved_break_even_utilisation_percent", rules::reserved_break_even_percent},
+            {"account",
+             {{"balance", "prepaid, in USD"},
+              {"minimum_top_up", to_decimal(rules::min_top_up, 2)},
+              {"credits_expire", false}}},
+            {"sla",
+             {{"monthly_target_percent", pricing::decimal_string(rules::sla_target_permille, 1, 1)},
+              {"applies_to", json::array{"on_demand", "reserved"}},
+              {"remedy", "service credits"}}}};
+}
+
+json::object problem_json(int status, std::string const& title, std::string const& detail, json::object extra)
+{
+    json::object o{{"type", "about:blank"}, {"title", title}, {"status", status}, {"detail", detail}};
+    for (auto& [key, value] : extra)
+        o[key] = value;
+    return o;
+}
+
+std::string to_text(json::value const& v)
+{
+    return json::serialize(v) + "\n";
+}
+
+std::string to_text(json::object const& o)
+{
+    return json::serialize(o) + "\n";
+}
+
+}

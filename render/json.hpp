@@ -1,0 +1,50 @@
+#pragma once
+
+#include "pricing/catalog.hpp"
+#include "pricing/inventory.hpp"
+#include "pricing/observation.hpp"
+#include "pricing/sheet.hpp"
+
+#include <boost/json/value.hpp>
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace lcg::render {
+
+// JSON documents of the public API, built from domain values. Money is always a decimal string.
+
+boost::json::object sheet_row_json(pricing::sheet_row const& row, pricing::gpu_model const* model);
+boost::json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog const& catalog);
+// The same sheet with only the rows selected (pricing::select_prices), in their order: the body of
+// /v1/prices with filters. The sheet-wide figures (observations, priced_models) stay the sheet's.
+boost::json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog const& catalog,
+                               std::span<const pricing::sheet_row* const> rows);
+// One model's price on a sheet, with the sheet's identity: the body of /v1/prices/{gpu}.
+boost::json::object price_json(pricing::price_sheet const& sheet, pricing::sheet_row const& row,
+                               pricing::gpu_model const* model);
+boost::json::object gpu_json(pricing::gpu_model const& model, pricing::sheet_row const* current);
+boost::json::object catalog_json(pricing::catalog const& catalog, pricing::price_sheet const* current);
+
+// /v1/sheets: every published week, newest first, with `current` naming the sheet in effect.
+boost::json::object sheet_index_json(std::vector<pricing::price_sheet> const& sheets,
+                                     pricing::price_sheet const* current);
+// /v1/sheets/{week}/observations: the inputs of a sheet, in canonical order.
+boost::json::object observations_json(pricing::price_sheet const& sheet,
+                                      std::vector<pricing::observation> const& observations);
+boost::json::object regions_json(pricing::catalog const& catalog);
+// /v1/inventory: free GPUs per model and region, of the models and regions `query` keeps.
+boost::json::object inventory_json(pricing::catalog const& catalog, pricing::inventory_query const& query = {});
+// The billing terms that, with the per-GPU rates, answer "what will I pay".
+boost::json::object billing_json();
+
+// An RFC 9457 problem document. `extra` members (for example the valid ids) are merged in.
+boost::json::object problem_json(int status, std::string const& title, std::string const& detail,
+                                 boost::json::object extra = {});
+
+std::string to_text(boost::json::value const& v);  // compact serialisation plus a final newline
+// The same for an object, without first copying it into a value.
+std::string to_text(boost::json::object const& o);
+
+}

@@ -1,0 +1,171 @@
+#include "render/json_writer.hpp"
+
+#include <array>
+#include <charconv>
+#include <cstring>
+#include <stdexcept>
+
+namespace lcg::render {
+
+namespace {
+
+// The bytes JSON requires escaped: quote, backslash and the control characters.
+constexpr auto needs_escape = [] {
+    std::array<bool, 256> table{};
+    for (int c = 0; c < 0x20; ++c)
+        table[static_cast<std::size_t>(c)] = true;
+    table['"'] = true;
+    table['\\'] = true;
+    return table;
+}();
+
+// Whether none of 8 bytes needs escaping, tested at once (the "has a byte less than n" and "has a
+// zero byte" bit tricks): most text has nothing to escape, and a byte at a time cost more than
+// everything else in a document.
+bool plain_word(std::uint64_t w, bool ascii_only)
+{
+    constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    auto const has_zero = [](std::uint64_t v) { return (v - ones) & ~v & highs; };
+    std::uint64_t const below_space = (w - ones * 0x20) & ~w & highs;
+    std::uint64_t const above_ascii = ascii_only ? w & highs : 0;
+    return (below_space | above_ascii | has_zero(w ^ (ones * '"')) | has_zero(w ^ (ones * '\\'))) == 0;
+}
+
+void append_escape(std::string& out, unsigned char c)
+{
+    static constexpr char hex[] = "0123456789abcdef";
+    switch (c) {
+    case '"': out += "\\\""; break;
+    case '\\': out += "\\\\"; break;
+    case '\b': out += "\\b"; break;
+    case '\f': out += "\\f"; break;
+    case '\n': out += "\\n"; break;
+    case '\r': out += "\\r"; break;
+    case '\t': out += "\\t"; break;
+    default:
+        out += "\\u00";
+        out += hex[c >> 4];
+        out += hex[c & 0xf];
+    }
+}
+
+}
+
+void append_json_string(std::string& out, std::string_view text, bool ascii_only)
+{
+    out += '"';
+    // Plain characters are copied in runs; only quotes, backslashes and control bytes (and, when
+    // asked, bytes above 0x7f) are escaped.
+    std::size_t run = 0;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        std::uint64_t word = 0;
+        if (i + 8 <= text.size()) {
+            std::memcpy(&word, text.data() + i, 8);
+            if (plain_word(word, ascii_only)) {
+                i += 8;
+                continue;
+            }
+        }
+        if (auto const c = static_cast<unsigned char>(text[i]); needs_escape[c] || (ascii_only && c > 0x7f)) {
+            out.append(text.data() + run, i - run);
+            append_escape(out, c);
+            run = i + 1;
+        }
+        ++i;
+    }
+    out.append(text.data() + run, text.size() - run);
+    out += '"';
+}
+
+void json_writer::before_value()
+{
+    if (after_key_) {
+        after_key_ = false;
+        return;
+    }
+    if (!has_members_.empty()) {
+        if (has_members_.back())
+            out_ += ',';
+        has_members_.back() = true;
+    }
+}
+
+json_writer& json_writer::begin_object()
+{
+    before_value();
+    out_ += '{';
+    has_members_.push_back(false);
+    return *this;
+}
+
+json_writer& json_writer::end_object()
+{
+    has_members_.pop_back();
+    out_ += '}';
+    return *this;
+}
+
+json_writer& json_writer::begin_array()
+{
+    before_value();
+    out_ += '[';
+    has_members_.push_back(false);
+    return *this;
+}
+
+json_writer& json_writer::end_array()
+{
+    has_members_.pop_back();
+    out_ += ']';
+    return *this;
+}
+
+json_writer& json_writer::key(std::string_view name)
+{
+    before_value();
+    append_json_string(out_, name);
+    out_ += ':';
+    after_key_ = true;
+    return *this;
+}
+
+json_writer& json_writer::string(std::string_view text)
+{
+    before_value();
+    append_json_string(out_, text);
+    return *this;
+}
+
+json_writer& json_writer::number(std::int64_t n)
+{
+    before_value();
+    char digits[24];
+    auto const end = std::to_chars(digits, digits + sizeof digits, n).ptr;
+    out_.append(digits, end);
+    return *this;
+}
+
+json_writer& json_writer::boolean(bool b)
+{
+    before_value();
+    out_ += b ? "true" : "false";
+    return *this;
+}
+
+json_writer& json_writer::null()
+{
+    before_value();
+    out_ += "null";
+    return *this;
+}
+
+std::string json_writer::text() &&
+{
+    if (!has_members_.empty() || after_key_)
+        throw std::logic_error("json_writer: the document is not complete");
+    out_ += '\n';
+    return std::move(out_);
+}
+
+}

@@ -1,0 +1,157 @@
+#include "render/markdown_text.hpp"
+
+#include <cctype>
+
+namespace lcg::render::md {
+
+namespace json = boost::json;
+
+json::value const& at(json::object const& o, std::string_view key)
+{
+    static json::value const null;
+    auto const* v = o.if_contains(key);
+    return v ? *v : null;
+}
+
+json::object const& object_at(json::object const& o, std::string_view key)
+{
+    static json::object const empty;
+    auto const& v = at(o, key);
+    return v.is_object() ? v.get_object() : empty;
+}
+
+json::array const& array_at(json::object const& o, std::string_view key)
+{
+    static json::array const empty;
+    auto const& v = at(o, key);
+    return v.is_array() ? v.get_array() : empty;
+}
+
+std::string text(json::value const& v)
+{
+    switch (v.kind()) {
+    case json::kind::string: return std::string(v.get_string());
+    case json::kind::int64: return std::to_string(v.get_int64());
+    case json::kind::uint64: return std::to_string(v.get_uint64());
+    case json::kind::bool_: return v.get_bool() ? "yes" : "no";
+    case json::kind::null: return "—";
+    default: return "";
+    }
+}
+
+std::string text(json::object const& o, std::string_view key) { return text(at(o, key)); }
+
+std::string escape(std::string_view s)
+{
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        char const c = s[i];
+        bool special = c == '\\' || c == '*' || c == '[' || c == ']' || c == '<' || c == '>' || c == '|' || c == '`';
+        if (c == '_') {
+            // Only an underscore at a word boundary can open or close emphasis ("on_demand" is safe).
+            bool const before = i > 0 && std::isalnum(static_cast<unsigned char>(s[i - 1]));
+            bool const after = i + 1 < s.size() && std::isalnum(static_cast<unsigned char>(s[i + 1]));
+            special = !(before && after);
+        }
+        if (special)
+            out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+std::string link(std::string_view label, std::string_view url)
+{
+    std::string out = "[";
+    out += escape(label);
+    out += "](";
+    out += url;
+    out += ')';
+    return out;
+}
+
+std::string code(std::string_view s)
+{
+    std::string out = "`";
+    out += s;
+    out += '`';
+    return out;
+}
+
+std::string when(std::string_view t)
+{
+    if (t.size() != 20 || t[10] != 'T' || t[19] != 'Z')
+        return std::string(t);
+    std::string out(t.substr(0, 10));
+    out += ' ';
+    out += t.substr(11, 5);
+    out += " UTC";
+    return out;
+}
+
+std::string figure(json::value const& v)
+{
+    if (!v.is_object())
+        return "—";
+    auto const& o = v.get_object();
+    std::string out = text(o, "value");
+    if (auto const* c = o.if_contains("confirmed"); c && c->is_bool() && !c->get_bool())
+        out += '?';
+    return out;
+}
+
+std::string list(json::array const& items)
+{
+    std::string out;
+    for (auto const& item : items) {
+        if (!out.empty())
+            out += ", ";
+        out += escape(text(item));
+    }
+    return out.empty() ? "—" : out;
+}
+
+table::table(std::initializer_list<std::string_view> columns)
+{
+    for (auto c : columns) {
+        bool const right = c.starts_with('>');
+        right_.push_back(right);
+        header_.emplace_back(right ? c.substr(1) : c);
+    }
+}
+
+void table::row(std::vector<std::string> cells)
+{
+    cells.resize(header_.size());
+    rows_.push_back(std::move(cells));
+}
+
+std::string table::str() const
+{
+    auto line = [](std::vector<std::string> const& cells) {
+        std::string out = "|";
+        for (auto const& c : cells) {
+            out += ' ';
+            for (char ch : c) {
+                if (ch == '\n')
+                    ch = ' ';
+                if (ch == '|' && (out.empty() || out.back() != '\\'))
+                    out += '\\';
+                out += ch;
+            }
+            out += " |";
+        }
+        return out + "\n";
+    };
+    std::string out = line(header_);
+    out += '|';
+    for (bool r : right_)
+        out += r ? " ---: |" : " --- |";
+    out += '\n';
+    for (auto const& r : rows_)
+        out += line(r);
+    return out;
+}
+
+}

@@ -1,0 +1,51 @@
+#pragma once
+
+// Helpers shared by the Markdown writers (markdown_*.cpp): reading the JSON documents they lay out
+// and writing escaped text, links and tables. Private to render.
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lcg::render::md {
+
+// A member of `o`, or null when absent, so that a writer reads optional members plainly.
+boost::json::value const& at(boost::json::object const& o, std::string_view key);
+boost::json::object const& object_at(boost::json::object const& o, std::string_view key);  // empty if absent
+boost::json::array const& array_at(boost::json::object const& o, std::string_view key);    // empty if absent
+
+// A scalar as text: strings as they are, numbers in decimal, true/false as yes/no, null as "—".
+std::string text(boost::json::value const& v);
+std::string text(boost::json::object const& o, std::string_view key);
+
+// Inline text with Markdown's punctuation escaped, so names and user input print as written.
+std::string escape(std::string_view text);
+std::string link(std::string_view label, std::string_view url);
+std::string code(std::string_view text);
+// "2026-11-30T00:00:00Z" → "2026-11-30 00:00 UTC".
+std::string when(std::string_view rfc3339);
+// A datasheet figure {"value", "confirmed"}: "25.8", or "25.8?" when unconfirmed.
+std::string figure(boost::json::value const& v);
+// A comma-separated list of the strings of an array, escaped.
+std::string list(boost::json::array const& items);
+
+// A GitHub-flavoured Markdown table. Columns whose name starts with '>' are right-aligned (numbers).
+class table {
+public:
+    table(std::initializer_list<std::string_view> columns);
+    void row(std::vector<std::string> cells);  // cells already escaped; '|' inside them is escaped here
+    std::string str() const;
+    bool empty() const { return rows_.empty(); }
+
+private:
+    std::vector<std::string> header_;
+    std::vector<bool> right_;
+    std::vector<std::vector<std::string>> rows_;
+};
+
+}

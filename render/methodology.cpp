@@ -1,0 +1,130 @@
+#include "render/methodology.hpp"
+
+#include "pricing/money.hpp"
+#include "pricing/rules.hpp"
+
+#include <boost/json/array.hpp>
+
+#include <string>
+
+namespace lcg::render {
+
+namespace {
+
+namespace json = boost::json;
+namespace rules = pricing::rules;
+
+std::string percent(rules::ratio r) { return std::to_string(r.numerator * 100 / r.denominator) + " %"; }
+std::string fraction(rules::ratio r) { return pricing::decimal_string(r.numerator * 100 / r.denominator, 2, 2); }
+std::string dollars(pricing::money m, int decimals) { return pricing::to_decimal(m, decimals); }
+
+json::object rule(std::string id, std::string sentence, std::string formula)
+{
+    return {{"id", std::move(id)}, {"rule", std::move(sentence)}, {"formula", std::move(formula)}};
+}
+
+json::object constants()
+{
+    return {{"on_demand_ratio_of_median", fraction(rules::on_demand_of_median)},
+            {"spot_ratio_of_on_demand", fraction(rules::spot_of_on_demand)},
+            {"reserved_ratio_of_on_demand", fraction(rules::reserved_of_on_demand)},
+            {"minimum_observations", rules::min_observations},
+            {"window_days", rules::window_days},
+            {"recheck", "every Monday 00:00 UTC"},
+            {"rounding", "down to the mill ($0.001)"},
+            {"month_hours", rules::month_hours},
+            {"storage_per_gb_month", dollars(rules::storage_per_gb_month, 2)},
+            {"network_per_gb", dollars(rules::network_per_gb, 2)},
+            {"billing", "per second"},
+            {"gpus_per_instance", "1 to " + std::to_string(rules::max_gpus_per_instance) + " at the same per-GPU rate"},
+            {"regions", "uniform prices in all regions"},
+            {"reserved_term_months", rules::reserved_term_months},
+            {"minimum_top_up", dollars(rules::min_top_up, 2)},
+            {"credits_expire", false},
+            {"sla_monthly_target_percent", pricing::decimal_string(rules::sla_target_permille, 1, 1)}};
+}
+
+json::array rule_list()
+{
+    std::string const od = fraction(rules::on_demand_of_median);
+    std::string const days = std::to_string(rules::window_days);
+    std::string const min_obs = std::to_string(rules::min_observations);
+    return {
+        rule("reference",
+             "The reference for each GPU model is the median per-GPU hourly price of the on-demand listings observed "
+             "on the public GPU marketplace during the " + days + " days before the re-check, every Monday 00:00 UTC.",
+             "window = [monday − " + days + " days, monday)"),
+        rule("median",
+             "Observations are sorted; an odd count takes the middle one, an even count the mean of the two middle "
+             "ones, kept exact (it may end in half a micro-dollar).",
+             "m2 = 2 × median = a + b (even) or 2 × middle (odd), in micro-dollars"),
+        rule("on_demand", "The on-demand rate is " + percent(rules::on_demand_of_median) +
+                              " of the median, rounded down to the mill.",
+             "on_demand_mills = floor(7 × m2 / 20000)"),
+        rule("spot", "The interruptible (spot) rate is " + percent(rules::spot_of_on_demand) +
+                         " of on-demand, rounded down to the mill. There is no bidding.",
+             "spot_mills = floor(on_demand_mills × 50 / 100)"),
+        rule("reserved",
+             "The reserved rate, for a " + std::to_string(rules::reserved_term_months) +
+                 "-month commitment locked for the term, is " + percent(rules::reserved_of_on_demand) +
+                 " of on-demand, rounded down to the mill; it pays off above " +
+                 std::to_string(rules::reserved_break_even_percent) + " % utilisation.",
+             "reserved_mills = floor(on_demand_mills × 65 / 100)"),
+        rule("cap", "No published on-demand rate exceeds " + od + " × the median; a sheet that fails this exact "
+                        "check is not published.",
+             "on_demand_micros × 20 ≤ 7 × m2"),
+        rule("minimum_observations", "A model with fewer than " + min_obs +
+                                         " observations in the window gets no price that week; no number is "
+                                         "carried over from an earlier week.",
+             "count < " + min_obs + " ⇒ available = false"),
+        rule("multi_gpu", "An instance of n GPUs costs n times the per-GPU rate, from 1 to " +
+                              std::to_string(rules::max_gpus_per_instance) + " GPUs.",
+             "instance_rate = n × per_gpu_rate"),
+        rule("per_second", "GPU time, storage and network are billed per second; a rate is prorated and rounded "
+                           "half-up to the micro-dollar.",
+             "micros = round_half_up(rate_micros × seconds / 3600)"),
+        rule("storage", "Storage costs " + dollars(rules::storage_per_gb_month, 2) +
+                            " per GB-month, running or stopped, until destroyed, prorated on a " +
+                            std::to_string(rules::month_hours) + "-hour month.",
+             "storage_micros = round_half_up(gb × 80000 × seconds / (730 × 3600))"),
+        rule("network", "Network traffic costs " + dollars(rules::network_per_gb, 2) +
+                            " per GB (10^9 bytes), ingress and egress alike, in every region.",
+             "network_micros = gb × 10000"),
+        rule("regions", "Prices are the same in every region.", "rate(region) = rate"),
+    };
+}
+
+json::array audit_steps()
+{
+    return {
+        "Fetch the sheet: GET /v1/sheets/{week} (or /v1/prices for the one in effect).",
+        "Fetch its inputs as the canonical CSV: GET /v1/sheets/{week}/observations.csv.",
+        "Check that the SHA-256 of those exact bytes equals the sheet's inputs_sha256.",
+        "For each model, take its prices from the CSV and compute the median exactly (keep twice the median as an "
+        "integer of micro-dollars).",
+        "Apply the rules above with integer arithmetic and compare median, cap, on-demand, spot, reserved and "
+        "headroom with the published strings.",
+        "Check that every on-demand rate satisfies on_demand_micros × 20 ≤ 7 × m2.",
+        "Or run `lowcostgpu audit --url BASE --all`, which does all of this and exits non-zero on any difference.",
+    };
+}
+
+}
+
+json::object methodology_json()
+{
+    return {{"summary", "LowCostGPU's on-demand price for every GPU model is at most " +
+                            percent(rules::on_demand_of_median) +
+                            " of the public marketplace median, re-checked weekly; every input and rule is "
+                            "published so anyone can recompute it."},
+            {"money", "amounts are exact: integer micro-dollars inside, decimal strings in JSON"},
+            {"constants", constants()},
+            {"rules", rule_list()},
+            {"how_to_audit", audit_steps()},
+            {"canonical_csv",
+             {{"columns", "observed_at,gpu,price_per_gpu_hour,source,listing_id"},
+              {"order", "gpu, then observed_at, then price (numerically), then listing_id"},
+              {"format", "UTF-8, header included, prices with exactly 6 decimals, \\n line ends, RFC 4180 quoting"}}}};
+}
+
+}

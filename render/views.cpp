@@ -1,0 +1,55 @@
+#include "render/views.hpp"
+
+#include "render/csv.hpp"
+#include "render/json.hpp"
+#include "render/markdown.hpp"
+
+#include <stdexcept>
+
+namespace lcg::render {
+
+view const sheet_view{sheet_markdown, sheet_csv};
+view const price_view{price_markdown};
+view const catalog_view{catalog_markdown, catalog_csv};
+view const gpu_view{gpu_markdown};
+view const sheet_index_view{sheet_index_markdown, sheet_index_csv};
+view const observations_view{observations_markdown};
+view const methodology_view{methodology_markdown};
+view const regions_view{regions_markdown, regions_csv};
+view const inventory_view{inventory_markdown, inventory_csv};
+view const glossary_view{glossary_markdown, glossary_csv};
+view const glossary_entry_view{glossary_entry_markdown};
+view const estimate_view{estimate_markdown};
+view const sizing_view{sizing_markdown};
+view const comparison_view{comparison_markdown};
+view const instance_check_view{instance_check_markdown};
+view const cheapest_view{cheapest_markdown};
+
+format_set view::formats() const { return csv ? table_formats : document_formats; }
+
+std::string write(format f, view const& v, boost::json::object const& doc, page const& where)
+{
+    switch (f) {
+    case format::json: return to_text(doc);
+    case format::markdown:
+        if (v.markdown)
+            return v.markdown(doc, links{format::markdown});
+        break;
+    case format::html:
+        if (v.markdown) {
+            page p = where;
+            if (auto const* lang = doc.if_contains("lang"); lang && lang->is_string())
+                p.lang = std::string(lang->get_string());
+            return html_page(v.markdown(doc, links{format::html}), p);
+        }
+        break;
+    case format::csv:
+        if (v.csv)
+            return v.csv(doc);
+        break;
+    case format::text: break;
+    }
+    throw std::logic_error("no writer for this format of the resource");
+}
+
+}

@@ -1,0 +1,45 @@
+#pragma once
+
+#include "render/format.hpp"
+#include "render/html.hpp"
+
+#include <boost/json/object.hpp>
+
+#include <string>
+
+// How each kind of resource is written in the formats other than JSON. The snapshot uses these to
+// pre-render its documents and the HTTP handlers to render computed bodies, so both write a
+// resource the same way.
+namespace lcg::render {
+
+using markdown_writer = std::string (*)(boost::json::object const&, links const&);
+using csv_writer = std::string (*)(boost::json::object const&);
+
+struct view {
+    markdown_writer markdown = nullptr;
+    csv_writer csv = nullptr;  // only table resources have one
+    format_set formats() const;
+};
+
+extern view const sheet_view;         // /v1/prices, /v1/sheets/{week}
+extern view const price_view;         // /v1/prices/{gpu}
+extern view const catalog_view;       // /v1/gpus
+extern view const gpu_view;           // /v1/gpus/{id}
+extern view const sheet_index_view;   // /v1/sheets
+extern view const observations_view;  // /v1/sheets/{week}/observations (its CSV is the canonical file)
+extern view const methodology_view;
+extern view const regions_view;
+extern view const inventory_view;
+extern view const glossary_view;
+extern view const glossary_entry_view;
+extern view const estimate_view;
+extern view const sizing_view;
+extern view const comparison_view;
+extern view const instance_check_view;
+extern view const cheapest_view;        // /v1/cheapest
+
+// `doc` in format `f`: JSON (to_text), Markdown, an HTML page of that Markdown (its lang taken from
+// the document's "lang" member when present), or CSV. Precondition: f is json or one of v.formats().
+std::string write(format f, view const& v, boost::json::object const& doc, page const& where);
+
+}

@@ -1,0 +1,106 @@
+// Every route of the operation registry: the query string and the path segments become the
+// operation's arguments, the operation answers, and the answer is served in the negotiated format
+// (a pre-rendered document as stored, a computed one written by the operation's view). The MCP
+// tools call the same operations (mcp/tool_calls.cpp).
+#include "server/http/handlers.hpp"
+
+#include "server/mcp_bridge/snapshot_view.hpp"
+
+#include "glossary/language.hpp"
+
+namespace lcg::http {
+
+namespace {
+
+namespace json = boost::json;
+
+json::array gpu_ids(route_input& in)
+{
+    json::array ids;
+    for (auto const& m : in.snap().catalog.gpus)
+        ids.push_back(json::value(m.id));
+    return ids;
+}
+
+// A refusal: the status of its condition, the parameter at fault and what the client can use
+// instead (valid GPU ids, region codes, the closest glossary slugs).
+response refused(route_input& in, api::failure const& f)
+{
+    json::object extra;
+    if (f.code != pricing::errc::unavailable && (f.parameter == "gpu" || f.parameter == "gpus"))
+        extra["valid_ids"] = gpu_ids(in);
+    if (f.code != pricing::errc::unavailable && f.parameter == "region") {
+        json::array codes;
+        for (auto const& r : in.snap().catalog.regions)
+            codes.push_back(json::value(r.code));
+        extra["valid_regions"] = std::move(codes);
+    }
+    if (!f.suggestions.empty()) {
+        json::array list;
+        for (auto const& s : f.suggestions)
+            list.push_back(json::value(s));
+        extra["suggestions"] = std::move(list);
+    }
+    return from_error(in.req, {f.code, f.message}, f.parameter, std::move(extra));
+}
+
+// The query's parameters plus the values of the route's {name} segments, decoded.
+std::variant<std::map<std::string, std::string, std::less<>>, api::failure> values_of(route_input& in,
+                                                                                      std::string_view route)
+{
+    auto values = in.query.release();
+    std::size_t capture = 0;
+    for (auto open = route.find('{'); open != std::string_view::npos; open = route.find('{', open + 1)) {
+        auto const name = route.substr(open + 1, route.find('}', open) - open - 1);
+        auto decoded = percent_decode(in.captures.at(capture++), false);
+        if (!decoded)
+            return api::invalid_parameter(std::string(name), std::string(name) + ": the path segment has a malformed %-escape");
+        if (!values.emplace(std::string(name), std::move(*decoded)).second)
+            return api::invalid_parameter(std::string(name), std::string(name) + ": given in the path; do not repeat it in the query");
+    }
+    return values;
+}
+
+// The computed bodies rest on the catalog and the current prices, exactly what /v1/gpus shows: they
+// changed when it did.
+std::optional<pricing::instant> catalog_time(route_input& in)
+{
+    if (auto const doc = in.snap().find_document("/v1/gpus"))
+        return doc->last_modified;
+    return std::nullopt;
+}
+
+response serve_answer(route_input& in, api::operation const& op, api::answer&& a)
+{
+    if (a.is_published())
+        return document_at(in, a.published_path, a.published_query);
+    if (!a.json_text.empty())
+        return serve_computed(in, *op.view, std::move(a.json_text), catalog_time(in));
+    return serve_computed(in, *op.view, a.document, catalog_time(in));
+}
+
+}
+
+response handle_operation(route_input& in, api::operation const& op)
+{
+    auto values = values_of(in, op.route);
+    if (auto const* f = std::get_if<api::failure>(&values))
+        return refused(in, *f);
+    auto args = api::arguments::from_query(op.parameters, std::get<0>(std::move(values)));
+    if (auto const* f = std::get_if<api::failure>(&args))
+        return refused(in, *f);
+    mcp_bridge::snapshot_view const view(in.ctx.snapshot);
+    api::request r{view, std::get<api::arguments>(args),
+                   glossary::negotiate_language(std::string_view(in.req[beast_http::field::accept_language]))};
+    auto result = op.run(r);
+    if (auto const* f = std::get_if<api::failure>(&result))
+        return refused(in, *f);
+    auto& a = std::get<api::answer>(result);
+    auto const lang = a.lang;
+    auto res = serve_answer(in, op, std::move(a));
+    if (lang)
+        res.set(beast_http::field::content_language, glossary::to_string(*lang));
+    return res;
+}
+
+}

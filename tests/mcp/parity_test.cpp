@@ -1,0 +1,188 @@
+// One operation, one document: for every operation of the registry, the tool's structuredContent is
+// the JSON body of the HTTP request for the same question, its text block is that JSON serialized,
+// and the document declares nothing its outputSchema does not (generated from the registry, on
+// the fixture snapshot; tests/integration/parity_test.cpp does the same on the sample data over
+// real sockets).
+#include "fixture_server.hpp"
+
+#include "../support/parity_cases.hpp"
+
+#include "mcp/tool_calls.hpp"
+
+#include <doctest/doctest.h>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <string>
+
+namespace {
+
+using namespace lcg;
+namespace json = boost::json;
+
+json::object call(std::string const& tool, json::object const& arguments)
+{
+    json::object message{{"jsonrpc", "2.0"},
+                         {"id", 1},
+                         {"method", "tools/call"},
+                         {"params", {{"name", tool}, {"arguments", arguments}}}};
+    auto const r = testing::fixture_mcp_server().handle(json::serialize(message), {});
+    return json::parse(r.body).at("result").as_object();
+}
+
+json::object const& resolve(json::object const& schema, json::object const& root)
+{
+    auto const* ref = schema.if_contains("$ref");
+    if (!ref)
+        return schema;
+    std::string_view const path = ref->as_string();
+    REQUIRE(path.starts_with("#/$defs/"));
+    return root.at("$defs").at(path.substr(8)).as_object();
+}
+
+bool type_matches(json::value const& v, std::string_view type)
+{
+    if (type == "object") return v.is_object();
+    if (type == "array") return v.is_array();
+    if (type == "string") return v.is_string();
+    if (type == "integer") return v.is_int64() || v.is_uint64();
+    if (type == "number") return v.is_number();
+    if (type == "boolean") return v.is_bool();
+    if (type == "null") return v.is_null();
+    return false;
+}
+
+// The properties a schema declares for an object: its own and those of its oneOf/anyOf/allOf
+// branches (a branch may tie some of them to a flag), each with the first schema declaring it.
+void declared_properties(json::object const& schema, json::object const& root, json::object& out)
+{
+    auto const& s = resolve(schema, root);
+    if (auto const* props = s.if_contains("properties"))
+        for (auto const& [key, sub] : props->as_object())
+            if (!out.contains(key))
+                out[key] = sub;
+    for (auto const* key : {"oneOf", "anyOf", "allOf"})
+        if (auto const* branches = s.if_contains(key))
+            for (auto const& b : branches->as_array())
+                declared_properties(b.as_object(), root, out);
+}
+
+// Every member the value carries is declared by the schema (at any depth), every required member is
+// there and types agree. Returns the first problem, or empty.
+std::string undeclared(json::value const& v, json::object const& schema_in, json::object const& root, std::string const& at)
+{
+    auto const& schema = resolve(schema_in, root);
+    bool const alternatives = !schema.contains("type") && !schema.contains("properties");
+    for (auto const* key : {"anyOf", "oneOf"})
+        if (auto const* branches = schema.if_contains(key); branches && alternatives) {
+            std::string first;
+            for (auto const& b : branches->as_array()) {
+                auto problem = undeclared(v, b.as_object(), root, at);
+                if (problem.empty())
+                    return {};
+                if (first.empty())
+                    first = problem;
+            }
+            return first.empty() ? at + ": no branch of " + key : first;
+        }
+    if (auto const* type = schema.if_contains("type")) {
+        if (!type->is_string())
+            return at + ": a type list in the schema";
+        if (!type_matches(v, type->as_string()))
+            return at + ": " + json::serialize(v).substr(0, 60) + " is not " + std::string(type->as_string());
+    }
+    if (v.is_object()) {
+        json::object props;
+        declared_properties(schema, root, props);
+        auto const* extra = schema.if_contains("additionalProperties");
+        for (auto const& [key, member] : v.as_object()) {
+            json::value const* sub = props.if_contains(key);
+            if (!sub && extra && extra->is_object())
+                sub = extra;
+            if (!sub)
+                return at + "." + std::string(key) + ": not declared in the output schema";
+            if (auto problem = undeclared(member, sub->as_object(), root, at + "." + std::string(key)); !problem.empty())
+                return problem;
+        }
+        if (auto const* required = schema.if_contains("required"))
+            for (auto const& name : required->as_array())
+                if (!v.as_object().contains(name.as_string()))
+                    return at + ": required " + std::string(name.as_string()) + " is missing";
+    }
+    if (v.is_array())
+        if (auto const* items = schema.if_contains("items"))
+            for (std::size_t i = 0; i < v.as_array().size(); ++i)
+                if (auto problem = undeclared(v.as_array()[i], items->as_object(), root, at + "[" + std::to_string(i) + "]");
+                    !problem.empty())
+                    return problem;
+    return {};
+}
+
+}
+
+TEST_CASE("every operation: structuredContent equals the HTTP JSON body, and the text block is that JSON")
+{
+    auto const cases = testing::parity_cases();
+    REQUIRE(cases.size() == api::operations().size());
+    for (auto const& c : cases) {
+        CAPTURE(c.tool);
+        CAPTURE(c.http_target);
+        auto const result = call(c.tool, c.arguments);
+        REQUIRE(result.at("isError") == false);
+        auto const http = testing::fixture_request(c.http_target);
+        REQUIRE(http.result_int() == 200);
+        auto const body = json::parse(http.body());
+        CHECK(result.at("structuredContent") == body);
+        auto const& content = result.at("content").as_array();
+        REQUIRE(content.size() == 1);
+        CHECK(json::parse(content[0].at("text").as_string()) == body);
+    }
+}
+
+TEST_CASE("every operation's document is fully declared by its outputSchema")
+{
+    for (auto const& c : testing::parity_cases()) {
+        CAPTURE(c.tool);
+        auto const* op = api::find_tool(c.tool);
+        REQUIRE(op);
+        auto const& schema = api::output_schema(*op);
+        auto const document = call(c.tool, c.arguments).at("structuredContent");
+        CHECK(undeclared(document, schema, schema, c.tool) == "");
+        // The unfiltered form too, where the operation has one without arguments.
+        auto const bare = call(c.tool, {});
+        if (bare.at("isError") == false)
+            CHECK(undeclared(bare.at("structuredContent"), schema, schema, c.tool + "()") == "");
+    }
+}
+
+TEST_CASE("the tool list is the registry, and no schema uses a type list")
+{
+    auto const& tools = mcp::tool_definitions();
+    REQUIRE(tools.size() == api::operations().size());
+    auto const text = json::serialize(tools);
+    CHECK(text.find("\"type\":[") == std::string::npos);
+    for (std::size_t i = 0; i < tools.size(); ++i) {
+        auto const& op = api::operations()[i];
+        auto const& t = tools[i].as_object();
+        CHECK(t.at("name").as_string() == op.tool);
+        auto const& input = t.at("inputSchema").as_object();
+        CHECK(input.at("properties").as_object().size() == op.parameters.size());
+        CHECK(input.at("additionalProperties") == false);
+    }
+}
+
+TEST_CASE("arguments follow the input schema strictly")
+{
+    auto const as_string = call("estimate_job_cost", {{"gpu", "h100-sxm"}, {"hours", "2"}});
+    CHECK(as_string.at("isError") == true);
+    CHECK(as_string.at("content").at(0).at("text") == "hours: a number is expected (as the input schema says)");
+    auto const negative = call("estimate_job_cost", {{"gpu", "h100-sxm"}, {"hours", -2}});
+    CHECK(std::string(negative.at("content").at(0).at("text").as_string()).find("below the minimum") !=
+          std::string::npos);
+    auto const list = call("compare_gpus", {{"gpus", json::array{"h100-sxm"}}});
+    CHECK(std::string(list.at("content").at(0).at("text").as_string()).find("an array of 2 to 8") != std::string::npos);
+    auto const unknown = call("get_prices", {{"colour", "red"}});
+    CHECK(std::string(unknown.at("content").at(0).at("text").as_string()).find("unknown parameter 'colour'") !=
+          std::string::npos);
+}

@@ -1,0 +1,73 @@
+#pragma once
+
+// The parity cases, generated from the operation registry: for each operation, its example as an
+// HTTP target and as MCP tool arguments typed as its input schema says. The same question asked of
+// both faces must give the same document.
+#include "api/operation.hpp"
+
+#include <boost/json/parse.hpp>
+
+#include <string>
+#include <vector>
+
+namespace lcg::testing {
+
+struct parity_case {
+    std::string tool;
+    std::string http_target;         // "/v1/cheapest?params_b=70&precision=fp8&hours=10"
+    boost::json::object arguments;   // {"params_b": 70, "precision": "fp8", "hours": 10}
+};
+
+inline boost::json::value typed_argument(api::parameter const& p, std::string const& text)
+{
+    switch (p.type) {
+    case api::value_type::integer:
+    case api::value_type::number: return boost::json::parse(text);
+    case api::value_type::boolean: return text == "true";
+    case api::value_type::string_list: {
+        boost::json::array items;
+        for (std::size_t start = 0; start <= text.size();) {
+            auto const comma = std::min(text.find(',', start), text.size());
+            items.emplace_back(text.substr(start, comma - start));
+            start = comma + 1;
+        }
+        return items;
+    }
+    case api::value_type::string: break;
+    }
+    return boost::json::string(text);
+}
+
+inline parity_case parity_case_of(api::operation const& op)
+{
+    parity_case c{std::string(op.tool), std::string(op.route), {}};
+    std::string query;
+    std::string_view rest = op.example;
+    while (!rest.empty()) {
+        auto const amp = rest.find('&');
+        auto const pair = rest.substr(0, amp);
+        rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
+        auto const eq = pair.find('=');
+        std::string const name(pair.substr(0, eq)), value(pair.substr(eq + 1));
+        for (auto const& p : op.parameters)
+            if (p.name == name)
+                c.arguments[name] = typed_argument(p, value);
+        auto const placeholder = "{" + name + "}";
+        if (auto const at = c.http_target.find(placeholder); at != std::string::npos)
+            c.http_target.replace(at, placeholder.size(), value);
+        else
+            query += (query.empty() ? "?" : "&") + std::string(pair);
+    }
+    c.http_target += query;
+    return c;
+}
+
+inline std::vector<parity_case> parity_cases()
+{
+    std::vector<parity_case> out;
+    for (auto const& op : api::operations())
+        out.push_back(parity_case_of(op));
+    return out;
+}
+
+}

@@ -1,5 +1,7 @@
 #include "mcp/server.hpp"
 
+#include "mcp/stdio.hpp"
+
 #include "fake_data.hpp"
 
 #include "pricing/estimate.hpp"
@@ -9,6 +11,7 @@
 #include <boost/json/parse.hpp>
 
 #include <random>
+#include <sstream>
 #include <string>
 
 namespace {
@@ -83,9 +86,10 @@ TEST_CASE("no input crashes the server or goes unanswered: random bytes and muta
         R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"estimate_job_cost","arguments":{"gpu":"h100-sxm","hours":2}}})",
         R"({"jsonrpc":"2.0","id":"a","method":"resources/read","params":{"uri":"lowcostgpu://glossary/gpu-hour?lang=fr"}})",
         R"({"jsonrpc":"2.0","id":2,"method":"completion/complete","params":{"ref":{"type":"ref/resource","uri":"lowcostgpu://gpus/{id}"},"argument":{"name":"id","value":"h"}}})",
+        R"([{"jsonrpc":"2.0","id":3,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"name":"explain_pricing","arguments":{"term":"gpu-hour"}}}])",
     };
-    for (int i = 0; i < 3000; ++i) {
-        std::string message = seeds[static_cast<std::size_t>(i) % 3];
+    for (int i = 0; i < 4000; ++i) {
+        std::string message = seeds[static_cast<std::size_t>(i) % 4];
         int const edits = 1 + static_cast<int>(rng() % 4);
         for (int e = 0; e < edits && !message.empty(); ++e) {
             auto const at = rng() % message.size();
@@ -106,6 +110,51 @@ TEST_CASE("no input crashes the server or goes unanswered: random bytes and muta
         boost::system::error_code ec;
         auto const v = json::parse(r.body, ec);
         REQUIRE_MESSAGE(!ec, message);
+        if (v.is_array()) {
+            for (auto const& answer : v.as_array())
+                CHECK(answer.as_object().at("jsonrpc") == "2.0");
+            continue;
+        }
         CHECK(v.as_object().at("jsonrpc") == "2.0");
     }
+}
+
+TEST_CASE("duplicated keys are found in objects of any size, and only then")
+{
+    auto const message = [](int keys, std::string const& extra) {
+        std::string m = R"({"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{)";
+        for (int i = 0; i < keys; ++i)
+            m += (i ? "," : "") + std::string("\"k") + std::to_string(i) + "\":" + std::to_string(i);
+        return m + extra + "}}}";
+    };
+    for (int keys : {2, 8, 9, 20000}) {
+        CAPTURE(keys);
+        auto const fine = json::parse(test_server().handle(message(keys, ""), {}).body);
+        CHECK(fine.as_object().contains("result"));
+        auto const twice = json::parse(test_server().handle(message(keys, R"(,"k1":"again")"), {}).body);
+        CHECK(twice.at("error").at("code") == -32600);
+        CHECK(std::string(twice.at("error").at("message").as_string()).find("'k1'") != std::string::npos);
+        CHECK(twice.at("id") == 1);
+    }
+    // A key spelled with escapes is the key it spells; the same key in sibling objects is no repeat.
+    auto const escaped = json::parse(test_server().handle(message(3, R"(,"\u006b2":0)"), {}).body);
+    CHECK(escaped.at("error").at("code") == -32600);
+    auto const siblings = json::parse(
+        test_server().handle(R"({"jsonrpc":"2.0","id":2,"method":"ping","params":{"_meta":{"a":{"k":1},"b":{"k":1}}}})", {})
+            .body);
+    CHECK(siblings.as_object().contains("result"));
+}
+
+TEST_CASE("the stdio transport writes a batch's answers as one line holding an array")
+{
+    auto const server = std::shared_ptr<const mcp::server>(&test_server(), [](mcp::server const*) {});
+    std::istringstream in(
+        "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"},{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"},"
+        "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}]\n"
+        "[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}]\n"
+        "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n");
+    std::ostringstream out;
+    mcp::serve_stdio([&] { return server; }, in, out);
+    CHECK(out.str() == "[{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}},{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}]\n"
+                       "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\n");
 }

@@ -19,6 +19,8 @@ namespace json = boost::json;
 
 constexpr std::size_t max_completions = 100;
 
+std::string_view limited(std::string_view text) { return text.substr(0, 64); }
+
 // A prompt argument: a string of at most 256 bytes.
 struct prompt_arguments {
     json::object const* raw;
@@ -162,9 +164,20 @@ result_or_failure<json::object> complete(json::object const& params, data_view c
                 candidates.push_back(q.slug);
         }
     };
+    // An unknown prompt or resource is -32602, as the spec lists "invalid prompt name" among the
+    // errors of completion/complete; an argument a known prompt or template does not take completes
+    // to nothing (there is simply nothing to suggest for it, as for a resource without arguments).
     if (kind == "ref/prompt") {
         auto const* p = ref->as_object().if_contains("name");
-        std::string_view const prompt = p && p->is_string() ? std::string_view(p->get_string()) : std::string_view();
+        if (!p || !p->is_string())
+            return invalid_params("completion/complete needs ref.name (a string) for a ref/prompt");
+        std::string_view const prompt = p->get_string();
+        auto const& prompts = prompt_list();
+        if (std::none_of(prompts.begin(), prompts.end(),
+                         [&](json::value const& v) { return v.at("name").as_string() == prompt; }))
+            return invalid_params("unknown prompt " + pricing::quote(limited(prompt)) +
+                                  " in ref.name; prompts/list names choose_gpu, estimate_training_run and "
+                                  "explain_pricing");
         if (prompt == "estimate_training_run" && arg == "gpu")
             gpu_ids();
         else if ((prompt == "choose_gpu" && arg == "tier"))
@@ -175,7 +188,17 @@ result_or_failure<json::object> complete(json::object const& params, data_view c
             slugs();
     } else if (kind == "ref/resource") {
         auto const* u = ref->as_object().if_contains("uri");
-        std::string_view const uri = u && u->is_string() ? std::string_view(u->get_string()) : std::string_view();
+        if (!u || !u->is_string())
+            return invalid_params("completion/complete needs ref.uri (a string) for a ref/resource");
+        std::string_view const uri = u->get_string();
+        auto const& templates = resource_templates();
+        auto const& resources = resource_list();
+        if (std::none_of(templates.begin(), templates.end(),
+                         [&](json::value const& v) { return v.at("uriTemplate").as_string() == uri; }) &&
+            std::none_of(resources.begin(), resources.end(),
+                         [&](json::value const& v) { return v.at("uri").as_string() == uri; }))
+            return invalid_params("unknown resource " + pricing::quote(limited(uri)) +
+                                  " in ref.uri; resources/templates/list names the templates");
         if (uri == "lowcostgpu://gpus/{id}" && arg == "id")
             gpu_ids();
         else if (uri == "lowcostgpu://glossary/{slug}" && arg == "slug")

@@ -63,7 +63,7 @@ json::array const& prompt_list()
  {"name":"gpus","description":"GPUs per instance (default 1)","required":false},
  {"name":"storage_gb","description":"Dataset and checkpoint volume in GB","required":false}]},
 {"name":"explain_pricing","title":"Explain the pricing","description":"How LowCostGPU sets its prices, optionally around one glossary term, in English or French.","arguments":[
- {"name":"term","description":"A glossary slug, e.g. on-demand","required":false},
+ {"name":"term","description":"A glossary slug, e.g. on-demand-instance, or a term's name","required":false},
  {"name":"lang","description":"en or fr","required":false}]}
 ])json").as_array();
     return list;
@@ -130,9 +130,16 @@ result_or_failure<json::object> get_prompt(std::string_view name, json::object c
         std::string text = std::string(fr ? "Réponds en français. " : "") +
                            "Explain how LowCostGPU prices its GPUs: read get_methodology (or the resource "
                            "lowcostgpu://methodology), then illustrate with the " + week + " sheet from get_prices. ";
-        if (t)
+        if (t) {
             text += "Start from the glossary entry " + pricing::quote(*t) + " (explain_term with lang=" +
-                    (fr ? "fr" : "en") + "). ";
+                    (fr ? "fr" : "en");
+            // A resource is named only when the glossary has that slug: a name or words go to
+            // explain_term alone, which finds them.
+            auto const* doc = data.glossary(fr ? glossary::language::fr : glossary::language::en);
+            if (doc && (doc->find_term(*t) || doc->find_question(*t)))
+                text += ", or the resource lowcostgpu://glossary/" + *t + (fr ? "?lang=fr" : "");
+            text += "). ";
+        }
         text += exact_figures;
         return json::object{{"description", "How LowCostGPU prices"}, {"messages", json::array{user_message(text)}}};
     }

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 
 #include <random>
 #include <sstream>
@@ -23,6 +24,13 @@ mcp::server const& test_server()
 {
     static mcp::server const s(std::make_shared<const mcp::testing::fake_data>(), {"lowcostgpu", "LowCostGPU", "test"});
     return s;
+}
+
+json::value ask(std::string const& method, std::string const& params)
+{
+    auto const r = test_server().handle(R"({"jsonrpc":"2.0","id":1,"method":")" + method + R"(","params":)" + params + "}",
+                                        {});
+    return json::parse(r.body);
 }
 
 json::object call(std::string const& tool, std::string const& arguments)
@@ -117,6 +125,55 @@ TEST_CASE("no input crashes the server or goes unanswered: random bytes and muta
         }
         CHECK(v.as_object().at("jsonrpc") == "2.0");
     }
+}
+
+TEST_CASE("every example and URI the prompts give names something the data has")
+{
+    auto const list = ask("prompts/list", "{}").at("result").at("prompts").as_array();
+    std::size_t examples = 0;
+    std::vector<std::string> texts;
+    for (auto const& prompt : list) {
+        std::string const name(prompt.at("name").as_string());
+        texts.emplace_back(prompt.at("description").as_string());
+        json::object arguments;
+        for (auto const& argument : prompt.at("arguments").as_array()) {
+            std::string const arg(argument.at("name").as_string());
+            std::string const description(argument.at("description").as_string());
+            texts.push_back(description);
+            // What completion offers for the argument: when it offers anything, an example in the
+            // description ("e.g. h100-sxm") must be one of those values.
+            auto const ref = R"({"ref":{"type":"ref/prompt","name":")" + name + R"("},"argument":{"name":")" + arg;
+            auto const offered = ask("completion/complete", ref + R"(","value":""}})")
+                                     .at("result").at("completion").at("values").as_array();
+            auto const at = description.find("e.g. ");
+            if (at != std::string::npos && !offered.empty()) {
+                auto const example = description.substr(at + 5, description.find_first_of(", )", at + 5) - at - 5);
+                CAPTURE(name);
+                CAPTURE(example);
+                CHECK(std::find(offered.begin(), offered.end(), json::value(example)) != offered.end());
+                ++examples;
+            }
+            arguments[arg] = offered.empty() ? json::value("10") : offered.front();
+        }
+        // The text of the prompt itself, every argument given.
+        auto const got = ask("prompts/get", json::serialize(json::object{{"name", name}, {"arguments", arguments}}));
+        REQUIRE_MESSAGE(got.as_object().contains("result"), json::serialize(got));
+        texts.emplace_back(got.at("result").at("messages").at(0).at("content").at("text").as_string());
+    }
+    CHECK(examples >= 2);  // a GPU id and a glossary slug
+
+    // Every lowcostgpu:// URI a prompt mentions reads.
+    std::size_t uris = 0;
+    for (auto const& text : texts) {
+        for (auto at = text.find("lowcostgpu://"); at != std::string::npos; at = text.find("lowcostgpu://", at + 1)) {
+            auto uri = text.substr(at, text.find_first_of(" ),", at) - at);
+            CAPTURE(uri);
+            auto const read = ask("resources/read", json::serialize(json::object{{"uri", uri}}));
+            CHECK(read.as_object().contains("result"));
+            ++uris;
+        }
+    }
+    CHECK(uris >= 2);  // the methodology, and the glossary entry of explain_pricing's term
 }
 
 TEST_CASE("duplicated keys are found in objects of any size, and only then")

@@ -19,6 +19,8 @@ namespace json = boost::json;
 
 constexpr std::size_t max_completions = 100;
 
+std::string_view limited(std::string_view text) { return text.substr(0, 64); }
+
 // A prompt argument: a string of at most 256 bytes.
 struct prompt_arguments {
     json::object const* raw;
@@ -61,7 +63,7 @@ json::array const& prompt_list()
  {"name":"gpus","description":"GPUs per instance (default 1)","required":false},
  {"name":"storage_gb","description":"Dataset and checkpoint volume in GB","required":false}]},
 {"name":"explain_pricing","title":"Explain the pricing","description":"How LowCostGPU sets its prices, optionally around one glossary term, in English or French.","arguments":[
- {"name":"term","description":"A glossary slug, e.g. on-demand","required":false},
+ {"name":"term","description":"A glossary slug, e.g. on-demand-instance, or a term's name","required":false},
  {"name":"lang","description":"en or fr","required":false}]}
 ])json").as_array();
     return list;
@@ -128,9 +130,16 @@ result_or_failure<json::object> get_prompt(std::string_view name, json::object c
         std::string text = std::string(fr ? "Réponds en français. " : "") +
                            "Explain how LowCostGPU prices its GPUs: read get_methodology (or the resource "
                            "lowcostgpu://methodology), then illustrate with the " + week + " sheet from get_prices. ";
-        if (t)
+        if (t) {
             text += "Start from the glossary entry " + pricing::quote(*t) + " (explain_term with lang=" +
-                    (fr ? "fr" : "en") + "). ";
+                    (fr ? "fr" : "en");
+            // A resource is named only when the glossary has that slug: a name or words go to
+            // explain_term alone, which finds them.
+            auto const* doc = data.glossary(fr ? glossary::language::fr : glossary::language::en);
+            if (doc && (doc->find_term(*t) || doc->find_question(*t)))
+                text += ", or the resource lowcostgpu://glossary/" + *t + (fr ? "?lang=fr" : "");
+            text += "). ";
+        }
         text += exact_figures;
         return json::object{{"description", "How LowCostGPU prices"}, {"messages", json::array{user_message(text)}}};
     }
@@ -162,9 +171,20 @@ result_or_failure<json::object> complete(json::object const& params, data_view c
                 candidates.push_back(q.slug);
         }
     };
+    // An unknown prompt or resource is -32602, as the spec lists "invalid prompt name" among the
+    // errors of completion/complete; an argument a known prompt or template does not take completes
+    // to nothing (there is simply nothing to suggest for it, as for a resource without arguments).
     if (kind == "ref/prompt") {
         auto const* p = ref->as_object().if_contains("name");
-        std::string_view const prompt = p && p->is_string() ? std::string_view(p->get_string()) : std::string_view();
+        if (!p || !p->is_string())
+            return invalid_params("completion/complete needs ref.name (a string) for a ref/prompt");
+        std::string_view const prompt = p->get_string();
+        auto const& prompts = prompt_list();
+        if (std::none_of(prompts.begin(), prompts.end(),
+                         [&](json::value const& v) { return v.at("name").as_string() == prompt; }))
+            return invalid_params("unknown prompt " + pricing::quote(limited(prompt)) +
+                                  " in ref.name; prompts/list names choose_gpu, estimate_training_run and "
+                                  "explain_pricing");
         if (prompt == "estimate_training_run" && arg == "gpu")
             gpu_ids();
         else if ((prompt == "choose_gpu" && arg == "tier"))
@@ -175,7 +195,17 @@ result_or_failure<json::object> complete(json::object const& params, data_view c
             slugs();
     } else if (kind == "ref/resource") {
         auto const* u = ref->as_object().if_contains("uri");
-        std::string_view const uri = u && u->is_string() ? std::string_view(u->get_string()) : std::string_view();
+        if (!u || !u->is_string())
+            return invalid_params("completion/complete needs ref.uri (a string) for a ref/resource");
+        std::string_view const uri = u->get_string();
+        auto const& templates = resource_templates();
+        auto const& resources = resource_list();
+        if (std::none_of(templates.begin(), templates.end(),
+                         [&](json::value const& v) { return v.at("uriTemplate").as_string() == uri; }) &&
+            std::none_of(resources.begin(), resources.end(),
+                         [&](json::value const& v) { return v.at("uri").as_string() == uri; }))
+            return invalid_params("unknown resource " + pricing::quote(limited(uri)) +
+                                  " in ref.uri; resources/templates/list names the templates");
         if (uri == "lowcostgpu://gpus/{id}" && arg == "id")
             gpu_ids();
         else if (uri == "lowcostgpu://glossary/{slug}" && arg == "slug")

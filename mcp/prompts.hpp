@@ -21,7 +21,8 @@ result_or_failure<boost::json::object> get_prompt(std::string_view name, boost::
 
 // The CompleteResult's "completion" for params {ref, argument}: GPU ids, tiers, languages,
 // glossary slugs or weeks that start with (then contain) the value typed, case ignored, at most 100.
-// An argument it knows nothing about completes to nothing. -32602 when params are malformed.
+// An argument that a known prompt or resource does not take completes to nothing. -32602 when
+// params are malformed or name a prompt, resource or resource template this server does not have.
 result_or_failure<boost::json::object> complete(boost::json::object const& params, data_view const& data);
 
 }

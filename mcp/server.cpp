@@ -7,14 +7,19 @@
 
 #include "pricing/outcome.hpp"
 
+#include <boost/json/basic_parser_impl.hpp>
 #include <boost/json/monotonic_resource.hpp>
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+#include <boost/json/value_stack.hpp>
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <exception>
+#include <forward_list>
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace lcg::mcp {
 
@@ -26,6 +31,7 @@ constexpr std::string_view version_key = "io.modelcontextprotocol/protocolVersio
 constexpr std::string_view capabilities_key = "io.modelcontextprotocol/clientCapabilities";
 constexpr std::string_view server_info_key = "io.modelcontextprotocol/serverInfo";
 constexpr std::string_view latest_legacy = legacy_versions[0];
+constexpr std::string_view batch_version = "2025-03-26";  // the one revision with JSON-RPC batches
 
 constexpr std::array<std::string_view, 8> log_levels{"debug", "info",     "notice", "warning",
                                                      "error", "critical", "alert",  "emergency"};
@@ -110,6 +116,238 @@ unsigned base64_value(char c)
     if (c == '/')
         return 63;
     return 64;
+}
+
+// The first key named twice in one object of a message. `element` is the message's index in a
+// batch (0 for a lone message); `top_level` says whether that object is the message itself.
+struct duplicate_key {
+    std::size_t element = 0;
+    bool top_level = false;
+    std::string key;
+};
+
+// The keys of the objects being read, kept from one message to the next on each thread so that the
+// common path allocates nothing. A key is a view of the message itself when it is written there
+// without escapes (almost always); otherwise a copy held in `copies`.
+struct key_scratch {
+    std::vector<std::string_view> keys;
+    std::vector<std::size_t> frames;  // where each open object's keys start in `keys`
+    std::vector<std::string_view> sorted;
+    std::forward_list<std::string> copies;
+    std::string pending;  // a key read in pieces
+
+    void clear()
+    {
+        keys.clear();
+        frames.clear();
+        copies.clear();
+        pending.clear();
+        // What a hostile message made grow is not kept.
+        if (keys.capacity() > 4096) {
+            keys = {};
+            sorted = {};
+        }
+    }
+};
+
+// A basic_parser handler that builds the value as json::parse does, through a value_stack, and in
+// the same pass notes the keys an object names twice, which the value_stack would merge silently
+// (Boost.JSON 1.81 has no option to refuse them). The keys of an object are compared when it
+// closes: pairwise up to 8 keys (the usual case: a few comparisons of short strings), sorted
+// beyond, so that an object of 100,000 keys costs a sort rather than billions of comparisons.
+// Parsing goes on after a duplicate, so that the message's id can still be read and echoed.
+class checking_handler {
+public:
+    static constexpr std::size_t max_object_size = json::object::max_size();
+    static constexpr std::size_t max_array_size = json::array::max_size();
+    static constexpr std::size_t max_key_size = json::string::max_size();
+    static constexpr std::size_t max_string_size = json::string::max_size();
+
+    json::value_stack st;
+    std::vector<duplicate_key> duplicates;  // in document order, at most one per message
+
+    checking_handler(json::storage_ptr values, unsigned char* temp, std::size_t temp_size, std::string_view message,
+                     key_scratch& scratch)
+        : st(json::storage_ptr(), temp, temp_size), message_(message), s_(scratch)
+    {
+        st.reset(std::move(values));
+        s_.clear();
+    }
+
+    bool on_document_begin(boost::system::error_code&) { return true; }
+    bool on_document_end(boost::system::error_code&) { return true; }
+    bool on_object_begin(boost::system::error_code&)
+    {
+        s_.frames.push_back(s_.keys.size());
+        ++depth_;
+        return true;
+    }
+    bool on_object_end(std::size_t n, boost::system::error_code&)
+    {
+        st.push_object(n);
+        std::size_t const first = s_.frames.back();
+        s_.frames.pop_back();
+        if (s_.keys.size() - first >= 2)
+            check_keys(first);
+        s_.keys.resize(first);
+        --depth_;
+        value_done();
+        return true;
+    }
+    bool on_array_begin(boost::system::error_code&)
+    {
+        if (depth_ == 0)
+            root_is_array_ = true;
+        ++depth_;
+        return true;
+    }
+    bool on_array_end(std::size_t n, boost::system::error_code&)
+    {
+        st.push_array(n);
+        --depth_;
+        value_done();
+        return true;
+    }
+    bool on_key_part(json::string_view s, std::size_t, boost::system::error_code&)
+    {
+        st.push_chars(s);
+        s_.pending.append(s.data(), s.size());
+        return true;
+    }
+    bool on_key(json::string_view s, std::size_t n, boost::system::error_code&)
+    {
+        st.push_key(s);
+        std::less<char const*> const before;
+        if (n == s.size() && !before(s.data(), message_.data()) &&
+            !before(message_.data() + message_.size(), s.data() + s.size())) {
+            s_.keys.emplace_back(s.data(), s.size());
+        } else {
+            s_.pending.append(s.data(), s.size());
+            s_.copies.push_front(std::move(s_.pending));
+            s_.pending.clear();
+            s_.keys.emplace_back(s_.copies.front());
+        }
+        return true;
+    }
+    bool on_string_part(json::string_view s, std::size_t, boost::system::error_code&)
+    {
+        st.push_chars(s);
+        return true;
+    }
+    bool on_string(json::string_view s, std::size_t, boost::system::error_code&)
+    {
+        st.push_string(s);
+        value_done();
+        return true;
+    }
+    bool on_number_part(json::string_view, boost::system::error_code&) { return true; }
+    bool on_int64(std::int64_t i, json::string_view, boost::system::error_code&)
+    {
+        st.push_int64(i);
+        value_done();
+        return true;
+    }
+    bool on_uint64(std::uint64_t u, json::string_view, boost::system::error_code&)
+    {
+        st.push_uint64(u);
+        value_done();
+        return true;
+    }
+    bool on_double(double d, json::string_view, boost::system::error_code&)
+    {
+        st.push_double(d);
+        value_done();
+        return true;
+    }
+    bool on_bool(bool b, boost::system::error_code&)
+    {
+        st.push_bool(b);
+        value_done();
+        return true;
+    }
+    bool on_null(boost::system::error_code&)
+    {
+        st.push_null();
+        value_done();
+        return true;
+    }
+    bool on_comment_part(json::string_view, boost::system::error_code&) { return true; }
+    bool on_comment(json::string_view, boost::system::error_code&) { return true; }
+
+private:
+    std::string_view message_;
+    key_scratch& s_;
+    std::size_t depth_ = 0;
+    bool root_is_array_ = false;
+    std::size_t element_ = 0;  // the batch element being read, when the root is an array
+
+    // A value is complete; at depth 1 of a batch that is one more message read.
+    void value_done()
+    {
+        if (depth_ == 1)
+            ++element_;
+    }
+
+    // The keys of the object that closes are s_.keys[first…]; at least two of them.
+    void check_keys(std::size_t first)
+    {
+        auto const begin = s_.keys.begin() + static_cast<std::ptrdiff_t>(first);
+        auto const end = s_.keys.end();
+        std::optional<std::string_view> found;
+        if (end - begin <= 8) {
+            for (auto i = begin + 1; i != end && !found; ++i)
+                if (std::find(begin, i, *i) != i)
+                    found = *i;
+        } else {
+            s_.sorted.assign(begin, end);
+            std::sort(s_.sorted.begin(), s_.sorted.end());
+            if (auto const it = std::adjacent_find(s_.sorted.begin(), s_.sorted.end()); it != s_.sorted.end())
+                found = *it;
+        }
+        if (!found)
+            return;
+        std::size_t const element = root_is_array_ ? element_ : 0;
+        if (!duplicates.empty() && duplicates.back().element == element)
+            return;
+        duplicates.push_back({element, depth_ == (root_is_array_ ? 2u : 1u), std::string(*found)});
+    }
+};
+
+struct parsed_message {
+    json::value value;
+    boost::system::error_code error;
+    std::vector<duplicate_key> duplicates;
+};
+
+// Parses a whole message as json::parse would, into `values`, noting duplicated keys on the way.
+parsed_message parse_message(std::string_view message, json::storage_ptr values)
+{
+    thread_local key_scratch scratch;
+    json::parse_options options;
+    options.max_depth = max_nesting_depth;
+    unsigned char stack_buffer[4096];
+    json::basic_parser<checking_handler> parser(options, std::move(values), stack_buffer, sizeof stack_buffer, message,
+                                                scratch);
+    boost::system::error_code ec;
+    auto const used = parser.write_some(false, message.data(), message.size(), ec);
+    if (!ec && used < message.size())
+        ec = json::error::extra_data;
+    if (ec)
+        return {nullptr, ec, {}};
+    // Built in place: assigning a value moves it only within one memory resource, and copies it
+    // otherwise.
+    return {parser.handler().st.release(), {}, std::move(parser.handler().duplicates)};
+}
+
+// -32022 with the versions this server speaks.
+rejection unsupported_version(std::string_view requested)
+{
+    json::array supported;
+    for (auto v : supported_versions)
+        supported.emplace_back(v);
+    return {{error_code::unsupported_protocol_version, "unsupported protocol version " + pricing::quote(limited(requested)),
+             json::object{{"requested", requested.substr(0, 64)}, {"supported", std::move(supported)}}},
+            400};
 }
 
 // The request as the dispatcher sees it once the envelope is valid.
@@ -206,6 +444,10 @@ struct server::impl {
     reply fail(request const& r, failure f) const { return error_reply(r.id, f, r.modern); }
 
     reply handle(std::string_view message, message_context const& context, json::value& id_out) const;
+    reply handle_batch(json::array const& batch, std::vector<duplicate_key> const& duplicates,
+                       message_context const& context) const;
+    reply handle_one(json::value const& message, duplicate_key const* duplicate, message_context const& context,
+                     json::value& id_out, bool in_batch) const;
     std::optional<rejection> check_version(std::string_view method, json::object const* params,
                                            message_context const& context, bool& modern,
                                            std::string_view& legacy_version) const;
@@ -218,15 +460,7 @@ std::optional<rejection> server::impl::check_version(std::string_view method, js
                                                      std::string_view& legacy_version) const
 {
     bool const http = context.via == transport::http;
-    auto unsupported = [](std::string_view requested) {
-        json::array supported;
-        for (auto v : supported_versions)
-            supported.emplace_back(v);
-        return rejection{{error_code::unsupported_protocol_version,
-                          "unsupported protocol version " + pricing::quote(limited(requested)),
-                          json::object{{"requested", requested.substr(0, 64)}, {"supported", std::move(supported)}}},
-                         400};
-    };
+    auto const unsupported = unsupported_version;
     auto mismatch = [](std::string message) {
         return rejection{{error_code::header_mismatch, std::move(message)}, 400};
     };
@@ -303,19 +537,73 @@ reply server::impl::handle(std::string_view message, message_context const& cont
     // heap bounded by the message size); the parser stops at the nesting limit.
     unsigned char buffer[8192];
     json::monotonic_resource resource(buffer, sizeof buffer);
-    json::parse_options options;
-    options.max_depth = max_nesting_depth;
-    boost::system::error_code ec;
-    json::value const parsed = json::parse(message, ec, &resource, options);
-    if (ec == json::error::too_deep)
+    auto const parsed = parse_message(message, &resource);
+    if (parsed.error == json::error::too_deep)
         return {400, error_body(null_id, {error_code::invalid_request, "the message nests deeper than 64 levels"})};
-    if (ec)
+    if (parsed.error)
         return {400, error_body(null_id, {error_code::parse_error, "parse error: the message is not valid JSON"})};
-    if (parsed.is_array())
-        return {400, error_body(null_id, {error_code::invalid_request, "batches (JSON arrays) are not supported"})};
-    if (!parsed.is_object())
+    if (parsed.value.is_array())
+        return handle_batch(parsed.value.get_array(), parsed.duplicates, context);
+    return handle_one(parsed.value, parsed.duplicates.empty() ? nullptr : &parsed.duplicates.front(), context, id_out,
+                      false);
+}
+
+reply server::impl::handle_batch(json::array const& batch, std::vector<duplicate_key> const& duplicates,
+                                 message_context const& context) const
+{
+    json::value const null_id = nullptr;
+    auto refuse = [&](std::string why) {
+        return reply{400, error_body(null_id, {error_code::invalid_request, std::move(why)})};
+    };
+    if (context.via == transport::http && context.protocol_version_header) {
+        auto const version = *context.protocol_version_header;
+        if (!is_known(version)) {
+            auto const rejected = unsupported_version(version);
+            return {rejected.http_status, error_body(null_id, rejected.error)};
+        }
+        if (version != batch_version)
+            return refuse("invalid request: batches (JSON arrays) are not part of MCP " + std::string(version) +
+                          "; send one message per request (only " + std::string(batch_version) + " takes batches)");
+    }
+    if (batch.empty())
+        return refuse("invalid request: the batch (JSON array) is empty");
+    if (batch.size() > max_batch_messages)
+        return refuse("invalid request: a batch holds at most " + std::to_string(max_batch_messages) +
+                      " messages; this one has " + std::to_string(batch.size()));
+
+    std::string body = "[";
+    auto duplicate = duplicates.begin();
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        while (duplicate != duplicates.end() && duplicate->element < i)
+            ++duplicate;
+        duplicate_key const* found = duplicate != duplicates.end() && duplicate->element == i ? &*duplicate : nullptr;
+        json::value id = nullptr;
+        reply answer;
+        // Each message is dispatched on its own: one that fails unexpectedly gets its own -32603.
+        try {
+            answer = handle_one(batch[i], found, context, id, true);
+        } catch (std::exception const&) {
+            answer = error_reply(id, {error_code::internal_error, "internal error: the server failed to answer"}, false);
+        }
+        if (answer.body.empty())
+            continue;
+        if (body.size() > 1)
+            body += ',';
+        body += answer.body;
+    }
+    if (body.size() == 1)
+        return {202, {}};  // notifications only: nothing to answer
+    body += ']';
+    return {200, std::move(body)};
+}
+
+reply server::impl::handle_one(json::value const& message, duplicate_key const* duplicate,
+                               message_context const& context, json::value& id_out, bool in_batch) const
+{
+    json::value const null_id = nullptr;
+    if (!message.is_object())
         return {400, error_body(null_id, {error_code::invalid_request, "a message is a JSON object"})};
-    auto const& object = parsed.get_object();
+    auto const& object = message.get_object();
 
     // The id first, so that every later error can echo it.
     auto const* id = object.if_contains("id");
@@ -330,6 +618,19 @@ reply server::impl::handle(std::string_view message, message_context const& cont
     auto invalid = [&](std::string why) {
         return reply{400, error_body(rid, {error_code::invalid_request, std::move(why)})};
     };
+    if (duplicate) {
+        // -32600 rather than -32602: the message as a whole has no single meaning (RFC 8259 leaves an
+        // object with repeated names to each parser), wherever the repetition sits, and the check runs
+        // before anything knows which part is the method's params. A repeated top-level "id" cannot be
+        // echoed: which one was meant is the question.
+        std::string const key = duplicate->key.size() > 64 ? duplicate->key.substr(0, 64) + "…" : duplicate->key;
+        std::string why = "invalid request: the key " + pricing::quote(key) + " appears twice in " +
+                          (duplicate->top_level ? "the message object" : "one object") +
+                          "; an object must name each key once";
+        if (duplicate->top_level && duplicate->key == "id")
+            return {400, error_body(null_id, {error_code::invalid_request, std::move(why)})};
+        return invalid(std::move(why));
+    }
     auto const* jsonrpc = object.if_contains("jsonrpc");
     if (!jsonrpc || !jsonrpc->is_string() || jsonrpc->get_string() != "2.0")
         return invalid("invalid request: jsonrpc must be \"2.0\"");
@@ -353,11 +654,17 @@ reply server::impl::handle(std::string_view message, message_context const& cont
         return {202, {}};  // a notification: accepted, never answered
     if (method.starts_with("notifications/"))
         return invalid("invalid request: " + limited(method) + " is a notification and takes no id");
+    // 2025-03-26: "The initialize request MUST NOT be part of a JSON-RPC batch".
+    if (in_batch && method == "initialize")
+        return invalid("invalid request: initialize must be sent alone, not in a batch");
 
     bool modern = false;
     std::string_view legacy_version;
     if (auto const rejected = check_version(method, params, context, modern, legacy_version))
         return {rejected->http_status, error_body(rid, rejected->error)};
+    if (in_batch && modern)
+        return invalid("invalid request: batches are not part of MCP " + std::string(modern_version) +
+                       "; send this request alone");
     return run({rid, method, params, modern, legacy_version});
 }
 

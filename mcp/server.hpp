@@ -21,6 +21,19 @@
 //   - legacy, 2025-11-25, 2025-06-18 and 2025-03-26: initialize (the client's version when
 //     supported, else 2025-11-25), notifications/initialized, ping, logging/setLevel.
 // Both serve the same tools, resources, prompts and completions, read from a data_view.
+//
+// Two rules hold for every message, whatever its era:
+//   - an object that names the same key twice, at any depth, is refused with -32600 naming the key
+//     (JSON leaves the meaning of such an object open, and parsers disagree on which value wins);
+//   - a JSON-RPC batch (an array of messages) is accepted only where 2025-03-26 can be in force:
+//     over HTTP when MCP-Protocol-Version is absent (the spec says to assume 2025-03-26 then) or is
+//     2025-03-26, and always over stdio, which carries no version with each message and is
+//     stateless here (a later client never sends a batch, so accepting one costs it nothing, while
+//     refusing it would break a 2025-03-26 client, which must be able to send one). Later
+//     revisions removed batches: with another version header a batch is refused whole (-32600, or
+//     -32022 for an unknown version). An accepted batch holds 1 to max_batch_messages messages;
+//     each is checked and answered on its own (an initialize or a 2026-07-28 request inside one is
+//     refused alone), and the reply is the array of the answers in order, notifications left out.
 namespace lcg::mcp {
 
 using api::data_view;  // what the core reads: the operations' view of the service
@@ -33,6 +46,7 @@ inline constexpr std::array<std::string_view, 4> supported_versions{"2026-07-28"
 
 inline constexpr std::size_t max_message_bytes = 1024 * 1024;  // larger messages are refused unread
 inline constexpr std::size_t max_nesting_depth = 64;           // of arrays and objects in a message
+inline constexpr std::size_t max_batch_messages = 32;          // larger batches are refused whole
 inline constexpr std::int64_t cache_ttl_ms = 300'000;          // ttlMs of lists and reads, as HTTP's max-age
 
 // The JSON-RPC error codes this server answers with (JSON-RPC 2.0, MCP 2025-06-18 and 2026-07-28).
@@ -65,13 +79,14 @@ struct message_context {
     std::optional<std::string_view> name_header;              // Mcp-Name
 };
 
-// The answer to one message. An empty body means no response (a notification): HTTP answers 202,
-// stdio writes nothing. `http_status` is what an HTTP transport answers with: 200, or 202, 400
-// (parse errors, invalid requests, header and version errors), 404 (a modern request for a method
-// this server does not implement) or 500.
+// The answer to one message. An empty body means no response (a notification, or a batch of
+// notifications only): HTTP answers 202, stdio writes nothing. `http_status` is what an HTTP
+// transport answers with: 200, or 202, 400 (parse errors, invalid requests, header and version
+// errors), 404 (a modern request for a method this server does not implement) or 500. A batch
+// is answered 200 with the array of its responses, whatever each of them says.
 struct reply {
     int http_status = 200;
-    std::string body;  // one JSON-RPC response, without a trailing newline
+    std::string body;  // one JSON-RPC response, or an array of them, without a trailing newline
 };
 
 // One MCP server over one immutable data view. Build it once per view (it pre-renders the tool list
@@ -83,7 +98,8 @@ public:
     server(server const&) = delete;
     server& operator=(server const&) = delete;
 
-    // Answers one message. Never throws: an unexpected failure is a -32603 error without internals.
+    // Answers one message (an object, or a batch where one is accepted). Never throws: an
+    // unexpected failure is a -32603 error without internals.
     reply handle(std::string_view message, message_context const& context) const;
 
     data_view const& data() const;

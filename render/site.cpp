@@ -52,6 +52,21 @@ std::string reading_url(json::object const& r)
     return text(r, "path");
 }
 
+// What an assistant needs to connect: the endpoint, both transports, the server card and a
+// configuration for clients that only start local commands.
+std::string mcp_markdown(json::object const& mcp)
+{
+    std::string out = "## MCP for AI assistants\n\n" + md::escape(text(mcp, "summary")) + "\n\n";
+    out += "- Endpoint: `" + text(mcp, "endpoint") + "`\n";
+    for (auto const& t : md::array_at(mcp, "transports"))
+        out += "- " + text(t) + "\n";
+    out += "- Server card (name, versions, capabilities, tools with their schemas): " +
+           md::link(text(mcp, "server_card"), text(mcp, "server_card")) + "\n\n";
+    out += "A client that only starts local commands (Claude Desktop's configuration file) reaches it through "
+           "`mcp-remote`:\n\n```json\n" + text(mcp, "configuration") + "\n```\n";
+    return out;
+}
+
 std::string llms_head(json::object const& index)
 {
     std::string out = "# " + text(index, "name") + "\n\n> " + text(index, "summary") + "\n\n";
@@ -76,8 +91,11 @@ json::object index_json(pricing::catalog const& catalog, pricing::price_sheet co
 
     std::vector<resource> prices{{"Current price sheet", "/v1/prices", "",
                                   "every model's market median, cap, on-demand, spot and reserved rate in USD per "
-                                  "GPU-hour, the billing terms and the audit inputs",
-                                  table_formats}};
+                                  "GPU-hour, the billing terms and the audit inputs; filters gpu, vendor, "
+                                  "architecture, min_vram_gb, max_price, tier and sort (gpu, price, vram)",
+                                  table_formats},
+                                 {"Cheapest spot rates first", "/v1/prices", "?tier=spot&sort=price",
+                                  "the same sheet sorted by the spot rate", table_formats}};
     if (model && current)
         prices.push_back({model->name + " price", "/v1/prices/" + gpu, "", "one model's line of the current sheet",
                           document_formats});
@@ -116,6 +134,10 @@ json::object index_json(pricing::catalog const& catalog, pricing::price_sheet co
              document_formats},
             {"Size a model", "/v1/sizing", "?params_b=70&precision=fp8",
              "GPUs a model needs on each catalog model: parameters params_b, precision, gpu", document_formats},
+            {"Cheapest configuration", "/v1/cheapest", "?params_b=70&precision=fp8&hours=10",
+             "the cheapest single instance that holds a model or a memory need, and the next cheapest: params_b "
+             "with precision, or vram_gb; hours, tier",
+             document_formats},
             {"Check an instance", "/v1/instances/check",
              "?gpu=" + gpu + "&vcpus=" + std::to_string(model->max_vcpus) + "&memory_gib=" +
                  std::to_string(model->max_memory_gib) + "&cpu_generation=" + generation,
@@ -130,7 +152,8 @@ json::object index_json(pricing::catalog const& catalog, pricing::price_sheet co
     std::vector<resource> optional{
         {"Regions", "/v1/regions", "",
          "the " + std::to_string(catalog.regions.size()) + " regions, all at the same prices", table_formats},
-        {"Inventory", "/v1/inventory", "", "free GPUs per model and region (sample data)", table_formats},
+        {"Inventory", "/v1/inventory", "", "free GPUs per model and region (sample data); filters gpu and region",
+         table_formats},
         {"OpenAPI description", "/openapi.json", "", "every endpoint, parameter, response and error", json_only},
         {"Everything in one file", "/llms-full.txt", "", "the main pages inline, for agents", text_only}};
 
@@ -157,7 +180,21 @@ json::object index_json(pricing::catalog const& catalog, pricing::price_sheet co
                         "format; without either, JSON; browsers get HTML"},
         {"sections", std::move(sections)},
         {"openapi", "/openapi.json"},
-        {"llms_txt", "/llms.txt"}};
+        {"llms_txt", "/llms.txt"},
+        {"mcp",
+         {{"endpoint", "/mcp"},
+          {"server_card", "/.well-known/mcp/server-card.json"},
+          {"summary", "The same operations as MCP tools for AI assistants (prices with filters, one GPU, the catalog, "
+                      "compare, estimate a job, size a model, cheapest configuration, instance check, inventory, "
+                      "glossary, methodology): each tool's structuredContent is the JSON document of the matching "
+                      "HTTP route, and resources serve these pages' Markdown. Read-only, no account."},
+          {"transports",
+           json::array{"Streamable HTTP: POST /mcp on this server (JSON responses, stateless; protocol versions "
+                       "2026-07-28, 2025-11-25, 2025-06-18 and 2025-03-26)",
+                       "stdio: `lowcostgpu mcp --database-url URL`, for clients that start a local command"}},
+          {"configuration",
+           "{\"mcpServers\": {\"lowcostgpu\": {\"command\": \"npx\", \"args\": [\"-y\", \"mcp-remote\", "
+           "\"https://YOUR-HOST/mcp\"]}}}"}}}};
     o["current_week"] = current ? json::value(week) : json::value(nullptr);
     return o;
 }
@@ -192,13 +229,15 @@ std::string index_markdown(json::object const& index, links const& to)
         }
         out += "\n";
     }
-    out += "Machine-readable: " + md::link("OpenAPI 3.1", "/openapi.json") + " · " + md::link("llms.txt", "/llms.txt") + "\n";
+    out += mcp_markdown(md::object_at(index, "mcp"));
+    out += "\nMachine-readable: " + md::link("OpenAPI 3.1", "/openapi.json") + " · " + md::link("llms.txt", "/llms.txt") +
+           " · " + md::link("MCP server card", text(md::object_at(index, "mcp"), "server_card")) + "\n";
     return out;
 }
 
 std::string llms_txt(json::object const& index)
 {
-    std::string out = llms_head(index);
+    std::string out = llms_head(index) + "\n" + mcp_markdown(md::object_at(index, "mcp"));
     std::string optional;
     for (auto const& sv : md::array_at(index, "sections")) {
         auto const& s = sv.get_object();

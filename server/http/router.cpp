@@ -50,7 +50,7 @@ auto const routes = std::to_array<route>({
     {"/v1/sizing", handle_sizing, true, document_formats},
     {"/v1/compare", handle_compare, true, document_formats},
     {"/v1/instances/check", handle_instance_check, true, document_formats},
-    {"/mcp", handle_mcp, true, {}, "POST"},
+    {"/mcp", handle_mcp, true, {}, "POST, OPTIONS"},
 });
 
 constexpr std::string_view unmatched_route = "(unmatched)";

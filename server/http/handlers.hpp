@@ -57,7 +57,7 @@ response handle_index(route_input& in);           // "/"
 response handle_llms_txt(route_input& in);        // /llms.txt, /.well-known/llms.txt
 response handle_llms_full_txt(route_input& in);   // /llms-full.txt, /.well-known/llms-full.txt
 response handle_openapi(route_input& in);         // /openapi.json
-response handle_mcp(route_input& in);             // POST /mcp (mcp_handler.cpp)
+response handle_mcp(route_input& in);             // POST and OPTIONS /mcp (mcp_handler.cpp)
 response handle_server_card(route_input& in);     // /.well-known/mcp/server-card.json and /.well-known/mcp.json
 
 // Every route of the operation registry (operation_handler.cpp).

@@ -1,6 +1,7 @@
 // POST /mcp: the Streamable HTTP transport of the MCP core (JSON responses only, no SSE, no
 // sessions). The transport checks come first (Host and Origin, Content-Type, Accept, size), then the
-// message goes to the mcp::server of the snapshot in force.
+// message goes to the mcp::server of the snapshot in force. OPTIONS /mcp is the CORS preflight a
+// browser sends before such a POST from another origin.
 #include "server/http/handlers.hpp"
 #include "server/http/mcp_access.hpp"
 
@@ -18,12 +19,23 @@ namespace lcg::http {
 
 namespace {
 
+// What a page from an allowed origin may send and read. The request headers are those the MCP
+// clients send (Last-Event-ID only when resuming a stream, which we never offer). Of the response
+// headers the SDKs read, this server sends none today: it is stateless, so no Mcp-Session-Id, and
+// the negotiated version travels in the body, not in MCP-Protocol-Version. They are exposed anyway,
+// so that a browser client would see them as any other client does if a later version sends them.
+constexpr std::string_view cors_request_headers =
+    "Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID";
+constexpr std::string_view cors_response_headers = "MCP-Protocol-Version, Mcp-Session-Id";
+constexpr std::string_view allowed_methods = "POST, OPTIONS";  // also the router's, for its 405
+
 // A transport-level refusal, as a JSON-RPC error without id (what MCP clients read).
 response refusal(request const& req, beast_http::status status, std::string const& message)
 {
     auto res = base_response(req, status);
     res.set(beast_http::field::content_type, "application/json");
     res.set(beast_http::field::cache_control, "no-store");
+    res.set(beast_http::field::vary, "Origin");
     res.body() = boost::json::serialize(boost::json::object{
         {"jsonrpc", "2.0"}, {"id", nullptr}, {"error", {{"code", -32600}, {"message", message}}}});
     res.prepare_payload();
@@ -88,19 +100,28 @@ mcp_bridge::server_cache& servers()
     return cache;
 }
 
+// OPTIONS /mcp, once Host and Origin passed. With an Origin it is a browser's CORS preflight: 204
+// with the method and headers a page may use, cached by the browser for a day (the caller adds
+// the origin itself). Without one no browser is asking, so nothing is granted to any page: a plain
+// OPTIONS (RFC 9110 §9.3.7), answered 204 with Allow alone. Access-Control-Request-Method and
+// -Headers do not change the answer: for a GET or DELETE, the browser sees POST alone is allowed
+// and fails the request itself, and a header we do not list fails the same way.
+response preflight(request const& req, bool from_browser)
+{
+    auto res = base_response(req, beast_http::status::no_content);
+    res.set(beast_http::field::allow, allowed_methods);
+    if (from_browser) {
+        res.set(beast_http::field::access_control_allow_methods, "POST");
+        res.set(beast_http::field::access_control_allow_headers, cors_request_headers);
+        res.set(beast_http::field::access_control_max_age, "86400");
+    }
+    return res;  // no Content-Length: a 204 has no content
 }
 
-response handle_mcp(route_input& in)
+// POST /mcp, once Host and Origin passed: the transport checks, then the MCP core.
+response exchange(route_input& in)
 {
     auto const& req = in.req;
-    static mcp_access const localhost_only;
-    mcp_access const& access = in.ctx.mcp_policy ? *in.ctx.mcp_policy : localhost_only;
-    if (!access.host_allowed(req[beast_http::field::host]))
-        return refusal(req, beast_http::status::forbidden,
-                       "forbidden: this Host is not allowed to use /mcp (see --allowed-hosts)");
-    if (auto const origin = header(req, "Origin"); origin && !access.origin_allowed(*origin))
-        return refusal(req, beast_http::status::forbidden,
-                       "forbidden: this Origin is not allowed to use /mcp (see --allowed-origins)");
     if (!iequals(media_type_of(req[beast_http::field::content_type]), "application/json"))
         return refusal(req, beast_http::status::unsupported_media_type,
                        "unsupported media type: POST /mcp takes Content-Type: application/json");
@@ -133,6 +154,32 @@ response handle_server_card(route_input& in)
         "application/json", render::to_text(mcp::server_card(mcp_bridge::server_identity(), "/mcp")), false,
         in.snap().built_at);
     return serve_document(in.req, card);
+}
+
+}
+
+response handle_mcp(route_input& in)
+{
+    auto const& req = in.req;
+    static mcp_access const localhost_only;
+    mcp_access const& access = in.ctx.mcp_policy ? *in.ctx.mcp_policy : localhost_only;
+    if (!access.host_allowed(req[beast_http::field::host]))
+        return refusal(req, beast_http::status::forbidden,
+                       "forbidden: this Host is not allowed to use /mcp (see --allowed-hosts)");
+    auto const origin = header(req, "Origin");
+    if (origin && !access.origin_allowed(*origin))
+        return refusal(req, beast_http::status::forbidden,
+                       "forbidden: this Origin is not allowed to use /mcp (see --allowed-origins)");
+    auto res = req.method() == beast_http::verb::options ? preflight(req, origin.has_value()) : exchange(in);
+    // The answer depends on Origin (and on nothing else a cache could key on: every other
+    // variation is an error, and no-store). An allowed origin is named, never "*": even with
+    // --allowed-origins '*' a page reads only what it was allowed, one origin at a time.
+    res.set(beast_http::field::vary, "Origin");
+    if (origin) {
+        res.set(beast_http::field::access_control_allow_origin, *origin);
+        res.set(beast_http::field::access_control_expose_headers, cors_response_headers);
+    }
+    return res;
 }
 
 }

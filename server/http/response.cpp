@@ -125,7 +125,10 @@ response base_response(request const& req, beast_http::status status)
     response res{status, req.version()};
     res.set(beast_http::field::server, "lowcostgpu");
     res.set("X-Content-Type-Options", "nosniff");
-    res.set(beast_http::field::access_control_allow_origin, "*");
+    // The read-only API is public to every origin. /mcp is not: its handler names the one origin it
+    // allows (mcp_handler.cpp), so no response under /mcp, not even a 405, says "*".
+    if (std::string_view const target = req.target(); target.substr(0, target.find('?')) != "/mcp")
+        res.set(beast_http::field::access_control_allow_origin, "*");
     res.keep_alive(req.keep_alive());
     return res;
 }

@@ -19,7 +19,8 @@ inline constexpr std::string_view shared_cache_control =
     "public, max-age=300, stale-while-revalidate=600, stale-if-error=86400";
 inline constexpr std::string_view immutable_cache_control = "public, max-age=31536000, immutable";
 
-// Headers every response carries (server, nosniff, CORS, keep-alive as the request asked).
+// Headers every response carries (server, nosniff, keep-alive as the request asked), and
+// Access-Control-Allow-Origin: * on every target but /mcp, which handles CORS itself.
 response base_response(request const& req, beast_http::status status);
 
 // RFC 9457 problem document; `extra` members are merged in.

@@ -45,7 +45,7 @@ std::vector<route> make_routes()
         {"/v1/sheets/{week}", handle_sheet, true, render::table_formats},
         {"/v1/sheets/{week}/observations", handle_observations, true, render::table_formats},  // .csv: the canonical file
         {"/v1/regions", handle_regions, true, render::table_formats},
-        {"/mcp", handle_mcp, true, {}, "POST"},
+        {"/mcp", handle_mcp, true, {}, "POST, OPTIONS"},
     };
     for (auto const& op : api::operations())
         all.push_back({op.route, nullptr, true, op.formats, "GET, HEAD", &op});

@@ -3,6 +3,8 @@
 
 #include "pricing/calendar.hpp"
 
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/json.hpp>
 #include <doctest/doctest.h>
 
@@ -108,6 +110,99 @@ TEST_CASE("HEAD, ETag and If-None-Match")
     CHECK(head.status == 200);
     CHECK(head.header("content-length") == std::to_string(first.body.size()));
     CHECK(first.header("access-control-allow-origin") == "*");
+}
+
+TEST_CASE("/mcp over loopback: a browser origin of --allowed-origins gets its preflight and CORS headers")
+{
+    test_database db;
+    std::string const page = "http://127.0.0.1:8123";
+    server_process server(db.url("reader"), {"--allowed-origins", page});
+    auto const port = server.port();
+    std::map<std::string, std::string> const asks{{"Origin", page},
+                                                  {"Access-Control-Request-Method", "POST"},
+                                                  {"Access-Control-Request-Headers", "content-type,mcp-protocol-version"}};
+
+    auto const pre = http_request(port, "OPTIONS", "/mcp", asks);
+    CHECK(pre.status == 204);
+    CHECK(pre.header("access-control-allow-origin") == page);
+    CHECK(pre.header("access-control-allow-methods") == "POST");
+    CHECK(pre.header("access-control-allow-headers") ==
+          "Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID");
+    CHECK(pre.header("access-control-expose-headers") == "MCP-Protocol-Version, Mcp-Session-Id");
+    CHECK(pre.header("access-control-max-age") == "86400");
+    CHECK(pre.header("vary") == "Origin");
+    CHECK(pre.header("content-length").empty());
+    CHECK(pre.body.empty());
+
+    std::string const ping = R"({"jsonrpc":"2.0","id":1,"method":"ping"})";
+    std::map<std::string, std::string> const json_headers{{"Content-Type", "application/json"},
+                                                          {"Accept", "application/json, text/event-stream"}};
+    auto with = [&](std::map<std::string, std::string> h, std::string const& origin) {
+        h.emplace("Origin", origin);
+        return h;
+    };
+    auto const post = http_request(port, "POST", "/mcp", with(json_headers, page), ping);
+    CHECK(post.status == 200);
+    CHECK(post.header("access-control-allow-origin") == page);
+    CHECK(post.header("access-control-expose-headers") == "MCP-Protocol-Version, Mcp-Session-Id");
+    CHECK(post.header("vary") == "Origin");
+    CHECK(parse(post.body).at("result").is_object());
+
+    // Another port is another origin; the default localhost list no longer applies once one is given.
+    for (std::string const other : {"http://127.0.0.1:8124", "http://localhost:8123"}) {
+        CAPTURE(other);
+        auto asks_other = asks;
+        asks_other["Origin"] = other;
+        auto const refused = http_request(port, "OPTIONS", "/mcp", asks_other);
+        CHECK(refused.status == 403);
+        CHECK(refused.header("access-control-allow-origin").empty());
+        CHECK(parse(refused.body).at("error").at("code").as_int64() == -32600);
+        CHECK(http_request(port, "POST", "/mcp", with(json_headers, other), ping).status == 403);
+    }
+    auto const bad_host = http_request(port, "OPTIONS", "/mcp", {{"Origin", page}, {"Host", "evil.example.com"}});
+    CHECK(bad_host.status == 403);
+
+    auto const plain = http_request(port, "OPTIONS", "/mcp");
+    CHECK(plain.status == 204);
+    CHECK(plain.header("allow") == "POST, OPTIONS");
+    CHECK(plain.header("access-control-allow-origin").empty());
+    CHECK(http_request(port, "POST", "/mcp", json_headers, ping).header("access-control-allow-origin").empty());
+
+    for (std::string const method : {"GET", "DELETE"}) {
+        auto const r = http_request(port, method, "/mcp", {{"Origin", page}});
+        CHECK(r.status == 405);
+        CHECK(r.header("allow") == "POST, OPTIONS");
+        CHECK(r.header("access-control-allow-origin").empty());
+    }
+    CHECK(server.get("/v1/prices", {{"Origin", page}}).header("access-control-allow-origin") == "*");
+}
+
+TEST_CASE("a bodiless OPTIONS and the POST after it share one connection, as a browser sends them")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    namespace asio = boost::asio;
+    asio::io_context ioc;
+    asio::ip::tcp::socket socket(ioc);
+    socket.connect({asio::ip::make_address("127.0.0.1"), server.port()});
+    std::string const body = R"({"jsonrpc":"2.0","id":1,"method":"ping"})";
+    std::string const origin = "Origin: http://localhost:6274\r\n";
+    asio::write(socket, asio::buffer("OPTIONS /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n" + origin +
+                                     "Access-Control-Request-Method: POST\r\n\r\n"
+                                     "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n" + origin +
+                                     "Content-Type: application/json\r\nConnection: close\r\nContent-Length: " +
+                                     std::to_string(body.size()) + "\r\n\r\n" + body));
+    std::string text;
+    char buf[8192];
+    boost::system::error_code ec;
+    while (!ec)
+        text.append(buf, socket.read_some(asio::buffer(buf), ec));
+    CAPTURE(text);
+    auto const second = text.find("HTTP/1.1 200 OK\r\n");
+    CHECK(text.starts_with("HTTP/1.1 204 No Content\r\n"));
+    REQUIRE(second != std::string::npos);
+    CHECK(text.substr(0, second).find("Content-Length") == std::string::npos);
+    CHECK(text.substr(second).find("\"result\":{}") != std::string::npos);
 }
 
 TEST_CASE("health and readiness probes")

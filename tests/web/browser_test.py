@@ -122,9 +122,10 @@ def get_json(url):
 
 
 class Server:
-    """lowcostgpu serve on a fresh copy of the sample database, on 127.0.0.1 and a free port."""
+    """lowcostgpu serve on a fresh copy of the sample database, on 127.0.0.1 and a free port, with
+    `extra_args` after the others. Its request log stays on the pipe self.process.stdout."""
 
-    def __init__(self):
+    def __init__(self, extra_args=()):
         self.binary = required_env("LCG_BINARY")
         admin = required_env("LCG_TEST_ADMIN_URL")
         template = required_env("LCG_TEST_TEMPLATE")
@@ -134,7 +135,8 @@ class Server:
         self.psql(f"CREATE DATABASE {self.database} TEMPLATE {template} OWNER lowcostgpu_owner")
         url = f"postgresql://lowcostgpu_reader@127.0.0.1:{port}/{self.database}"
         self.log = tempfile.TemporaryFile()
-        self.process = subprocess.Popen([self.binary, "serve", "--listen", "127.0.0.1:0", "--database-url", url],
+        self.process = subprocess.Popen([self.binary, "serve", "--listen", "127.0.0.1:0", "--database-url", url,
+                                         *extra_args],
                                         stdout=subprocess.PIPE, stderr=self.log, text=True)
         line = self.process.stdout.readline()
         match = re.search(r"listening on (http://127\.0\.0\.1:\d+)", line)

@@ -200,7 +200,7 @@ test('HTTP transport checks: 405, 415, 400, 403, 413, 202', async () => {
   for (const method of ['GET', 'DELETE']) {
     const res = await raw(method, '/mcp');
     assert.equal(res.status, 405, method);
-    assert.equal(res.headers.allow, 'POST');
+    assert.equal(res.headers.allow, 'POST, OPTIONS');
   }
   const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
   assert.equal((await raw('POST', '/mcp', { headers: { 'Content-Type': 'text/plain' }, body: ping })).status, 415);

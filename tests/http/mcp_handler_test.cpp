@@ -1,0 +1,189 @@
+// /mcp through http::handle on the fixture: the CORS preflight (OPTIONS), the CORS headers of POST,
+// the Host and Origin allow-lists, and the 405 of the other methods. Over a real socket, see
+// tests/integration/serve_test.cpp; in a real browser, tests/web/mcp_browser_test.py.
+#include "fixture.hpp"
+
+#include "server/http/mcp_access.hpp"
+
+#include <boost/json.hpp>
+#include <doctest/doctest.h>
+
+#include <map>
+#include <memory>
+#include <string>
+
+using namespace lcg;
+using namespace lcg::testing;
+namespace bh = http::beast_http;
+
+namespace {
+
+constexpr char const* ping = R"({"jsonrpc":"2.0","id":1,"method":"ping"})";
+constexpr char const* allowed_request_headers =
+    "Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID";
+constexpr char const* exposed_headers = "MCP-Protocol-Version, Mcp-Session-Id";
+
+// `method` /mcp with `headers` (and `body`) under `policy`; null is the default, localhost only.
+http::response mcp(bh::verb method, std::map<std::string, std::string> const& headers, std::string const& body = {},
+                   std::shared_ptr<http::mcp_access const> policy = nullptr)
+{
+    http::request req{method, "/mcp", 11};
+    req.set(bh::field::host, "127.0.0.1:8080");
+    for (auto const& [k, v] : headers)
+        req.set(k, v);
+    if (!body.empty()) {
+        req.body() = body;
+        req.prepare_payload();
+    }
+    http::request_context ctx{fixture_snapshot(), fixture_now()};
+    ctx.mcp_policy = std::move(policy);
+    return http::handle(req, ctx);
+}
+
+http::response post(std::map<std::string, std::string> headers, std::shared_ptr<http::mcp_access const> policy = nullptr)
+{
+    headers.emplace("Content-Type", "application/json");
+    headers.emplace("Accept", "application/json, text/event-stream");
+    return mcp(bh::verb::post, headers, ping, std::move(policy));
+}
+
+// What a browser sends before a cross-origin POST with Content-Type: application/json.
+http::response preflight(std::string const& origin, std::shared_ptr<http::mcp_access const> policy = nullptr)
+{
+    return mcp(bh::verb::options,
+               {{"Origin", origin},
+                {"Access-Control-Request-Method", "POST"},
+                {"Access-Control-Request-Headers", "content-type,mcp-protocol-version"}},
+               {}, std::move(policy));
+}
+
+std::shared_ptr<http::mcp_access const> origins(std::string const& list)
+{
+    auto policy = std::make_shared<http::mcp_access>();
+    policy->allowed_origins = http::mcp_access::parse_list(list);
+    return policy;
+}
+
+bool has(http::response const& r, bh::field f) { return r.find(f) != r.end(); }
+
+// A refusal is a JSON-RPC error without id, which the page cannot read (no CORS header).
+void check_forbidden(http::response const& r)
+{
+    CHECK(r.result() == bh::status::forbidden);
+    CHECK(r[bh::field::content_type] == "application/json");
+    auto const body = boost::json::parse(r.body()).as_object();
+    CHECK(body.at("id").is_null());
+    CHECK(body.at("error").at("code").as_int64() == -32600);
+    CHECK_FALSE(has(r, bh::field::access_control_allow_origin));
+    CHECK_FALSE(has(r, bh::field::access_control_allow_methods));
+    CHECK(r[bh::field::vary] == "Origin");
+}
+
+}
+
+TEST_CASE("the preflight from an allowed origin is 204 with the CORS headers of /mcp")
+{
+    for (auto const* origin : {"http://localhost:6274", "http://127.0.0.1:5173", "https://[::1]"}) {
+        CAPTURE(origin);
+        auto const r = preflight(origin);
+        CHECK(r.result() == bh::status::no_content);
+        CHECK(r[bh::field::access_control_allow_origin] == origin);
+        CHECK(r[bh::field::access_control_allow_methods] == "POST");
+        CHECK(r[bh::field::access_control_allow_headers] == allowed_request_headers);
+        CHECK(r[bh::field::access_control_expose_headers] == exposed_headers);
+        CHECK(r[bh::field::access_control_max_age] == "86400");
+        CHECK(r[bh::field::vary] == "Origin");
+        CHECK(r[bh::field::allow] == "POST, OPTIONS");
+        CHECK_FALSE(has(r, bh::field::access_control_allow_credentials));
+        CHECK_FALSE(has(r, bh::field::content_length));  // a 204 has no content
+        CHECK(r.body().empty());
+    }
+}
+
+TEST_CASE("the preflight follows --allowed-origins, and never answers with *")
+{
+    auto const policy = origins("http://127.0.0.1:8123, https://app.example");
+    CHECK(preflight("http://127.0.0.1:8123", policy)[bh::field::access_control_allow_origin] == "http://127.0.0.1:8123");
+    CHECK(preflight("https://APP.example:443", policy).result() == bh::status::no_content);
+    for (auto const* refused : {"http://127.0.0.1:8124", "http://localhost:8123", "https://127.0.0.1:8123",
+                                "http://app.example", "null"}) {
+        CAPTURE(refused);
+        check_forbidden(preflight(refused, policy));
+    }
+    auto const any = preflight("https://elsewhere.example", origins("*"));
+    CHECK(any.result() == bh::status::no_content);
+    CHECK(any[bh::field::access_control_allow_origin] == "https://elsewhere.example");
+}
+
+TEST_CASE("a preflight from a disallowed origin or to a disallowed Host is 403")
+{
+    check_forbidden(preflight("http://evil.example.com"));
+    check_forbidden(preflight("http://localhost.evil.example.com:6274"));
+    check_forbidden(mcp(bh::verb::options, {{"Origin", "http://localhost:6274"}, {"Host", "evil.example.com"}}));
+    check_forbidden(mcp(bh::verb::options, {{"Host", "evil.example.com"}}));
+}
+
+TEST_CASE("OPTIONS without Origin is 204 with Allow and grants no page anything")
+{
+    auto const r = mcp(bh::verb::options, {});
+    CHECK(r.result() == bh::status::no_content);
+    CHECK(r[bh::field::allow] == "POST, OPTIONS");
+    CHECK(r[bh::field::vary] == "Origin");
+    for (auto f : {bh::field::access_control_allow_origin, bh::field::access_control_allow_methods,
+                   bh::field::access_control_allow_headers, bh::field::access_control_expose_headers,
+                   bh::field::access_control_max_age, bh::field::content_length})
+        CHECK_FALSE(has(r, f));
+}
+
+TEST_CASE("POST from an allowed origin names it; without Origin there is no CORS header at all")
+{
+    auto const browser = post({{"Origin", "http://localhost:6274"}});
+    CHECK(browser.result() == bh::status::ok);
+    CHECK(boost::json::parse(browser.body()).at("result").is_object());
+    CHECK(browser[bh::field::access_control_allow_origin] == "http://localhost:6274");
+    CHECK(browser[bh::field::access_control_expose_headers] == exposed_headers);
+    CHECK(browser[bh::field::vary] == "Origin");
+    CHECK(browser[bh::field::cache_control] == "no-store");
+
+    auto const configured = post({{"Origin", "http://127.0.0.1:8123"}}, origins("http://127.0.0.1:8123"));
+    CHECK(configured.result() == bh::status::ok);
+    CHECK(configured[bh::field::access_control_allow_origin] == "http://127.0.0.1:8123");
+
+    auto const plain = post({});
+    CHECK(plain.result() == bh::status::ok);
+    CHECK(plain[bh::field::vary] == "Origin");
+    CHECK_FALSE(has(plain, bh::field::access_control_allow_origin));
+    CHECK_FALSE(has(plain, bh::field::access_control_expose_headers));
+
+    check_forbidden(post({{"Origin", "http://evil.example.com"}}));
+    check_forbidden(post({{"Origin", "http://localhost:6274"}}, origins("http://127.0.0.1:8123")));
+}
+
+TEST_CASE("a transport error after the origin check is readable by the page")
+{
+    auto const r = mcp(bh::verb::post, {{"Origin", "http://localhost:6274"}, {"Content-Type", "text/plain"}}, ping);
+    CHECK(r.result() == bh::status::unsupported_media_type);
+    CHECK(r[bh::field::access_control_allow_origin] == "http://localhost:6274");
+    auto const notification = mcp(bh::verb::post,
+                                  {{"Origin", "http://localhost:6274"}, {"Content-Type", "application/json"}},
+                                  R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+    CHECK(notification.result() == bh::status::accepted);
+    CHECK(notification[bh::field::access_control_allow_origin] == "http://localhost:6274");
+}
+
+TEST_CASE("GET, DELETE and HEAD /mcp are 405 with Allow: POST, OPTIONS; /mcp never says *")
+{
+    for (auto method : {bh::verb::get, bh::verb::delete_, bh::verb::head}) {
+        CAPTURE(bh::to_string(method));
+        auto const r = mcp(method, {{"Origin", "http://localhost:6274"}, {"Accept", "text/event-stream"}});
+        CHECK(r.result() == bh::status::method_not_allowed);
+        CHECK(r[bh::field::allow] == "POST, OPTIONS");
+        CHECK_FALSE(has(r, bh::field::access_control_allow_origin));
+    }
+    // The read-only API stays public to every origin, and takes no preflight.
+    auto const prices = fixture_request("/v1/prices", {{"Origin", "http://evil.example.com"}});
+    CHECK(prices[bh::field::access_control_allow_origin] == "*");
+    auto const options = fixture_request("/v1/prices", {{"Origin", "http://localhost:6274"}}, bh::verb::options);
+    CHECK(options.result() == bh::status::method_not_allowed);
+    CHECK(options[bh::field::allow] == "GET, HEAD");
+}

@@ -146,16 +146,6 @@ response exchange(route_input& in)
     return res;
 }
 
-response handle_server_card(route_input& in)
-{
-    // The card depends only on this binary (its registry and version): rendered once, then served
-    // with its validators like any published document.
-    static auto const card = snapshot::make_document(
-        "application/json", render::to_text(mcp::server_card(mcp_bridge::server_identity(), "/mcp")), false,
-        in.snap().built_at);
-    return serve_document(in.req, card);
-}
-
 }
 
 response handle_mcp(route_input& in)
@@ -180,6 +170,16 @@ response handle_mcp(route_input& in)
         res.set(beast_http::field::access_control_expose_headers, cors_response_headers);
     }
     return res;
+}
+
+response handle_server_card(route_input& in)
+{
+    // The card depends only on this binary (its registry and version): rendered once, then served
+    // with its validators like any published document.
+    static auto const card = snapshot::make_document(
+        "application/json", render::to_text(mcp::server_card(mcp_bridge::server_identity(), "/mcp")), false,
+        in.snap().built_at);
+    return serve_document(in.req, card);
 }
 
 }

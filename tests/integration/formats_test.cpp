@@ -20,20 +20,23 @@ std::optional<std::string> example(std::string const& pattern)
 {
     std::map<std::string, std::string> const targets{
         {"/v1/prices/{gpu}", "/v1/prices/h100-sxm"},
-        {"/v1/gpus/{id}", "/v1/gpus/h100-sxm"},
+        {"/v1/gpus/{gpu}", "/v1/gpus/h100-sxm"},
         {"/v1/sheets/{week}", "/v1/sheets/" + this_week()},
         {"/v1/sheets/{week}/observations", "/v1/sheets/" + this_week() + "/observations"},
-        {"/v1/glossary/{slug}", "/v1/glossary/interruptible-instance"},
+        {"/v1/glossary/{term}", "/v1/glossary/interruptible-instance"},
+        {"/v1/cheapest", "/v1/cheapest?params_b=70&precision=fp8&hours=10"},
+        {"/.well-known/mcp/server-card.json", "/.well-known/mcp/server-card.json"},
+        {"/.well-known/mcp.json", "/.well-known/mcp.json"},
         {"/v1/estimate", "/v1/estimate?gpu=h100-sxm&gpus=2&hours=10&tier=spot&storage_gb=200&egress_gb=50"},
         {"/v1/sizing", "/v1/sizing?params_b=70&precision=fp8"},
         {"/v1/compare", "/v1/compare?gpus=h100-sxm,a100-80gb-sxm"},
         {"/v1/instances/check", "/v1/instances/check?gpu=h100-sxm&vcpus=32&memory_gib=256&cpu_generation=v7"},
     };
-    if (pattern.find('{') == std::string::npos && pattern != "/v1/estimate" && pattern != "/v1/sizing" &&
-        pattern != "/v1/compare" && pattern != "/v1/instances/check")
+    if (auto const it = targets.find(pattern); it != targets.end())
+        return it->second;
+    if (pattern.find('{') == std::string::npos)
         return pattern;
-    auto const it = targets.find(pattern);
-    return it == targets.end() ? std::nullopt : std::optional(it->second);
+    return std::nullopt;
 }
 
 std::string suffixed(std::string const& target, std::string const& extension)

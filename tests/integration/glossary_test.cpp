@@ -187,14 +187,17 @@ TEST_CASE("glossary errors: unknown slug with suggestions, bad lang, bad categor
 {
     test_database db;
     server_process server(db.url("reader"));
-    auto r = server.get("/v1/glossary/interruptible");
+    // A name or words resolve ("/v1/glossary/interruptible" is the interruptible instance); a typo
+    // does not, and gets the closest slugs.
+    CHECK(parse(server.get("/v1/glossary/interruptible").body).at("slug").as_string() == "interruptible-instance");
+    auto r = server.get("/v1/glossary/interruptibel");
     REQUIRE(r.status == 404);
     CHECK(r.header("content-type") == "application/problem+json");
     auto o = parse(r.body);
     auto const& suggestions = o.at("suggestions").as_array();
     REQUIRE(suggestions.size() == 3);
     CHECK(suggestions[0].as_string() == "interruptible-instance");
-    CHECK(o.at("detail").as_string().find("'interruptible'") != json::string::npos);
+    CHECK(o.at("detail").as_string().find("'interruptibel'") != json::string::npos);
 
     o = parse(server.get("/v1/glossary/gpu-hours?lang=fr").body);
     CHECK(o.at("suggestions").as_array()[0].as_string() == "gpu-hour");

@@ -261,7 +261,7 @@ TEST_CASE("lowcostgpu mcp (stdio) follows a new sheet without restart")
             },
             std::chrono::seconds(10));
         REQUIRE_FALSE(answer.empty());
-        auto const price = parse(answer).at("result").at("structuredContent").at("price").as_object();
+        auto const price = parse(answer).at("result").at("structuredContent").at("prices").as_object();
         return std::string(price.at("median").as_string());
     };
     CHECK(median(1) == "2.400");

@@ -228,7 +228,7 @@ TEST_CASE("every parameter is validated and the error names it")
         {{.gpu = "h100-sxm", .seconds = "31536001"}, "seconds", "from 1 to 31536000"},
         {{.gpu = "h100-sxm", .hours = "8760.000001"}, "hours", "to 8760"},
         {{.gpu = "h100-sxm", .hours = "1.0000001"}, "hours", "more than 6 decimals"},
-        {{.gpu = "h100-sxm", .hours = "-1"}, "hours", "not a plain decimal"},
+        {{.gpu = "h100-sxm", .hours = "-1"}, "hours", "below the minimum"},
         {{.gpu = "h100-sxm", .hours = "1e2"}, "hours", "not a plain decimal"},
         {{.gpu = "h100-sxm", .hours = "1", .tier = "interruptible"}, "tier", "on_demand, spot, reserved"},
         {{.gpu = "h100-sxm", .hours = "1", .storage_gb = "1000000.5"}, "storage_gb", "to 1000000"},

@@ -146,7 +146,7 @@ TEST_CASE("instance-check parameters are validated")
         {{"h100-sxm", "1", "8.5", "64", "v7", {}}, "vcpus", "is not an integer"},
         {{"h100-sxm", "1", "5000", "64", "v7", {}}, "vcpus", "from 1 to 4096"},
         {{"h100-sxm", "1", "8", {}, "v7", {}}, "memory_gib", "required"},
-        {{"h100-sxm", "1", "8", "-64", "v7", {}}, "memory_gib", "not a plain integer"},
+        {{"h100-sxm", "1", "8", "-64", "v7", {}}, "memory_gib", "below the minimum"},
         {{"h100-sxm", "1", "8", "64", {}, {}}, "cpu_generation", "required"},
         {{"h100-sxm", "1", "8", "64", "skylake", {}}, "cpu_generation", "not a CPU generation"},
         {{"h100-sxm", "1", "8", "64", "v", {}}, "cpu_generation", "not a CPU generation"},

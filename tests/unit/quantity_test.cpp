@@ -60,7 +60,8 @@ TEST_CASE("parse_quantity refuses malformed and out-of-range text, naming the pa
     };
     row const rows[] = {
         {"", "is empty"},
-        {"-1", "is not a plain decimal number"},
+        {"-1", "is below the minimum"},
+        {"-x", "is not a plain decimal number"},
         {"+1", "is not a plain decimal number"},
         {"1e3", "is not a plain decimal number"},
         {" 1", "is not a plain decimal number"},

@@ -28,6 +28,7 @@ import sys
 import tempfile
 import threading
 import urllib.parse
+import urllib.request
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree for the import below
 from browser_test import Chromium, Server, check, parse_dom, FAILURES
@@ -110,8 +111,10 @@ def check_allowed(report, page, base):
           "the page and the server are two origins differing by port")
     check(isinstance(report.get("protocol_version"), str), "initialize negotiated a protocol version")
     check(report.get("server_name") == "lowcostgpu", "initialize named the server")
-    check("get_methodology" in report.get("tools", []) and len(report.get("tools", [])) == 9,
-          f"tools/list gave the nine tools: {report.get('tools')}")
+    with urllib.request.urlopen(base + "/.well-known/mcp/server-card.json") as r:
+        card_tools = [t["name"] for t in json.load(r)["tools"]]
+    check(report.get("tools") == card_tools,
+          f"tools/list gave the tools of the server card {card_tools}: {report.get('tools')}")
     call = report.get("call", {})
     check(call.get("isError") is False, "get_methodology is not an error")
     check(call.get("structured_is_object") is True and len(call.get("structured_keys", [])) > 0,

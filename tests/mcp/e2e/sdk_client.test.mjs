@@ -2,7 +2,7 @@
 // over stdio (`mcp`): every tool with valid and invalid arguments, each structuredContent checked
 // against the tool's outputSchema with ajv (JSON Schema 2020-12), the resources, prompts and
 // completions, the transport's HTTP checks, the modern (2026-07-28) era over raw HTTP, and the
-// same amounts from estimate_job_cost as from GET /v1/estimate.
+// same document from a tool as from its HTTP route, and the server card against tools/list.
 //
 // Run by tests/mcp/e2e/run, which starts the server and sets LCG_MCP_BASE (http://127.0.0.1:PORT),
 // LCG_BINARY and LCG_MCP_DATABASE_URL (the reader role on a copy of the sample database).
@@ -24,8 +24,8 @@ if (!base || !binary || !databaseUrl)
   throw new Error('LCG_MCP_BASE, LCG_BINARY and LCG_MCP_DATABASE_URL must be set: run tests/mcp/e2e/run sdk');
 const mcpUrl = `${base}/mcp`;
 
-const toolNames = ['get_prices', 'get_gpu', 'compare_gpus', 'estimate_job_cost', 'size_model', 'find_cheapest',
-  'check_instance', 'explain_term', 'get_methodology'];
+const toolNames = ['get_prices', 'get_gpu', 'list_gpus', 'compare_gpus', 'estimate_job_cost', 'size_model',
+  'find_cheapest', 'check_instance', 'get_inventory', 'explain_term', 'search_glossary', 'get_methodology'];
 
 // Valid and invalid arguments for every tool. Invalid ones must come back as isError results whose
 // text says what is accepted (or names what is wrong).
@@ -33,6 +33,12 @@ const calls = {
   get_prices: { valid: [{}, { sort: 'price' }, { gpu: 'h100-sxm' }, { vendor: 'nvidia', min_vram_gb: 80 },
     { max_price: 1.5, tier: 'spot' }], invalid: [{ tier: 'weekly' }, { gpu: 'no-such-gpu' }, { colour: 'red' }] },
   get_gpu: { valid: [{ gpu: 'h100-sxm' }, { gpu: 'A100-80GB-SXM' }], invalid: [{}, { gpu: 'h999' }] },
+  list_gpus: { valid: [{}, { vendor: 'amd' }, { mig: true, min_vram_gb: 80 }],
+    invalid: [{ mig: 'yes' }, { vendor: 'intel' }] },
+  get_inventory: { valid: [{}, { gpu: 'h100-sxm' }, { region: 'eu-paris-2' }],
+    invalid: [{ region: 'mars-1' }, { gpu: 5 }] },
+  search_glossary: { valid: [{}, { q: 'spot' }, { category: 'pricing-billing', lang: 'fr' }],
+    invalid: [{ q: '!!' }, { category: 'nope' }, { lang: 'de' }] },
   compare_gpus: { valid: [{ gpus: ['h100-sxm', 'a100-80gb-sxm', 'l40s'] }],
     invalid: [{ gpus: ['h100-sxm'] }, { gpus: ['h100-sxm', 'nope'] }, {}] },
   estimate_job_cost: { valid: [{ gpu: 'h100-sxm', seconds: 720 }, { gpu: 'h100-sxm', gpus: 2, hours: 10.5,
@@ -56,7 +62,7 @@ const ajv = new Ajv2020({ allErrors: true, strict: false });
 
 async function checkEveryTool(client, label) {
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name), toolNames, `${label}: the nine tools in order`);
+  assert.deepEqual(tools.map((t) => t.name), toolNames, `${label}: the tools of the registry, in order`);
   const validators = {};
   for (const tool of tools) {
     assert.ok(tool.title && tool.description, `${tool.name}: title and description`);
@@ -73,9 +79,10 @@ async function checkEveryTool(client, label) {
       const result = await client.callTool({ name, arguments: args });
       const what = `${label} ${name}(${JSON.stringify(args)})`;
       assert.equal(result.isError, false, `${what}: ${result.content?.[0]?.text}`);
+      assert.equal(result.content.length, 1, `${what}: one text block`);
       assert.equal(result.content[0].type, 'text');
-      assert.ok(result.content[0].text.length > 20, `${what}: a Markdown text`);
-      assert.ok(result.content[0].text.length < 8000, `${what}: short enough for an assistant's context`);
+      assert.deepEqual(JSON.parse(result.content[0].text), result.structuredContent,
+        `${what}: the text block is the structured content, serialized (clients that show the model only text)`);
       const valid = validators[name](result.structuredContent);
       assert.ok(valid, `${what}: structuredContent fails its outputSchema: ${ajv.errorsText(validators[name].errors)}`);
       checked++;
@@ -85,7 +92,7 @@ async function checkEveryTool(client, label) {
       const what = `${label} ${name}(${JSON.stringify(args)})`;
       assert.equal(result.isError, true, `${what} must be refused`);
       assert.equal(result.structuredContent, undefined, `${what}: no structured content on error`);
-      assert.match(result.content[0].text, /accepted|required|not both|no glossary entry|is more than|takes no arguments/, what);
+      assert.match(result.content[0].text, /accepted|required|not both|no glossary entry|is more than|takes no parameters|is expected|needs at least/, what);
       checked++;
     }
   }
@@ -137,26 +144,42 @@ test('Streamable HTTP: every tool, valid and invalid, structuredContent valid ag
   console.log(`# http: ${checked} tool calls checked`);
 });
 
-test('estimate_job_cost and GET /v1/estimate give the same amounts', async () => {
+test('each tool and its HTTP route give the same document, through the SDK', async () => {
   const cases = [
-    { gpu: 'h100-sxm', gpus: '2', hours: '10.5', storage_gb: '250', egress_gb: '12.5', tokens_per_second: '1500' },
-    { gpu: 'h100-sxm', seconds: '720' },
-    { gpu: 'a100-80gb-sxm', gpus: '8', hours: '72', tier: 'spot', storage_gb: '500', storage_hours: '100',
-      ingress_gb: '40' },
+    ['estimate_job_cost', '/v1/estimate', { gpu: 'h100-sxm', gpus: 2, hours: 10.5, storage_gb: 250, egress_gb: 12.5,
+      tokens_per_second: 1500 }],
+    ['estimate_job_cost', '/v1/estimate', { gpu: 'h100-sxm', seconds: 720 }],
+    ['estimate_job_cost', '/v1/estimate', { gpu: 'a100-80gb-sxm', gpus: 8, hours: 72, tier: 'spot', storage_gb: 500,
+      storage_hours: 100, ingress_gb: 40 }],
+    ['get_prices', '/v1/prices', { vendor: 'amd', tier: 'spot', sort: 'price' }],
+    ['find_cheapest', '/v1/cheapest', { params_b: 70, precision: 'fp8', hours: 10 }],
+    ['get_inventory', '/v1/inventory', { gpu: 'h100-sxm', region: 'eu-paris-1' }],
+    ['compare_gpus', '/v1/compare', { gpus: ['h100-sxm', 'mi300x'] }],
   ];
-  for (const args of cases) {
-    const tool = (await httpClient.callTool({ name: 'estimate_job_cost', arguments: args })).structuredContent;
-    const res = await raw('GET', `/v1/estimate?${new URLSearchParams(args)}`, { headers: { Accept: 'application/json' } });
+  for (const [name, path, args] of cases) {
+    const tool = (await httpClient.callTool({ name, arguments: args })).structuredContent;
+    const query = new URLSearchParams(Object.entries(args).map(([k, v]) => [k, String(v)]));
+    const res = await raw('GET', `${path}?${query}`, { headers: { Accept: 'application/json' } });
     assert.equal(res.status, 200, res.text);
-    const api = JSON.parse(res.text);
-    assert.equal(tool.total, api.total);
-    assert.equal(tool.effective_per_gpu_hour, api.effective_per_gpu_hour);
-    assert.deepEqual(tool.lines.map((l) => [l.item, l.quantity, l.unit_rate, l.amount]),
-      api.lines.map((l) => [l.item, l.quantity, l.unit_rate, l.amount]));
-    assert.deepEqual(tool.tiers.map((t) => [t.tier, t.per_gpu_hour, t.total]),
-      api.tiers.map((t) => [t.tier, t.per_gpu_hour, t.total]));
-    assert.equal(tool.reserved_term.commitment, api.reserved_term.commitment);
+    assert.deepEqual(tool, JSON.parse(res.text), `${name} is GET ${path}`);
   }
+});
+
+test('the server card lists exactly the tools of tools/list, with the same schemas', async () => {
+  const res = await raw('GET', '/.well-known/mcp/server-card.json', { headers: { Accept: 'application/json' } });
+  assert.equal(res.status, 200);
+  const card = JSON.parse(res.text);
+  const { tools } = await httpClient.listTools();
+  assert.deepEqual(card.tools.map((t) => t.name), tools.map((t) => t.name));
+  for (const tool of tools) {
+    const described = card.tools.find((t) => t.name === tool.name);
+    assert.deepEqual(described.inputSchema, tool.inputSchema, tool.name);
+    assert.deepEqual(described.outputSchema, tool.outputSchema, tool.name);
+  }
+  assert.equal(card.transport.endpoint, '/mcp');
+  assert.ok(card.protocolVersions.includes('2025-11-25'));
+  const alias = await raw('GET', '/.well-known/mcp.json', { headers: { Accept: 'application/json' } });
+  assert.deepEqual(JSON.parse(alias.text), card);
 });
 
 test('Streamable HTTP: resources in Markdown and the HTTP API JSON, templates, prompts, completion', async () => {
@@ -180,7 +203,7 @@ test('Streamable HTTP: resources in Markdown and the HTTP API JSON, templates, p
     argument: { name: 'week', value: '' } });
   assert.ok(weeks.completion.values.length >= 2);
   const sheet = await httpClient.readResource({ uri: `lowcostgpu://sheets/${weeks.completion.values[1]}` });
-  assert.match(sheet.contents[0].text, /^# Price sheet /);
+  assert.match(sheet.contents[0].text, /^# GPU price sheet /);
   const ids = await httpClient.complete({ ref: { type: 'ref/resource', uri: 'lowcostgpu://gpus/{id}' },
     argument: { name: 'id', value: 'h1' } });
   assert.ok(ids.completion.values.includes('h100-sxm'));
@@ -237,7 +260,7 @@ test('modern 2026-07-28 over HTTP: discover, headers checked, 404 for an unknown
   const call = await post('tools/call', { name: 'get_prices', arguments: { gpu: 'h100-sxm' } },
     { ...modern, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'get_prices' });
   assert.equal(call.status, 200);
-  assert.equal(JSON.parse(call.text).result.structuredContent.rows[0].on_demand, '1.680');
+  assert.equal(JSON.parse(call.text).result.structuredContent.prices[0].on_demand, '1.680');
   const missing = await post('tools/list', {}, modern);
   assert.equal(missing.status, 400);
   assert.equal(JSON.parse(missing.text).error.code, -32020);
@@ -259,7 +282,7 @@ test('stdio: the SDK client over `lowcostgpu mcp`, every tool and a resource', a
     const checked = await checkEveryTool(client, 'stdio');
     console.log(`# stdio: ${checked} tool calls checked`);
     const { contents } = await client.readResource({ uri: 'lowcostgpu://prices' });
-    assert.match(contents[0].text, /h100-sxm \| 80 GB \| \$1\.680/);
+    assert.match(contents[0].text, /h100-sxm\.md\) \| 2\.400 \|[^\n]*\| 1\.680 \|/);
   } finally {
     await client.close();
   }

@@ -35,7 +35,7 @@ public:
     virtual glossary::document const* glossary(glossary::language lang) const = 0;
     virtual std::string_view glossary_problem() const = 0;
     // A pre-rendered document of the HTTP API by the URL that names it in its format: "/v1/prices"
-    // (JSON), "/v1/prices.md", "/v1/gpus/{id}", "/v1/glossary?lang=en", "/v1/glossary/{slug}.md?lang=fr"
+    // (JSON), "/v1/prices.md", "/v1/gpus/h100-sxm", "/v1/glossary?lang=en", "/v1/glossary/gpu-hour.md?lang=fr"
     // (render::url_in). Empty when nothing is published there.
     virtual std::optional<document_ref> document(std::string_view path) const = 0;
 };

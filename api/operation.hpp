@@ -39,12 +39,13 @@ struct answer {
 
 using result = std::variant<answer, failure>;
 
-// One call: the service's state, the arguments as given, and the language to answer in when `lang`
-// is not given (Accept-Language over HTTP, English over MCP).
+// One call: the service's state, the arguments as given, and the client's Accept-Language header
+// (HTTP only), which chooses the language when `lang` is not given; English otherwise. It is read
+// only by the operations that have a language.
 struct request {
     data_view const& data;
     arguments& args;
-    glossary::language preferred_language = glossary::language::en;
+    std::string_view accept_language{};
 };
 
 struct operation {

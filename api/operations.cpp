@@ -58,7 +58,7 @@ constexpr std::string_view orders[] = {"gpu", "price", "vram"};
 constexpr parameter gpu_id{"gpu", vt::string, "A catalog id such as h100-sxm (any letter case); /v1/gpus lists them"};
 constexpr parameter vendor{"vendor", vt::string, "Only this vendor's models: NVIDIA or AMD (any letter case)"};
 constexpr parameter architecture{"architecture", vt::string, "Only models of this architecture, such as Hopper (any letter case)"};
-constexpr parameter min_vram_gb{"min_vram_gb", vt::number, "Only models with at least this much memory, in GB", false, {}, 0, 100'000};
+constexpr parameter min_vram_gb{"min_vram_gb", vt::number, "Only models with at least this much memory, in GB", false, {}, 0, rules::max_filter_vram_gb};
 constexpr parameter lang{"lang", vt::string, "Language of the answer (default: Accept-Language over HTTP, English over MCP)", false, languages};
 constexpr parameter params_b{"params_b", vt::number, "Model size in billions of parameters, such as 70 (up to 6 decimals)", false, {}, 0, rules::max_params_b, true};
 constexpr parameter precision{"precision", vt::string, "Precision of the weights: bytes per parameter fp32 4, fp16/bf16 2, fp8/int8 1, int4 0.5", false, precisions};
@@ -71,7 +71,8 @@ std::optional<std::string> take(request& r, std::string_view name) { return r.ar
 constexpr parameter prices_parameters[] = {
     {"gpu", vt::string, "Only this catalog id, such as h100-sxm"},
     vendor, architecture, min_vram_gb,
-    {"max_price", vt::number, "Only models whose rate in `tier` is at most this, USD per GPU-hour", false, {}, 0, 100'000},
+    {"max_price", vt::number, "Only models whose rate in `tier` is at most this, USD per GPU-hour", false, {}, 0,
+     rules::max_observed_price.micros() / 1'000'000},
     {"tier", vt::string, "The tier that max_price and sort=price look at (default on_demand)", false, tiers},
     {"sort", vt::string, "gpu (default, catalog order), price (cheapest first) or vram (most memory first)", false, orders}};
 
@@ -253,7 +254,7 @@ std::variant<glossary::language, failure> language_of(request& r)
 {
     auto const text = take(r, "lang");
     if (!text)
-        return r.preferred_language;
+        return glossary::negotiate_language(r.accept_language);
     if (auto const parsed = glossary::parse_language(*text))
         return *parsed;
     return invalid_parameter("lang", "lang: " + pricing::quote(*text) + " is not a glossary language; accepted: en, fr");

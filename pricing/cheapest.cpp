@@ -37,12 +37,10 @@ parsed<cheapest_query> parse_cheapest_query(cheapest_parameters const& p, catalo
             return parameter_error{"hours", h.err()};
         q.micro_hours = *h;
     }
-    if (p.tier) {
-        auto const t = parse_tier(*p.tier);
-        if (!t)
-            return bad_input("tier", "tier: " + t.err().message);
-        q.billed = *t;
-    }
+    auto const t = tier_parameter(p.tier);
+    if (!t)
+        return t.err();
+    q.billed = *t;
     return q;
 }
 

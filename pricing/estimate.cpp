@@ -62,6 +62,16 @@ parsed<gpu_model const*> find_gpu_parameter(std::string_view parameter, std::str
                                                         " is not a GPU of the catalog; accepted: " + join(cat.ids())}};
 }
 
+parsed<tier> tier_parameter(std::optional<std::string> const& text)
+{
+    if (!text)
+        return tier::on_demand;
+    auto const t = parse_tier(ascii_lower(*text));
+    if (!t)
+        return bad_input("tier", "tier: " + quote(*text) + " is not a tier; accepted: on_demand, spot, reserved");
+    return *t;
+}
+
 parsed<job_spec> parse_job(estimate_parameters const& p, catalog const& cat)
 {
     job_spec job;
@@ -95,12 +105,10 @@ parsed<job_spec> parse_job(estimate_parameters const& p, catalog const& cat)
         return duration.err();
     job.duration_us = *duration;
 
-    if (p.tier) {
-        auto const t = parse_tier(ascii_lower(*p.tier));
-        if (!t)
-            return bad_input("tier", "tier: " + quote(*p.tier) + " is not a tier; accepted: on_demand, spot, reserved");
-        job.billed = *t;
-    }
+    auto const billed = tier_parameter(p.tier);
+    if (!billed)
+        return billed.err();
+    job.billed = *billed;
 
     auto const storage = parse_gb("storage_gb", p.storage_gb, rules::max_storage_gb);
     if (!storage)

@@ -70,6 +70,9 @@ struct job_spec {
 // to 10^8). Errors name the parameter and what it accepts.
 parsed<job_spec> parse_job(estimate_parameters const& params, catalog const& cat);
 
+// The `tier` parameter: on_demand, spot or reserved in any letter case; on_demand when absent.
+parsed<tier> tier_parameter(std::optional<std::string> const& text);
+
 // The id of a catalog model from a parameter, in any letter case; the error lists the valid ids.
 parsed<gpu_model const*> find_gpu_parameter(std::string_view parameter, std::string_view text, catalog const& cat);
 

@@ -8,7 +8,6 @@ namespace lcg::pricing {
 
 namespace {
 
-constexpr std::int64_t max_filter_vram_gb = 100'000;
 
 // The catalog's spelling of `text` among the values `field` takes, compared in any letter case.
 parsed<std::string> catalog_value(std::string const& parameter, std::string const& text, catalog const& cat,
@@ -50,7 +49,7 @@ parsed<gpu_filter> parse_gpu_filter(gpu_filter_parameters const& p, catalog cons
     }
     if (p.min_vram_gb) {
         auto const v = parse_quantity("min_vram_gb", *p.min_vram_gb, rules::quantity_decimals, 0,
-                                      max_filter_vram_gb * 1'000'000);
+                                      rules::max_filter_vram_gb * 1'000'000);
         if (!v)
             return parameter_error{"min_vram_gb", v.err()};
         f.min_micro_vram_gb = *v;

@@ -25,12 +25,10 @@ parsed<price_query> parse_price_query(price_query_parameters const& p, catalog c
             return model.err();
         q.only = *model;
     }
-    if (p.tier) {
-        auto const t = parse_tier(*p.tier);
-        if (!t)
-            return bad_input("tier", "tier: " + t.err().message);
-        q.compared = *t;
-    }
+    auto const t = tier_parameter(p.tier);
+    if (!t)
+        return t.err();
+    q.compared = *t;
     if (p.max_price) {
         auto const price = parse_quantity("max_price", *p.max_price, 6, 0, rules::max_observed_price.micros());
         if (!price)

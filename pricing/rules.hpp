@@ -57,6 +57,7 @@ inline constexpr int max_requested_gpus = 64;               // instance check on
 inline constexpr int max_compared_gpus = 8;
 inline constexpr int quantity_decimals = 6;                 // decimals accepted in every quantity
 inline constexpr std::int64_t max_needed_vram_gb = 10'000'000;  // find_cheapest's vram_gb
+inline constexpr std::int64_t max_filter_vram_gb = 100'000;      // the min_vram_gb filter
 inline constexpr int cheapest_alternatives = 4;             // shown after the cheapest configuration
 
 }

@@ -27,7 +27,7 @@ boost::json::object glossary_term_json(glossary::term_ref term);
 // One question: {"slug", "question", "answer", "related"}.
 boost::json::object glossary_question_json(glossary::entry const& question);
 
-// /v1/glossary/{slug}: a term or a question, plus "lang" and the "week" of the sheet its figures
+// /v1/glossary/{term}: a term or a question, plus "lang" and the "week" of the sheet its figures
 // come from.
 boost::json::object glossary_entry_json(boost::json::object entry, glossary::language lang, pricing::iso_week week);
 

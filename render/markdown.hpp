@@ -16,7 +16,7 @@ namespace lcg::render {
 std::string sheet_markdown(boost::json::object const& sheet, links const& to);          // /v1/prices, /v1/sheets/{week}
 std::string price_markdown(boost::json::object const& price, links const& to);          // /v1/prices/{gpu}
 std::string catalog_markdown(boost::json::object const& catalog, links const& to);      // /v1/gpus (filtered or not)
-std::string gpu_markdown(boost::json::object const& gpu, links const& to);              // /v1/gpus/{id}
+std::string gpu_markdown(boost::json::object const& gpu, links const& to);              // /v1/gpus/{gpu}
 std::string sheet_index_markdown(boost::json::object const& index, links const& to);    // /v1/sheets
 std::string observations_markdown(boost::json::object const& inputs, links const& to);  // /v1/sheets/{week}/observations
 std::string methodology_markdown(boost::json::object const& methodology, links const& to);
@@ -24,7 +24,7 @@ std::string regions_markdown(boost::json::object const& regions, links const& to
 std::string inventory_markdown(boost::json::object const& inventory, links const& to);
 
 std::string glossary_markdown(boost::json::object const& glossary, links const& to);     // /v1/glossary
-std::string glossary_entry_markdown(boost::json::object const& entry, links const& to);  // /v1/glossary/{slug}
+std::string glossary_entry_markdown(boost::json::object const& entry, links const& to);  // /v1/glossary/{term}
 
 std::string estimate_markdown(boost::json::object const& estimate, links const& to);
 std::string sizing_markdown(boost::json::object const& sizing, links const& to);

@@ -24,7 +24,7 @@ struct view {
 extern view const sheet_view;         // /v1/prices, /v1/sheets/{week}
 extern view const price_view;         // /v1/prices/{gpu}
 extern view const catalog_view;       // /v1/gpus
-extern view const gpu_view;           // /v1/gpus/{id}
+extern view const gpu_view;           // /v1/gpus/{gpu}
 extern view const sheet_index_view;   // /v1/sheets
 extern view const observations_view;  // /v1/sheets/{week}/observations (its CSV is the canonical file)
 extern view const methodology_view;

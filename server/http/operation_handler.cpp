@@ -90,8 +90,7 @@ response handle_operation(route_input& in, api::operation const& op)
     if (auto const* f = std::get_if<api::failure>(&args))
         return refused(in, *f);
     mcp_bridge::snapshot_view const view(in.ctx.snapshot);
-    api::request r{view, std::get<api::arguments>(args),
-                   glossary::negotiate_language(std::string_view(in.req[beast_http::field::accept_language]))};
+    api::request r{view, std::get<api::arguments>(args), in.req[beast_http::field::accept_language]};
     auto result = op.run(r);
     if (auto const* f = std::get_if<api::failure>(&result))
         return refused(in, *f);

@@ -49,7 +49,7 @@ struct snapshot {
     // rendering in every format): Last-Modified stays that of the first snapshot that had them.
     std::map<std::string, std::shared_ptr<const document>, std::less<>> documents;
     // The glossary with the figures of `current`, both languages; its unfiltered documents are under
-    // "/v1/glossary?lang=en" and "/v1/glossary/{slug}?lang=en" (and fr). Empty, with the reason in
+    // "/v1/glossary?lang=en" and "/v1/glossary/{term}?lang=en" (and fr). Empty, with the reason in
     // glossary_problem, when it cannot be resolved (no sheet in effect, a quoted model unpriced).
     std::optional<glossary::content> glossary;
     std::string glossary_problem;

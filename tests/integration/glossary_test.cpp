@@ -1,4 +1,4 @@
-// /v1/glossary and /v1/glossary/{slug} from `lowcostgpu serve`, against the sample data.
+// /v1/glossary and /v1/glossary/{term} from `lowcostgpu serve`, against the sample data.
 #include "harness.hpp"
 
 #include <boost/json.hpp>

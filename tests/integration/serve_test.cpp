@@ -55,7 +55,7 @@ TEST_CASE("/v1/prices lists every catalog model with money as decimal strings")
     }
 }
 
-TEST_CASE("/v1/gpus and /v1/gpus/{id} describe the catalog")
+TEST_CASE("/v1/gpus and /v1/gpus/{gpu} describe the catalog")
 {
     test_database db;
     server_process server(db.url("reader"));

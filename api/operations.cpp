@@ -29,8 +29,6 @@ namespace {
 namespace rules = pricing::rules;
 using vt = value_type;
 
-constexpr std::size_t max_search_bytes = 200;
-
 answer published(std::string path, std::string query = {})
 {
     answer a;
@@ -319,8 +317,8 @@ result search_glossary(request& r)
     auto const language = std::get<glossary::language>(l);
     if (q && glossary::words(*q).empty())
         return invalid_parameter("q", "q: needs at least one letter or digit to search for");
-    if (q && q->size() > max_search_bytes)
-        return invalid_parameter("q", "q: longer than " + std::to_string(max_search_bytes) + " bytes");
+    if (q && q->size() > rules::max_glossary_query_bytes)
+        return invalid_parameter("q", "q: longer than " + std::to_string(rules::max_glossary_query_bytes) + " bytes");
     auto const* doc = r.data.glossary(language);
     auto const* sheet = r.data.current_sheet();
     if (!doc || !sheet)

@@ -2,6 +2,7 @@
 
 #include "money.hpp"
 
+#include <cstddef>
 #include <cstdint>
 
 // Every constant of the published methodology, once. Outputs (JSON, Markdown, glossary, MCP) read
@@ -58,6 +59,7 @@ inline constexpr int max_compared_gpus = 8;
 inline constexpr int quantity_decimals = 6;                 // decimals accepted in every quantity
 inline constexpr std::int64_t max_needed_vram_gb = 10'000'000;  // find_cheapest's vram_gb
 inline constexpr std::int64_t max_filter_vram_gb = 100'000;      // the min_vram_gb filter
+inline constexpr std::size_t max_glossary_query_bytes = 200;     // a glossary search (q)
 inline constexpr int cheapest_alternatives = 4;             // shown after the cheapest configuration
 
 }

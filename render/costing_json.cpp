@@ -29,8 +29,6 @@ std::string display(money m) { return "$" + pricing::to_cents(m); }
 
 json::value optional_money(std::optional<money> const& m) { return m ? json::value(to_decimal(*m)) : json::value(nullptr); }
 
-json::object figure_json(pricing::figure const& f) { return {{"value", f.value}, {"confirmed", f.confirmed}}; }
-
 json::object rates_json(pricing::tier_rates const& r)
 {
     json::object o;
@@ -43,14 +41,6 @@ json::object rates_json(pricing::tier_rates const& r)
 json::value optional_rates(std::optional<pricing::tier_rates> const& r)
 {
     return r ? json::value(rates_json(*r)) : json::value(nullptr);
-}
-
-json::array strings(std::vector<std::string> const& items)
-{
-    json::array out;
-    for (auto const& s : items)
-        out.push_back(json::value(s));
-    return out;
 }
 
 std::string ratio_text(pricing::rules::ratio r)
@@ -109,11 +99,11 @@ json::object instance_limits_json(pricing::gpu_model const& m)
 {
     json::object extra;
     for (auto const& e : m.extra_cpu_generations)
-        extra[e.region] = strings(e.cpu_generations);
+        extra[e.region] = string_array(e.cpu_generations);
     return {{"max_gpus", m.max_gpus_per_instance},
             {"max_vcpus", m.max_vcpus},
             {"max_memory_gib", m.max_memory_gib},
-            {"cpu_generations", strings(m.cpu_generations)},
+            {"cpu_generations", string_array(m.cpu_generations)},
             {"extra_cpu_generations_by_region", std::move(extra)},
             {"applies_to", "instance"},
             {"note", "vCPU and memory limits are per instance, whatever its number of GPUs; a region may accept "
@@ -124,7 +114,7 @@ json::object instance_limits_json(pricing::gpu_model const& m)
 json::object regions_json(pricing::gpu_model const& m)
 {
     return {{"count", m.regions.size()},
-            {"codes", strings(m.regions)},
+            {"codes", string_array(m.regions)},
             {"note", "offered in every region, at the same price everywhere"}};
 }
 
@@ -375,18 +365,18 @@ json::object comparison_json(pricing::comparison const& c, pricing::catalog cons
     }
     json::object lowest;
     for (std::size_t i = 0; i < 3; ++i)
-        lowest[pricing::to_string(pricing::all_tiers[i])] = strings(c.winners.lowest_price[i]);
+        lowest[pricing::to_string(pricing::all_tiers[i])] = string_array(c.winners.lowest_price[i]);
     json::object o{
         {"currency", "USD"},
         {"unit", "per GPU-hour"},
         {"gpus", std::move(gpus)},
         {"winners",
          {{"lowest_price", std::move(lowest)},
-          {"most_vram", strings(c.winners.most_vram)},
-          {"most_bandwidth", strings(c.winners.most_bandwidth)},
-          {"highest_power_score", strings(c.winners.highest_power_score)},
-          {"lowest_price_per_power_score", strings(c.winners.lowest_price_per_power_score)},
-          {"lowest_price_per_gb_vram", strings(c.winners.lowest_price_per_gb_vram)}}},
+          {"most_vram", string_array(c.winners.most_vram)},
+          {"most_bandwidth", string_array(c.winners.most_bandwidth)},
+          {"highest_power_score", string_array(c.winners.highest_power_score)},
+          {"lowest_price_per_power_score", string_array(c.winners.lowest_price_per_power_score)},
+          {"lowest_price_per_gb_vram", string_array(c.winners.lowest_price_per_gb_vram)}}},
         {"notes",
          {{"power_score", "100 × dense FP16 tensor TFLOPS (FP32 accumulate, no sparsity) / 71: the RTX 3090 is 100"},
           {"price_per_100_power_score", "on-demand per GPU-hour × 71 / TFLOPS, from the exact PowerScore, rounded "
@@ -404,7 +394,7 @@ json::object instance_check_json(pricing::instance_check const& c)
     for (auto const& p : c.problems) {
         if (p.limit == "cpu_generation")
             problems.push_back({{"limit", p.limit},
-                                {"allowed", strings(p.allowed_generations)},
+                                {"allowed", string_array(p.allowed_generations)},
                                 {"requested", p.requested_generation}});
         else
             problems.push_back({{"limit", p.limit}, {"allowed", p.allowed}, {"requested", p.requested}});
@@ -419,7 +409,7 @@ json::object instance_check_json(pricing::instance_check const& c)
              {{"max_gpus_per_instance", c.limits.max_gpus_per_instance},
               {"max_vcpus", c.limits.max_vcpus},
               {"max_memory_gib", c.limits.max_memory_gib},
-              {"cpu_generations", strings(c.limits.cpu_generations)},
+              {"cpu_generations", string_array(c.limits.cpu_generations)},
               {"applies_to", "instance"}}},
             {"problems", std::move(problems)}};
 }

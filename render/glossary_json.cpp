@@ -1,5 +1,7 @@
 #include "render/glossary_json.hpp"
 
+#include "render/json.hpp"
+
 #include <boost/json/array.hpp>
 
 #include <string>
@@ -10,14 +12,6 @@ namespace {
 
 namespace json = boost::json;
 
-json::array strings(std::vector<std::string> const& items)
-{
-    json::array out;
-    for (auto const& s : items)
-        out.push_back(json::value(s));
-    return out;
-}
-
 }
 
 json::object glossary_term_json(glossary::term_ref t)
@@ -27,13 +21,13 @@ json::object glossary_term_json(glossary::term_ref t)
             {"category", t.cat->slug},
             {"category_name", t.cat->name},
             {"definition", t.term->text},
-            {"related", strings(t.term->related)},
-            {"aliases", strings(t.term->aliases)}};
+            {"related", string_array(t.term->related)},
+            {"aliases", string_array(t.term->aliases)}};
 }
 
 json::object glossary_question_json(glossary::entry const& q)
 {
-    return {{"slug", q.slug}, {"question", q.name}, {"answer", q.text}, {"related", strings(q.related)}};
+    return {{"slug", q.slug}, {"question", q.name}, {"answer", q.text}, {"related", string_array(q.related)}};
 }
 
 json::object glossary_json(glossary::document const& doc, glossary::language lang,

@@ -16,17 +16,21 @@ namespace json = boost::json;
 using pricing::decimal_string;
 using pricing::to_decimal;
 
-json::value figure_json(pricing::figure const& f)
-{
-    // Datasheet figures stay decimal strings, like money, so no digit is lost or invented.
-    return json::object{{"value", f.value}, {"confirmed", f.confirmed}};
-}
-
 json::value optional_figure_json(std::optional<pricing::figure> const& f)
 {
     return f ? figure_json(*f) : json::value(nullptr);
 }
 
+}
+
+json::object figure_json(pricing::figure const& f) { return {{"value", f.value}, {"confirmed", f.confirmed}}; }
+
+json::array string_array(std::vector<std::string> const& items)
+{
+    json::array out;
+    for (auto const& s : items)
+        out.push_back(json::value(s));
+    return out;
 }
 
 json::object sheet_row_json(pricing::sheet_row const& row, pricing::gpu_model const* model)

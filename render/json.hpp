@@ -15,6 +15,11 @@ namespace lcg::render {
 
 // JSON documents of the public API, built from domain values. Money is always a decimal string.
 
+// Parts shared by several documents: a datasheet figure {"value", "confirmed"} (a decimal string,
+// so no digit is lost or invented) and a list of strings.
+boost::json::object figure_json(pricing::figure const& f);
+boost::json::array string_array(std::vector<std::string> const& items);
+
 boost::json::object sheet_row_json(pricing::sheet_row const& row, pricing::gpu_model const* model);
 boost::json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog const& catalog);
 // The same sheet with only the rows selected (pricing::select_prices), in their order: the body of

@@ -17,9 +17,8 @@ namespace json = boost::json;
 namespace rules = pricing::rules;
 using md::at;
 using md::escape;
+using md::percent;
 using md::text;
-
-std::string percent(rules::ratio r) { return std::to_string(r.numerator * 100 / r.denominator) + " %"; }
 
 std::string gpu_link(json::object const& row, links const& to, std::string_view id_key = "gpu")
 {

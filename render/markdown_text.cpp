@@ -154,4 +154,9 @@ std::string table::str() const
     return out;
 }
 
+std::string percent(pricing::rules::ratio r)
+{
+    return std::to_string(r.numerator * 100 / r.denominator) + " %";
+}
+
 }

@@ -4,6 +4,8 @@
 // and writing escaped text, links and tables. Private to render.
 
 #include <boost/json/array.hpp>
+#include "pricing/rules.hpp"
+
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
@@ -31,6 +33,8 @@ std::string code(std::string_view text);
 std::string when(std::string_view rfc3339);
 // A datasheet figure {"value", "confirmed"}: "25.8", or "25.8?" when unconfirmed.
 std::string figure(boost::json::value const& v);
+// "70 %": a ratio of the methodology as a whole percentage.
+std::string percent(pricing::rules::ratio r);
 // A comma-separated list of the strings of an array, escaped.
 std::string list(boost::json::array const& items);
 

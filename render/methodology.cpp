@@ -1,5 +1,7 @@
 #include "render/methodology.hpp"
 
+#include "render/markdown_text.hpp"
+
 #include "pricing/money.hpp"
 #include "pricing/rules.hpp"
 
@@ -13,8 +15,8 @@ namespace {
 
 namespace json = boost::json;
 namespace rules = pricing::rules;
+using md::percent;
 
-std::string percent(rules::ratio r) { return std::to_string(r.numerator * 100 / r.denominator) + " %"; }
 std::string fraction(rules::ratio r) { return pricing::decimal_string(r.numerator * 100 / r.denominator, 2, 2); }
 std::string dollars(pricing::money m, int decimals) { return pricing::to_decimal(m, decimals); }
 

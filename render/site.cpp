@@ -12,9 +12,8 @@ namespace {
 
 namespace json = boost::json;
 namespace rules = pricing::rules;
+using md::percent;
 using md::text;
-
-std::string percent(rules::ratio r) { return std::to_string(r.numerator * 100 / r.denominator) + " %"; }
 
 struct resource {
     std::string title;

@@ -76,6 +76,9 @@ constexpr parameter prices_parameters[] = {
 
 result get_prices(request& r)
 {
+    // The sheet as published, the most frequent call of all, is answered without parsing a query.
+    if (r.args.empty())
+        return r.data.current_sheet() ? result(published("/v1/prices")) : result(no_sheet());
     auto const& cat = r.data.catalog();
     auto const query = pricing::parse_price_query({take(r, "gpu"), take(r, "vendor"), take(r, "architecture"),
                                                    take(r, "min_vram_gb"), take(r, "max_price"), take(r, "tier"),

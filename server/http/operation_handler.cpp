@@ -89,7 +89,7 @@ response handle_operation(route_input& in, api::operation const& op)
     auto args = api::arguments::from_query(op.parameters, std::get<0>(std::move(values)));
     if (auto const* f = std::get_if<api::failure>(&args))
         return refused(in, *f);
-    mcp_bridge::snapshot_view const view(in.ctx.snapshot);
+    mcp_bridge::snapshot_view const view(in.snap());
     api::request r{view, std::get<api::arguments>(args), in.req[beast_http::field::accept_language]};
     auto result = op.run(r);
     if (auto const* f = std::get_if<api::failure>(&result))

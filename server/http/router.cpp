@@ -23,12 +23,16 @@ using render::document_formats;
 using render::json_only;
 using render::text_only;
 
-// Every route of the API: the site, the probes, the published documents and /mcp here, then one
-// route per operation of the registry (api/operations.cpp), whose parameters and answers the MCP
-// tools share.
+// Every route of the API: one per operation of the registry (api/operations.cpp), whose parameters
+// and answers the MCP tools share, then the site, the probes, the published documents and /mcp.
 std::vector<route> make_routes()
 {
-    std::vector<route> all{
+    // The operations first: they carry nearly all the traffic (/v1/prices above all), and the
+    // table is matched in order.
+    std::vector<route> all;
+    for (auto const& op : api::operations())
+        all.push_back({op.route, nullptr, true, op.formats, "GET, HEAD", &op});
+    all.insert(all.end(), {
         {"/", handle_index, true, document_formats},
         {"/llms.txt", handle_llms_txt, true, text_only},
         {"/llms-full.txt", handle_llms_full_txt, true, text_only},
@@ -46,9 +50,7 @@ std::vector<route> make_routes()
         {"/v1/sheets/{week}/observations", handle_observations, true, render::table_formats},  // .csv: the canonical file
         {"/v1/regions", handle_regions, true, render::table_formats},
         {"/mcp", handle_mcp, true, {}, "POST, OPTIONS"},
-    };
-    for (auto const& op : api::operations())
-        all.push_back({op.route, nullptr, true, op.formats, "GET, HEAD", &op});
+    });
     return all;
 }
 

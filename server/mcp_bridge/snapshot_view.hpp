@@ -11,11 +11,13 @@
 // The MCP core over the server's snapshot: the data view it reads, and one mcp::server per snapshot.
 namespace lcg::mcp_bridge {
 
-// A data_view over one snapshot, which it keeps alive. JSON documents are the snapshot's own, so an
+// A data_view over one snapshot, which it keeps alive (or, for one request, borrows). JSON documents are the snapshot's own, so an
 // MCP resource and the HTTP endpoint of the same path serve the same bytes.
 class snapshot_view final : public api::data_view {
 public:
-    explicit snapshot_view(std::shared_ptr<const snapshot::snapshot> snap) : snap_(std::move(snap)) {}
+    explicit snapshot_view(std::shared_ptr<const snapshot::snapshot> snap) : owner_(std::move(snap)), snap_(owner_.get()) {}
+    // A view that does not keep `snap` alive: for one HTTP request, whose context already does.
+    explicit snapshot_view(snapshot::snapshot const& snap) : snap_(&snap) {}
 
     pricing::catalog const& catalog() const override { return snap_->catalog; }
     pricing::price_sheet const* current_sheet() const override { return snap_->current; }
@@ -25,7 +27,8 @@ public:
     std::optional<api::document_ref> document(std::string_view path) const override;
 
 private:
-    std::shared_ptr<const snapshot::snapshot> snap_;
+    std::shared_ptr<const snapshot::snapshot> owner_;  // empty for a request's view
+    snapshot::snapshot const* snap_;
 };
 
 // Who this server says it is (serverInfo).

@@ -60,6 +60,9 @@ response handle_openapi(route_input& in);         // /openapi.json
 response handle_mcp(route_input& in);             // POST and OPTIONS /mcp (mcp_handler.cpp)
 response handle_server_card(route_input& in);     // /.well-known/mcp/server-card.json and /.well-known/mcp.json
 
+// The catalog's GPU ids, for the `valid_ids` of a refused GPU.
+boost::json::array catalog_ids(route_input& in);
+
 // Every route of the operation registry (operation_handler.cpp).
 response handle_operation(route_input& in, api::operation const& op);
 

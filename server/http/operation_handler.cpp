@@ -14,21 +14,13 @@ namespace {
 
 namespace json = boost::json;
 
-json::array gpu_ids(route_input& in)
-{
-    json::array ids;
-    for (auto const& m : in.snap().catalog.gpus)
-        ids.push_back(json::value(m.id));
-    return ids;
-}
-
 // A refusal: the status of its condition, the parameter at fault and what the client can use
 // instead (valid GPU ids, region codes, the closest glossary slugs).
 response refused(route_input& in, api::failure const& f)
 {
     json::object extra;
     if (f.code != pricing::errc::unavailable && (f.parameter == "gpu" || f.parameter == "gpus"))
-        extra["valid_ids"] = gpu_ids(in);
+        extra["valid_ids"] = catalog_ids(in);
     if (f.code != pricing::errc::unavailable && f.parameter == "region") {
         json::array codes;
         for (auto const& r : in.snap().catalog.regions)
@@ -79,6 +71,14 @@ response serve_answer(route_input& in, api::operation const& op, api::answer&& a
     return serve_computed(in, *op.view, a.document, catalog_time(in));
 }
 
+}
+
+json::array catalog_ids(route_input& in)
+{
+    json::array ids;
+    for (auto const& m : in.snap().catalog.gpus)
+        ids.push_back(json::value(m.id));
+    return ids;
 }
 
 response handle_operation(route_input& in, api::operation const& op)

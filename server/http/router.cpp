@@ -17,6 +17,9 @@ struct route {
     render::format_set formats;  // negotiated by suffix or Accept; none: the handler's own (probes, metrics)
     std::string_view methods = "GET, HEAD";  // the Allow header of a 405; only /mcp takes POST
     api::operation const* op = nullptr;
+    // The Link header of each format for a request without query string, when the pattern has no
+    // placeholder: written once here rather than for every request of the busiest routes.
+    std::array<std::string, render::all_formats.size()> links_without_query{};
 };
 
 using render::document_formats;
@@ -51,6 +54,11 @@ std::vector<route> make_routes()
         {"/v1/regions", handle_regions, true, render::table_formats},
         {"/mcp", handle_mcp, true, {}, "POST, OPTIONS"},
     });
+    for (auto& r : all)
+        if (r.pattern.find('{') == std::string_view::npos)
+            r.formats.for_each([&](render::format f) {
+                r.links_without_query[static_cast<std::size_t>(f)] = alternate_links(r.pattern, "", r.formats, f);
+            });
     return all;
 }
 
@@ -208,9 +216,13 @@ response dispatch(request const& req, request_context const& ctx, std::string_vi
     if (auto const unknown = query->first_unknown(); unknown && res.result() == beast_http::status::ok)
         return bad_parameter(req, *unknown,
                              "unknown parameter " + pricing::quote(*unknown) + " for " + std::string(found.path));
-    if (res.result() == beast_http::status::ok || res.result() == beast_http::status::not_modified)
-        if (auto const links = alternate_links(found.path, query_string, r.formats, format); !links.empty())
+    if (res.result() == beast_http::status::ok || res.result() == beast_http::status::not_modified) {
+        auto const& fixed = r.links_without_query[static_cast<std::size_t>(format)];
+        if (query_string.empty() && !fixed.empty())
+            res.set(beast_http::field::link, fixed);
+        else if (auto const links = alternate_links(found.path, query_string, r.formats, format); !links.empty())
             res.set(beast_http::field::link, links);
+    }
     return res;
 }
 

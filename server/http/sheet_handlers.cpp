@@ -3,6 +3,8 @@
 
 #include "render/json.hpp"
 
+#include "pricing/estimate.hpp"
+
 #include <variant>
 
 namespace lcg::http {
@@ -16,16 +18,6 @@ response no_sheet_yet(request const& req)
     auto res = problem(req, beast_http::status::service_unavailable, "no price sheet is in effect yet");
     res.set(beast_http::field::retry_after, "60");
     return res;
-}
-
-response unknown_gpu(route_input& in, std::string_view id)
-{
-    json::array ids;
-    for (auto const& m : in.snap().catalog.gpus)
-        ids.push_back(json::value(m.id));
-    return problem(in.req, beast_http::status::not_found,
-                   pricing::quote(id) + " is not a GPU of the catalog; valid_ids lists the ones that are",
-                   {{"valid_ids", std::move(ids)}});
 }
 
 // The published sheet named by the {week} segment, or the response that explains why there is none.
@@ -79,12 +71,14 @@ response handle_readyz(route_input& in)
 
 response handle_price_of(route_input& in)
 {
-    auto const id = in.captures[0];
-    if (!in.snap().catalog.find(id))
-        return unknown_gpu(in, id);
+    // The same lookup as the gpu parameter of every operation (any letter case), refused the same way.
+    auto const model = pricing::find_gpu_parameter("gpu", in.captures[0], in.snap().catalog);
+    if (!model)
+        return from_error(in.req, {pricing::errc::not_found, model.err().cause.message}, "gpu",
+                          {{"valid_ids", catalog_ids(in)}});
     if (!in.snap().current)
         return no_sheet_yet(in.req);
-    return document_at(in, "/v1/prices/" + std::string(id));
+    return document_at(in, "/v1/prices/" + (*model)->id);
 }
 
 }

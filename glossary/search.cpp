@@ -2,6 +2,8 @@
 
 #include "glossary/text.hpp"
 
+#include "pricing/rules.hpp"
+
 #include <algorithm>
 #include <limits>
 
@@ -84,7 +86,10 @@ std::vector<term_ref> search(document const& doc, std::string_view query)
 
 std::vector<std::string> suggest(document const& doc, std::string_view unknown, std::size_t count)
 {
-    std::string const wanted = as_slug(unknown);
+    // The edit distance grows with the input's length: past the longest slug more bytes only add cost.
+    std::string wanted = as_slug(unknown);
+    if (wanted.size() > pricing::rules::max_glossary_suggestion_bytes)
+        wanted.resize(pricing::rules::max_glossary_suggestion_bytes);
     std::vector<candidate> candidates;
     auto const consider = [&](entry const& e) {
         candidate c{e.slug};

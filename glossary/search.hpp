@@ -19,7 +19,8 @@ std::vector<term_ref> search(document const& doc, std::string_view query);
 // The slugs of the terms and questions closest to `unknown`, best first, at most `count`. Each
 // candidate is compared with its slug and with its name and aliases written as slugs ("Clé API" →
 // "cle-api"): a candidate containing `unknown` (or contained in it, for four characters or more)
-// comes first, then by edit distance; file order breaks ties.
+// comes first, then by edit distance; file order breaks ties. Only the first
+// rules::max_glossary_suggestion_bytes of `unknown` are compared, so the cost is bounded.
 std::vector<std::string> suggest(document const& doc, std::string_view unknown, std::size_t count = 3);
 
 // The slug of the entry `text` names: a term's or question's slug, then a term's name or alias as

@@ -60,6 +60,9 @@ inline constexpr int quantity_decimals = 6;                 // decimals accepted
 inline constexpr std::int64_t max_needed_vram_gb = 10'000'000;  // find_cheapest's vram_gb
 inline constexpr std::int64_t max_filter_vram_gb = 100'000;      // the min_vram_gb filter
 inline constexpr std::size_t max_glossary_query_bytes = 200;     // a glossary search (q)
+// An unknown glossary name is compared, for suggestions, by this many bytes at most (the longest
+// slug has 26): a long input costs what a short typo does.
+inline constexpr std::size_t max_glossary_suggestion_bytes = 32;
 inline constexpr int cheapest_alternatives = 4;             // shown after the cheapest configuration
 
 }

@@ -105,3 +105,13 @@ TEST_CASE("every term is found by its own name and suggested first for its own s
         }
     }
 }
+
+TEST_CASE("suggest compares a long unknown name by its first bytes only, so it costs what a typo does")
+{
+    auto const& en = doc(language::en);
+    std::string const typo = "interruptibel";
+    std::string const long_name = typo + std::string(4000, 'x');
+    // The same closest slugs as for its first 32 bytes: nothing past them was compared.
+    CHECK(suggest(en, long_name) == suggest(en, long_name.substr(0, 32)));
+    CHECK(suggest(en, long_name).front() == "interruptible-instance");
+}

@@ -1,4 +1,5 @@
 #include "api/arguments.hpp"
+#include "pricing/utf8.hpp"
 
 #include "pricing/outcome.hpp"
 
@@ -24,7 +25,7 @@ parameter const* find(std::span<const parameter> params, std::string_view name)
 
 failure unknown(std::span<const parameter> params, std::string_view name)
 {
-    std::string const shown(name.substr(0, 64));
+    std::string const shown(pricing::utf8_prefix(name, 64));
     return invalid_parameter(shown, "unknown parameter " + pricing::quote(shown) +
                                         (params.empty() ? "; this takes no parameters"
                                                         : "; accepted: " + parameter_names(params)));
@@ -52,6 +53,12 @@ failure wrong_type(parameter const& p)
 {
     return invalid_parameter(std::string(p.name), std::string(p.name) + ": " + std::string(type_name(p.type)) +
                                                       " is expected (as the input schema says)");
+}
+
+failure out_of_range(parameter const& p)
+{
+    return invalid_parameter(std::string(p.name),
+                             std::string(p.name) + ": out of range; accepted: numbers below 10^15 in magnitude");
 }
 
 // The shortest decimal that reads back as `d`, in fixed notation: what the client most likely
@@ -82,9 +89,11 @@ std::variant<std::string, failure> json_text(parameter const& p, json::value con
             return std::to_string(v.get_int64());
         if (v.is_uint64())
             return std::to_string(v.get_uint64());
-        if (v.is_double() && std::trunc(v.get_double()) == v.get_double())  // 8.0 is the integer 8
+        if (v.is_double() && std::trunc(v.get_double()) == v.get_double()) {  // 8.0 is the integer 8
             if (auto t = number_text(v.get_double()))
                 return t->substr(0, t->find('.'));
+            return out_of_range(p);
+        }
         return wrong_type(p);
     case value_type::number:
         if (v.is_int64())
@@ -94,8 +103,7 @@ std::variant<std::string, failure> json_text(parameter const& p, json::value con
         if (v.is_double()) {
             if (auto t = number_text(v.get_double()))
                 return std::move(*t);
-            return invalid_parameter(std::string(p.name),
-                                     std::string(p.name) + ": out of range; accepted: numbers below 10^15 in magnitude");
+            return out_of_range(p);
         }
         return wrong_type(p);
     case value_type::boolean:
@@ -105,13 +113,26 @@ std::variant<std::string, failure> json_text(parameter const& p, json::value con
     case value_type::string_list: {
         if (!v.is_array())
             return wrong_type(p);
+        auto const& items = v.get_array();
+        auto const count = static_cast<int>(items.size());
+        if ((p.min_items && count < p.min_items) || (p.max_items && count > p.max_items))
+            return invalid_parameter(std::string(p.name), std::string(p.name) + ": " + std::to_string(count) +
+                                                              " items given; accepted: an array of " +
+                                                              std::to_string(p.min_items) + " to " +
+                                                              std::to_string(p.max_items));
+        // Joined with commas below, the HTTP form: an item must not hold one, nor be empty.
         std::string text;
-        for (auto const& item : v.get_array()) {
+        for (auto const& item : items) {
             if (!item.is_string())
                 return wrong_type(p);
+            std::string_view const s = item.get_string();
+            if (s.empty() || s.find(',') != std::string_view::npos)
+                return invalid_parameter(std::string(p.name),
+                                         std::string(p.name) + ": an item is empty or holds a comma; accepted: "
+                                                               "an array of catalog ids such as [\"l40s\", \"h100-sxm\"]");
             if (!text.empty())
                 text += ',';
-            text += item.get_string();
+            text += s;
             if (text.size() > max_argument_bytes)
                 return too_long(p.name);
         }

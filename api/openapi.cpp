@@ -79,6 +79,10 @@ void describe_operations(json::object& spec)
                              "`, whose structuredContent is this JSON document.";
         if (!op.parameters.empty())
             get["parameters"] = parameters(op);
+        // Every operation refuses a parameter it does not take, with or without parameters of its own.
+        auto& responses = get["responses"].as_object();
+        if (!responses.contains("400"))
+            responses["400"] = json::object{{"$ref", "#/components/responses/BadRequest"}};
         schemas[component_name(op.output_schema)] = component_schema(op);
     }
 }

@@ -55,8 +55,7 @@ struct operation {
     std::string_view description;  // for the tool list, the server card and OpenAPI
     std::span<const parameter> parameters;
     result (*run)(request& r);
-    render::view const* view;      // how the document is written as Markdown, HTML, CSV
-    render::format_set formats;    // the formats of the HTTP route
+    render::view const* view;      // how the document is written as Markdown, HTML, CSV: its formats
     std::string_view output_schema;  // name of the JSON Schema file in api/schemas/
     // A call that answers on the sample data, as a query string (path parameters included by name):
     // documentation, and the case the parity tests run through both faces.

@@ -1,6 +1,7 @@
 // The registry: every operation of the service with its parameters and the one function that
 // answers it. The HTTP router, the MCP tools, the schemas and the server card are built from it.
 #include "api/operation.hpp"
+#include "pricing/utf8.hpp"
 
 #include "render/costing_json.hpp"
 #include "render/glossary_json.hpp"
@@ -53,22 +54,25 @@ constexpr std::string_view precisions[] = {"fp32", "fp16", "bf16", "fp8", "int8"
 constexpr std::string_view languages[] = {"en", "fr"};
 constexpr std::string_view orders[] = {"gpu", "price", "vram"};
 
-constexpr parameter gpu_id{"gpu", vt::string, "A catalog id such as h100-sxm (any letter case); /v1/gpus lists them"};
+constexpr parameter gpu_id{"gpu", vt::string, "A catalog id such as h100-sxm (any letter case); /v1/gpus lists them", true};
+constexpr parameter only_gpu{"gpu", vt::string, "Only this catalog id, such as h100-sxm (any letter case)"};
 constexpr parameter vendor{"vendor", vt::string, "Only this vendor's models: NVIDIA or AMD (any letter case)"};
 constexpr parameter architecture{"architecture", vt::string, "Only models of this architecture, such as Hopper (any letter case)"};
 constexpr parameter min_vram_gb{"min_vram_gb", vt::number, "Only models with at least this much memory, in GB", false, {}, 0, rules::max_filter_vram_gb};
 constexpr parameter lang{"lang", vt::string, "Language of the answer (default: Accept-Language over HTTP, English over MCP)", false, languages};
 constexpr parameter params_b{"params_b", vt::number, "Model size in billions of parameters, such as 70 (up to 6 decimals)", false, {}, 0, rules::max_params_b, true};
 constexpr parameter precision{"precision", vt::string, "Precision of the weights: bytes per parameter fp32 4, fp16/bf16 2, fp8/int8 1, int4 0.5", false, precisions};
-constexpr parameter hours{"hours", vt::number, "Duration in hours, up to 6 decimals", false, {}, 0, rules::max_job_hours, true};
+// The same two, where a model must be given.
+constexpr parameter params_b_required{"params_b", vt::number, params_b.description, true, {}, 0, rules::max_params_b, true};
+constexpr parameter precision_required{"precision", vt::string, precision.description, true, precisions};
+constexpr parameter tier{"tier", vt::string, "Tier (default on_demand)", false, tiers};
 
 std::optional<std::string> take(request& r, std::string_view name) { return r.args.take(name); }
 
 // ---- the price sheet and the catalog -------------------------------------------------------------
 
 constexpr parameter prices_parameters[] = {
-    {"gpu", vt::string, "Only this catalog id, such as h100-sxm"},
-    vendor, architecture, min_vram_gb,
+    only_gpu, vendor, architecture, min_vram_gb,
     {"max_price", vt::number, "Only models whose rate in `tier` is at most this, USD per GPU-hour", false, {}, 0,
      rules::max_observed_price.micros() / 1'000'000},
     {"tier", vt::string, "The tier that max_price and sort=price look at (default on_demand)", false, tiers},
@@ -93,7 +97,7 @@ result get_prices(request& r)
     return computed(render::sheet_json(*sheet, cat, pricing::select_prices(*query, *sheet, cat)));
 }
 
-constexpr parameter gpu_parameters[] = {{"gpu", vt::string, "A catalog id such as h100-sxm (any letter case)", true}};
+constexpr parameter gpu_parameters[] = {gpu_id};
 
 result get_gpu(request& r)
 {
@@ -127,7 +131,7 @@ result list_gpus(request& r)
 }
 
 constexpr parameter inventory_parameters[] = {
-    {"gpu", vt::string, "Only this catalog id"},
+    only_gpu,
     {"region", vt::string, "Only this region code, such as eu-paris-2 (/v1/regions lists them)"}};
 
 result get_inventory(request& r)
@@ -163,11 +167,11 @@ result compare_gpus(request& r)
 }
 
 constexpr parameter estimate_parameters[] = {
-    {"gpu", vt::string, "A catalog id such as h100-sxm", true},
+    gpu_id,
     {"gpus", vt::integer, "GPUs in the instance (default 1, at most the model's limit)", false, {}, 1, rules::max_gpus_per_instance},
     {"seconds", vt::integer, "Duration in whole seconds (give seconds or hours)", false, {}, 1, std::int64_t{rules::max_job_hours} * rules::seconds_per_hour},
     {"hours", vt::number, "Duration in hours, up to 6 decimals (give seconds or hours)", false, {}, 0, rules::max_job_hours, true},
-    {"tier", vt::string, "Billed tier (default on_demand)", false, tiers},
+    tier,
     {"storage_gb", vt::number, "Volume size in GB", false, {}, 0, rules::max_storage_gb},
     {"storage_hours", vt::number, "How long the volume is kept, in hours (default: the job's duration); needs storage_gb", false, {}, 0, rules::max_job_hours, true},
     {"egress_gb", vt::number, "GB sent out", false, {}, 0, rules::max_network_gb},
@@ -197,9 +201,7 @@ result estimate_job_cost(request& r)
 }
 
 constexpr parameter sizing_parameters[] = {
-    {"params_b", vt::number, "Model size in billions of parameters, such as 70 (up to 6 decimals)", true, {}, 0, rules::max_params_b, true},
-    {"precision", vt::string, "Precision of the weights: bytes per parameter fp32 4, fp16/bf16 2, fp8/int8 1, int4 0.5", true, precisions},
-    {"gpu", vt::string, "Only this catalog model (default: every model)"}};
+    params_b_required, precision_required, only_gpu};
 
 result size_model(request& r)
 {
@@ -215,7 +217,7 @@ constexpr parameter cheapest_parameters[] = {
     params_b, precision,
     {"vram_gb", vt::number, "Memory needed in GB, instead of params_b and precision", false, {}, 0, rules::max_needed_vram_gb, true},
     {"hours", vt::number, "Duration in hours (default 1, up to 6 decimals)", false, {}, 0, rules::max_job_hours, true},
-    {"tier", vt::string, "Tier (default on_demand)", false, tiers}};
+    tier};
 
 result find_cheapest(request& r)
 {
@@ -231,7 +233,7 @@ result find_cheapest(request& r)
 }
 
 constexpr parameter instance_parameters[] = {
-    {"gpu", vt::string, "A catalog id", true},
+    gpu_id,
     {"gpus", vt::integer, "GPUs in the instance (default 1)", false, {}, 1, rules::max_requested_gpus},
     {"vcpus", vt::integer, "vCPUs of the instance", true, {}, 1, rules::max_requested_vcpus},
     {"memory_gib", vt::integer, "Memory of the instance in GiB", true, {}, 1, rules::max_requested_memory_gib},
@@ -282,6 +284,9 @@ result explain_term(request& r)
     if (!term || glossary::words(*term).empty())
         return invalid_parameter("term", "term: required; accepted: a glossary slug (gpu-hour), a term's name in "
                                          "English or French (accents optional) or words to search for");
+    if (term->size() > rules::max_glossary_query_bytes)
+        return invalid_parameter("term", "term: longer than " + std::to_string(rules::max_glossary_query_bytes) +
+                                             " bytes; accepted: a slug, a name or a few words");
     auto const* doc = r.data.glossary(language);
     if (!doc)
         return glossary_unavailable(r.data);
@@ -295,7 +300,7 @@ result explain_term(request& r)
         for (auto const& s : suggestions)
             closest += (closest.empty() ? "" : ", ") + s;
         return failure{pricing::errc::not_found, "term",
-                       "term: no glossary entry matches " + pricing::quote(term->substr(0, 80)) +
+                       "term: no glossary entry matches " + pricing::quote(pricing::utf8_prefix(*term, 80)) +
                            (closest.empty() ? std::string() : "; closest: " + closest) +
                            "; accepted: a slug, a term's name or words it contains (/v1/glossary lists them)",
                        std::move(suggestions)};
@@ -365,57 +370,57 @@ auto const registry = std::to_array<operation>({
      "median each is capped by. On-demand is at most 70 % of the public market median; spot is 50 % and reserved "
      "(3-month term) 65 % of on-demand. Filter by gpu, vendor, architecture, min_vram_gb or max_price; sort by gpu, "
      "price or vram.",
-     prices_parameters, get_prices, &render::sheet_view, render::table_formats, "sheet", "vendor=amd&tier=spot&sort=price"},
+     prices_parameters, get_prices, &render::sheet_view, "sheet", "vendor=amd&tier=spot&sort=price"},
     {"get_gpu", "/v1/gpus/{gpu}", "One GPU model",
      "A GPU model of the catalog: memory, bandwidth, dense FP16 TFLOPS and PowerScore (RTX 3090 = 100), FP8, TDP, "
      "interconnect, MIG profiles, instance limits (GPUs, vCPUs, memory, CPU generations), regions and this week's "
      "prices.",
-     gpu_parameters, get_gpu, &render::gpu_view, render::document_formats, "gpu", "gpu=h100-sxm"},
+     gpu_parameters, get_gpu, &render::gpu_view, "gpu", "gpu=h100-sxm"},
     {"list_gpus", "/v1/gpus", "GPU catalog",
      "Every GPU model of the catalog with its specifications and this week's prices; filter by vendor, architecture, "
      "min_vram_gb, mig or nvlink.",
-     catalog_parameters, list_gpus, &render::catalog_view, render::table_formats, "catalog", "vendor=nvidia&min_vram_gb=80&mig=true"},
+     catalog_parameters, list_gpus, &render::catalog_view, "catalog", "vendor=nvidia&min_vram_gb=80&mig=true"},
     {"compare_gpus", "/v1/compare", "Compare GPU models",
      "Side by side, 2 to 8 catalog models: memory, bandwidth, PowerScore, this week's rates, price per 100 PowerScore "
      "and per GB of VRAM, and the winners of each criterion (compared exactly).",
-     compare_parameters, compare_gpus, &render::comparison_view, render::document_formats, "comparison", "gpus=h100-sxm,a100-80gb-sxm,mi300x"},
+     compare_parameters, compare_gpus, &render::comparison_view, "comparison", "gpus=h100-sxm,a100-80gb-sxm,mi300x"},
     {"estimate_job_cost", "/v1/estimate", "Cost of a job",
      "Exact cost of a GPU job at this week's rates, billed per second: GPU time, storage ($0.08 per GB-month of 730 "
      "h) and network ($0.01 per GB), the same job in every tier, and what the reserved 3-month commitment would "
      "cost. Give gpu and exactly one of seconds or hours.",
-     estimate_parameters, estimate_job_cost, &render::estimate_view, render::document_formats, "estimate", "gpu=h100-sxm&gpus=2&hours=10&tier=spot&storage_gb=500&egress_gb=50&tokens_per_second=1500"},
+     estimate_parameters, estimate_job_cost, &render::estimate_view, "estimate", "gpu=h100-sxm&gpus=2&hours=10&tier=spot&storage_gb=500&egress_gb=50&tokens_per_second=1500"},
     {"size_model", "/v1/sizing", "GPUs a model needs",
      "How many GPUs of each catalog model hold a model: memory = parameters × bytes per parameter × 1.5, GPUs = "
      "ceil(memory / VRAM), offered as the next power of two up to 8; the smallest MIG slice that fits; the hourly "
      "cost per tier; the cheapest configuration per tier.",
-     sizing_parameters, size_model, &render::sizing_view, render::document_formats, "sizing", "params_b=70&precision=int8"},
+     sizing_parameters, size_model, &render::sizing_view, "sizing", "params_b=70&precision=int8"},
     {"find_cheapest", "/v1/cheapest", "Cheapest configuration that fits",
      "The cheapest single instance (1, 2, 4 or 8 GPUs of one model) that holds a model (params_b and precision) or a "
      "memory need (vram_gb), in a tier, with its exact GPU-time cost for a duration (hours, default 1), and the next "
      "cheapest alternatives.",
-     cheapest_parameters, find_cheapest, &render::cheapest_view, render::document_formats, "cheapest", "params_b=70&precision=fp8&hours=10"},
+     cheapest_parameters, find_cheapest, &render::cheapest_view, "cheapest", "params_b=70&precision=fp8&hours=10"},
     {"check_instance", "/v1/instances/check", "Does a GPU fit this instance?",
      "Whether a GPU model attaches to an instance of a given shape: GPUs per instance, vCPUs, memory and CPU "
      "generation against the model's limits (in a region, when given). Answers ok, or vm-specs-mismatch with every "
      "broken limit.",
-     instance_parameters, check_instance, &render::instance_check_view, render::document_formats, "instance_check", "gpu=a100-80gb-sxm&gpus=8&vcpus=256&memory_gib=2048&cpu_generation=v7&region=eu-paris-1"},
+     instance_parameters, check_instance, &render::instance_check_view, "instance_check", "gpu=a100-80gb-sxm&gpus=8&vcpus=256&memory_gib=2048&cpu_generation=v7&region=eu-paris-1"},
     {"get_inventory", "/v1/inventory", "GPUs available now",
      "How many GPUs of each model are free in each region (sample figures, not a live fleet), and the largest "
      "instance each region can start; filter by gpu and region.",
-     inventory_parameters, get_inventory, &render::inventory_view, render::table_formats, "inventory", "gpu=h100-sxm&region=eu-paris-1"},
+     inventory_parameters, get_inventory, &render::inventory_view, "inventory", "gpu=h100-sxm&region=eu-paris-1"},
     {"explain_term", "/v1/glossary/{term}", "Explain a term",
      "A term or question of the LowCostGPU glossary (English or French, with this week's figures): by slug, by name "
      "in either language (case and accents ignored) or by words it contains.",
-     term_parameters, explain_term, &render::glossary_entry_view, render::document_formats, "glossary_entry", "term=spot&lang=fr"},
+     term_parameters, explain_term, &render::glossary_entry_view, "glossary_entry", "term=spot&lang=fr"},
     {"search_glossary", "/v1/glossary", "Glossary",
      "The glossary's terms (with this week's figures) in English or French: all of them with the three questions, "
      "or those of a category, or those matching words (q).",
-     glossary_parameters, search_glossary, &render::glossary_view, render::table_formats, "glossary", "q=reserved&lang=en"},
+     glossary_parameters, search_glossary, &render::glossary_view, "glossary", "q=reserved&lang=en"},
     {"get_methodology", "/v1/methodology", "How prices are set",
      "The published pricing rules: the market median, on-demand at most 70 % of it, spot and reserved shares, "
      "rounding, the observation window, per-second billing, storage and network rates, account terms, PowerScore, "
      "sizing and how to audit.",
-     none, get_methodology, &render::methodology_view, render::document_formats, "methodology", ""},
+     none, get_methodology, &render::methodology_view, "methodology", ""},
 });
 
 }

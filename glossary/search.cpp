@@ -126,6 +126,9 @@ std::optional<std::string> lookup(document const& doc, std::string_view text)
         if (same)
             return t.term->slug;
     }
+    // Words of one or two letters prefix too many terms to name one: a near miss gets suggestions.
+    if (folded.size() < 3)
+        return std::nullopt;
     auto const hits = search(doc, text);
     if (hits.empty())
         return std::nullopt;

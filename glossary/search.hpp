@@ -24,7 +24,8 @@ std::vector<term_ref> search(document const& doc, std::string_view query);
 std::vector<std::string> suggest(document const& doc, std::string_view unknown, std::size_t count = 3);
 
 // The slug of the entry `text` names: a term's or question's slug, then a term's name or alias as
-// written (case and accents aside), then the first search hit. Nothing when none matches.
+// written (case and accents aside), then the first search hit (for three characters or more).
+// Nothing when none matches.
 std::optional<std::string> lookup(document const& doc, std::string_view text);
 
 }

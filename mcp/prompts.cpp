@@ -1,4 +1,5 @@
 #include "mcp/prompts.hpp"
+#include "pricing/utf8.hpp"
 
 #include "mcp/resources.hpp"
 
@@ -19,7 +20,7 @@ namespace json = boost::json;
 
 constexpr std::size_t max_completions = 100;
 
-std::string_view limited(std::string_view text) { return text.substr(0, 64); }
+std::string_view limited(std::string_view text) { return pricing::utf8_prefix(text, 64); }
 
 // A prompt argument: a string of at most 256 bytes.
 struct prompt_arguments {
@@ -143,7 +144,7 @@ result_or_failure<json::object> get_prompt(std::string_view name, json::object c
         text += exact_figures;
         return json::object{{"description", "How LowCostGPU prices"}, {"messages", json::array{user_message(text)}}};
     }
-    return invalid_params("unknown prompt " + pricing::quote(name.substr(0, 64)) +
+    return invalid_params("unknown prompt " + pricing::quote(limited(name)) +
                           "; prompts/list names choose_gpu, estimate_training_run and explain_pricing");
 }
 

@@ -2,6 +2,8 @@
 
 #include "render/format.hpp"
 
+#include "pricing/estimate.hpp"
+
 #include "glossary/language.hpp"
 
 #include <boost/json/parse.hpp>
@@ -66,8 +68,8 @@ json::array const& resource_list()
 json::array const& resource_templates()
 {
     static json::array const list = json::parse(R"json([
-{"uriTemplate":"lowcostgpu://gpus/{id}","name":"gpu","title":"One GPU model","description":"A catalog model by id (h100-sxm): specs, limits, regions and price. Markdown, then the JSON of GET /v1/gpus/{id}.","mimeType":"text/markdown"},
-{"uriTemplate":"lowcostgpu://glossary/{slug}","name":"glossary-term","title":"One glossary entry","description":"A term or question by slug; add ?lang=fr for French. Markdown, then the JSON of GET /v1/glossary/{slug}.","mimeType":"text/markdown"},
+{"uriTemplate":"lowcostgpu://gpus/{id}","name":"gpu","title":"One GPU model","description":"A catalog model by id (h100-sxm): specs, limits, regions and price. Markdown, then the JSON of GET /v1/gpus/{gpu}.","mimeType":"text/markdown"},
+{"uriTemplate":"lowcostgpu://glossary/{slug}","name":"glossary-term","title":"One glossary entry","description":"A term or question by slug; add ?lang=fr for French. Markdown, then the JSON of GET /v1/glossary/{term}.","mimeType":"text/markdown"},
 {"uriTemplate":"lowcostgpu://sheets/{week}","name":"sheet","title":"One weekly sheet","description":"A published sheet by ISO week (2026-W49) with medians and rates. Markdown, then the JSON of GET /v1/sheets/{week}.","mimeType":"text/markdown"}
 ])json").as_array();
     return list;
@@ -109,10 +111,10 @@ result_or_failure<json::array> read_resource(std::string_view uri, data_view con
         path_of_document = "/v1/glossary";
         query = suffix;
     } else if (path.starts_with("gpus/")) {
-        auto const id = path.substr(5);
-        if (!data.catalog().find(id))
+        auto const model = pricing::find_gpu_parameter("id", path.substr(5), data.catalog());  // as get_gpu does
+        if (!model)
             return not_found(uri, "no GPU model has that id; lowcostgpu://gpus lists them", modern);
-        path_of_document = "/v1/gpus/" + std::string(id);
+        path_of_document = "/v1/gpus/" + (*model)->id;
     } else if (path.starts_with("glossary/")) {
         auto const slug = path.substr(9);
         auto const* doc = data.glossary(lang);

@@ -1,4 +1,5 @@
 #include "mcp/server.hpp"
+#include "pricing/utf8.hpp"
 
 #include "mcp/failure.hpp"
 #include "mcp/prompts.hpp"
@@ -101,7 +102,7 @@ std::string result_body(json::value const& id, std::string_view result)
     return out;
 }
 
-std::string limited(std::string_view text) { return std::string(text.substr(0, 64)); }
+std::string limited(std::string_view text) { return std::string(pricing::utf8_prefix(text, 64)); }
 
 unsigned base64_value(char c)
 {
@@ -323,6 +324,11 @@ struct parsed_message {
 parsed_message parse_message(std::string_view message, json::storage_ptr values)
 {
     thread_local key_scratch scratch;
+    // Emptied again once the message is read, so a hostile one's keys are not held until the next.
+    struct clear_after {
+        key_scratch& s;
+        ~clear_after() { s.clear(); }
+    } const guard{scratch};
     json::parse_options options;
     options.max_depth = max_nesting_depth;
     unsigned char stack_buffer[4096];
@@ -346,7 +352,7 @@ rejection unsupported_version(std::string_view requested)
     for (auto v : supported_versions)
         supported.emplace_back(v);
     return {{error_code::unsupported_protocol_version, "unsupported protocol version " + pricing::quote(limited(requested)),
-             json::object{{"requested", requested.substr(0, 64)}, {"supported", std::move(supported)}}},
+             json::object{{"requested", limited(requested)}, {"supported", std::move(supported)}}},
             400};
 }
 
@@ -623,7 +629,7 @@ reply server::impl::handle_one(json::value const& message, duplicate_key const* 
         // object with repeated names to each parser), wherever the repetition sits, and the check runs
         // before anything knows which part is the method's params. A repeated top-level "id" cannot be
         // echoed: which one was meant is the question.
-        std::string const key = duplicate->key.size() > 64 ? duplicate->key.substr(0, 64) + "…" : duplicate->key;
+        std::string const key = duplicate->key.size() > 64 ? limited(duplicate->key) + "…" : duplicate->key;
         std::string why = "invalid request: the key " + pricing::quote(key) + " appears twice in " +
                           (duplicate->top_level ? "the message object" : "one object") +
                           "; an object must name each key once";

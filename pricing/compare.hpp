@@ -18,14 +18,12 @@
 // Side-by-side comparison of 2 to 8 catalog models: prices, memory, PowerScore, and which wins what.
 namespace lcg::pricing {
 
-inline constexpr std::array<std::string_view, 1> compare_parameter_names{"gpus"};
-
-// A comma-separated list of 2 to `max` distinct catalog ids ("l40s,a100-80gb-sxm"), any letter case,
-// spaces around ids ignored. Errors name `parameter` and list the valid ids.
 // How a client wrote a list: "a,b" in a query string, ["a", "b"] in JSON arguments. Messages
 // describe the form the client used.
 enum class list_form { commas, array };
 
+// A comma-separated list of 2 to `max` distinct catalog ids ("l40s,a100-80gb-sxm"), any letter case,
+// spaces around ids ignored. Errors name `parameter` and list the valid ids.
 parsed<std::vector<std::string>> parse_gpu_list(std::string_view parameter, std::optional<std::string> const& text,
                                                 catalog const& cat, list_form form = list_form::commas,
                                                 int max = rules::max_compared_gpus);

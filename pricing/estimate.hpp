@@ -36,9 +36,6 @@ struct estimate_parameters {
     std::optional<std::string> tokens_per_second{};
     std::optional<std::string> images_per_hour{};
 };
-inline constexpr std::array<std::string_view, 11> estimate_parameter_names{
-    "gpu",       "gpus",      "seconds",   "hours",           "tier",           "storage_gb",
-    "storage_hours", "egress_gb", "ingress_gb", "tokens_per_second", "images_per_hour"};
 
 enum class work_unit { tokens_per_second, images_per_hour };
 

@@ -20,8 +20,6 @@ struct gpu_filter_parameters {
     std::optional<std::string> mig{};
     std::optional<std::string> nvlink{};
 };
-inline constexpr std::array<std::string_view, 5> gpu_filter_parameter_names{"vendor", "architecture", "min_vram_gb",
-                                                                            "mig", "nvlink"};
 
 struct gpu_filter {
     std::optional<std::string> vendor;        // as the catalog spells it

@@ -24,8 +24,6 @@ struct instance_parameters {
     std::optional<std::string> cpu_generation{};
     std::optional<std::string> region{};
 };
-inline constexpr std::array<std::string_view, 6> instance_parameter_names{"gpu",        "gpus",           "vcpus",
-                                                                          "memory_gib", "cpu_generation", "region"};
 
 struct instance_request {
     std::string gpu;

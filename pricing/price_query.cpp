@@ -36,11 +36,12 @@ parsed<price_query> parse_price_query(price_query_parameters const& p, catalog c
         q.max_price = money::from_micros(*price);
     }
     if (p.sort) {
-        if (*p.sort == "price")
+        auto const sort = ascii_lower(*p.sort);
+        if (sort == "price")
             q.order = price_order::price;
-        else if (*p.sort == "vram")
+        else if (sort == "vram")
             q.order = price_order::vram;
-        else if (*p.sort != "gpu")
+        else if (sort != "gpu")
             return bad_input("sort", "sort: " + quote(*p.sort) + " is not an order; accepted: gpu, price, vram");
     }
     return q;

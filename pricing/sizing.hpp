@@ -30,7 +30,6 @@ struct sizing_parameters {
     std::optional<std::string> precision{};
     std::optional<std::string> gpu{};
 };
-inline constexpr std::array<std::string_view, 3> sizing_parameter_names{"params_b", "precision", "gpu"};
 
 struct model_spec {
     std::int64_t micro_params_b = 0;  // billions of parameters, in millionths

@@ -11,4 +11,8 @@ namespace lcg::pricing {
 // to 64 characters" count characters, as PostgreSQL does.
 std::optional<std::size_t> utf8_length(std::string_view text);
 
+// The longest prefix of `text` of at most `max_bytes` bytes that does not cut a character in two:
+// for echoing a bounded part of an input in a message that must stay valid UTF-8.
+std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes);
+
 }

@@ -354,7 +354,7 @@ json::object comparison_json(pricing::comparison const& c, pricing::catalog cons
                        {"vram_gb", r.vram_gb},
                        {"memory_bandwidth_gbs", r.memory_bandwidth_gbs},
                        {"fp16_dense_tflops", m ? json::value(fp16_dense_tflops_json(*m)) : json::value(nullptr)},
-                       {"power_score", json::object{{"value", pricing::to_string(r.score)}, {"confirmed", r.score.confirmed}}},
+                       {"power_score", m ? power_score_json(*m) : json::value(nullptr)},
                        {"available", r.rates.has_value()},
                        {"prices", optional_rates(r.rates)},
                        {"price_per_100_power_score", optional_money(r.per_100_power_score)},

@@ -27,7 +27,8 @@ boost::json::object mig_json(pricing::gpu_model const& model);
 boost::json::object instance_limits_json(pricing::gpu_model const& model);
 boost::json::object regions_json(pricing::gpu_model const& model);
 
-// The catalog listing restricted to the models `filter` matches, shaped like /v1/gpus.
+// The catalog listing restricted to the models `filter` matches (every model for an empty one),
+// with the filters applied: the body of /v1/gpus.
 boost::json::object filtered_catalog_json(pricing::catalog const& catalog, pricing::price_sheet const* current,
                                           pricing::gpu_filter const& filter);
 

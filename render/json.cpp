@@ -129,13 +129,7 @@ json::object gpu_json(pricing::gpu_model const& m, pricing::sheet_row const* cur
 
 json::object catalog_json(pricing::catalog const& catalog, pricing::price_sheet const* current)
 {
-    json::array gpus;
-    for (auto const& m : catalog.gpus)
-        gpus.push_back(gpu_json(m, current ? current->find(m.id) : nullptr));
-    json::object o{{"count", catalog.gpus.size()}, {"gpus", std::move(gpus)}};
-    if (current)
-        o["prices_week"] = pricing::to_string(current->week);
-    return o;
+    return filtered_catalog_json(catalog, current, {});  // one shape, filtered or not
 }
 
 json::object sheet_index_json(std::vector<pricing::price_sheet> const& sheets, pricing::price_sheet const* current)

@@ -8,20 +8,35 @@
 
 #include "glossary/language.hpp"
 
+#include "pricing/utf8.hpp"
+
 namespace lcg::http {
 
 namespace {
 
 namespace json = boost::json;
 
+// Whether the refused parameter is one of the operation's that names GPUs (a catalog id or a list
+// of them, not the integer `gpus` of an instance) or a region: then the refusal lists the valid ones.
+bool names(api::operation const& op, api::failure const& f, std::string_view what)
+{
+    if (f.code == pricing::errc::unavailable)
+        return false;
+    for (auto const& p : op.parameters)
+        if (p.name == f.parameter)
+            return p.type != api::value_type::integer &&
+                   (what == "gpu" ? (p.name == "gpu" || p.name == "gpus") : p.name == what);
+    return false;  // an unknown parameter
+}
+
 // A refusal: the status of its condition, the parameter at fault and what the client can use
 // instead (valid GPU ids, region codes, the closest glossary slugs).
-response refused(route_input& in, api::failure const& f)
+response refused(route_input& in, api::operation const& op, api::failure const& f)
 {
     json::object extra;
-    if (f.code != pricing::errc::unavailable && (f.parameter == "gpu" || f.parameter == "gpus"))
+    if (names(op, f, "gpu"))
         extra["valid_ids"] = catalog_ids(in);
-    if (f.code != pricing::errc::unavailable && f.parameter == "region") {
+    if (names(op, f, "region")) {
         json::array codes;
         for (auto const& r : in.snap().catalog.regions)
             codes.push_back(json::value(r.code));
@@ -45,18 +60,23 @@ std::variant<std::map<std::string, std::string, std::less<>>, api::failure> valu
     for (auto open = route.find('{'); open != std::string_view::npos; open = route.find('{', open + 1)) {
         auto const name = route.substr(open + 1, route.find('}', open) - open - 1);
         auto decoded = percent_decode(in.captures.at(capture++), false);
-        if (!decoded)
-            return api::invalid_parameter(std::string(name), std::string(name) + ": the path segment has a malformed %-escape");
+        if (!decoded || !pricing::utf8_length(*decoded))
+            return api::invalid_parameter(std::string(name), std::string(name) +
+                                                                 ": the path segment has a malformed %-escape or is not UTF-8");
         if (!values.emplace(std::string(name), std::move(*decoded)).second)
             return api::invalid_parameter(std::string(name), std::string(name) + ": given in the path; do not repeat it in the query");
     }
     return values;
 }
 
-// The computed bodies rest on the catalog and the current prices, exactly what /v1/gpus shows: they
-// changed when it did.
-std::optional<pricing::instant> catalog_time(route_input& in)
+// When a computed body last changed: when the operation's unfiltered document did (the sheet, the
+// catalog, the inventory, the glossary in that language); for the costing operations, which have
+// none, when /v1/gpus did, since they rest on exactly the catalog and the current prices it shows.
+std::optional<pricing::instant> data_time(route_input& in, api::operation const& op, api::answer const& a)
 {
+    std::string const query = a.lang ? "?lang=" + std::string(glossary::to_string(*a.lang)) : std::string();
+    if (auto const doc = in.snap().find_document(op.route, render::format::json, query))
+        return doc->last_modified;
     if (auto const doc = in.snap().find_document("/v1/gpus"))
         return doc->last_modified;
     return std::nullopt;
@@ -66,9 +86,10 @@ response serve_answer(route_input& in, api::operation const& op, api::answer&& a
 {
     if (a.is_published())
         return document_at(in, a.published_path, a.published_query);
+    auto const since = data_time(in, op, a);
     if (!a.json_text.empty())
-        return serve_computed(in, *op.view, std::move(a.json_text), catalog_time(in));
-    return serve_computed(in, *op.view, a.document, catalog_time(in));
+        return serve_computed(in, *op.view, std::move(a.json_text), since);
+    return serve_computed(in, *op.view, a.document, since);
 }
 
 }
@@ -85,15 +106,15 @@ response handle_operation(route_input& in, api::operation const& op)
 {
     auto values = values_of(in, op.route);
     if (auto const* f = std::get_if<api::failure>(&values))
-        return refused(in, *f);
+        return refused(in, op, *f);
     auto args = api::arguments::from_query(op.parameters, std::get<0>(std::move(values)));
     if (auto const* f = std::get_if<api::failure>(&args))
-        return refused(in, *f);
+        return refused(in, op, *f);
     mcp_bridge::snapshot_view const view(in.snap());
     api::request r{view, std::get<api::arguments>(args), in.req[beast_http::field::accept_language]};
     auto result = op.run(r);
     if (auto const* f = std::get_if<api::failure>(&result))
-        return refused(in, *f);
+        return refused(in, op, *f);
     auto& a = std::get<api::answer>(result);
     auto const lang = a.lang;
     auto res = serve_answer(in, op, std::move(a));

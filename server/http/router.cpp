@@ -34,7 +34,7 @@ std::vector<route> make_routes()
     // table is matched in order.
     std::vector<route> all;
     for (auto const& op : api::operations())
-        all.push_back({op.route, nullptr, true, op.formats, "GET, HEAD", &op});
+        all.push_back({op.route, nullptr, true, op.view->formats(), "GET, HEAD", &op});
     all.insert(all.end(), {
         {"/", handle_index, true, document_formats},
         {"/llms.txt", handle_llms_txt, true, text_only},

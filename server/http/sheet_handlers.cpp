@@ -4,6 +4,7 @@
 #include "render/json.hpp"
 
 #include "pricing/estimate.hpp"
+#include "pricing/utf8.hpp"
 
 #include <variant>
 
@@ -72,7 +73,9 @@ response handle_readyz(route_input& in)
 response handle_price_of(route_input& in)
 {
     // The same lookup as the gpu parameter of every operation (any letter case), refused the same way.
-    auto const model = pricing::find_gpu_parameter("gpu", in.captures[0], in.snap().catalog);
+    auto const decoded = percent_decode(in.captures[0], false);
+    std::string const id = decoded && pricing::utf8_length(*decoded) ? *decoded : std::string(in.captures[0]);
+    auto const model = pricing::find_gpu_parameter("gpu", id, in.snap().catalog);
     if (!model)
         return from_error(in.req, {pricing::errc::not_found, model.err().cause.message}, "gpu",
                           {{"valid_ids", catalog_ids(in)}});

@@ -12,7 +12,7 @@ std::optional<api::document_ref> snapshot_view::document(std::string_view path) 
     auto const doc = snap_->find_document(path);
     if (!doc)
         return std::nullopt;
-    // The snapshot owns the document and the view owns the snapshot.
+    // The snapshot owns the document, and the view owns the snapshot or borrows it for a request.
     std::string_view const type = doc->content_type;
     return api::document_ref{type.substr(0, type.find(';')), doc->body};
 }

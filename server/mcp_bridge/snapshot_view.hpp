@@ -18,6 +18,7 @@ public:
     explicit snapshot_view(std::shared_ptr<const snapshot::snapshot> snap) : owner_(std::move(snap)), snap_(owner_.get()) {}
     // A view that does not keep `snap` alive: for one HTTP request, whose context already does.
     explicit snapshot_view(snapshot::snapshot const& snap) : snap_(&snap) {}
+    explicit snapshot_view(snapshot::snapshot const&&) = delete;  // a temporary would dangle
 
     pricing::catalog const& catalog() const override { return snap_->catalog; }
     pricing::price_sheet const* current_sheet() const override { return snap_->current; }

@@ -14,6 +14,8 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 
 namespace {
@@ -182,7 +184,27 @@ TEST_CASE("arguments follow the input schema strictly")
           std::string::npos);
     auto const list = call("compare_gpus", {{"gpus", json::array{"h100-sxm"}}});
     CHECK(std::string(list.at("content").at(0).at("text").as_string()).find("an array of 2 to 8") != std::string::npos);
+    auto const joined = call("compare_gpus", {{"gpus", json::array{"h100-sxm,a100-80gb-sxm"}}});
+    CHECK(std::string(joined.at("content").at(0).at("text").as_string()).find("1 items given") != std::string::npos);
+    auto const comma = call("compare_gpus", {{"gpus", json::array{"h100-sxm", "a100-80gb-sxm,mi300x"}}});
+    CHECK(std::string(comma.at("content").at(0).at("text").as_string()).find("holds a comma") != std::string::npos);
+    auto const none = call("compare_gpus", {{"gpus", json::array{}}});
+    CHECK(std::string(none.at("content").at(0).at("text").as_string()).find("0 items given") != std::string::npos);
+    auto const huge = call("estimate_job_cost", {{"gpu", "h100-sxm"}, {"hours", 1}, {"gpus", 1e20}});
+    CHECK(std::string(huge.at("content").at(0).at("text").as_string()).find("out of range") != std::string::npos);
     auto const unknown = call("get_prices", {{"colour", "red"}});
     CHECK(std::string(unknown.at("content").at(0).at("text").as_string()).find("unknown parameter 'colour'") !=
           std::string::npos);
+}
+
+TEST_CASE("deploy/server.json, for the MCP registry, states this server's version and its transport")
+{
+    std::ifstream in(LCG_SOURCE_DIR "/deploy/server.json");
+    REQUIRE(in);
+    std::string const text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto const registry_entry = json::parse(text).as_object();
+    CHECK(registry_entry.at("version").as_string() == mcp_bridge::server_identity().version);
+    CHECK(registry_entry.at("title").as_string() == mcp_bridge::server_identity().title);
+    CHECK(registry_entry.at("remotes").at(0).at("type").as_string() == "streamable-http");
+    CHECK(std::string_view(registry_entry.at("remotes").at(0).at("url").as_string()).ends_with("/mcp"));
 }

@@ -1,0 +1,81 @@
+// The HTTP face of the operation registry on the fixture snapshot: how a refusal is told (which
+// list of valid values comes with it), what a path segment may hold, and the validators of
+// computed bodies.
+#include "fixture.hpp"
+
+#include "pricing/utf8.hpp"
+
+#include <boost/json.hpp>
+#include <doctest/doctest.h>
+
+using namespace lcg::testing;
+namespace json = boost::json;
+
+namespace {
+
+json::object problem_of(std::string const& target)
+{
+    auto const res = fixture_request(target);
+    CHECK(res[lcg::http::beast_http::field::content_type] == "application/problem+json");
+    return json::parse(res.body()).as_object();
+}
+
+}
+
+TEST_CASE("a refused GPU id lists the valid ids; a refused count or an unknown parameter does not")
+{
+    auto o = problem_of("/v1/compare?gpus=h100-sxm,nope");
+    CHECK(o.at("status") == 400);
+    CHECK(o.at("parameter") == "gpus");
+    CHECK(o.contains("valid_ids"));
+
+    o = problem_of("/v1/estimate?gpu=h100-sxm&hours=1&gpus=99");
+    CHECK(o.at("parameter") == "gpus");
+    CHECK_FALSE(o.contains("valid_ids"));  // the integer gpus of an instance, not a GPU id
+
+    o = problem_of("/v1/cheapest?gpu=h100-sxm");
+    CHECK(std::string(o.at("detail").as_string()).find("unknown parameter 'gpu'") != std::string::npos);
+    CHECK_FALSE(o.contains("valid_ids"));
+
+    o = problem_of("/v1/inventory?region=mars-1");
+    CHECK(o.contains("valid_regions"));
+
+    o = problem_of("/v1/gpus/h999");
+    CHECK(o.at("status") == 404);
+    CHECK(o.contains("valid_ids"));
+}
+
+TEST_CASE("a path segment must decode to UTF-8, and every refusal is valid UTF-8")
+{
+    auto const res = fixture_request("/v1/gpus/%FF%FE");
+    CHECK(res.result_int() == 400);
+    CHECK(lcg::pricing::utf8_length(res.body()).has_value());
+    CHECK(fixture_request("/v1/prices/%FF").result_int() == 404);
+    CHECK(lcg::pricing::utf8_length(fixture_request("/v1/prices/%FF").body()).has_value());
+    // A long term cut in the middle of a character when it is echoed.
+    auto const long_term = fixture_request("/v1/glossary/" + std::string(79, 'x') + "%C3%A9%C3%A9");
+    CHECK(long_term.result_int() == 404);
+    CHECK(lcg::pricing::utf8_length(long_term.body()).has_value());
+}
+
+TEST_CASE("lookups: any letter case for ids and orders; one or two letters name no glossary term")
+{
+    CHECK(fixture_request("/v1/prices?sort=PRICE").result_int() == 200);
+    CHECK(fixture_request("/v1/prices/H100-SXM").result_int() == 200);
+    CHECK(fixture_request("/v1/prices/h100%2Dsxm").result_int() == 200);
+    CHECK(fixture_request("/v1/gpus/H100-SXM").result_int() == 200);
+    auto const o = problem_of("/v1/glossary/x");
+    CHECK(o.at("status") == 404);
+    CHECK_FALSE(o.at("suggestions").as_array().empty());
+}
+
+TEST_CASE("a computed body changes when its own data does: a glossary search dates from the glossary")
+{
+    using lcg::http::beast_http::field;
+    auto const search = fixture_request("/v1/glossary?q=spot&lang=fr");
+    REQUIRE(search.result_int() == 200);
+    auto const glossary = fixture_request("/v1/glossary?lang=fr");
+    CHECK(search[field::last_modified] == glossary[field::last_modified]);
+    auto const filtered = fixture_request("/v1/inventory?region=eu-paris-1");
+    CHECK(filtered[field::last_modified] == fixture_request("/v1/inventory")[field::last_modified]);
+}

@@ -66,6 +66,14 @@ struct operation {
 std::span<const operation> operations();
 operation const* find_tool(std::string_view name);
 
+// The operation's example as an HTTP request: the route with its {name} segments filled in, and
+// the rest of the example as a query string ("?a=1&b=2", or empty).
+struct example_request {
+    std::string path;
+    std::string query;
+};
+example_request example_target(operation const& op);
+
 // The JSON Schema a tool's result validates against (outputSchema), by the operation's name for it.
 boost::json::object const& output_schema(operation const& op);
 // The inputSchema generated from the parameters: types, bounds, enums, required.

@@ -433,4 +433,22 @@ operation const* find_tool(std::string_view name)
     return it == registry.end() ? nullptr : &*it;
 }
 
+example_request example_target(operation const& op)
+{
+    example_request out{std::string(op.route), {}};
+    std::string_view rest = op.example;
+    while (!rest.empty()) {
+        auto const amp = rest.find('&');
+        auto const pair = rest.substr(0, amp);
+        rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
+        auto const eq = pair.find('=');
+        auto const placeholder = "{" + std::string(pair.substr(0, eq)) + "}";
+        if (auto const at = out.path.find(placeholder); at != std::string::npos)
+            out.path.replace(at, placeholder.size(), pair.substr(eq + 1));
+        else
+            out.query += (out.query.empty() ? "?" : "&") + std::string(pair);
+    }
+    return out;
+}
+
 }

@@ -77,14 +77,11 @@ std::string llms_head(json::object const& index)
 
 }
 
-json::object index_json(pricing::catalog const& catalog, pricing::price_sheet const* current)
+json::object index_json(pricing::catalog const& catalog, pricing::price_sheet const* current,
+                        std::span<const operation_example> operations)
 {
     // Examples use the worked example of the methodology when the catalog has it.
     std::string gpu = catalog.find("h100-sxm") ? "h100-sxm" : (catalog.gpus.empty() ? "" : catalog.gpus.front().id);
-    std::string other = catalog.find("a100-80gb-sxm") ? "a100-80gb-sxm" : "";
-    for (auto const& m : catalog.gpus)
-        if (other.empty() && m.id != gpu)
-            other = m.id;
     pricing::gpu_model const* model = catalog.find(gpu);
     std::string const week = current ? pricing::to_string(current->week) : "";
 
@@ -124,30 +121,8 @@ json::object index_json(pricing::catalog const& catalog, pricing::price_sheet co
                          table_formats});
 
     std::vector<resource> tools;
-    if (model) {
-        std::string const generation = model->cpu_generations.empty() ? "v7" : model->cpu_generations.front();
-        tools = {
-            {"Estimate a job", "/v1/estimate", "?gpu=" + gpu + "&gpus=2&hours=10&tier=spot&storage_gb=200&egress_gb=50",
-             "itemized cost: parameters gpu, gpus, hours or seconds, tier, storage_gb, storage_hours, egress_gb, "
-             "ingress_gb, tokens_per_second or images_per_hour",
-             document_formats},
-            {"Size a model", "/v1/sizing", "?params_b=70&precision=fp8",
-             "GPUs a model needs on each catalog model: parameters params_b, precision, gpu", document_formats},
-            {"Cheapest configuration", "/v1/cheapest", "?params_b=70&precision=fp8&hours=10",
-             "the cheapest single instance that holds a model or a memory need, and the next cheapest: params_b "
-             "with precision, or vram_gb; hours, tier",
-             document_formats},
-            {"Check an instance", "/v1/instances/check",
-             "?gpu=" + gpu + "&vcpus=" + std::to_string(model->max_vcpus) + "&memory_gib=" +
-                 std::to_string(model->max_memory_gib) + "&cpu_generation=" + generation,
-             "whether a GPU fits an instance shape: gpu, gpus, vcpus, memory_gib, cpu_generation, region",
-             document_formats}};
-        if (!other.empty())
-            tools.insert(tools.begin() + 2, resource{"Compare GPUs", "/v1/compare", "?gpus=" + gpu + "," + other,
-                                                     "prices, VRAM, PowerScore and the winner of each criterion: gpus "
-                                                     "(2 to 8 ids)",
-                                                     document_formats});
-    }
+    for (auto const& op : operations)
+        tools.push_back({op.title, op.path, op.query, op.description, op.formats});
     std::vector<resource> optional{
         {"Regions", "/v1/regions", "",
          "the " + std::to_string(catalog.regions.size()) + " regions, all at the same prices", table_formats},
@@ -159,7 +134,7 @@ json::object index_json(pricing::catalog const& catalog, pricing::price_sheet co
     json::array sections{section("Prices", false, prices), section("Catalog", false, catalog_section),
                          section("Glossary", false, glossary), section("Methodology and audit", false, audit)};
     if (!tools.empty())
-        sections.push_back(section("Tools", false, tools));
+        sections.push_back(section("Operations (each also an MCP tool)", false, tools));
     sections.push_back(section("More", true, optional));
 
     json::array formats;

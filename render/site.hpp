@@ -7,6 +7,7 @@
 
 #include <boost/json/object.hpp>
 
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,12 +15,24 @@
 // The documents that describe the whole service: the index at "/" and llms.txt (llmstxt.org).
 namespace lcg::render {
 
+// One operation of the registry as the index shows it: its title, an example call (path and query)
+// and what it answers, with the MCP tool it also is.
+struct operation_example {
+    std::string title;
+    std::string path;
+    std::string query;  // "?params_b=70&precision=fp8", or empty
+    std::string description;
+    format_set formats;
+};
+
 // "/": every resource grouped in sections, each with its formats and the URL of each format;
-// the optional sections are marked. Example URLs (a GPU page, an estimate) use models of `catalog`.
+// the optional sections are marked. Example URLs (a GPU page) use models of `catalog`; the
+// operations section lists `operations` as given.
 // {"name", "summary", "current_week", "formats": [...], "sections": [{"name", "optional",
 // "resources": [{"title", "path", "query", "description", "formats": {media type: URL}}]}],
 // "openapi", "llms_txt"}
-boost::json::object index_json(pricing::catalog const& catalog, pricing::price_sheet const* current);
+boost::json::object index_json(pricing::catalog const& catalog, pricing::price_sheet const* current,
+                               std::span<const operation_example> operations);
 std::string index_markdown(boost::json::object const& index, links const& to);
 
 // /llms.txt from the index: an H1, a blockquote summary, a note on formats, and one section of

@@ -169,7 +169,16 @@ void add_glossary(snapshot& s, builder& b, std::optional<pricing::instant> since
 // "/", llms.txt and llms-full.txt (the main pages' Markdown inline), and the OpenAPI description.
 void add_site(snapshot& s, builder& b)
 {
-    auto const index = render::index_json(s.catalog, s.current);
+    std::vector<render::operation_example> operations;
+    for (auto const& op : api::operations()) {
+        if (op.example.empty())
+            continue;  // nothing to show beyond the published page the index lists anyway
+        auto target = api::example_target(op);
+        operations.push_back({std::string(op.title), std::move(target.path), std::move(target.query),
+                              std::string(op.description) + " MCP tool: " + std::string(op.tool) + ".",
+                              op.view->formats()});
+    }
+    auto const index = render::index_json(s.catalog, s.current, operations);
     b.add("/", "", index, index_view, render::document_formats);
     b.add_body("/llms.txt", format::text, render::llms_txt(index));
 

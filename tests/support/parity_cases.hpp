@@ -40,25 +40,18 @@ inline boost::json::value typed_argument(api::parameter const& p, std::string co
 
 inline parity_case parity_case_of(api::operation const& op)
 {
-    parity_case c{std::string(op.tool), std::string(op.route), {}};
-    std::string query;
+    auto const target = api::example_target(op);
+    parity_case c{std::string(op.tool), target.path + target.query, {}};
     std::string_view rest = op.example;
     while (!rest.empty()) {
         auto const amp = rest.find('&');
         auto const pair = rest.substr(0, amp);
         rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
         auto const eq = pair.find('=');
-        std::string const name(pair.substr(0, eq)), value(pair.substr(eq + 1));
         for (auto const& p : op.parameters)
-            if (p.name == name)
-                c.arguments[name] = typed_argument(p, value);
-        auto const placeholder = "{" + name + "}";
-        if (auto const at = c.http_target.find(placeholder); at != std::string::npos)
-            c.http_target.replace(at, placeholder.size(), value);
-        else
-            query += (query.empty() ? "?" : "&") + std::string(pair);
+            if (p.name == pair.substr(0, eq))
+                c.arguments[p.name] = typed_argument(p, std::string(pair.substr(eq + 1)));
     }
-    c.http_target += query;
     return c;
 }
 

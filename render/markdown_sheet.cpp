@@ -88,7 +88,9 @@ std::string sheet_markdown(json::object const& s, links const& to)
                    "not priced: " + escape(text(row, "reason")), "—", "—", "—", text(row, "observations")});
     }
     out += t.str();
-    out += "\n" + text(s, "priced_models") + " models priced; an instance of n GPUs costs n × the per-GPU rate.\n\n";
+    // A filtered sheet (/v1/prices?vendor=…) shows fewer rows than the sheet prices: say both.
+    out += "\n" + std::to_string(md::array_at(s, "prices").size()) + " rows shown; the sheet prices " +
+           text(s, "priced_models") + " models. An instance of n GPUs costs n × the per-GPU rate.\n\n";
     out += billing_section(md::object_at(s, "billing"));
     out += "\n## Audit\n\n";
     out += "- Computed from " + text(s, "observations") + " marketplace observations: " +

@@ -494,7 +494,7 @@ class Cluster:
         return published[container_port]
 
 
-def wait_ready(pod, seconds=60):
+def wait_ready(pod, seconds=30):
     path, port = pod["readiness"]
     return wait_http_ok(port, path, seconds, f"pod {pod['pod']} (its readinessProbe)")
 

@@ -98,7 +98,9 @@ def step(name):
 def run(*argv, input=None, timeout=180, check_rc=True):
     """Runs a command; returns its standard output. A non-zero exit raises Failure with stderr."""
     try:
-        done = subprocess.run(argv, input=input, capture_output=True, timeout=timeout)
+        # CI runs with no standard input: give every command an empty one unless it gets data.
+        stdin = {"input": input} if input is not None else {"stdin": subprocess.DEVNULL}
+        done = subprocess.run(argv, **stdin, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise Failure(f"{' '.join(argv[:4])} … did not finish within {timeout} s")
     if check_rc and done.returncode != 0:
@@ -288,7 +290,7 @@ class Database:
         while True:
             # compose.yaml's health check of the postgres service, over TCP.
             done = subprocess.run(["podman", "exec", self.name, "pg_isready", "-h", "127.0.0.1", "-U", "postgres",
-                                   "-d", "lowcostgpu"], capture_output=True)
+                                   "-d", "lowcostgpu"], stdin=subprocess.DEVNULL, capture_output=True)
             if done.returncode == 0:
                 break
             if time.monotonic() > deadline:
@@ -326,7 +328,8 @@ def default_command(made, image, network, url):
     if wait_http_ok(port, "/readyz", 30, "the image's default command (serve)"):
         status, _, _ = request(port, "GET", "/healthz")
         check("the image's default command answers /healthz on the published port", status == 200, status)
-        health = subprocess.run(["podman", "healthcheck", "run", name], capture_output=True, text=True)
+        health = subprocess.run(["podman", "healthcheck", "run", name], stdin=subprocess.DEVNULL, capture_output=True,
+                                text=True)
         check("the image's own HEALTHCHECK passes", health.returncode == 0, health.stdout + health.stderr)
     uid = podman("exec", name, "id", "-u").strip()
     check("the image's process runs as uid 10001", uid == "10001", uid)
@@ -504,7 +507,7 @@ def local_serve(binary, url, made, scratch):
     err = open(scratch / "serve.err", "w+")
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "LISTEN")}
     p = subprocess.Popen([binary, "serve", "--listen", "127.0.0.1:0", "--database-url", url],
-                         stdout=out, stderr=err, env=env)
+                         stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env)
     made.processes.append(p)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -655,7 +658,8 @@ def compose_test(made, now, scratch):
 
     def compose(args, check_rc=True, input=None):
         argv = ["podman-compose", "-p", COMPOSE_PROJECT, "-f", str(DEPLOY / "compose.yaml"), *args]
-        done = subprocess.run(argv, input=input, capture_output=True, env=env, cwd=scratch, timeout=300)
+        stdin = {"input": input} if input is not None else {"stdin": subprocess.DEVNULL}
+        done = subprocess.run(argv, **stdin, capture_output=True, env=env, cwd=scratch, timeout=300)
         if check_rc and done.returncode != 0:
             raise Failure(f"podman-compose {' '.join(args)} exited {done.returncode}: "
                           f"{done.stderr.decode(errors='replace')[-3000:]}")
@@ -669,7 +673,8 @@ def compose_test(made, now, scratch):
         # check the way the timer would, until it passes.
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
-            if subprocess.run(["podman", "healthcheck", "run", name(service)], capture_output=True).returncode == 0:
+            if subprocess.run(["podman", "healthcheck", "run", name(service)], stdin=subprocess.DEVNULL,
+                              capture_output=True).returncode == 0:
                 status = json.loads(podman("inspect", name(service)))[0]["State"].get("Health", {}).get("Status")
                 return check(f"compose: {service}'s health check turns healthy", status == "healthy", status)
             time.sleep(1)

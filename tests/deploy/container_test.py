@@ -9,7 +9,8 @@ then runs this, which:
    installs needed by ldd (ca-certificates aside), and its size over the base image (< 100 MB);
 2. starts PostgreSQL in a container (the roles from deploy/compose/initdb.sh, with passwords) on a
    network of its own, and runs `migrate`, `import-observations` of the sample data and `publish`
-   (the past weeks) from the image, read-only, as the image's user, without capabilities;
+   (the past weeks) from the image, read-only, as the image's user, without capabilities; then
+   the image's default command serves and its own HEALTHCHECK passes;
 3. plays the manifests of deploy/k8s/kustomization.yaml with `podman kube play`: the Secret made
    from secret.example.yaml's keys, the migrate Job, the Deployment, the CronJob run once (it
    publishes the current week); the pod must turn ready on its own readiness probe, follow the
@@ -17,7 +18,8 @@ then runs this, which:
    `lowcostgpu serve` (LCG_BINARY) gives on the same database; h100-sxm is on-demand 1.680;
 4. a rolling restart: a second pod from the same Deployment while the first serves, then the first
    leaves the endpoints, runs its preStop and gets SIGTERM; a loop of requests through the
-   endpoints sees no failure, and the first exits 0 within its grace period;
+   endpoints sees no failure (whether the first pod's serve exited on SIGTERM or was killed at
+   the end of its grace period is printed, not checked: see deploy/README.md);
 5. brings up deploy/compose.yaml with podman-compose and compose.env.example: the health checks
    turn healthy, /v1/prices answers, and the sample data imported and published through the
    publish-weekly service gives h100-sxm on-demand 1.680;

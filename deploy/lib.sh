@@ -98,3 +98,92 @@ ensure_promtool() {
     fi
     echo "$dir/promtool"
 }
+
+# Containers (deploy/container-test): Debian's podman with runc, netavark and aardvark-dns (networks
+# with name resolution), catatonit (the pause process of kube play's pods), iptables (published
+# ports), podman-compose, and mmdebstrap to make a base image from Debian's archive.
+CONTAINER_PACKAGES=(podman runc netavark aardvark-dns catatonit iptables podman-compose mmdebstrap)
+
+# container_engine: installs podman, points it at deploy/containers.conf (unless CONTAINERS_CONF is
+# set already) and fails, saying why, when this machine cannot run a container.
+container_engine() {
+    if [ "$(id -u)" != 0 ]; then
+        echo "deploy/container-test runs podman as root (rootless podman needs subordinate uid ranges" \
+             "and user namespaces, which these machines do not set up): run it as root or with sudo" >&2
+        return 1
+    fi
+    ensure_packages "${CONTAINER_PACKAGES[@]}"
+    export CONTAINERS_CONF=${CONTAINERS_CONF:-$REPO/deploy/containers.conf}
+    local out
+    if ! out=$(podman info 2>&1 >/dev/null); then
+        echo "podman cannot run on this machine (CONTAINERS_CONF=$CONTAINERS_CONF): $out" >&2
+        return 1
+    fi
+}
+
+# container_base_image: debian:12-slim, as deploy/Dockerfile names it. Pulled where a registry
+# answers. Elsewhere made from Debian's archive and imported under that name: mmdebstrap's minbase
+# with merged /usr and what makes the official image slim (no documentation, manual pages nor
+# translations; apt keeps no package files or caches), so that sizes over it mean the same. The tar
+# is kept in build/container for the day, and an image imported today is reused.
+container_base_image() {
+    local image=docker.io/library/debian:12-slim today
+    today=$(date -u +%F)
+    if timeout 300 podman pull -q "$image" >/dev/null 2>&1; then
+        say "pulled $image"
+        return 0
+    fi
+    local comment="lowcostgpu: mmdebstrap bookworm slim $today"
+    local have
+    have=$(podman image inspect --format '{{.Comment}}' "$image" 2>/dev/null || echo absent)
+    if [ "$have" = "$comment" ]; then
+        say "no registry answers; using $image made from Debian's archive today"
+        return 0
+    fi
+    if [ "$have" != absent ] && [[ "$have" != "lowcostgpu: mmdebstrap"* ]]; then
+        say "no registry answers; using the $image already on this machine"
+        return 0
+    fi
+    local dir="$REPO/build/container" tar clean
+    tar="$dir/debian-bookworm-slim-$today.tar"
+    clean='rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true'
+    mkdir -p "$dir"
+    if [ ! -s "$tar" ]; then
+        say "no registry answers; making $image from Debian's archive (mmdebstrap)"
+        rm -f "$dir"/debian-bookworm-slim-*.tar
+        if ! mmdebstrap --format=tar --variant=minbase --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
+                --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+                --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
+                --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/lintian/*' \
+                --aptopt='Acquire::Languages "none"' \
+                --aptopt="DPkg::Post-Invoke { \"$clean\"; }" --aptopt="APT::Update::Post-Invoke { \"$clean\"; }" \
+                --aptopt='Dir::Cache::pkgcache ""' --aptopt='Dir::Cache::srcpkgcache ""' \
+                bookworm "$tar.part" >"$dir/mmdebstrap.log" 2>&1; then
+            tail -20 "$dir/mmdebstrap.log" >&2
+            echo "mmdebstrap could not make $image from Debian's archive (log: $dir/mmdebstrap.log)" >&2
+            return 1
+        fi
+        mv "$tar.part" "$tar"
+    fi
+    podman import -q -m "$comment" \
+        --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+        "$tar" "$image" >/dev/null
+}
+
+# container_postgres_image: postgres:15 for compose.yaml and the test's database. Pulled where a
+# registry answers; elsewhere the stand-in of tests/deploy/postgres, built on debian:12-slim.
+container_postgres_image() {
+    local image=docker.io/library/postgres:15
+    if timeout 300 podman pull -q "$image" >/dev/null 2>&1; then
+        say "pulled $image"
+        return 0
+    fi
+    if podman image exists "$image" &&
+        [ "$(podman image inspect --format '{{index .Labels "io.lowcostgpu.stand-in"}}' "$image")" != postgres ]; then
+        say "no registry answers; using the $image already on this machine"
+        return 0
+    fi
+    say "no registry answers; building a $image stand-in from Debian's postgresql-15"
+    podman build -q --network host --format docker --label io.lowcostgpu.stand-in=postgres \
+        -t "$image" "$REPO/tests/deploy/postgres" >/dev/null
+}

@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 """Static checks of deploy/: the Kubernetes manifests, the Dockerfile and compose.yaml.
 
-No cluster and no Docker engine are needed (none runs here): every file is parsed and the fields
-that matter are checked - probes and their paths and ports, resources, non-root, read-only root
-file system, one explicit image tag everywhere, DATABASE_URL from a Secret, the weekly CronJob,
-that the HPA, the PDB, the Service and the NetworkPolicy point at the Deployment's pods.
+No cluster and no container engine are needed (deploy/container-test is the test that runs
+them, with podman): every file is parsed and the fields that matter are checked - probes and
+their paths and ports, resources, non-root, read-only root file system, one explicit image tag
+everywhere, DATABASE_URL from a Secret, the weekly CronJob, that the HPA, the PDB, the Service
+and the NetworkPolicy point at the Deployment's pods.
 
 Usage: check_manifests.py [REPO]   (run by ctest as deploy_manifests; needs Debian's python3-yaml)
 Prints one line per check and 'N passed, N failed'; exits 1 if any check failed.
@@ -377,6 +378,9 @@ def check_dockerfile(k8s_tag):
     version = [m.group(1) for m in version if m]
     if k8s_tag and version:
         check("image VERSION label matches the manifests' tag", version[0] == k8s_tag, f"{version[0]} vs {k8s_tag}")
+    project = re.search(r"project\(\s*lowcostgpu\s+VERSION\s+([0-9.]+)", (REPO / "CMakeLists.txt").read_text())
+    check("image VERSION label is the project version of CMakeLists.txt",
+          version and project and version[0] == project.group(1), f"{version} vs {project and project.group(1)}")
     ignore = DEPLOY / "Dockerfile.dockerignore"
     check("build context leaves out build trees and .git",
           ignore.exists() and {"build", ".git"} <= set(ignore.read_text().split()))
@@ -404,9 +408,14 @@ def check_compose(k8s_tag):
     check("postgres has a healthcheck", (pg.get("healthcheck") or {}).get("test"))
     check("serve has a healthcheck", (serve.get("healthcheck") or {}).get("test"))
     test = (serve.get("healthcheck") or {}).get("test") or []
+    script = None
     if test[:3] == ["CMD", "bash", "-c"]:
-        check("serve healthcheck is valid bash on the serving port",
-              f"/{PORT}" in test[3] and bash_syntax_ok(test[3].replace("$$", "$")), test)
+        script = test[3]
+    elif test[:1] == ["CMD-SHELL"] and len(test) == 2:
+        words = shlex.split(test[1].replace("$$", "$"))
+        script = words[2] if words[:2] == ["bash", "-c"] and len(words) == 3 else None
+    check("serve healthcheck runs bash on the serving port's /readyz, in valid bash",
+          script and f"/{PORT}" in script and "/readyz" in script and bash_syntax_ok(script.replace("$$", "$")), test)
     check("migrate runs migrate, once", migrate.get("command") == ["migrate"] and migrate.get("restart") == "no")
     check("serve waits for migrate to finish",
           ((serve.get("depends_on") or {}).get("migrate") or {}).get("condition") == "service_completed_successfully")

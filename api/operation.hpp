@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -65,6 +66,9 @@ struct operation {
 // Every operation, in the order tools/list shows them.
 std::span<const operation> operations();
 operation const* find_tool(std::string_view name);
+
+// The operation's example as name and value pairs, in order ("gpu=h100-sxm&hours=2" → two pairs).
+std::vector<std::pair<std::string_view, std::string_view>> example_arguments(operation const& op);
 
 // The operation's example as an HTTP request: the route with its {name} segments filled in, and
 // the rest of the example as a query string ("?a=1&b=2", or empty).

@@ -433,20 +433,29 @@ operation const* find_tool(std::string_view name)
     return it == registry.end() ? nullptr : &*it;
 }
 
-example_request example_target(operation const& op)
+std::vector<std::pair<std::string_view, std::string_view>> example_arguments(operation const& op)
 {
-    example_request out{std::string(op.route), {}};
+    std::vector<std::pair<std::string_view, std::string_view>> out;
     std::string_view rest = op.example;
     while (!rest.empty()) {
         auto const amp = rest.find('&');
         auto const pair = rest.substr(0, amp);
         rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
         auto const eq = pair.find('=');
-        auto const placeholder = "{" + std::string(pair.substr(0, eq)) + "}";
+        out.emplace_back(pair.substr(0, eq), pair.substr(eq + 1));
+    }
+    return out;
+}
+
+example_request example_target(operation const& op)
+{
+    example_request out{std::string(op.route), {}};
+    for (auto const& [name, value] : example_arguments(op)) {
+        auto const placeholder = "{" + std::string(name) + "}";
         if (auto const at = out.path.find(placeholder); at != std::string::npos)
-            out.path.replace(at, placeholder.size(), pair.substr(eq + 1));
+            out.path.replace(at, placeholder.size(), value);
         else
-            out.query += (out.query.empty() ? "?" : "&") + std::string(pair);
+            out.query += (out.query.empty() ? "?" : "&") + std::string(name) + "=" + std::string(value);
     }
     return out;
 }

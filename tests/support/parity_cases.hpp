@@ -42,16 +42,10 @@ inline parity_case parity_case_of(api::operation const& op)
 {
     auto const target = api::example_target(op);
     parity_case c{std::string(op.tool), target.path + target.query, {}};
-    std::string_view rest = op.example;
-    while (!rest.empty()) {
-        auto const amp = rest.find('&');
-        auto const pair = rest.substr(0, amp);
-        rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
-        auto const eq = pair.find('=');
+    for (auto const& [name, value] : api::example_arguments(op))
         for (auto const& p : op.parameters)
-            if (p.name == pair.substr(0, eq))
-                c.arguments[p.name] = typed_argument(p, std::string(pair.substr(eq + 1)));
-    }
+            if (p.name == name)
+                c.arguments[p.name] = typed_argument(p, std::string(value));
     return c;
 }
 

@@ -64,5 +64,6 @@ inline constexpr std::size_t max_glossary_query_bytes = 200;     // a glossary s
 // slug has 26): a long input costs what a short typo does.
 inline constexpr std::size_t max_glossary_suggestion_bytes = 32;
 inline constexpr int cheapest_alternatives = 4;             // shown after the cheapest configuration
+inline constexpr int notable_move_percent = 5;          // a feed entry names models whose on-demand moved this much
 
 }

@@ -14,6 +14,7 @@
 #include "pricing/compare.hpp"
 #include "pricing/estimate.hpp"
 #include "pricing/gpu_filter.hpp"
+#include "pricing/history.hpp"
 #include "pricing/instance_check.hpp"
 #include "pricing/inventory.hpp"
 #include "pricing/price_query.hpp"
@@ -22,6 +23,7 @@
 
 #include <algorithm>
 #include <array>
+#include <variant>
 
 namespace lcg::api {
 
@@ -66,6 +68,9 @@ constexpr parameter precision{"precision", vt::string, "Precision of the weights
 constexpr parameter params_b_required{"params_b", vt::number, params_b.description, true, {}, 0, rules::max_params_b, true};
 constexpr parameter precision_required{"precision", vt::string, precision.description, true, precisions};
 constexpr parameter tier{"tier", vt::string, "Tier (default on_demand)", false, tiers};
+constexpr parameter week{"week", vt::string,
+                         "The sheet in effect in this ISO week, such as 2026-W48, or latest (the newest published) or "
+                         "current (default: the sheet in effect now)"};
 
 std::optional<std::string> take(request& r, std::string_view name) { return r.args.take(name); }
 
@@ -76,7 +81,8 @@ constexpr parameter prices_parameters[] = {
     {"max_price", vt::number, "Only models whose rate in `tier` is at most this, USD per GPU-hour", false, {}, 0,
      rules::max_observed_price.micros() / 1'000'000},
     {"tier", vt::string, "The tier that max_price and sort=price look at (default on_demand)", false, tiers},
-    {"sort", vt::string, "gpu (default, catalog order), price (cheapest first) or vram (most memory first)", false, orders}};
+    {"sort", vt::string, "gpu (default, catalog order), price (cheapest first) or vram (most memory first)", false, orders},
+    week};
 
 result get_prices(request& r)
 {
@@ -84,22 +90,30 @@ result get_prices(request& r)
     if (r.args.empty())
         return r.data.current_sheet() ? result(published("/v1/prices")) : result(no_sheet());
     auto const& cat = r.data.catalog();
+    auto const week_text = take(r, "week");
     auto const query = pricing::parse_price_query({take(r, "gpu"), take(r, "vendor"), take(r, "architecture"),
                                                    take(r, "min_vram_gb"), take(r, "max_price"), take(r, "tier"),
                                                    take(r, "sort")}, cat);
     if (!query)
         return refused(query.err());
     auto const* sheet = r.data.current_sheet();
+    if (week_text) {
+        auto const named = pricing::sheet_for_week(*week_text, r.data.sheets(), sheet);
+        if (!named)
+            return refused(named.err(), "week");
+        sheet = *named;
+    }
     if (!sheet)
         return no_sheet();
-    if (query->empty())
+    if (query->empty() && sheet == r.data.current_sheet())
         return published("/v1/prices");
     return computed(render::sheet_json(*sheet, cat, pricing::select_prices(*query, *sheet, cat)));
 }
 
 constexpr parameter gpu_parameters[] = {gpu_id};
 
-result get_gpu(request& r)
+// The catalog model a required `gpu` argument names, or the refusal: 404 for a name the catalog lacks.
+std::variant<pricing::gpu_model const*, failure> required_gpu(request& r)
 {
     auto const id = take(r, "gpu");
     if (!id)
@@ -110,7 +124,15 @@ result get_gpu(request& r)
         f.code = pricing::errc::not_found;  // a well-formed name that the catalog lacks
         return f;
     }
-    return published("/v1/gpus/" + (*model)->id);
+    return *model;
+}
+
+result get_gpu(request& r)
+{
+    auto const model = required_gpu(r);
+    if (auto const* f = std::get_if<failure>(&model))
+        return *f;
+    return published("/v1/gpus/" + std::get<0>(model)->id);
 }
 
 constexpr parameter catalog_parameters[] = {
@@ -360,6 +382,34 @@ result search_glossary(request& r)
     return a;
 }
 
+// ---- history ------------------------------------------------------------------------------------
+
+constexpr parameter history_parameters[] = {gpu_id};
+
+result get_price_history(request& r)
+{
+    auto const model = required_gpu(r);
+    if (auto const* f = std::get_if<failure>(&model))
+        return *f;
+    if (r.data.sheets().empty())
+        return no_sheet();
+    return published("/v1/prices/" + std::get<0>(model)->id + "/history");
+}
+
+constexpr parameter history_table_parameters[] = {
+    {"tier", vt::string, "The rate the table shows (default on_demand)", false, tiers}};
+
+result get_history(request& r)
+{
+    auto const t = take(r, "tier");
+    auto const parsed = pricing::parse_tier(t.value_or("on_demand"));
+    if (!parsed)
+        return refused(parsed.err(), "tier");
+    if (r.data.sheets().empty())
+        return no_sheet();
+    return published("/v1/history", *parsed == pricing::tier::on_demand ? "" : "?tier=" + std::string(*t));
+}
+
 // ---- the table ----------------------------------------------------------------------------------
 
 constexpr auto none = std::span<const parameter>{};
@@ -369,8 +419,17 @@ auto const registry = std::to_array<operation>({
      "The price sheet in effect: per-GPU hourly rates (on-demand, spot, reserved) of every GPU model, with the market "
      "median each is capped by. On-demand is at most 70 % of the public market median; spot is 50 % and reserved "
      "(3-month term) 65 % of on-demand. Filter by gpu, vendor, architecture, min_vram_gb or max_price; sort by gpu, "
-     "price or vram.",
+     "price or vram; week gives the sheet that was in effect in an earlier week.",
      prices_parameters, get_prices, &render::sheet_view, "sheet", "vendor=amd&tier=spot&sort=price"},
+    {"get_price_history", "/v1/prices/{gpu}/history", "Price history of a GPU model",
+     "Every published week of one GPU model, oldest first: observation count, market median, cap, on-demand, spot "
+     "and reserved rates (each the figure of that week's sheet), the change of each rate from the week before, and "
+     "the weeks it was not priced with the reason.",
+     history_parameters, get_price_history, &render::price_history_view, "price_history", "gpu=h100-sxm"},
+    {"get_history", "/v1/history", "Price history of every model",
+     "One rate (on-demand by default) of every GPU model in every published week, weeks oldest first; null where a "
+     "model was not priced. Its CSV is a wide table, a row per week and a column per model.",
+     history_table_parameters, get_history, &render::history_table_view, "history_table", "tier=spot"},
     {"get_gpu", "/v1/gpus/{gpu}", "One GPU model",
      "A GPU model of the catalog: memory, bandwidth, dense FP16 TFLOPS and PowerScore (RTX 3090 = 100), FP8, TDP, "
      "interconnect, MIG profiles, instance limits (GPUs, vCPUs, memory, CPU generations), regions and this week's "

@@ -207,7 +207,7 @@ result_or_failure<json::object> complete(json::object const& params, data_view c
                          [&](json::value const& v) { return v.at("uri").as_string() == uri; }))
             return invalid_params("unknown resource " + pricing::quote(limited(uri)) +
                                   " in ref.uri; resources/templates/list names the templates");
-        if (uri == "lowcostgpu://gpus/{id}" && arg == "id")
+        if ((uri == "lowcostgpu://gpus/{id}" || uri == "lowcostgpu://prices/{id}/history") && arg == "id")
             gpu_ids();
         else if (uri == "lowcostgpu://glossary/{slug}" && arg == "slug")
             slugs();

@@ -70,7 +70,8 @@ json::array const& resource_templates()
     static json::array const list = json::parse(R"json([
 {"uriTemplate":"lowcostgpu://gpus/{id}","name":"gpu","title":"One GPU model","description":"A catalog model by id (h100-sxm): specs, limits, regions and price. Markdown, then the JSON of GET /v1/gpus/{gpu}.","mimeType":"text/markdown"},
 {"uriTemplate":"lowcostgpu://glossary/{slug}","name":"glossary-term","title":"One glossary entry","description":"A term or question by slug; add ?lang=fr for French. Markdown, then the JSON of GET /v1/glossary/{term}.","mimeType":"text/markdown"},
-{"uriTemplate":"lowcostgpu://sheets/{week}","name":"sheet","title":"One weekly sheet","description":"A published sheet by ISO week (2026-W49) with medians and rates. Markdown, then the JSON of GET /v1/sheets/{week}.","mimeType":"text/markdown"}
+{"uriTemplate":"lowcostgpu://sheets/{week}","name":"sheet","title":"One weekly sheet","description":"A published sheet by ISO week (2026-W49) with medians and rates. Markdown, then the JSON of GET /v1/sheets/{week}.","mimeType":"text/markdown"},
+{"uriTemplate":"lowcostgpu://prices/{id}/history","name":"price-history","title":"Price history of a GPU model","description":"Every published week of a model by id (h100-sxm): median, rates and the change from the week before. Markdown, then the JSON of GET /v1/prices/{gpu}/history.","mimeType":"text/markdown"}
 ])json").as_array();
     return list;
 }
@@ -115,6 +116,12 @@ result_or_failure<json::array> read_resource(std::string_view uri, data_view con
         if (!model)
             return not_found(uri, "no GPU model has that id; lowcostgpu://gpus lists them", modern);
         path_of_document = "/v1/gpus/" + (*model)->id;
+    } else if (path.starts_with("prices/") && path.ends_with("/history")) {
+        auto const id = path.substr(7, path.size() - 7 - std::string_view("/history").size());
+        auto const model = pricing::find_gpu_parameter("id", id, data.catalog());  // as get_price_history does
+        if (!model)
+            return not_found(uri, "no GPU model has that id; lowcostgpu://gpus lists them", modern);
+        path_of_document = "/v1/prices/" + (*model)->id + "/history";
     } else if (path.starts_with("glossary/")) {
         auto const slug = path.substr(9);
         auto const* doc = data.glossary(lang);

@@ -64,6 +64,40 @@ std::string sheet_csv(json::object const& s)
     return out;
 }
 
+std::string price_history_csv(json::object const& h)
+{
+    std::string out = csv_record({"gpu", "week", "effective_from", "effective_until", "available", "observations",
+                                  "median", "cap", "on_demand", "spot", "reserved", "on_demand_change", "spot_change",
+                                  "reserved_change", "currency", "unit", "reason"});
+    std::string const gpu = field(h, "gpu");
+    for (auto const& v : md::array_at(h, "weeks")) {
+        auto const& w = v.get_object();
+        auto const& change = md::object_at(w, "change");
+        out += csv_record({gpu, field(w, "week"), field(w, "effective_from"), field(w, "effective_until"),
+                           field(w, "available"), field(w, "observations"), field(w, "median"), field(w, "cap"),
+                           field(w, "on_demand"), field(w, "spot"), field(w, "reserved"), field(change, "on_demand"),
+                           field(change, "spot"), field(change, "reserved"), "USD", "per GPU-hour", field(w, "reason")});
+    }
+    return out;
+}
+
+std::string history_table_csv(json::object const& t)
+{
+    std::vector<std::string> header{"week", "effective_from"};
+    for (auto const& id : md::array_at(t, "gpus"))
+        header.push_back(field(id));
+    std::string out = csv_record(header);
+    for (auto const& v : md::array_at(t, "weeks")) {
+        auto const& w = v.get_object();
+        auto const& rates = md::object_at(w, "rates");
+        std::vector<std::string> record{field(w, "week"), field(w, "effective_from")};
+        for (auto const& id : md::array_at(t, "gpus"))
+            record.push_back(field(rates, id.get_string()));
+        out += csv_record(record);
+    }
+    return out;
+}
+
 std::string catalog_csv(json::object const& c)
 {
     std::string out = csv_record({"id", "name", "vendor", "architecture", "form_factor", "vram_gb", "memory_type",

@@ -2,6 +2,7 @@
 
 #include "render/costing_json.hpp"
 
+#include "pricing/history.hpp"
 #include "pricing/rules.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -151,6 +152,67 @@ json::object sheet_index_json(std::vector<pricing::price_sheet> const& sheets, p
     json::object o{{"count", sheets.size()}, {"sheets", std::move(list)}};
     o["current"] = current ? json::value(pricing::to_string(current->week)) : json::value(nullptr);
     return o;
+}
+
+json::object price_history_json(std::span<const pricing::price_sheet> sheets, pricing::gpu_model const& model)
+{
+    json::array weeks;
+    for (auto const& w : pricing::price_history(sheets, model.id)) {
+        json::object o{{"week", pricing::to_string(w.sheet->week)},
+                       {"effective_from", pricing::to_rfc3339(w.sheet->effective_from)},
+                       {"effective_until", pricing::to_rfc3339(w.sheet->effective_until)}};
+        if (!w.row) {
+            o["available"] = false;
+            o["observations"] = 0;
+            o["reason"] = "not in the catalog that week";
+        } else {
+            for (auto& [key, value] : sheet_row_json(*w.row, nullptr))
+                if (key != "gpu")
+                    o[key] = value;
+        }
+        json::value change = nullptr;
+        if (pricing::rate_change(w, pricing::tier::on_demand)) {
+            json::object c;
+            for (auto t : pricing::all_tiers)
+                c[pricing::to_string(t)] = pricing::signed_decimal(*pricing::rate_change(w, t));
+            change = std::move(c);
+        }
+        o["change"] = std::move(change);
+        weeks.push_back(std::move(o));
+    }
+    std::string const base = "/v1/prices/" + model.id + "/history";
+    return {{"gpu", model.id},
+            {"name", model.name},
+            {"currency", "USD"},
+            {"unit", "per GPU-hour"},
+            {"count", weeks.size()},
+            {"chart_url", base + ".svg"},
+            {"weeks", std::move(weeks)}};
+}
+
+json::object history_table_json(std::span<const pricing::price_sheet> sheets, pricing::catalog const& catalog,
+                                pricing::tier tier)
+{
+    json::array ids;
+    for (auto const& m : catalog.gpus)
+        ids.push_back(json::value(m.id));
+    json::array weeks;
+    for (auto const& sheet : sheets) {
+        json::object rates;
+        for (auto const& m : catalog.gpus) {
+            auto const* row = sheet.find(m.id);
+            rates[m.id] = row && row->rates ? json::value(to_decimal(row->rates->of(tier))) : json::value(nullptr);
+        }
+        weeks.push_back({{"week", pricing::to_string(sheet.week)},
+                         {"effective_from", pricing::to_rfc3339(sheet.effective_from)},
+                         {"rates", std::move(rates)}});
+    }
+    return {{"tier", pricing::to_string(tier)},
+            {"currency", "USD"},
+            {"unit", "per GPU-hour"},
+            {"gpus", std::move(ids)},
+            {"count", weeks.size()},
+            {"weeks", std::move(weeks)}};
 }
 
 json::object observations_json(pricing::price_sheet const& sheet, std::vector<pricing::observation> const& observations)

@@ -35,6 +35,13 @@ boost::json::object catalog_json(pricing::catalog const& catalog, pricing::price
 // /v1/sheets: every published week, newest first, with `current` naming the sheet in effect.
 boost::json::object sheet_index_json(std::vector<pricing::price_sheet> const& sheets,
                                      pricing::price_sheet const* current);
+// /v1/prices/{gpu}/history: every published week of one model, oldest first, each week's figures
+// those of its sheet, with the change of each rate from the week before.
+boost::json::object price_history_json(std::span<const pricing::price_sheet> sheets, pricing::gpu_model const& model);
+// /v1/history: one tier's rate of every model in every published week (a wide table, weeks down,
+// models across), oldest week first; null where a model was not priced.
+boost::json::object history_table_json(std::span<const pricing::price_sheet> sheets, pricing::catalog const& catalog,
+                                       pricing::tier tier);
 // /v1/sheets/{week}/observations: the inputs of a sheet, in canonical order.
 boost::json::object observations_json(pricing::price_sheet const& sheet,
                                       std::vector<pricing::observation> const& observations);

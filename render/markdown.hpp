@@ -17,6 +17,8 @@ std::string sheet_markdown(boost::json::object const& sheet, links const& to);  
 std::string price_markdown(boost::json::object const& price, links const& to);          // /v1/prices/{gpu}
 std::string catalog_markdown(boost::json::object const& catalog, links const& to);      // /v1/gpus (filtered or not)
 std::string gpu_markdown(boost::json::object const& gpu, links const& to);              // /v1/gpus/{gpu}
+std::string price_history_markdown(boost::json::object const& history, links const& to);  // /v1/prices/{gpu}/history
+std::string history_table_markdown(boost::json::object const& table, links const& to);    // /v1/history
 std::string sheet_index_markdown(boost::json::object const& index, links const& to);    // /v1/sheets
 std::string observations_markdown(boost::json::object const& inputs, links const& to);  // /v1/sheets/{week}/observations
 std::string methodology_markdown(boost::json::object const& methodology, links const& to);

@@ -8,6 +8,7 @@
 #include "pricing/rules.hpp"
 
 #include <map>
+#include <vector>
 
 namespace lcg::render {
 
@@ -77,15 +78,27 @@ std::string sheet_markdown(json::object const& s, links const& to)
            "**; published " + md::when(text(s, "published_at")) + ".\n\n";
     out += "Prices in **USD per GPU-hour**. " + rules_sentence() + "\n\n";
     std::string const cap_column = ">Cap (" + percent(rules::on_demand_of_median) + " of median)";
-    md::table t{"GPU", ">Market median", cap_column, ">On-demand", ">Spot", ">Reserved", ">Headroom", ">Observations"};
+    // The HTML page adds each model's on-demand trend, a small chart linking to its history.
+    bool const trend = to.target == render::format::html;
+    md::table t = trend ? md::table{"GPU", ">Market median", cap_column, ">On-demand", ">Spot", ">Reserved", ">Headroom",
+                                    ">Observations", "Trend"}
+                        : md::table{"GPU", ">Market median", cap_column, ">On-demand", ">Spot", ">Reserved", ">Headroom",
+                                    ">Observations"};
     for (auto const& v : md::array_at(s, "prices")) {
         auto const& row = v.get_object();
+        std::vector<std::string> cells;
         if (at(row, "available").is_bool() && at(row, "available").get_bool())
-            t.row({gpu_link(row, to), text(row, "median"), text(row, "cap"), text(row, "on_demand"), text(row, "spot"),
-                   text(row, "reserved"), text(row, "headroom"), text(row, "observations")});
+            cells = {gpu_link(row, to), text(row, "median"), text(row, "cap"), text(row, "on_demand"), text(row, "spot"),
+                     text(row, "reserved"), text(row, "headroom"), text(row, "observations")};
         else
-            t.row({gpu_link(row, to), row.contains("median") ? text(row, "median") : "—", "—",
-                   "not priced: " + escape(text(row, "reason")), "—", "—", "—", text(row, "observations")});
+            cells = {gpu_link(row, to), row.contains("median") ? text(row, "median") : "—", "—",
+                     "not priced: " + escape(text(row, "reason")), "—", "—", "—", text(row, "observations")};
+        if (trend) {
+            std::string const id = text(row, "gpu");
+            cells.push_back("[![on-demand by week](/v1/prices/" + id + "/sparkline.svg)](" +
+                            to("/v1/prices/" + id + "/history") + ")");
+        }
+        t.row(std::move(cells));
     }
     out += t.str();
     // A filtered sheet (/v1/prices?vendor=…) shows fewer rows than the sheet prices: say both.
@@ -124,6 +137,64 @@ std::string price_markdown(json::object const& p, links const& to)
     }
     out += "\n" + md::link("Specifications of the " + name, to("/v1/gpus/" + id)) + " · " +
            md::link("every price of the sheet", to("/v1/prices")) + "\n";
+    return out;
+}
+
+std::string price_history_markdown(json::object const& h, links const& to)
+{
+    std::string const id = text(h, "gpu");
+    std::string const name = text(h, "name");
+    std::string out = "# " + escape(name) + " price history\n\n";
+    out += text(h, "count") + " published weeks, oldest first, in USD per GPU-hour. Each week's figures are those of "
+           "its " + md::link("sheet", to("/v1/sheets")) + "; the change is from the week before, when both were priced.\n\n";
+    out += "![" + escape(name) + ": median and rates by week](" + text(h, "chart_url") + ")\n\n";
+    md::table t{"Week", ">Observations", ">Median", ">Cap", ">On-demand", ">Change", ">Spot", ">Reserved", "Note"};
+    for (auto const& v : md::array_at(h, "weeks")) {
+        auto const& w = v.get_object();
+        std::string const week = text(w, "week");
+        bool const priced = at(w, "available").is_bool() && at(w, "available").get_bool();
+        auto const& change = md::object_at(w, "change");
+        t.row({md::link(week, to("/v1/sheets/" + week)), text(w, "observations"),
+               w.contains("median") ? text(w, "median") : "—", w.contains("cap") ? text(w, "cap") : "—",
+               priced ? text(w, "on_demand") : "—", change.empty() ? "—" : text(change, "on_demand"),
+               priced ? text(w, "spot") : "—", priced ? text(w, "reserved") : "—",
+               priced ? "" : "not priced: " + escape(text(w, "reason"))});
+    }
+    out += t.str() + "\n";
+    out += md::link("This week's " + name + " price", to("/v1/prices/" + id)) + " · " +
+           md::link("every model's history", to("/v1/history")) + " · " +
+           md::link("CSV", "/v1/prices/" + id + "/history.csv") + "\n";
+    return out;
+}
+
+std::string history_table_markdown(json::object const& t, links const& to)
+{
+    std::string const tier = text(t, "tier");
+    std::string out = "# Price history of every model\n\n";
+    out += "The " + escape(tier) + " rate of each GPU model over the " + text(t, "count") +
+           " published weeks, in USD per GPU-hour. The " + md::link("CSV", "/v1/history.csv" +
+           std::string(tier == "on_demand" ? "" : "?tier=" + tier)) + " has every week in a row and every model in a column; "
+           "each model's page has its weeks in full.\n\n";
+    auto const& weeks = md::array_at(t, "weeks");
+    md::table table{"Model", ">Priced weeks", "First week", ">First rate", "Latest week", ">Latest rate"};
+    for (auto const& id_value : md::array_at(t, "gpus")) {
+        std::string const id(id_value.get_string());
+        int priced = 0;
+        std::string first_week, first_rate, last_week, last_rate;
+        for (auto const& v : weeks) {
+            auto const& rate = at(md::object_at(v.get_object(), "rates"), id);
+            if (!rate.is_string())
+                continue;
+            ++priced;
+            if (first_week.empty())
+                first_week = text(v.get_object(), "week"), first_rate = text(rate);
+            last_week = text(v.get_object(), "week"), last_rate = text(rate);
+        }
+        table.row({md::link(id, to("/v1/prices/" + id + "/history")), std::to_string(priced),
+                   first_week.empty() ? "—" : first_week, first_rate.empty() ? "—" : first_rate,
+                   last_week.empty() ? "—" : last_week, last_rate.empty() ? "—" : last_rate});
+    }
+    out += table.str();
     return out;
 }
 

@@ -12,6 +12,8 @@ view const sheet_view{sheet_markdown, sheet_csv};
 view const price_view{price_markdown};
 view const catalog_view{catalog_markdown, catalog_csv};
 view const gpu_view{gpu_markdown};
+view const price_history_view{price_history_markdown, price_history_csv};
+view const history_table_view{history_table_markdown, history_table_csv};
 view const sheet_index_view{sheet_index_markdown, sheet_index_csv};
 view const observations_view{observations_markdown};
 view const methodology_view{methodology_markdown};

@@ -25,6 +25,8 @@ extern view const sheet_view;         // /v1/prices, /v1/sheets/{week}
 extern view const price_view;         // /v1/prices/{gpu}
 extern view const catalog_view;       // /v1/gpus
 extern view const gpu_view;           // /v1/gpus/{gpu}
+extern view const price_history_view;  // /v1/prices/{gpu}/history
+extern view const history_table_view;  // /v1/history
 extern view const sheet_index_view;   // /v1/sheets
 extern view const observations_view;  // /v1/sheets/{week}/observations (its CSV is the canonical file)
 extern view const methodology_view;

@@ -53,6 +53,8 @@ response handle_sheets(route_input& in);
 response handle_sheet(route_input& in);
 response handle_observations(route_input& in);
 response handle_regions(route_input& in);
+response handle_sheets_feed(route_input& in);      // /v1/sheets.atom
+response handle_history_chart(route_input& in);    // /v1/prices/{gpu}/history.svg and sparkline.svg
 response handle_index(route_input& in);           // "/"
 response handle_llms_txt(route_input& in);        // /llms.txt, /.well-known/llms.txt
 response handle_llms_full_txt(route_input& in);   // /llms-full.txt, /.well-known/llms-full.txt

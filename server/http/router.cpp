@@ -48,7 +48,10 @@ std::vector<route> make_routes()
         {"/readyz", handle_readyz, false, {}},
         {"/metrics", handle_metrics, false, {}},
         {"/v1/prices/{gpu}", handle_price_of, true, document_formats},
+        {"/v1/prices/{gpu}/history.svg", handle_history_chart, true, {}},
+        {"/v1/prices/{gpu}/sparkline.svg", handle_history_chart, true, {}},
         {"/v1/sheets", handle_sheets, true, render::table_formats},
+        {"/v1/sheets.atom", handle_sheets_feed, true, {}},
         {"/v1/sheets/{week}", handle_sheet, true, render::table_formats},
         {"/v1/sheets/{week}/observations", handle_observations, true, render::table_formats},  // .csv: the canonical file
         {"/v1/regions", handle_regions, true, render::table_formats},

@@ -4,6 +4,7 @@
 #include "render/json.hpp"
 
 #include "pricing/estimate.hpp"
+#include "pricing/history.hpp"
 #include "pricing/utf8.hpp"
 
 #include <variant>
@@ -21,16 +22,34 @@ response no_sheet_yet(request const& req)
     return res;
 }
 
-// The published sheet named by the {week} segment, or the response that explains why there is none.
+// The published sheet named by the {week} segment ("2026-W48", or latest or current), or the
+// response that explains why there is none.
 std::variant<pricing::price_sheet const*, response> published_week(route_input& in)
 {
-    auto const week = pricing::parse_week(in.captures[0]);
+    std::string_view const segment = in.captures[0];
+    if (segment == "latest" || segment == "current") {
+        auto const named = pricing::sheet_for_week(segment, in.snap().sheets, in.snap().current);
+        if (!named)
+            return from_error(in.req, named.err(), "week");
+        return *named;
+    }
+    auto const week = pricing::parse_week(segment);
     if (!week)
         return from_error(in.req, week.err(), "week");
     if (auto const* sheet = in.snap().find_sheet(*week))
         return sheet;
     return problem(in.req, beast_http::status::not_found,
                    "no sheet was published for " + pricing::to_string(*week) + "; /v1/sheets lists those that were");
+}
+
+// A sheet named by an alias changes when the next one is published: never cached as immutable.
+response document_of_week(route_input& in, std::string const& path)
+{
+    if (in.captures[0] != "latest" && in.captures[0] != "current")
+        return document_at(in, path);
+    if (auto const doc = in.snap().find_document(path, in.format))
+        return serve_document(in.req, doc, shared_cache_control);
+    return document_at(in, path);
 }
 
 response json_status(request const& req, beast_http::status status, json::object const& body)
@@ -81,6 +100,19 @@ response handle_price_of(route_input& in)
                           {{"valid_ids", catalog_ids(in)}});
     if (!in.snap().current)
         return no_sheet_yet(in.req);
+    if (auto const week = in.query.take("week")) {
+        auto const sheet = pricing::sheet_for_week(*week, in.snap().sheets, in.snap().current);
+        if (!sheet)
+            return from_error(in.req, sheet.err(), "week");
+        if (*sheet != in.snap().current) {
+            auto const* row = (*sheet)->find((*model)->id);
+            if (!row)
+                return problem(in.req, beast_http::status::not_found,
+                               (*model)->id + " was not on the sheet of " + pricing::to_string((*sheet)->week));
+            return serve_computed(in, render::price_view, render::price_json(**sheet, *row, *model),
+                                  (*sheet)->published_at);
+        }
+    }
     return document_at(in, "/v1/prices/" + (*model)->id);
 }
 
@@ -95,7 +127,7 @@ response handle_sheet(route_input& in)
     auto const found = published_week(in);
     if (auto const* res = std::get_if<response>(&found))
         return *res;
-    return document_at(in, "/v1/sheets/" + pricing::to_string(std::get<0>(found)->week));
+    return document_of_week(in, "/v1/sheets/" + pricing::to_string(std::get<0>(found)->week));
 }
 
 response handle_observations(route_input& in)
@@ -103,9 +135,30 @@ response handle_observations(route_input& in)
     auto const found = published_week(in);
     if (auto const* res = std::get_if<response>(&found))
         return *res;
-    return document_at(in, "/v1/sheets/" + pricing::to_string(std::get<0>(found)->week) + "/observations");
+    return document_of_week(in, "/v1/sheets/" + pricing::to_string(std::get<0>(found)->week) + "/observations");
 }
 
 response handle_regions(route_input& in) { return document_at(in, "/v1/regions"); }
+
+// Documents in one format of their own (the feed, the charts), stored under their URL.
+response serve_stored(route_input& in, std::string const& path)
+{
+    if (auto const doc = in.snap().find_document(path))
+        return serve_document(in.req, doc, shared_cache_control);
+    return problem(in.req, beast_http::status::not_found, "nothing is published at " + path);
+}
+
+response handle_sheets_feed(route_input& in) { return serve_stored(in, "/v1/sheets.atom"); }
+
+response handle_history_chart(route_input& in)
+{
+    auto const model = pricing::find_gpu_parameter("gpu", in.captures[0], in.snap().catalog);
+    if (!model)
+        return from_error(in.req, {pricing::errc::not_found, model.err().cause.message}, "gpu",
+                          {{"valid_ids", catalog_ids(in)}});
+    auto const& path = in.path;
+    bool const spark = path.ends_with("/sparkline.svg");
+    return serve_stored(in, "/v1/prices/" + (*model)->id + (spark ? "/sparkline.svg" : "/history.svg"));
+}
 
 }

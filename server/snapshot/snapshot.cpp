@@ -5,6 +5,8 @@
 #include <boost/json/parse.hpp>
 
 #include "render/glossary_json.hpp"
+#include "render/chart.hpp"
+#include "render/feed.hpp"
 #include "render/json.hpp"
 #include "render/methodology.hpp"
 #include "render/site.hpp"
@@ -64,10 +66,15 @@ public:
     void add_body(std::string const& key, format f, std::string body, bool immutable = false,
                   std::optional<pricing::instant> data_time = std::nullopt)
     {
+        add_body(key, render::content_type(f), std::move(body), immutable, data_time);
+    }
+    void add_body(std::string const& key, std::string_view content_type, std::string body, bool immutable = false,
+                  std::optional<pricing::instant> data_time = std::nullopt)
+    {
         auto const before = previous(key);
         if (before && before->body == body && before->immutable == immutable)
             return put(key, before);
-        put(key, make_document(std::string(render::content_type(f)), std::move(body), immutable,
+        put(key, make_document(std::string(content_type), std::move(body), immutable,
                                modified_at(before != nullptr, data_time)));
     }
 
@@ -132,6 +139,27 @@ void add_inputs(builder& b, snapshot const* previous, pricing::price_sheet const
 }
 
 // The glossary resolved against the current sheet, and its unfiltered documents in each language.
+// Each model's weeks, every model's table in each tier, and the feed of new sheets: they change
+// only when a sheet is published.
+void add_history(snapshot const& s, builder& b, std::optional<pricing::instant> last_published)
+{
+    if (s.sheets.empty())
+        return;
+    for (auto const& m : s.catalog.gpus) {
+        std::string const path = "/v1/prices/" + m.id + "/history";
+        auto const history = render::price_history_json(s.sheets, m);
+        b.add(path, "", history, render::price_history_view, render::table_formats, false, last_published);
+        b.add_body(path + ".svg", render::svg_content_type, render::history_chart_svg(history), false, last_published);
+        b.add_body("/v1/prices/" + m.id + "/sparkline.svg", render::svg_content_type,
+                   render::history_sparkline_svg(history), false, last_published);
+    }
+    for (auto t : pricing::all_tiers)
+        b.add("/v1/history", t == pricing::tier::on_demand ? "" : "?tier=" + std::string(pricing::to_string(t)),
+              render::history_table_json(s.sheets, s.catalog, t), render::history_table_view, render::table_formats,
+              false, last_published);
+    b.add_body("/v1/sheets.atom", render::atom_content_type, render::sheets_feed(s.sheets), false, last_published);
+}
+
 void add_glossary(snapshot& s, builder& b, std::optional<pricing::instant> since)
 {
     auto const& text = glossary::embedded();
@@ -286,6 +314,7 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
               render::sheet_view, render::table_formats, past, sheet.published_at);
         add_inputs(b, previous, sheet, past, load_inputs);
     }
+    add_history(*s, b, last_published);
     b.add("/v1/methodology", "", render::methodology_json(), render::methodology_view, render::document_formats);
     b.add("/v1/regions", "", render::regions_json(s->catalog), render::regions_view, render::table_formats);
     b.add("/v1/inventory", "", render::inventory_json(s->catalog), render::inventory_view, render::table_formats);

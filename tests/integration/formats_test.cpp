@@ -20,6 +20,9 @@ std::optional<std::string> example(std::string const& pattern)
 {
     std::map<std::string, std::string> const targets{
         {"/v1/prices/{gpu}", "/v1/prices/h100-sxm"},
+        {"/v1/prices/{gpu}/history", "/v1/prices/h100-sxm/history"},
+        {"/v1/prices/{gpu}/history.svg", "/v1/prices/h100-sxm/history.svg"},
+        {"/v1/prices/{gpu}/sparkline.svg", "/v1/prices/h100-sxm/sparkline.svg"},
         {"/v1/gpus/{gpu}", "/v1/gpus/h100-sxm"},
         {"/v1/sheets/{week}", "/v1/sheets/" + this_week()},
         {"/v1/sheets/{week}/observations", "/v1/sheets/" + this_week() + "/observations"},

@@ -191,11 +191,65 @@ def check_prices(chromium, base, artifacts):
             continue
         expected = [price["name"], price["median"], price["cap"], price["on_demand"], price["spot"], price["reserved"],
                     price["headroom"], str(price["observations"])]
-        check(row == expected, f"prices row {row} equals the JSON {expected}")
+        check(row[:8] == expected, f"prices row {row} equals the JSON {expected}")
     h100 = next(p for p in sheet["prices"] if p["gpu"] == "h100-sxm")
     check([h100["median"], h100["on_demand"], h100["spot"], h100["reserved"]] == ["2.400", "1.680", "0.840", "1.092"],
           "the H100 SXM row is the worked example")
     chromium.screenshot(base + "/v1/prices", os.path.join(artifacts, "prices.png"))
+
+
+def check_sparklines(chromium, base):
+    """The HTML sheet shows each model's trend: an image of its sparkline, linking to its history."""
+    sheet = get_json(base + "/v1/prices")
+    dom_text = chromium.dump_dom(base + "/v1/prices")
+    for price in sheet["prices"]:
+        gpu = price["gpu"]
+        check(f'src="/v1/prices/{gpu}/sparkline.svg"' in dom_text, f"the prices page shows {gpu}'s sparkline")
+        check(f'href="/v1/prices/{gpu}/history.html"' in dom_text, f"{gpu}'s sparkline links to its history page")
+    svg = chromium.dump_dom(base + "/v1/prices/h100-sxm/sparkline.svg")
+    check("<polyline" in svg, "the sparkline draws a line")
+
+
+CIRCLE = re.compile(r'<circle data-series="([a-z_]+)" data-week="([0-9W-]+)" data-value="([0-9.]+)" '
+                    r'cx="(\d+)" cy="(\d+)"')
+Y_LABEL = re.compile(r'<text class="y-label" x="\d+" y="(\d+)"[^>]*>([0-9.]+)</text>')
+
+
+def check_history_chart(chromium, base, artifacts):
+    """The history page shows the chart, and the chart plots exactly the figures of the JSON, each
+    at the height its value gives on the labelled axis."""
+    history = get_json(base + "/v1/prices/h100-sxm/history")
+    page = chromium.dump_dom(base + "/v1/prices/h100-sxm/history")
+    check('src="/v1/prices/h100-sxm/history.svg"' in page, "the history page shows the chart")
+    dom = parse_dom(page)
+    rows = table_rows(dom, "Week")
+    check(len(rows) == history["count"], f"the history table has {len(rows)} weeks, the JSON {history['count']}")
+    svg = chromium.dump_dom(base + "/v1/prices/h100-sxm/history.svg")
+    points = {(m[0], m[1]): (m[2], int(m[3]), int(m[4])) for m in CIRCLE.findall(svg)}
+    labels = [(float(value), int(y) - 4) for y, value in Y_LABEL.findall(svg)]
+    check(len(labels) >= 3, f"the value axis has {len(labels)} labels")
+    (v0, y0), (v1, y1) = labels[0], labels[-1]
+    expected_points = 0
+    xs = []
+    for week in history["weeks"]:
+        for series in ("median", "on_demand", "spot", "reserved"):
+            if series not in week:
+                continue
+            expected_points += 1
+            point = points.get((series, week["week"]))
+            check(point is not None, f"the chart plots {series} of {week['week']}")
+            if point is None:
+                continue
+            value, cx, cy = point
+            check(value == week[series], f"{series} {week['week']}: plotted {value}, the JSON {week[series]}")
+            # Drawing only: the axis maps dollars to pixels linearly.
+            expected_y = y0 + (float(value) - v0) * (y1 - y0) / (v1 - v0)
+            check(abs(cy - expected_y) <= 1.5, f"{series} {week['week']}: y {cy}, the axis puts {value} at {expected_y:.1f}")
+            if series == "median":
+                xs.append(cx)
+    check(len(points) == expected_points, f"the chart has {len(points)} points, the JSON {expected_points} figures")
+    check(xs == sorted(xs) and len(set(xs)) == len(xs), "the weeks run left to right")
+    chromium.screenshot(base + "/v1/prices/h100-sxm/history", os.path.join(artifacts, "history.png"))
 
 
 def check_catalog(chromium, base, artifacts):
@@ -255,13 +309,15 @@ def main():
         check_prices(chromium, server.base, args.artifacts)
         check_catalog(chromium, server.base, args.artifacts)
         check_glossary(chromium, server.base, args.artifacts)
+        check_sparklines(chromium, server.base)
+        check_history_chart(chromium, server.base, args.artifacts)
         check_markdown_is_shown(chromium, server.base)
-        for name in ("prices", "catalog", "glossary"):
+        for name in ("prices", "catalog", "glossary", "history"):
             path = os.path.join(args.artifacts, name + ".png")
             check(os.path.exists(path) and os.path.getsize(path) > 10_000, f"screenshot {path} saved")
     finally:
         server.stop()
-    checks = "prices, catalog, glossary and Markdown display"
+    checks = "prices, sparklines, history chart, catalog, glossary and Markdown display"
     if FAILURES:
         print(f"0 passed, {len(FAILURES)} failed: browser end-to-end ({checks})")
         return 1

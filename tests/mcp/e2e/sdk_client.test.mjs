@@ -24,14 +24,17 @@ if (!base || !binary || !databaseUrl)
   throw new Error('LCG_MCP_BASE, LCG_BINARY and LCG_MCP_DATABASE_URL must be set: run tests/mcp/e2e/run sdk');
 const mcpUrl = `${base}/mcp`;
 
-const toolNames = ['get_prices', 'get_gpu', 'list_gpus', 'compare_gpus', 'estimate_job_cost', 'size_model',
+const toolNames = ['get_prices', 'get_price_history', 'get_history', 'get_gpu', 'list_gpus', 'compare_gpus', 'estimate_job_cost', 'size_model',
   'find_cheapest', 'check_instance', 'get_inventory', 'explain_term', 'search_glossary', 'get_methodology'];
 
 // Valid and invalid arguments for every tool. Invalid ones must come back as isError results whose
 // text says what is accepted (or names what is wrong).
 const calls = {
   get_prices: { valid: [{}, { sort: 'price' }, { gpu: 'h100-sxm' }, { vendor: 'nvidia', min_vram_gb: 80 },
-    { max_price: 1.5, tier: 'spot' }], invalid: [{ tier: 'weekly' }, { gpu: 'no-such-gpu' }, { colour: 'red' }] },
+    { max_price: 1.5, tier: 'spot' }, { week: 'latest', vendor: 'amd' }],
+    invalid: [{ tier: 'weekly' }, { gpu: 'no-such-gpu' }, { colour: 'red' }, { week: 'last week' }, { week: '2019-W01' }] },
+  get_price_history: { valid: [{ gpu: 'h100-sxm' }, { gpu: 'MI300X' }], invalid: [{}, { gpu: 'h999' }] },
+  get_history: { valid: [{}, { tier: 'reserved' }], invalid: [{ tier: 'weekly' }, { gpu: 'h100-sxm' }] },
   get_gpu: { valid: [{ gpu: 'h100-sxm' }, { gpu: 'A100-80GB-SXM' }], invalid: [{}, { gpu: 'h999' }] },
   list_gpus: { valid: [{}, { vendor: 'amd' }, { mig: true, min_vram_gb: 80 }],
     invalid: [{ mig: 'yes' }, { vendor: 'intel' }] },
@@ -152,6 +155,7 @@ test('each tool and its HTTP route give the same document, through the SDK', asy
     ['estimate_job_cost', '/v1/estimate', { gpu: 'a100-80gb-sxm', gpus: 8, hours: 72, tier: 'spot', storage_gb: 500,
       storage_hours: 100, ingress_gb: 40 }],
     ['get_prices', '/v1/prices', { vendor: 'amd', tier: 'spot', sort: 'price' }],
+    ['get_history', '/v1/history', { tier: 'spot' }],
     ['find_cheapest', '/v1/cheapest', { params_b: 70, precision: 'fp8', hours: 10 }],
     ['get_inventory', '/v1/inventory', { gpu: 'h100-sxm', region: 'eu-paris-1' }],
     ['compare_gpus', '/v1/compare', { gpus: ['h100-sxm', 'mi300x'] }],
@@ -198,7 +202,10 @@ test('Streamable HTTP: resources in Markdown and the HTTP API JSON, templates, p
     assert.deepEqual(JSON.parse(contents[1].text), JSON.parse(res.text), `${uri} is ${path}`);
   }
   const { resourceTemplates } = await httpClient.listResourceTemplates();
-  assert.equal(resourceTemplates.length, 3);
+  assert.equal(resourceTemplates.length, 4);
+  const history = await httpClient.readResource({ uri: 'lowcostgpu://prices/h100-sxm/history' });
+  const historyJson = await raw('GET', '/v1/prices/h100-sxm/history', { headers: { Accept: 'application/json' } });
+  assert.deepEqual(JSON.parse(history.contents[1].text), JSON.parse(historyJson.text), 'the history resource is the route');
   const weeks = await httpClient.complete({ ref: { type: 'ref/resource', uri: 'lowcostgpu://sheets/{week}' },
     argument: { name: 'week', value: '' } });
   assert.ok(weeks.completion.values.length >= 2);

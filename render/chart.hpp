@@ -1,0 +1,23 @@
+#pragma once
+
+#include <boost/json/object.hpp>
+
+#include <string>
+#include <string_view>
+
+// Charts of a model's price history as SVG, drawn on the server from the history document
+// (render::price_history_json) so every plotted value is a published figure. No script, no external
+// resource: an <img> of the HTML pages shows them under their Content-Security-Policy.
+namespace lcg::render {
+
+inline constexpr std::string_view svg_content_type = "image/svg+xml";
+
+// The median and the three rates over the weeks, with labelled axes and a legend. Each point is a
+// <circle> carrying data-series, data-week and data-value (the decimal string of the document) and
+// a <title> a screen reader or a tooltip shows.
+std::string history_chart_svg(boost::json::object const& history);
+
+// The on-demand rate over the weeks in a small line without axes, for a table cell.
+std::string history_sparkline_svg(boost::json::object const& history);
+
+}

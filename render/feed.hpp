@@ -1,0 +1,18 @@
+#pragma once
+
+#include "pricing/sheet.hpp"
+
+#include <span>
+#include <string>
+
+// The Atom feed of published sheets (RFC 4287), for feed readers and for mirrors that follow new
+// sheets: one entry per sheet, newest first.
+namespace lcg::render {
+
+inline constexpr std::string_view atom_content_type = "application/atom+xml; charset=utf-8";
+
+// `sheets` oldest first, as the snapshot keeps them. Links are relative to the feed's own URL
+// (/v1/sheets.atom), so the same bytes serve every host name; ids are URNs that never change.
+std::string sheets_feed(std::span<const pricing::price_sheet> sheets);
+
+}

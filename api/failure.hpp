@@ -18,7 +18,10 @@ struct failure {
     std::vector<std::string> suggestions{};
 };
 
-inline failure refused(pricing::parameter_error const& e) { return {e.cause.code, e.parameter, e.cause.message}; }
+inline failure refused(pricing::parameter_error const& e)
+{
+    return {e.cause.code, e.parameter, e.cause.message, e.suggestions};
+}
 inline failure refused(pricing::error const& e, std::string parameter) { return {e.code, std::move(parameter), e.message}; }
 inline failure invalid_parameter(std::string parameter, std::string message)
 {

@@ -1,5 +1,8 @@
 #include "estimate.hpp"
 
+#include "gpu_lookup.hpp"
+#include "utf8.hpp"
+
 #include "rules.hpp"
 
 namespace lcg::pricing {
@@ -55,11 +58,25 @@ money of_micros(std::int64_t micros) { return money::from_micros(micros); }
 
 parsed<gpu_model const*> find_gpu_parameter(std::string_view parameter, std::string_view text, catalog const& cat)
 {
-    if (auto const* model = cat.find(ascii_lower(text)))
-        return model;
-    return parameter_error{std::string(parameter),
-                           {errc::invalid_argument, std::string(parameter) + ": " + quote(text) +
-                                                        " is not a GPU of the catalog; accepted: " + join(cat.ids())}};
+    auto const match = lookup_gpu(text, cat);
+    if (match.model)
+        return match.model;
+    std::string const name(parameter);
+    std::string const asked = quote(utf8_prefix(text, rules::max_gpu_name_bytes));
+    if (match.candidates.empty())
+        return parameter_error{name,
+                               {errc::invalid_argument, name + ": " + asked +
+                                                            " is not a GPU of the catalog; accepted: a catalog id (any "
+                                                            "letter case) or model name: " + join(cat.ids())}};
+    std::vector<std::string> ids;
+    for (auto const* m : match.candidates)
+        ids.push_back(m->id);
+    return parameter_error{name,
+                           {errc::invalid_argument,
+                            name + ": " + asked + (ids.size() == 1 ? " is not a GPU of the catalog" : " names several GPUs") +
+                                "; closest: " + join(ids) + "; accepted: a catalog id (any letter case) or model name: " +
+                                join(cat.ids())},
+                           ids};
 }
 
 parsed<tier> tier_parameter(std::optional<std::string> const& text)

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <utility>
 #include <variant>
+#include <vector>
 
 // Exact quantities for the costing tools (estimate, sizing, compare, instance check): parameters
 // parsed from decimal text into scaled integers, and the few wide products the rules need. No
@@ -20,6 +21,7 @@ namespace lcg::pricing {
 struct parameter_error {
     std::string parameter;
     error cause;
+    std::vector<std::string> suggestions{};  // the closest valid values of a near miss, best first
 };
 
 parameter_error bad_input(std::string parameter, std::string message);  // an invalid_argument

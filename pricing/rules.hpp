@@ -65,5 +65,7 @@ inline constexpr std::size_t max_glossary_query_bytes = 200;     // a glossary s
 inline constexpr std::size_t max_glossary_suggestion_bytes = 32;
 inline constexpr int cheapest_alternatives = 4;             // shown after the cheapest configuration
 inline constexpr int notable_move_percent = 5;          // a feed entry names models whose on-demand moved this much
+inline constexpr std::size_t max_gpu_name_bytes = 64;  // a GPU named by the words of its name
+inline constexpr int gpu_candidates = 5;                // offered when a name fits no model or several
 
 }

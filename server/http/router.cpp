@@ -199,8 +199,9 @@ response dispatch(request const& req, request_context const& ctx, std::string_vi
     // The format: named by the suffix, else negotiated from Accept.
     render::format format = render::format::json;
     if (found.suffix) {
+        // The resource exists, not in that format: 406, as for an Accept header nothing satisfies.
         if (!r.formats.contains(*found.suffix))
-            return problem(req, beast_http::status::not_found,
+            return problem(req, beast_http::status::not_acceptable,
                            std::string(found.path) + " has no " + std::string(render::display_name(*found.suffix)) +
                                " form; it is available as " + media_types(r.formats),
                            {{"available", available_types(r.formats)}});

@@ -52,6 +52,15 @@ response document_of_week(route_input& in, std::string const& path)
     return document_at(in, path);
 }
 
+// A GPU in the path that names no model: 404 with the closest models, best first, and every id.
+response unknown_gpu(route_input& in, pricing::parameter_error const& e)
+{
+    json::object extra{{"valid_ids", catalog_ids(in)}};
+    if (!e.suggestions.empty())
+        extra["suggestions"] = render::string_array(e.suggestions);
+    return from_error(in.req, {pricing::errc::not_found, e.cause.message}, "gpu", std::move(extra));
+}
+
 response json_status(request const& req, beast_http::status status, json::object const& body)
 {
     auto res = base_response(req, status);
@@ -96,8 +105,7 @@ response handle_price_of(route_input& in)
     std::string const id = decoded && pricing::utf8_length(*decoded) ? *decoded : std::string(in.captures[0]);
     auto const model = pricing::find_gpu_parameter("gpu", id, in.snap().catalog);
     if (!model)
-        return from_error(in.req, {pricing::errc::not_found, model.err().cause.message}, "gpu",
-                          {{"valid_ids", catalog_ids(in)}});
+        return unknown_gpu(in, model.err());
     if (!in.snap().current)
         return no_sheet_yet(in.req);
     if (auto const week = in.query.take("week")) {
@@ -154,8 +162,7 @@ response handle_history_chart(route_input& in)
 {
     auto const model = pricing::find_gpu_parameter("gpu", in.captures[0], in.snap().catalog);
     if (!model)
-        return from_error(in.req, {pricing::errc::not_found, model.err().cause.message}, "gpu",
-                          {{"valid_ids", catalog_ids(in)}});
+        return unknown_gpu(in, model.err());
     auto const& path = in.path;
     bool const spark = path.ends_with("/sparkline.svg");
     return serve_stored(in, "/v1/prices/" + (*model)->id + (spark ? "/sparkline.svg" : "/history.svg"));

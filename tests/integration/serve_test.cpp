@@ -272,3 +272,28 @@ TEST_CASE("lowcostgpu mcp (stdio) follows a new sheet without restart")
     int id = 2;
     CHECK(eventually([&] { return median(id++) == "2.640"; }, std::chrono::seconds(5)));
 }
+
+TEST_CASE("a GPU in the path is found by its name; a name of several ranks them in the 404")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    auto const named = server.get("/v1/prices/nvidia-h100-sxm");
+    REQUIRE(named.status == 200);
+    CHECK(parse(named.body).at("gpu") == "h100-sxm");
+    CHECK(parse(named.body) == parse(server.get("/v1/prices/h100-sxm").body));
+    CHECK(server.get("/v1/gpus/H100%20SXM5").status == 200);
+
+    auto const several = server.get("/v1/prices/H100");
+    CHECK(several.status == 404);
+    CHECK(several.header("content-type") == "application/problem+json");
+    auto const problem = parse(several.body);
+    CHECK(problem.at("suggestions") == boost::json::parse(R"(["h100-sxm","h100-pcie","h100-nvl"])"));
+    CHECK(std::string(problem.at("detail").as_string()).find("closest: h100-sxm, h100-pcie, h100-nvl") !=
+          std::string::npos);
+    CHECK(problem.at("valid_ids").as_array().size() > 20);
+
+    // A format the resource does not have is 406, listing those it has.
+    auto const csv = server.get("/v1/methodology.csv");
+    CHECK(csv.status == 406);
+    CHECK(csv.body.find("text/markdown") != std::string::npos);
+}

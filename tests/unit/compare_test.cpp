@@ -156,7 +156,7 @@ TEST_CASE("the list of models: 2 to 8 distinct catalog ids")
         {",l40s", "empty item"},
         {"l40s,l40s", "listed twice"},
         {"l40s,L40S", "listed twice"},
-        {"l40s,h100", "'h100' is not a GPU of the catalog"},
+        {"l40s,h999", "'h999' is not a GPU of the catalog"},
     };
     for (auto const& r : rows) {
         auto const list = parse_gpu_list("gpus", r.text, sample_catalog());

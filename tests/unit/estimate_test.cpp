@@ -216,7 +216,7 @@ TEST_CASE("every parameter is validated and the error names it")
     };
     row const rows[] = {
         {{.hours = "1"}, "gpu", "gpu: required"},
-        {{.gpu = "h100", .hours = "1"}, "gpu", "accepted: a10, h100-sxm, rtx-4090"},
+        {{.gpu = "h999", .hours = "1"}, "gpu", "model name: a10, h100-sxm, rtx-4090"},
         {{.gpu = "h100-sxm", .gpus = "0", .hours = "1"}, "gpus", "from 1 to 8"},
         {{.gpu = "h100-sxm", .gpus = "9", .hours = "1"}, "gpus", "from 1 to 8"},
         {{.gpu = "h100-sxm", .gpus = "1.5", .hours = "1"}, "gpus", "is not an integer"},

@@ -140,7 +140,7 @@ TEST_CASE("instance-check parameters are validated")
     };
     row const rows[] = {
         {{{}, "1", "8", "64", "v7", {}}, "gpu", "required"},
-        {{"h100", "1", "8", "64", "v7", {}}, "gpu", "not a GPU of the catalog"},
+        {{"h999", "1", "8", "64", "v7", {}}, "gpu", "not a GPU of the catalog"},
         {{"h100-sxm", "0", "8", "64", "v7", {}}, "gpus", "from 1 to 64"},
         {{"h100-sxm", "1", {}, "64", "v7", {}}, "vcpus", "required"},
         {{"h100-sxm", "1", "8.5", "64", "v7", {}}, "vcpus", "is not an integer"},

@@ -363,6 +363,7 @@ struct request {
     json::object const* params;  // null when absent
     bool modern;
     std::string_view legacy_version;  // the version a legacy request is served in
+    transport via;
 };
 
 }
@@ -396,10 +397,12 @@ std::optional<std::string> decode_header_value(std::string_view value)
     return out;
 }
 
-json::object server_capabilities(bool modern)
+json::object server_capabilities(bool modern, transport via)
 {
+    // Only stdio is a session that can carry notifications: there a new sheet is announced.
+    bool const announces = via == transport::stdio;
     json::object c{{"tools", {{"listChanged", false}}},
-                   {"resources", {{"subscribe", false}, {"listChanged", false}}},
+                   {"resources", {{"subscribe", announces}, {"listChanged", announces}}},
                    {"prompts", {{"listChanged", false}}},
                    {"completions", json::object{}}};
     if (!modern)
@@ -671,7 +674,7 @@ reply server::impl::handle_one(json::value const& message, duplicate_key const* 
     if (in_batch && modern)
         return invalid("invalid request: batches are not part of MCP " + std::string(modern_version) +
                        "; send this request alone");
-    return run({rid, method, params, modern, legacy_version});
+    return run({rid, method, params, modern, legacy_version, context.via});
 }
 
 reply server::impl::call_tool_method(request const& r) const
@@ -735,6 +738,17 @@ reply server::impl::run(request const& r) const
             return fail(r, *f);
         return answer(r, {{"contents", std::move(std::get<0>(contents))}}, true);
     }
+    // Subscriptions live in the stdio session (mcp/stdio.cpp), which sends the updates; here a URI
+    // is checked, so a subscription names something that can be read.
+    if ((m == "resources/subscribe" || m == "resources/unsubscribe") && r.via == transport::stdio) {
+        auto const uri = string_param("uri");
+        if (!uri)
+            return fail(r, invalid_params(std::string(m) + " needs params.uri, a lowcostgpu:// URI"));
+        if (m == "resources/subscribe")
+            if (auto contents = read_resource(*uri, *data, r.modern); auto const* f = std::get_if<failure>(&contents))
+                return fail(r, *f);
+        return answer(r, {}, false);
+    }
     if (m == "prompts/list") {
         if (auto bad = no_cursor())
             return std::move(*bad);
@@ -768,7 +782,7 @@ reply server::impl::run(request const& r) const
         for (auto v : supported_versions)
             versions.emplace_back(v);
         json::object result{{"supportedVersions", std::move(versions)},
-                            {"capabilities", server_capabilities(true)},
+                            {"capabilities", server_capabilities(true, r.via)},
                             {"instructions", instructions}};
         result = decorate(std::move(result), true);
         return {200, result_body(r.id, json::serialize(result))};
@@ -785,7 +799,7 @@ reply server::impl::run(request const& r) const
             std::string_view const chosen = is_legacy(*version) ? *version : latest_legacy;
             return answer(r,
                           {{"protocolVersion", chosen},
-                           {"capabilities", server_capabilities(false)},
+                           {"capabilities", server_capabilities(false, r.via)},
                            {"serverInfo", server_info},
                            {"instructions", instructions}},
                           false);

@@ -110,8 +110,8 @@ private:
 };
 
 // What this server can do, as initialize and server/discover say (legacy adds logging) and the
-// server card states.
-boost::json::object server_capabilities(bool modern);
+// server card states. Over stdio, resources can be subscribed to and their list changes are announced.
+boost::json::object server_capabilities(bool modern, transport via = transport::http);
 
 // Decodes an Mcp-Name (or Mcp-Param-*) header value: "=?base64?…?=" is Base64 of UTF-8, anything
 // else is taken as it is. Nothing when the sentinel form holds invalid Base64.

@@ -1,13 +1,136 @@
 #include "mcp/stdio.hpp"
 
+#include "mcp/resources.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <condition_variable>
 #include <istream>
+#include <mutex>
 #include <ostream>
+#include <set>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace lcg::mcp {
 
-void serve_stdio(std::function<std::shared_ptr<const server>()> const& current, std::istream& in, std::ostream& out)
+namespace {
+
+namespace json = boost::json;
+
+// What a client sees of the published sheets: a sheet's URI, and whether it was published again.
+std::vector<std::string> sheet_identities(data_view const& data)
 {
+    std::vector<std::string> out;
+    for (auto const& s : data.sheets())
+        out.push_back(pricing::to_string(s.week) + " " + pricing::to_rfc3339(s.published_at) + " " + s.inputs_sha256);
+    return out;
+}
+
+std::string contents_of(std::string_view uri, data_view const& data)
+{
+    auto contents = read_resource(uri, data, false);
+    auto const* found = std::get_if<json::array>(&contents);
+    return found ? json::serialize(*found) : std::string();
+}
+
+// The session's state shared by the reader (this thread) and the announcer.
+class session {
+public:
+    session(std::function<std::shared_ptr<const server>()> const& current, std::ostream& out)
+        : current_(current), out_(out), seen_(current())
+    {
+    }
+
+    void write_line(std::string_view line)
+    {
+        std::lock_guard lock(out_mutex_);
+        out_ << line << '\n' << std::flush;
+    }
+
+    // Answers one message and records a subscription it made or ended.
+    void answer(std::string_view message)
+    {
+        auto const answer = current_()->handle(message, {});
+        if (!answer.body.empty())
+            write_line(answer.body);
+        std::lock_guard lock(state_mutex_);
+        spoken_ = true;
+        if (message.find("resources/") != std::string_view::npos && answer.body.find("\"result\"") != std::string::npos)
+            record_subscription(message);
+    }
+
+    // Announces what changed since the data last seen; called by the announcer only.
+    void announce_changes()
+    {
+        auto const now = current_();
+        std::set<std::string> uris;
+        {
+            std::lock_guard lock(state_mutex_);
+            if (now == seen_ || !spoken_)
+                return;
+            uris = subscribed_;
+        }
+        auto const& before = seen_->data();
+        auto const& after = now->data();
+        if (sheet_identities(before) != sheet_identities(after))
+            write_line(R"({"jsonrpc":"2.0","method":"notifications/resources/list_changed"})");
+        for (auto const& uri : uris)
+            if (contents_of(uri, before) != contents_of(uri, after))
+                write_line(json::serialize(json::object{{"jsonrpc", "2.0"},
+                                                        {"method", "notifications/resources/updated"},
+                                                        {"params", {{"uri", uri}}}}));
+        seen_ = now;
+    }
+
+private:
+    void record_subscription(std::string_view message)
+    {
+        json::error_code ec;
+        auto const parsed = json::parse(message, ec);
+        auto const* o = parsed.if_object();
+        if (ec || !o)
+            return;
+        auto const* method = o->if_contains("method");
+        auto const* params = o->if_contains("params");
+        auto const* uri = params && params->is_object() ? params->get_object().if_contains("uri") : nullptr;
+        if (!method || !method->is_string() || !uri || !uri->is_string())
+            return;
+        if (method->get_string() == "resources/subscribe")
+            subscribed_.insert(std::string(uri->get_string()));
+        else if (method->get_string() == "resources/unsubscribe")
+            subscribed_.erase(std::string(uri->get_string()));
+    }
+
+    std::function<std::shared_ptr<const server>()> const& current_;
+    std::ostream& out_;
+    std::mutex out_mutex_;    // one line at a time, answers and notifications alike
+    std::mutex state_mutex_;  // what follows
+    std::set<std::string> subscribed_;
+    bool spoken_ = false;     // nothing is announced before the client's first message
+    std::shared_ptr<const server> seen_;  // the announcer's own
+};
+
+}
+
+void serve_stdio(std::function<std::shared_ptr<const server>()> const& current, std::istream& in, std::ostream& out,
+                 std::chrono::milliseconds interval)
+{
+    session s(current, out);
+    std::mutex stop_mutex;
+    std::condition_variable stop_signal;
+    bool stopping = false;
+    std::thread announcer([&] {
+        std::unique_lock lock(stop_mutex);
+        while (!stop_signal.wait_for(lock, interval, [&] { return stopping; })) {
+            lock.unlock();
+            s.announce_changes();
+            lock.lock();
+        }
+    });
+
     std::streambuf* const source = in.rdbuf();
     std::string line;
     bool too_long = false;
@@ -27,18 +150,19 @@ void serve_stdio(std::function<std::shared_ptr<const server>()> const& current, 
         std::string_view message = line;
         while (!message.empty() && (message.front() == ' ' || message.front() == '\t'))
             message.remove_prefix(1);
-        if (too_long) {
-            out << R"({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"the message is larger than 1 MiB"}})"
-                << '\n'
-                << std::flush;
-        } else if (!message.empty()) {
-            auto const answer = current()->handle(message, {});
-            if (!answer.body.empty())
-                out << answer.body << '\n' << std::flush;
-        }
+        if (too_long)
+            s.write_line(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"the message is larger than 1 MiB"}})");
+        else if (!message.empty())
+            s.answer(message);
         line.clear();
         too_long = false;
     }
+    {
+        std::lock_guard lock(stop_mutex);
+        stopping = true;
+    }
+    stop_signal.notify_all();
+    announcer.join();
 }
 
 }

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <thread>
 
 using namespace lcg::testing;
 namespace json = boost::json;
@@ -296,4 +297,51 @@ TEST_CASE("a GPU in the path is found by its name; a name of several ranks them 
     auto const csv = server.get("/v1/methodology.csv");
     CHECK(csv.status == 406);
     CHECK(csv.body.find("text/markdown") != std::string::npos);
+}
+
+TEST_CASE("lowcostgpu mcp (stdio) announces a new sheet to a subscribed client")
+{
+    test_database db;
+    stdio_process mcp({"mcp", "--database-url", db.url("reader")});
+    auto const answer_of = [&](int id) {
+        std::string const marker = R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + ",";
+        std::string answer;
+        eventually(
+            [&] {
+                auto const out = mcp.output();
+                auto const at = out.find(marker);
+                auto const eol = out.find('\n', at);
+                if (at == std::string::npos || eol == std::string::npos)
+                    return false;
+                answer = out.substr(at, eol - at);
+                return true;
+            },
+            std::chrono::seconds(10));
+        REQUIRE_FALSE(answer.empty());
+        return parse(answer);
+    };
+    mcp.send(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
+    auto const resources = answer_of(1).at("result").at("capabilities").at("resources");
+    CHECK(resources.at("subscribe") == true);
+    CHECK(resources.at("listChanged") == true);
+    mcp.send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+    mcp.send(R"({"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"lowcostgpu://prices"}})");
+    CHECK(answer_of(2).contains("result"));
+    mcp.send(R"({"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"lowcostgpu://nothing"}})");
+    CHECK(answer_of(3).contains("error"));
+    mcp.send(R"({"jsonrpc":"2.0","id":4,"method":"resources/subscribe","params":{"uri":"lowcostgpu://methodology"}})");
+    CHECK(answer_of(4).contains("result"));
+    mcp.send(R"({"jsonrpc":"2.0","id":5,"method":"resources/unsubscribe","params":{"uri":"lowcostgpu://methodology"}})");
+    CHECK(answer_of(5).contains("result"));
+    // Nothing is announced while nothing changes.
+    std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+    CHECK(mcp.output().find("notifications/") == std::string::npos);
+
+    db.exec("UPDATE observation SET price_micros = price_micros * 11 / 10 WHERE gpu = 'h100-sxm'");
+    REQUIRE(run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", this_week(), "--replace"})
+                .exit_code == 0);
+    std::string const updated = R"({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"lowcostgpu://prices"}})";
+    CHECK(eventually([&] { return mcp.output().find(updated) != std::string::npos; }, std::chrono::seconds(10)));
+    CHECK(mcp.output().find(R"({"jsonrpc":"2.0","method":"notifications/resources/list_changed"})") != std::string::npos);
+    CHECK(mcp.output().find("lowcostgpu://methodology\"}}") == std::string::npos);  // unsubscribed, and unchanged
 }

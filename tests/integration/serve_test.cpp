@@ -18,6 +18,26 @@ namespace {
 
 json::object parse(std::string const& body) { return json::parse(body).as_object(); }
 
+// The answer to request `id` in what `lowcostgpu mcp` has written, once it has written it.
+json::object answer_line(stdio_process const& mcp, int id)
+{
+    std::string const marker = R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + ",";
+    std::string answer;
+    eventually(
+        [&] {
+            auto const out = mcp.output();
+            auto const at = out.find(marker);
+            auto const eol = out.find('\n', at);
+            if (at == std::string::npos || eol == std::string::npos)
+                return false;
+            answer = out.substr(at, eol - at);
+            return true;
+        },
+        std::chrono::seconds(10));
+    REQUIRE_FALSE(answer.empty());
+    return parse(answer);
+}
+
 }
 
 TEST_CASE("the current sheet reproduces the worked example for the H100 SXM")
@@ -248,21 +268,7 @@ TEST_CASE("lowcostgpu mcp (stdio) follows a new sheet without restart")
     auto const median = [&](int id) -> std::string {
         mcp.send(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
                  R"(,"method":"tools/call","params":{"name":"get_gpu","arguments":{"gpu":"h100-sxm"}}})");
-        std::string const marker = R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + ",";
-        std::string answer;
-        eventually(
-            [&] {
-                auto const out = mcp.output();
-                auto const at = out.find(marker);
-                auto const eol = out.find('\n', at);
-                if (at == std::string::npos || eol == std::string::npos)
-                    return false;
-                answer = out.substr(at, eol - at);
-                return true;
-            },
-            std::chrono::seconds(10));
-        REQUIRE_FALSE(answer.empty());
-        auto const price = parse(answer).at("result").at("structuredContent").at("prices").as_object();
+        auto const price = answer_line(mcp, id).at("result").at("structuredContent").at("prices").as_object();
         return std::string(price.at("median").as_string());
     };
     CHECK(median(1) == "2.400");
@@ -303,23 +309,7 @@ TEST_CASE("lowcostgpu mcp (stdio) announces a new sheet to a subscribed client")
 {
     test_database db;
     stdio_process mcp({"mcp", "--database-url", db.url("reader")});
-    auto const answer_of = [&](int id) {
-        std::string const marker = R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + ",";
-        std::string answer;
-        eventually(
-            [&] {
-                auto const out = mcp.output();
-                auto const at = out.find(marker);
-                auto const eol = out.find('\n', at);
-                if (at == std::string::npos || eol == std::string::npos)
-                    return false;
-                answer = out.substr(at, eol - at);
-                return true;
-            },
-            std::chrono::seconds(10));
-        REQUIRE_FALSE(answer.empty());
-        return parse(answer);
-    };
+    auto const answer_of = [&](int id) { return answer_line(mcp, id); };
     mcp.send(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
     auto const resources = answer_of(1).at("result").at("capabilities").at("resources");
     CHECK(resources.at("subscribe") == true);

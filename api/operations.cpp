@@ -450,11 +450,12 @@ auto const registry = std::to_array<operation>({
      estimate_parameters, estimate_job_cost, &render::estimate_view, "estimate", "gpu=h100-sxm&gpus=2&hours=10&tier=spot&storage_gb=500&egress_gb=50&tokens_per_second=1500"},
     {"size_model", "/v1/sizing", "GPUs a model needs",
      "How many GPUs of each catalog model hold a model: memory = parameters × bytes per parameter × 1.5, GPUs = "
-     "ceil(memory / VRAM), offered as the next power of two up to 8; the smallest MIG slice that fits; the hourly "
-     "cost per tier; the cheapest configuration per tier.",
+     "ceil(memory / VRAM), offered as that count where it is cheaper and as the next power of two up to 8; the "
+     "smallest MIG slice that fits; the hourly cost per tier; the cheapest configuration per tier.",
      sizing_parameters, size_model, &render::sizing_view, "sizing", "params_b=70&precision=int8"},
     {"find_cheapest", "/v1/cheapest", "Cheapest configuration that fits",
-     "The cheapest single instance (1, 2, 4 or 8 GPUs of one model) that holds a model (params_b and precision) or a "
+     "The cheapest single instance (1 to 8 GPUs of one model, the fewest that hold it) that holds a model (params_b "
+     "and precision) or a "
      "memory need (vram_gb), in a tier, with its exact GPU-time cost for a duration (hours, default 1), and the next "
      "cheapest alternatives.",
      cheapest_parameters, find_cheapest, &render::cheapest_view, "cheapest", "params_b=70&precision=fp8&hours=10"},

@@ -51,12 +51,11 @@ std::vector<configuration> cheapest_configurations(cheapest_query const& q, cata
     std::vector<configuration> out;
     for (auto const& m : cat.gpus) {
         auto const* row = sheet.find(m.id);
-        auto const sized = size_on(m, q.needed_units, row);
-        if (!sized.hourly || !sized.practical_gpus)
+        auto const cheapest = cheapest_on(size_on(m, q.needed_units, row), q.billed);
+        if (!cheapest)
             continue;
         money const rate = row->rates->of(q.billed);
-        out.push_back({m.id, *sized.practical_gpus, rate, sized.hourly->of(q.billed),
-                       gpu_time_cost(rate, *sized.practical_gpus, duration_us)});
+        out.push_back({m.id, cheapest->gpus, rate, cheapest->hourly, gpu_time_cost(rate, cheapest->gpus, duration_us)});
     }
     std::stable_sort(out.begin(), out.end(), [](configuration const& a, configuration const& b) {
         return a.hourly != b.hourly ? a.hourly < b.hourly : a.gpus < b.gpus;

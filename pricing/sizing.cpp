@@ -123,12 +123,24 @@ sizing_row size_on(gpu_model const& model, std::int64_t needed_units, sheet_row 
     r.priced = row && row->rates;
     if (!r.priced)
         r.unpriced_reason = row ? row->unavailable_reason : "no price sheet is in effect";
-    if (r.priced && r.fits_one_instance) {
-        int const n = *r.practical_gpus;
-        r.hourly = tier_rates{times(row->rates->on_demand, n), times(row->rates->spot, n),
-                              times(row->rates->reserved, n)};
-    }
+    auto const rates_for = [&](std::int64_t n) {
+        return tier_rates{times(row->rates->on_demand, n), times(row->rates->spot, n), times(row->rates->reserved, n)};
+    };
+    if (r.priced && r.fits_one_instance)
+        r.hourly = rates_for(*r.practical_gpus);
+    if (r.priced && r.gpus_needed <= model.max_gpus_per_instance && r.gpus_needed <= rules::max_gpus_per_instance &&
+        r.gpus_needed != r.practical_gpus.value_or(0))
+        r.smallest_hourly = rates_for(r.gpus_needed);
     return r;
+}
+
+std::optional<cheapest_configuration> cheapest_on(sizing_row const& r, tier t)
+{
+    if (r.smallest_hourly)
+        return cheapest_configuration{t, r.gpu, static_cast<int>(r.gpus_needed), r.smallest_hourly->of(t)};
+    if (r.hourly)
+        return cheapest_configuration{t, r.gpu, *r.practical_gpus, r.hourly->of(t)};
+    return std::nullopt;
 }
 
 sizing_result size_model(model_spec const& spec, catalog const& cat, price_sheet const* sheet)
@@ -140,12 +152,12 @@ sizing_result size_model(model_spec const& spec, catalog const& cat, price_sheet
         if (spec.gpu.empty() || model.id == spec.gpu)
             result.rows.push_back(size_on(model, result.needed_units, sheet ? sheet->find(model.id) : nullptr));
     for (tier t : all_tiers) {
-        sizing_row const* best = nullptr;
+        std::optional<cheapest_configuration> best;
         for (auto const& r : result.rows)
-            if (r.hourly && (!best || r.hourly->of(t) < best->hourly->of(t)))
-                best = &r;
+            if (auto const c = cheapest_on(r, t); c && (!best || c->hourly < best->hourly))
+                best = c;
         if (best)
-            result.cheapest.push_back({t, best->gpu, *best->practical_gpus, best->hourly->of(t)});
+            result.cheapest.push_back(*best);
     }
     return result;
 }

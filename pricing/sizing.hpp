@@ -70,6 +70,9 @@ struct sizing_row {
     bool priced = false;
     std::string unpriced_reason;
     std::optional<tier_rates> hourly;    // practical_gpus × the per-GPU rates: priced and fitting one instance
+    // gpus_needed × the per-GPU rates, priced and fitting one instance: the cheapest way to hold the
+    // model on this GPU, set only where it is fewer GPUs than the practical power of two.
+    std::optional<tier_rates> smallest_hourly;
 };
 
 struct cheapest_configuration {
@@ -83,10 +86,14 @@ struct sizing_result {
     model_spec spec;
     std::int64_t needed_units = 0;
     std::vector<sizing_row> rows;                   // catalog order, or the one model asked
-    std::vector<cheapest_configuration> cheapest;  // per tier, lowest hourly cost (first by id on a tie)
+    std::vector<cheapest_configuration> cheapest;  // per tier, lowest hourly cost of any count that holds the
+                                                   // model (first by id on a tie)
 };
 
 sizing_row size_on(gpu_model const& model, std::int64_t needed_units, sheet_row const* row);
+// The cheapest instance of a sized row in a tier: its smallest count when that is cheaper than the
+// practical one, else the practical one; empty when the row has no price or no instance holds it.
+std::optional<cheapest_configuration> cheapest_on(sizing_row const& r, tier t);
 sizing_result size_model(model_spec const& spec, catalog const& cat, price_sheet const* sheet);
 
 }

@@ -304,6 +304,11 @@ json::object sizing_json(pricing::sizing_result const& result, pricing::catalog 
         else if (!r.fits_one_instance)
             o["note"] = "needs " + std::to_string(*r.practical_gpus) + " GPUs in one instance; an instance of " + r.gpu +
                         " takes at most " + std::to_string(r.max_gpus_per_instance);
+        else if (r.smallest_hourly)
+            o["note"] = std::to_string(r.gpus_needed) + " GPUs hold it and cost least; " +
+                        std::to_string(*r.practical_gpus) +
+                        ", the next power of two, is the usual choice because tensor parallelism splits a model's "
+                        "attention heads evenly over 2, 4 or 8 GPUs";
         else
             o["note"] = nullptr;
         json::object mig{{"supported", m && pricing::has_mig(*m)}, {"fits", r.mig.has_value()}};
@@ -318,6 +323,7 @@ json::object sizing_json(pricing::sizing_result const& result, pricing::catalog 
         if (!r.priced)
             o["reason"] = r.unpriced_reason;
         o["hourly"] = optional_rates(r.hourly);
+        o["smallest_hourly"] = optional_rates(r.smallest_hourly);
         models.push_back(std::move(o));
     }
     json::object cheapest;
@@ -334,11 +340,12 @@ json::object sizing_json(pricing::sizing_result const& result, pricing::catalog 
                    {"overhead_factor", ratio_text(rules::sizing_overhead)},
                    {"needed_gb", decimal_string(result.needed_units, pricing::needed_gb_decimals, 0)},
                    {"formula", "needed_gb = params_b × bytes_per_param × overhead_factor; gpus_needed = "
-                               "ceil(needed_gb / vram_gb); practical_gpus = the next power of two up to 8"},
+                               "ceil(needed_gb / vram_gb); practical_gpus = the next power of two up to 8; smallest_hourly prices "
+                               "gpus_needed where that is fewer"},
                    {"models", std::move(models)},
                    {"cheapest", std::move(cheapest)},
                    {"currency", "USD"},
-                   {"hourly_unit", "per hour for practical_gpus GPUs in one instance"}};
+                   {"hourly_unit", "per hour for practical_gpus GPUs (hourly) or gpus_needed GPUs (smallest_hourly) in one instance"}};
     o["week"] = sheet ? json::value(pricing::to_string(sheet->week)) : json::value(nullptr);
     return o;
 }

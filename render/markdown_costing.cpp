@@ -115,7 +115,8 @@ std::string sizing_markdown(json::object const& s, links const& to)
     std::string out = "# GPUs for a " + text(s, "params_b") + "B-parameter model at " + text(s, "precision") + "\n\n";
     out += "Memory needed: " + text(s, "params_b") + " billion × " + text(s, "bytes_per_param") + " bytes × " +
            text(s, "overhead_factor") + " = **" + text(s, "needed_gb") + " GB**. " + week_line(s, to) +
-           " Hourly costs are for the practical number of GPUs in one instance.\n\n";
+           " Hourly costs are for the practical number of GPUs in one instance; where fewer GPUs hold the model, the "
+           "note gives that count and its on-demand cost.\n\n";
     md::table t{"GPU", ">VRAM (GB)", ">GPUs needed", ">Practical GPUs", "Smallest MIG slice", ">On-demand (USD/h)",
                 ">Spot (USD/h)", ">Reserved (USD/h)", "Note"};
     for (auto const& v : md::array_at(s, "models")) {
@@ -126,6 +127,9 @@ std::string sizing_markdown(json::object const& s, links const& to)
         if (at(mig, "fits").is_bool() && at(mig, "fits").get_bool())
             slice = md::code(text(mig, "profile")) + " (" + text(mig, "instances_per_gpu") + " per GPU)";
         std::string note = at(m, "note").is_string() ? escape(text(m, "note")) : "";
+        if (auto const& smallest = at(m, "smallest_hourly"); smallest.is_object())
+            note += " (" + text(m, "gpus_needed") + " GPUs: " + text(smallest.get_object(), "on_demand") +
+                    " USD/h on-demand)";
         if (m.contains("reason"))
             note += (note.empty() ? "" : "; ") + escape(text(m, "reason"));
         auto rate = [&](char const* tier) {

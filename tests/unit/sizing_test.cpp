@@ -188,8 +188,13 @@ TEST_CASE("400B at 1 byte: 600 GB → H100: 8, H200: 5 (practical 8), B200: 4")
     CHECK_FALSE(l40s.fits_one_node);
     CHECK_FALSE(l40s.fits_one_instance);
     CHECK_FALSE(l40s.hourly.has_value());
-    CHECK(r.cheapest[0].gpu == "h100-sxm");  // 8 × 1.680 = 13.440 < 4 × 3.500 = 14.000
-    CHECK(to_decimal(r.cheapest[0].hourly) == "13.440");
+    // Five H200 hold it for less than any power of two: 5 × 2.100 = 10.500 < 8 × 1.680 = 13.440 < 4 × 3.500.
+    CHECK(to_decimal(row_of(r, "h200-sxm").smallest_hourly->on_demand) == "10.500");
+    CHECK(to_decimal(row_of(r, "h200-sxm").hourly->on_demand) == "16.800");  // the practical 8
+    CHECK_FALSE(row_of(r, "h100-sxm").smallest_hourly.has_value());  // 8 is both counts
+    CHECK(r.cheapest[0].gpu == "h200-sxm");
+    CHECK(r.cheapest[0].gpus == 5);
+    CHECK(to_decimal(r.cheapest[0].hourly) == "10.500");
 }
 
 TEST_CASE("a small model fits a MIG slice: the smallest profile that holds it")

@@ -184,6 +184,8 @@ int run_publish(arguments const& args)
     std::cout << (s.replaced ? "republished " : "published ") << pricing::to_string(s.week) << ": " << s.priced_models
               << " of " << s.models << " models priced from " << s.observations
               << " observations; inputs sha256 " << s.inputs_sha256 << "\n";
+    for (auto const& r : s.refused)
+        std::cout << "  not priced: " << r.gpu << ": " << r.reason << "\n";
     return 0;
 }
 

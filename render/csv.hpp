@@ -18,7 +18,9 @@ std::string regions_csv(boost::json::object const& regions);    // /v1/regions
 std::string inventory_csv(boost::json::object const& inventory);  // /v1/inventory: one row per model and region
 std::string glossary_csv(boost::json::object const& glossary);  // /v1/glossary: one row per term listed
 
-// One record: fields quoted when they hold a comma, a quote or a line break.
+// One record: fields quoted when they hold a comma, a quote or a line break, and a field a
+// spreadsheet would run as a formula (= + - @ tab CR first, not a plain number) prefixed with an
+// apostrophe (OWASP). Meant for people; the canonical observations CSV is written byte-exact elsewhere.
 std::string csv_record(std::vector<std::string> const& fields);
 
 }

@@ -56,9 +56,17 @@ void refresher::stop()
 
 void refresher::loop()
 {
+    // How often an idle connection is asked a trivial question, so /readyz knows the database
+    // answers even when nothing changes for a long time (any --ready-max-age of 1 s or more).
+    constexpr auto check_interval = milliseconds(500);
     auto backoff = milliseconds(250);
     std::unique_ptr<store::database> db;
     auto last_load = steady_clock::now();
+    auto last_check = steady_clock::now();
+    auto const answered = [&] {
+        last_check = steady_clock::now();
+        target_.mark_checked(now_seconds());
+    };
     while (!stopping_) {
         try {
             if (!db) {
@@ -68,6 +76,7 @@ void refresher::loop()
                 target_.set(load_from(*db, target_.get().get()));
                 ops::metrics::instance().record_snapshot_reload();
                 last_load = steady_clock::now();
+                answered();
                 backoff = milliseconds(250);
                 log_event("snapshot_loaded", "connected");
             }
@@ -77,8 +86,12 @@ void refresher::loop()
                 target_.set(load_from(*db, target_.get().get()));
                 ops::metrics::instance().record_snapshot_reload();
                 last_load = steady_clock::now();
+                answered();
                 if (changed)
                     log_event("snapshot_loaded", "change notified");
+            } else if (steady_clock::now() - last_check >= check_interval) {
+                db->check();
+                answered();
             }
         } catch (std::exception const& e) {
             db.reset();

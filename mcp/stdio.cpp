@@ -1,12 +1,15 @@
 #include "mcp/stdio.hpp"
 
+#include <boost/json/serialize.hpp>
+
 #include <istream>
 #include <ostream>
 #include <string>
 
 namespace lcg::mcp {
 
-void serve_stdio(std::function<std::shared_ptr<const server>()> const& current, std::istream& in, std::ostream& out)
+void serve_stdio(std::function<std::shared_ptr<const server>()> const& current, std::istream& in, std::ostream& out,
+                 std::ostream* log)
 {
     std::streambuf* const source = in.rdbuf();
     std::string line;
@@ -35,6 +38,11 @@ void serve_stdio(std::function<std::shared_ptr<const server>()> const& current, 
             auto const answer = current()->handle(message, {});
             if (!answer.body.empty())
                 out << answer.body << '\n' << std::flush;
+            for (auto const& failure : answer.failures)
+                if (log)
+                    *log << boost::json::serialize(boost::json::object{
+                                {"event", "caught_exception"}, {"where", "mcp"}, {"detail", failure}})
+                         << std::endl;
         }
         line.clear();
         too_long = false;

@@ -2,6 +2,7 @@
 
 #include "server/http/handlers.hpp"
 #include "server/http/negotiation.hpp"
+#include "server/ops/metrics.hpp"
 
 #include <array>
 #include <string>
@@ -252,9 +253,11 @@ response handle(request const& req, request_context const& ctx, std::string_view
         if (route)
             *route = matched;
         return res;
-    } catch (std::exception const&) {
+    } catch (std::exception const& e) {
         if (route)
             *route = matched;
+        ops::report_caught_exception("http", std::string(req.method_string()) + " " + std::string(matched) + ": " +
+                                                 e.what());
         return problem(req, beast_http::status::internal_server_error, "the server failed to answer this request");
     }
 }

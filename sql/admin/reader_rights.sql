@@ -1,8 +1,8 @@
 -- Run by a superuser in the lowcostgpu database, once, after `lowcostgpu migrate` (deploy/lib.sh
 -- does). The functions of pg_catalog belong to the bootstrap superuser, so the database owner cannot
--- revoke them (007_reader_rights.sql does what it can). Nothing of ours calls these functions since
--- publish and migrate lock tables instead; the publisher keeps pg_notify only for symmetry with the
--- NOTIFY statement it sends, which PostgreSQL does not guard with any privilege.
+-- revoke them (007_reader_rights.sql does what it can). Nothing of ours calls these functions
+-- (publish and migrate lock tables; they send the NOTIFY statement, which no privilege guards), so
+-- only the two writing roles keep them.
 DO $$
 DECLARE
   f regprocedure;

@@ -9,6 +9,7 @@ END
 $$;
 
 -- What the owner cannot do: EXECUTE on pg_advisory_lock and pg_notify belongs to the bootstrap
--- superuser, and no privilege guards the NOTIFY statement. So publish and migrate no longer wait on
--- advisory locks (they lock tables the reader may only read), and sql/admin/reader_rights.sql, run
--- once by a superuser, takes the advisory-lock functions and pg_notify() away from PUBLIC.
+-- superuser, and no privilege guards the NOTIFY statement (read-only transactions allow it). So
+-- publish and migrate no longer wait on advisory locks (they lock tables the reader may only read),
+-- sql/admin/reader_rights.sql, run once by a superuser, takes the advisory-lock functions and
+-- pg_notify() away from PUBLIC, and servers rebuild on notifications at most once a second.

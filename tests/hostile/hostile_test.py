@@ -277,6 +277,26 @@ def case_reader_rights(server, db):
         check(r.returncode != 0 and "permission denied" in r.stderr, f"the reader is refused: {sql}: {r.stderr}")
 
 
+def reloads(port):
+    text = http(port, "/metrics")[2].decode()
+    return int(re.search(r"^lowcostgpu_snapshot_reloads_total (\d+)$", text, re.M).group(1))
+
+
+def case_notify_storm(server, db):
+    # No privilege guards NOTIFY: the reader can send it (read-only transactions allow it too). What
+    # it costs the servers is bounded instead: at most one rebuild a second. 300 notifications, one
+    # per transaction, 10 ms apart: about 3 seconds, which would be hundreds of rebuilds otherwise.
+    before, started = reloads(server.port), time.monotonic()
+    script = "SELECT pg_sleep(0.01);\nNOTIFY lowcostgpu_changed;\n" * 300
+    r = subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", db.url("reader"), "-f", "-"], input=script,
+                       capture_output=True, text=True, timeout=60)
+    check(r.returncode == 0, "the reader can send NOTIFY (PostgreSQL has no privilege for it): " + r.stderr)
+    time.sleep(1.5)  # the last deferred rebuild
+    seconds, rebuilt = time.monotonic() - started, reloads(server.port) - before
+    print(f"  {rebuilt} rebuilds for 300 notifications over {seconds:.1f} s")
+    check(1 <= rebuilt <= seconds + 2, f"at most one rebuild a second: {rebuilt} over {seconds:.1f} s")
+
+
 def case_ready_max_age(server, db):
     quick = Server(db.url("reader"), ["--ready-max-age", "1"])
     try:
@@ -341,6 +361,8 @@ CASES = [
     ("link header", "the raw query string was copied unencoded into Link", case_link_header),
     ("csv formulas", "= + - @ values reached spreadsheets unneutralised", case_csv_formulas),
     ("reader rights", "the reader could create TEMP objects, NOTIFY and take advisory locks", case_reader_rights),
+    ("notify storm", "the reader could NOTIFY lowcostgpu_changed (each one rebuilt every server's snapshot)",
+     case_notify_storm),
     ("ready max age", "--ready-max-age below 30 s made /readyz flap", case_ready_max_age),
     ("descriptor limit", "clients past the descriptor limit hung in the backlog", case_descriptor_limit),
     ("metrics", "the MCP call counter was never fed; caught exceptions were not counted", case_metrics),

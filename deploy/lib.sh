@@ -69,6 +69,9 @@ create_database() {
     admin_psql "DROP DATABASE IF EXISTS $db WITH (FORCE)"
     admin_psql "CREATE DATABASE $db OWNER lowcostgpu_owner"
     "$bin" migrate --database-url "$(url_for lowcostgpu_owner "$db")" >/dev/null
+    # What only a superuser can take from the reader (advisory-lock functions, pg_notify).
+    PGOPTIONS='-c client_min_messages=warning' psql -X -q -v ON_ERROR_STOP=1 \
+        "postgresql://lowcostgpu_admin@127.0.0.1:$PG_PORT/$db" -f "$REPO/sql/admin/reader_rights.sql"
     # Local clusters trust 127.0.0.1; production gives these roles passwords or certificates.
     admin_psql "ALTER ROLE lowcostgpu_publisher LOGIN; ALTER ROLE lowcostgpu_reader LOGIN;"
     say "loading synthetic sample observations (10 weeks up to $now)"

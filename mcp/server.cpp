@@ -92,6 +92,23 @@ reply error_reply(json::value const& id, failure const& f, bool modern)
     return {status_of(f.code, modern), error_body(id, f)};
 }
 
+// The -32603 answer to a message whose handling threw: the client learns nothing internal, the
+// transport's log learns what failed and on which method.
+reply internal_error(json::value const& id, std::string_view method, std::exception const& e)
+{
+    reply r = error_reply(id, {error_code::internal_error, "internal error: the server failed to answer"}, false);
+    r.failures.push_back(std::string(method.empty() ? "a message" : method) + ": " + e.what());
+    return r;
+}
+
+std::string_view method_of(json::value const& message)
+{
+    auto const* o = message.if_object();
+    auto const* m = o ? o->if_contains("method") : nullptr;
+    return m && m->is_string() ? std::string_view(m->get_string()) : std::string_view{};
+}
+
+
 std::string result_body(json::value const& id, std::string_view result)
 {
     std::string out = R"({"jsonrpc":"2.0","id":)";
@@ -553,8 +570,12 @@ reply server::impl::handle(std::string_view message, message_context const& cont
         return {400, error_body(null_id, {error_code::parse_error, "parse error: the message is not valid JSON"})};
     if (parsed.value.is_array())
         return handle_batch(parsed.value.get_array(), parsed.duplicates, context);
-    return handle_one(parsed.value, parsed.duplicates.empty() ? nullptr : &parsed.duplicates.front(), context, id_out,
-                      false);
+    try {
+        return handle_one(parsed.value, parsed.duplicates.empty() ? nullptr : &parsed.duplicates.front(), context,
+                          id_out, false);
+    } catch (std::exception const& e) {
+        return internal_error(id_out, method_of(parsed.value), e);  // while the message is still readable
+    }
 }
 
 reply server::impl::handle_batch(json::array const& batch, std::vector<duplicate_key> const& duplicates,
@@ -581,6 +602,7 @@ reply server::impl::handle_batch(json::array const& batch, std::vector<duplicate
                       " messages; this one has " + std::to_string(batch.size()));
 
     std::string body = "[";
+    reply merged;
     auto duplicate = duplicates.begin();
     for (std::size_t i = 0; i < batch.size(); ++i) {
         while (duplicate != duplicates.end() && duplicate->element < i)
@@ -591,19 +613,24 @@ reply server::impl::handle_batch(json::array const& batch, std::vector<duplicate
         // Each message is dispatched on its own: one that fails unexpectedly gets its own -32603.
         try {
             answer = handle_one(batch[i], found, context, id, true);
-        } catch (std::exception const&) {
-            answer = error_reply(id, {error_code::internal_error, "internal error: the server failed to answer"}, false);
+        } catch (std::exception const& e) {
+            answer = internal_error(id, method_of(batch[i]), e);
         }
+        merged.tool_calls.insert(merged.tool_calls.end(), answer.tool_calls.begin(), answer.tool_calls.end());
+        merged.failures.insert(merged.failures.end(), answer.failures.begin(), answer.failures.end());
         if (answer.body.empty())
             continue;
         if (body.size() > 1)
             body += ',';
         body += answer.body;
     }
-    if (body.size() == 1)
-        return {202, {}};  // notifications only: nothing to answer
+    if (body.size() == 1) {
+        merged.http_status = 202;  // notifications only: nothing to answer
+        return merged;
+    }
     body += ']';
-    return {200, std::move(body)};
+    merged.body = std::move(body);
+    return merged;
 }
 
 reply server::impl::handle_one(json::value const& message, duplicate_key const* duplicate,
@@ -690,11 +717,17 @@ reply server::impl::call_tool_method(request const& r) const
     }
     std::string_view const tool = name->get_string();
     if (tool == "get_prices" && (!arguments || arguments->empty()))
-        return {200, result_body(r.id, r.modern ? prices_modern : prices_legacy)};
+        return {200, result_body(r.id, r.modern ? prices_modern : prices_legacy), {{"get_prices", "ok"}}};
     auto result = call_tool(tool, arguments, *data);
-    if (!result)
-        return fail(r, invalid_params("unknown tool " + pricing::quote(limited(tool)) + "; tools/list names them"));
-    return answer(r, std::move(*result), false);
+    if (!result) {
+        auto refused = fail(r, invalid_params("unknown tool " + pricing::quote(limited(tool)) + "; tools/list names them"));
+        refused.tool_calls.push_back({"(unknown)", "rpc_error"});
+        return refused;
+    }
+    bool const is_error = result->contains("isError") && result->at("isError") == true;
+    auto answered = answer(r, std::move(*result), false);
+    answered.tool_calls.push_back({std::string(tool), is_error ? "tool_error" : "ok"});
+    return answered;
 }
 
 reply server::impl::run(request const& r) const
@@ -832,8 +865,8 @@ reply server::handle(std::string_view message, message_context const& context) c
     json::value id = nullptr;
     try {
         return impl_->handle(message, context, id);
-    } catch (std::exception const&) {
-        return error_reply(id, {error_code::internal_error, "internal error: the server failed to answer"}, false);
+    } catch (std::exception const& e) {
+        return internal_error(id, {}, e);
     }
 }
 

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 // The Model Context Protocol core: JSON-RPC 2.0 in, JSON-RPC 2.0 out, over any transport. It speaks
 // both eras of the protocol, chosen per message and without sessions, so any replica can answer any
@@ -84,9 +85,20 @@ struct message_context {
 // transport answers with: 200, or 202, 400 (parse errors, invalid requests, header and version
 // errors), 404 (a modern request for a method this server does not implement) or 500. A batch
 // is answered 200 with the array of its responses, whatever each of them says.
+// A tool a message called and how that ended: "ok", "tool_error" (isError) or "rpc_error". A name
+// no tool has is "(unknown)", so a client cannot mint labels.
+struct tool_call {
+    std::string tool;
+    std::string_view outcome;
+};
+
 struct reply {
     int http_status = 200;
     std::string body;  // one JSON-RPC response, or an array of them, without a trailing newline
+    // What the transport records: the tools called (for its metrics), and each exception caught while
+    // answering, with what was being answered (for its log: the body says only "internal error").
+    std::vector<tool_call> tool_calls{};
+    std::vector<std::string> failures{};
 };
 
 // One MCP server over one immutable data view. Build it once per view (it pre-renders the tool list

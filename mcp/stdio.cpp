@@ -39,8 +39,8 @@ std::string contents_of(std::string_view uri, data_view const& data)
 // The session's state shared by the reader (this thread) and the announcer.
 class session {
 public:
-    session(std::function<std::shared_ptr<const server>()> const& current, std::ostream& out)
-        : current_(current), out_(out), seen_(current())
+    session(std::function<std::shared_ptr<const server>()> const& current, std::ostream& out, std::ostream* log)
+        : current_(current), out_(out), log_(log), seen_(current())
     {
     }
 
@@ -56,6 +56,10 @@ public:
         auto const answer = current_()->handle(message, {});
         if (!answer.body.empty())
             write_line(answer.body);
+        for (auto const& failure : answer.failures)
+            if (log_)
+                *log_ << json::serialize(json::object{{"event", "caught_exception"}, {"where", "mcp"}, {"detail", failure}})
+                      << std::endl;
         std::lock_guard lock(state_mutex_);
         spoken_ = true;
         if (message.find("resources/") != std::string_view::npos && answer.body.find("\"result\"") != std::string::npos)
@@ -106,6 +110,7 @@ private:
 
     std::function<std::shared_ptr<const server>()> const& current_;
     std::ostream& out_;
+    std::ostream* log_;
     std::mutex out_mutex_;    // one line at a time, answers and notifications alike
     std::mutex state_mutex_;  // what follows
     std::set<std::string> subscribed_;
@@ -116,9 +121,9 @@ private:
 }
 
 void serve_stdio(std::function<std::shared_ptr<const server>()> const& current, std::istream& in, std::ostream& out,
-                 std::chrono::milliseconds interval)
+                 std::ostream* log, std::chrono::milliseconds interval)
 {
-    session s(current, out);
+    session s(current, out, log);
     std::mutex stop_mutex;
     std::condition_variable stop_signal;
     bool stopping = false;

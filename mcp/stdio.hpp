@@ -22,7 +22,9 @@ inline constexpr std::chrono::milliseconds announce_interval{500};
 // gives a server over different data, it announces what changed, once the client has spoken:
 // notifications/resources/list_changed when the published sheets changed (a sheet URI appeared or
 // was replaced), and notifications/resources/updated for each subscribed URI whose contents differ.
+// Each exception caught while answering is written to `log`, when given, as one JSON line
+// ({"event":"caught_exception","where":"mcp","detail":…}).
 void serve_stdio(std::function<std::shared_ptr<const server>()> const& current, std::istream& in, std::ostream& out,
-                 std::chrono::milliseconds interval = announce_interval);
+                 std::ostream* log = nullptr, std::chrono::milliseconds interval = announce_interval);
 
 }

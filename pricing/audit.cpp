@@ -32,12 +32,81 @@ void check_cap(row_audit& audit, row_figures const& f)
         audit.differences.push_back("on_demand " + f.on_demand + " is above the cap of 0.70 × median " + f.median);
 }
 
+// The rules read from the published strings alone, as check_cap does: whatever the inputs say, a
+// priced row has enough observations, whole-mill rates of at least the minimum, and spot and
+// reserved at their shares of the published on-demand.
+void check_published_rules(row_audit& audit, published_row const& p)
+{
+    if (p.observations < rules::min_observations)
+        audit.differences.push_back("priced with " + std::to_string(p.observations) + " observations; at least " +
+                                    std::to_string(rules::min_observations) + " are needed");
+    auto const on_demand = parse_money(p.figures.on_demand);
+    if (!on_demand || !on_demand->is_whole_mills()) {
+        audit.differences.push_back("on_demand " + p.figures.on_demand + " is not a whole number of mills");
+        return;
+    }
+    tier_rates const shares = rates_from_on_demand(*on_demand);
+    auto share_of = [&](std::string_view name, std::string const& published, money expected, rules::ratio r) {
+        if (published != to_decimal(expected))
+            audit.differences.push_back(std::string(name) + " " + published + " is not " +
+                                        std::to_string(r.numerator * 100 / r.denominator) + " % of on_demand " +
+                                        p.figures.on_demand + " rounded down to the mill (" + to_decimal(expected) +
+                                        ")");
+    };
+    share_of("spot", p.figures.spot, shares.spot, rules::spot_of_on_demand);
+    share_of("reserved", p.figures.reserved, shares.reserved, rules::reserved_of_on_demand);
+    for (tier t : all_tiers)
+        if (shares.of(t) < rules::min_published_rate)
+            audit.differences.push_back(std::string(to_string(t)) + " " + to_decimal(shares.of(t)) +
+                                        " is below the smallest published rate, " +
+                                        to_decimal(rules::min_published_rate));
+}
+
+void check_dates(std::vector<std::string>& problems, published_sheet const& sheet, iso_week week)
+{
+    std::string const name = to_string(week);
+    std::string const from = to_rfc3339(monday_of(week));
+    std::string const until = to_rfc3339(monday_of(next_week(week)));
+    if (sheet.effective_from != from)
+        problems.push_back("effective_from: published " + sheet.effective_from + ", the week " + name + " starts " +
+                           from);
+    if (sheet.effective_until != until)
+        problems.push_back("effective_until: published " + sheet.effective_until + ", the week " + name + " ends " +
+                           until);
+}
+
+void check_window(std::vector<std::string>& problems, std::vector<observation> const& inputs, time_window window)
+{
+    long outside = 0;
+    observation const* first = nullptr;
+    for (auto const& o : inputs) {
+        if (window.contains(o.observed_at))
+            continue;
+        ++outside;
+        if (!first)
+            first = &o;
+    }
+    if (first)
+        problems.push_back(std::to_string(outside) + (outside == 1 ? " observation lies" : " observations lie") +
+                           " outside the window " + to_rfc3339(window.from) + " .. " + to_rfc3339(window.until) +
+                           " the sheet is computed from (first: " + first->gpu + " at " +
+                           to_rfc3339(first->observed_at) + ")");
+}
+
+bool is_sha256_hex(std::string_view text)
+{
+    return text.size() == 64 &&
+           std::all_of(text.begin(), text.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
 }
 
 bool sheet_audit::ok() const
 {
     return problems.empty() && std::all_of(rows.begin(), rows.end(), [](row_audit const& r) { return r.ok(); });
 }
+
+namespace {
 
 sheet_audit audit_rows(std::vector<published_row> const& published, std::vector<observation> const& inputs)
 {
@@ -65,13 +134,50 @@ sheet_audit audit_rows(std::vector<published_row> const& published, std::vector<
         compare(audit, "spot", p.figures.spot, e.spot);
         compare(audit, "reserved", p.figures.reserved, e.reserved);
         compare(audit, "headroom", p.figures.headroom, e.headroom);
-        if (p.available)
+        if (p.available) {
             check_cap(audit, p.figures);
+            check_published_rules(audit, p);
+            if (!p.reason.empty())
+                audit.differences.push_back("reason: published " + quote(p.reason) + " for a priced row");
+        } else if (p.reason != expected.unavailable_reason) {
+            audit.differences.push_back("reason: published " + (p.reason.empty() ? "nothing" : quote(p.reason)) +
+                                        ", the rules give " + quote(expected.unavailable_reason));
+        }
         report.rows.push_back(std::move(audit));
     }
     for (auto const& [gpu, _] : prices)
         if (!listed.contains(gpu))
             report.problems.push_back("the inputs hold observations of " + gpu + ", which the sheet does not list");
+    return report;
+}
+
+}
+
+sheet_audit audit_sheet(published_sheet const& sheet, std::vector<observation> const& inputs,
+                        std::string_view inputs_csv)
+{
+    sheet_audit report = audit_rows(sheet.rows, inputs);
+    auto& problems = report.problems;
+    auto const week = parse_week(sheet.week);
+    if (!week) {
+        problems.push_back("week: " + week.err().message);
+    } else {
+        check_dates(problems, sheet, *week);
+        check_window(problems, inputs, observation_window(*week));
+    }
+    if (sheet.observations != static_cast<int>(inputs.size()))
+        problems.push_back("observations: published " + std::to_string(sheet.observations) + ", the inputs hold " +
+                           std::to_string(inputs.size()));
+    auto const priced = std::count_if(sheet.rows.begin(), sheet.rows.end(), [](auto const& r) { return r.available; });
+    if (sheet.priced_models != priced)
+        problems.push_back("priced_models: published " + std::to_string(sheet.priced_models) + ", the rows price " +
+                           std::to_string(priced));
+    if (!is_sha256_hex(sheet.inputs_sha256))
+        problems.push_back("inputs_sha256: published " + quote(sheet.inputs_sha256) +
+                           ", which is not 64 lower-case hexadecimal digits");
+    if (canonical_observations_csv(inputs) != inputs_csv)
+        problems.push_back("the observations are not the canonical CSV of their rows (sorted by gpu, observed_at, "
+                           "price, listing_id; prices with 6 decimals; \\n line ends)");
     return report;
 }
 

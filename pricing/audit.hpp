@@ -14,6 +14,7 @@ struct published_row {
     bool available = false;
     int observations = 0;
     row_figures figures;
+    std::string reason;  // why an unpriced row is not priced
 };
 
 struct row_audit {
@@ -28,8 +29,25 @@ struct sheet_audit {
     bool ok() const;
 };
 
-// Recomputes every row from the published inputs with the published rules and compares each
-// figure, and checks independently, from the published strings alone, that on-demand ≤ 0.70 × median.
-sheet_audit audit_rows(std::vector<published_row> const& published, std::vector<observation> const& inputs);
+// A sheet as published, read back from its JSON: its rows and what it states about itself.
+struct published_sheet {
+    std::string week;
+    std::string effective_from;
+    std::string effective_until;
+    std::string inputs_sha256;
+    int observations = 0;
+    int priced_models = 0;
+    std::vector<published_row> rows;
+};
+
+// Checks every published rule of a sheet against its inputs (`inputs`, parsed from the bytes
+// `inputs_csv`): recomputes every row with the published rules and compares each figure, checks
+// from the published strings alone that on-demand ≤ 0.70 × median, that spot and reserved are their
+// shares of it, that a priced row has enough observations and an unpriced one the rules' reason;
+// and the week, its effective dates (the week's Monday to the next Monday), that every observation
+// lies in the window before that Monday, the sheet's counts, the form of inputs_sha256 (whether the
+// bytes hash to it is the caller's check) and that the bytes are the canonical CSV of the inputs.
+sheet_audit audit_sheet(published_sheet const& sheet, std::vector<observation> const& inputs,
+                        std::string_view inputs_csv);
 
 }

@@ -20,6 +20,9 @@ inline constexpr ratio spot_of_on_demand{50, 100};
 inline constexpr ratio reserved_of_on_demand{65, 100};
 
 inline constexpr int min_observations = 5;
+// The smallest rate a sheet publishes in any tier: a rate that rounds down to $0.000 is not a price,
+// so such a model goes unpriced that week, with the reason, like one with too few observations.
+inline constexpr money min_published_rate = money::from_mills(1);
 // No marketplace lists a GPU-hour near this; the bound keeps every product of prices inside int64.
 inline constexpr money max_observed_price = money::from_dollars(100'000);
 inline constexpr int window_days = 7;          // observations of the 7 days before the re-check

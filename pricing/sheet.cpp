@@ -52,7 +52,11 @@ tier_rates rates_from_median(std::int64_t twice_median_micros)
     // median × 0.70 = m2 × 70 / 200; integer division floors because every term is positive.
     rules::ratio const of_twice_median{rules::on_demand_of_median.numerator,
                                        rules::on_demand_of_median.denominator * 2};
-    money const on_demand = floor_to_mill(twice_median_micros, of_twice_median);
+    return rates_from_on_demand(floor_to_mill(twice_median_micros, of_twice_median));
+}
+
+tier_rates rates_from_on_demand(money on_demand)
+{
     return {on_demand, floor_to_mill(on_demand.micros(), rules::spot_of_on_demand),
             floor_to_mill(on_demand.micros(), rules::reserved_of_on_demand)};
 }
@@ -69,6 +73,22 @@ std::int64_t cap_centimicros(std::int64_t twice_median_micros)
     return twice_median_micros * r.numerator * 100 / (r.denominator * 2);
 }
 
+std::string unpublishable_reason(tier_rates const& rates, std::int64_t twice_median_micros)
+{
+    std::string const median = decimal_string(twice_median_micros * 5, 7);
+    if (!is_within_cap(rates.on_demand, twice_median_micros))
+        return "on_demand " + to_decimal(rates.on_demand) + " would be above the cap of " +
+               decimal_string(cap_centimicros(twice_median_micros), 8) + " (" +
+               decimal_string(rules::on_demand_of_median.numerator * 100 / rules::on_demand_of_median.denominator, 2, 2) +
+               " × the median " + median + ")";
+    for (tier t : all_tiers)
+        if (rates.of(t) < rules::min_published_rate)
+            return "the median " + median + " gives a " + std::string(to_string(t)) + " rate of " +
+                   to_decimal(rates.of(t)) + " after rounding down to the mill; every published rate is at least " +
+                   to_decimal(rules::min_published_rate);
+    return {};
+}
+
 sheet_row compute_row(std::string gpu, std::vector<money> prices)
 {
     sheet_row row;
@@ -82,7 +102,10 @@ sheet_row compute_row(std::string gpu, std::vector<money> prices)
                                  std::to_string(rules::min_observations) + " are needed";
         return row;
     }
-    row.rates = rates_from_median(*row.twice_median_micros);
+    tier_rates const rates = rates_from_median(*row.twice_median_micros);
+    row.unavailable_reason = unpublishable_reason(rates, *row.twice_median_micros);
+    if (row.unavailable_reason.empty())
+        row.rates = rates;
     return row;
 }
 

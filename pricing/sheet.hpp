@@ -31,6 +31,9 @@ struct tier_rates {
 // The rules of DESIGN §2 on a median given as twice its micros (see twice_median):
 // on-demand = floor(median × 0.70) to the mill; spot and reserved are shares of on-demand, floored.
 tier_rates rates_from_median(std::int64_t twice_median_micros);
+// The same shares of a given on-demand rate (a whole number of mills): what the audit checks a
+// published row's spot and reserved against.
+tier_rates rates_from_on_demand(money on_demand);
 
 // The promise, checked exactly: on_demand ≤ 0.70 × median  ⇔  on_demand × 20 ≤ 7 × (2 × median).
 bool is_within_cap(money on_demand, std::int64_t twice_median_micros);
@@ -50,6 +53,12 @@ struct sheet_row {
     bool available() const { return rates.has_value(); }
 };
 
+// Why rates cannot be published (empty when they can): on-demand above the cap, or a tier below
+// rules::min_published_rate (a rate that rounds down to $0.000 is not a price).
+std::string unpublishable_reason(tier_rates const& rates, std::int64_t twice_median_micros);
+
+// A model's row: unavailable, with the reason, when it has too few observations or its rates cannot
+// be published; such a model never fails the sheet.
 sheet_row compute_row(std::string gpu, std::vector<money> prices);
 
 // The exact decimal strings a row publishes, shared by every output and by the audit. Empty when

@@ -4,6 +4,9 @@
 
 #include "pricing/observation.hpp"
 
+#include <algorithm>
+#include <string_view>
+
 namespace lcg::render {
 
 namespace {
@@ -39,13 +42,38 @@ std::string figure_confirmed(json::value const& v) { return v.is_object() ? fiel
 
 }
 
+namespace {
+
+bool is_plain_number(std::string_view s)
+{
+    if (!s.empty() && (s.front() == '-' || s.front() == '+'))
+        s.remove_prefix(1);
+    auto const dot = s.find('.');
+    auto const digits = [](std::string_view d) {
+        return !d.empty() && std::all_of(d.begin(), d.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    return dot == std::string_view::npos ? digits(s) : digits(s.substr(0, dot)) && digits(s.substr(dot + 1));
+}
+
+// OWASP's CSV-injection advice: a cell a spreadsheet would read as a formula (it starts with = + - @,
+// a tab or a carriage return) gets a leading apostrophe, unless it is a plain signed number.
+std::string neutralised(std::string const& cell)
+{
+    if (cell.empty() || std::string_view("=+-@\t\r").find(cell.front()) == std::string_view::npos ||
+        is_plain_number(cell))
+        return cell;
+    return "'" + cell;
+}
+
+}
+
 std::string csv_record(std::vector<std::string> const& fields)
 {
     std::string out;
     for (auto const& f : fields) {
         if (&f != &fields.front())
             out += ',';
-        pricing::append_csv_field(out, f);
+        pricing::append_csv_field(out, neutralised(f));
     }
     return out + "\n";
 }

@@ -20,7 +20,9 @@ std::string price_history_csv(boost::json::object const& history);  // /v1/price
 std::string history_table_csv(boost::json::object const& table);    // /v1/history: weeks down, models across
 std::string glossary_csv(boost::json::object const& glossary);  // /v1/glossary: one row per term listed
 
-// One record: fields quoted when they hold a comma, a quote or a line break.
+// One record: fields quoted when they hold a comma, a quote or a line break, and a field a
+// spreadsheet would run as a formula (= + - @ tab CR first, not a plain number) prefixed with an
+// apostrophe (OWASP). Meant for people; the canonical observations CSV is written byte-exact elsewhere.
 std::string csv_record(std::vector<std::string> const& fields);
 
 }

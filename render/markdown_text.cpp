@@ -47,7 +47,13 @@ std::string escape(std::string_view s)
     out.reserve(s.size());
     for (std::size_t i = 0; i < s.size(); ++i) {
         char const c = s[i];
-        bool special = c == '\\' || c == '*' || c == '[' || c == ']' || c == '<' || c == '>' || c == '|' || c == '`';
+        // A line break would let echoed input start a block (a heading, a list): inline text has none.
+        if (c == '\n' || c == '\r') {
+            out += ' ';
+            continue;
+        }
+        bool special = c == '\\' || c == '*' || c == '[' || c == ']' || c == '<' || c == '>' || c == '|' || c == '`' ||
+                       c == '#';
         if (c == '_') {
             // Only an underscore at a word boundary can open or close emphasis ("on_demand" is safe).
             bool const before = i > 0 && std::isalnum(static_cast<unsigned char>(s[i - 1]));

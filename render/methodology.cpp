@@ -31,6 +31,7 @@ json::object constants()
             {"spot_ratio_of_on_demand", fraction(rules::spot_of_on_demand)},
             {"reserved_ratio_of_on_demand", fraction(rules::reserved_of_on_demand)},
             {"minimum_observations", rules::min_observations},
+            {"minimum_published_rate", dollars(rules::min_published_rate, 3)},
             {"window_days", rules::window_days},
             {"recheck", "every Monday 00:00 UTC"},
             {"rounding", "down to the mill ($0.001)"},
@@ -79,6 +80,11 @@ json::array rule_list()
                                          " observations in the window gets no price that week; no number is "
                                          "carried over from an earlier week.",
              "count < " + min_obs + " ⇒ available = false"),
+        rule("minimum_rate",
+             "A model whose on-demand, spot or reserved rate would be below " +
+                 dollars(rules::min_published_rate, 3) +
+                 " after rounding down gets no price that week, with the reason; it never stops the sheet.",
+             "min(on_demand, spot, reserved) < " + dollars(rules::min_published_rate, 3) + " ⇒ available = false"),
         rule("multi_gpu", "An instance of n GPUs costs n times the per-GPU rate, from 1 to " +
                               std::to_string(rules::max_gpus_per_instance) + " GPUs.",
              "instance_rate = n × per_gpu_rate"),
@@ -107,6 +113,9 @@ json::array audit_steps()
         "Apply the rules above with integer arithmetic and compare median, cap, on-demand, spot, reserved and "
         "headroom with the published strings.",
         "Check that every on-demand rate satisfies on_demand_micros × 20 ≤ 7 × m2.",
+        "Check the rest of what the sheet states: effective from its week's Monday 00:00 UTC to the next Monday, "
+        "every observation inside the 7 days before that Monday, its observation count and priced_models, the "
+        "reason of every unpriced model, and that the CSV is in canonical form.",
         "Or run `lowcostgpu audit --url BASE --all`, which does all of this and exits non-zero on any difference.",
     };
 }
@@ -126,7 +135,11 @@ json::object methodology_json()
             {"canonical_csv",
              {{"columns", "observed_at,gpu,price_per_gpu_hour,source,listing_id"},
               {"order", "gpu, then observed_at, then price (numerically), then listing_id"},
-              {"format", "UTF-8, header included, prices with exactly 6 decimals, \\n line ends, RFC 4180 quoting"}}}};
+              {"format", "UTF-8, header included, prices with exactly 6 decimals, \\n line ends, RFC 4180 quoting"},
+              {"spreadsheets",
+               "byte-exact, so its SHA-256 can be checked: a source or listing_id starting with = + - @ is written as "
+               "it was observed. Open it as text, or import it with every column as text; the other CSV tables "
+               "prefix such cells with an apostrophe"}}}};
 }
 
 }

@@ -9,6 +9,8 @@
 
 #include "pricing/calendar.hpp"
 
+#include <boost/json.hpp>
+
 #include <chrono>
 #include <algorithm>
 #include <cstdlib>
@@ -19,6 +21,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <vector>
 
@@ -184,6 +187,8 @@ int run_publish(arguments const& args)
     std::cout << (s.replaced ? "republished " : "published ") << pricing::to_string(s.week) << ": " << s.priced_models
               << " of " << s.models << " models priced from " << s.observations
               << " observations; inputs sha256 " << s.inputs_sha256 << "\n";
+    for (auto const& r : s.refused)
+        std::cout << "  not priced: " << r.gpu << ": " << r.reason << "\n";
     return 0;
 }
 
@@ -280,13 +285,45 @@ int run_audit(arguments const& args)
     return audit::audit_service(*url, args.flag("week").value_or(""), args.flag("all").has_value(), std::cout) ? 0 : 1;
 }
 
+// Raises the soft limit on open files to the hard one, then lowers `max_connections` if even that
+// cannot hold them: a connection past the descriptor limit would wait unaccepted in the backlog
+// instead of getting its 503. `reserve` covers everything else the process opens.
+void fit_connections_to_descriptors(http::server_options& o)
+{
+    rlimit limit{};
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0)
+        return;
+    rlim_t const before = limit.rlim_cur;
+    if (limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &limit) != 0)
+            limit.rlim_cur = before;
+    }
+    // Standard streams, listeners, each worker's event loop, the database connections, and one
+    // descriptor to accept and refuse with a 503.
+    std::size_t const reserve = 32 + 4 * static_cast<std::size_t>(o.threads);
+    if (limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur >= o.max_connections + reserve)
+        return;
+    std::size_t const fitting = limit.rlim_cur > reserve + 1 ? limit.rlim_cur - reserve : 1;
+    boost::json::object line{{"event", "max_connections_lowered"},
+                             {"detail", "the open-file limit cannot hold --max-connections; lowered to fit"},
+                             {"requested", o.max_connections},
+                             {"max_connections", fitting},
+                             {"open_files_limit", limit.rlim_cur},
+                             {"open_files_hard_limit", limit.rlim_max},
+                             {"reserved_descriptors", reserve}};
+    std::cout << boost::json::serialize(line) << std::endl;
+    o.max_connections = fitting;
+}
+
 int run_serve(arguments const& args)
 {
     allow_only(args, {"database-url", "listen", "threads", "header-timeout", "idle-timeout", "max-connections",
                       "ready-max-age", "log-every", "rate-limit", "rate-burst", "rate-limit-loopback",
                       "trusted-proxies", "allowed-hosts", "allowed-origins"},
                0);
-    auto const options = listen_options(args);
+    auto options = listen_options(args);
+    fit_connections_to_descriptors(options);
     snapshot::holder snapshots;
     snapshot::refresher refresher(database_url(args), snapshots, std::chrono::seconds(30));
     http::server server(options, snapshots);
@@ -312,7 +349,7 @@ int run_mcp(arguments const& args)
     std::cerr << "lowcostgpu mcp: serving MCP on stdio; sheet in effect: "
               << (first->current ? pricing::to_string(first->current->week) : std::string("none")) << std::endl;
     mcp_bridge::server_cache servers;
-    mcp::serve_stdio([&] { return servers.get(snapshots.get()); }, std::cin, std::cout);
+    mcp::serve_stdio([&] { return servers.get(snapshots.get()); }, std::cin, std::cout, &std::cerr);
     refresher.stop();
     std::cerr << "lowcostgpu mcp: end of input" << std::endl;
     return 0;

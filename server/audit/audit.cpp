@@ -42,9 +42,25 @@ std::vector<pricing::published_row> published_rows(json::object const& sheet)
         row.observations = static_cast<int>(o.at("observations").to_number<std::int64_t>());
         row.figures = {text_member(o, "median"),    text_member(o, "cap"),      text_member(o, "on_demand"),
                        text_member(o, "spot"),      text_member(o, "reserved"), text_member(o, "headroom")};
+        row.reason = text_member(o, "reason");
         rows.push_back(std::move(row));
     }
     return rows;
+}
+
+// A count the sheet states, or -1 when it states none (which no count matches).
+int count_member(json::object const& o, char const* key)
+{
+    auto const* v = o.if_contains(key);
+    return v && v->is_int64() ? static_cast<int>(v->as_int64()) : -1;
+}
+
+pricing::published_sheet published_sheet(json::object const& sheet)
+{
+    return {text_member(sheet, "week"),          text_member(sheet, "effective_from"),
+            text_member(sheet, "effective_until"), text_member(sheet, "inputs_sha256"),
+            count_member(sheet, "observations"),   count_member(sheet, "priced_models"),
+            published_rows(sheet)};
 }
 
 std::vector<pricing::observation> parse_inputs(std::string const& csv, std::ostream& report, bool& ok)
@@ -152,8 +168,9 @@ bool audit_sheet(std::string const& sheet_json, std::string const& observations_
         ok = false;
     }
     auto const inputs = parse_inputs(observations_csv, report, ok);
-    auto const rows = published_rows(sheet);
-    auto const result = pricing::audit_rows(rows, inputs);
+    auto const published = published_sheet(sheet);
+    auto const& rows = published.rows;
+    auto const result = pricing::audit_sheet(published, inputs, observations_csv);
     for (std::size_t i = 0; i < rows.size(); ++i)
         print_row(report, rows[i], result.rows[i]);
     for (auto const& p : result.problems)

@@ -4,6 +4,7 @@
 // browser sends before such a POST from another origin.
 #include "server/http/handlers.hpp"
 #include "server/http/mcp_access.hpp"
+#include "server/ops/metrics.hpp"
 
 #include "server/mcp_bridge/snapshot_view.hpp"
 
@@ -135,6 +136,10 @@ response exchange(route_input& in)
                                        header(req, "Mcp-Method"), header(req, "Mcp-Name")};
     auto const server = servers().get(in.ctx.snapshot);
     auto const answer = server->handle(req.body(), context);
+    for (auto const& call : answer.tool_calls)
+        ops::metrics::instance().record_mcp_call(call.tool, std::string(call.outcome));
+    for (auto const& failure : answer.failures)
+        ops::report_caught_exception("mcp", failure);
 
     auto res = base_response(req, static_cast<beast_http::status>(answer.http_status));
     res.set(beast_http::field::cache_control, "no-store");

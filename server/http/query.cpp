@@ -1,5 +1,7 @@
 #include "server/http/query.hpp"
 
+#include <cctype>
+
 #include "pricing/utf8.hpp"
 
 namespace lcg::http {
@@ -40,6 +42,42 @@ std::optional<std::string> percent_decode(std::string_view text, bool plus_is_sp
         if (c == '\0')
             return std::nullopt;
         out += c;
+    }
+    return out;
+}
+
+std::string reencoded_query(std::string_view query)
+{
+    auto const encode = [](std::string& out, std::string_view text) {
+        static constexpr char hex[] = "0123456789ABCDEF";
+        for (unsigned char c : text) {
+            if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
+                out += static_cast<char>(c);
+            } else {
+                out += '%';
+                out += hex[c >> 4];
+                out += hex[c & 15];
+            }
+        }
+    };
+    std::string out;
+    if (query.starts_with('?'))
+        query.remove_prefix(1);
+    while (!query.empty()) {
+        auto const amp = query.find('&');
+        auto const pair = query.substr(0, amp);
+        query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+        auto const eq = pair.find('=');
+        auto const name = percent_decode(pair.substr(0, eq), true);
+        auto const value = percent_decode(eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1), true);
+        if (pair.empty() || !name || !value)
+            continue;
+        out += out.empty() ? '?' : '&';
+        encode(out, *name);
+        if (eq != std::string_view::npos) {
+            out += '=';
+            encode(out, *value);
+        }
     }
     return out;
 }

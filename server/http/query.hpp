@@ -13,6 +13,11 @@ namespace lcg::http {
 // Decodes %XX escapes (and '+' as a space in queries). Nothing for a broken escape or a NUL.
 std::optional<std::string> percent_decode(std::string_view text, bool plus_is_space);
 
+// `query` ("?a=b&c=d", or empty) with every name and value re-encoded: unreserved characters as
+// they are, anything else %XX (',' too: it separates a Link header's values). What a response may
+// echo of a client's query (the Link header, links in a page); a part that does not decode is dropped.
+std::string reencoded_query(std::string_view query);
+
 // The parameters of a query string. Handlers take() the ones they know; whatever remains is an
 // unknown parameter, which the caller refuses so that a typo never passes silently.
 class query_params {

@@ -2,6 +2,7 @@
 
 #include "server/http/handlers.hpp"
 #include "server/http/negotiation.hpp"
+#include "server/ops/metrics.hpp"
 
 #include <array>
 #include <string>
@@ -209,13 +210,15 @@ response dispatch(request const& req, request_context const& ctx, std::string_vi
     } else if (!r.formats.empty()) {
         auto const negotiated = negotiate_format(req[beast_http::field::accept], r.formats);
         if (!negotiated)
-            return not_acceptable(req, found.path, query_string, r.formats);
+            return not_acceptable(req, found.path, reencoded_query(query_string), r.formats);
         format = *negotiated;
     }
     auto query = query_params::parse(query_string.empty() ? "" : query_string.substr(1));
     if (!query)
         return from_error(req, query.err());
-    route_input in{req, ctx, std::move(captures), query.value(), format, r.formats, found.path, query_string};
+    // What the answer echoes of the query (links to the other formats) is re-encoded, never the raw bytes.
+    std::string const echoed_query = reencoded_query(query_string);
+    route_input in{req, ctx, std::move(captures), query.value(), format, r.formats, found.path, echoed_query};
     response res = r.op ? handle_operation(in, *r.op) : r.fn(in);
     if (auto const unknown = query->first_unknown(); unknown && res.result() == beast_http::status::ok)
         return bad_parameter(req, *unknown,
@@ -224,7 +227,7 @@ response dispatch(request const& req, request_context const& ctx, std::string_vi
         auto const& fixed = r.links_without_query[static_cast<std::size_t>(format)];
         if (query_string.empty() && !fixed.empty())
             res.set(beast_http::field::link, fixed);
-        else if (auto const links = alternate_links(found.path, query_string, r.formats, format); !links.empty())
+        else if (auto const links = alternate_links(found.path, echoed_query, r.formats, format); !links.empty())
             res.set(beast_http::field::link, links);
     }
     return res;
@@ -254,9 +257,11 @@ response handle(request const& req, request_context const& ctx, std::string_view
         if (route)
             *route = matched;
         return res;
-    } catch (std::exception const&) {
+    } catch (std::exception const& e) {
         if (route)
             *route = matched;
+        ops::report_caught_exception("http", std::string(req.method_string()) + " " + std::string(matched) + ": " +
+                                                 e.what());
         return problem(req, beast_http::status::internal_server_error, "the server failed to answer this request");
     }
 }

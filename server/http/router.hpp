@@ -8,6 +8,7 @@
 #include <boost/beast/http/string_body.hpp>
 
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct request_context {
     pricing::instant now;
     std::chrono::seconds max_snapshot_age{300};  // /readyz says 503 past it
     std::shared_ptr<const mcp_access> mcp_policy{};  // who may POST /mcp; null: localhost only
+    // When the database last answered the refresher; /readyz measures staleness from it (from the
+    // snapshot's build when empty), so a healthy database with no new sheet never looks stale.
+    std::optional<pricing::instant> database_checked_at{};
 };
 
 // Answers one request. Never throws: a failure becomes a problem+json 500 with no internals.

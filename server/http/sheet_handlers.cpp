@@ -86,13 +86,17 @@ response handle_readyz(route_input& in)
     if (!snap)
         return json_status(in.req, beast_http::status::service_unavailable,
                            {{"status", "starting"}, {"detail", "no snapshot loaded from PostgreSQL yet"}});
-    // While PostgreSQL is away the last snapshot keeps serving; readiness says how old it is and
-    // gives up once it is older than the configured limit.
-    auto const age = in.ctx.now - snap->built_at;
+    // While PostgreSQL is away the last snapshot keeps serving; readiness says how long ago the
+    // database last answered and gives up past the configured limit. A snapshot is rebuilt only
+    // when something changed, so its own age says nothing about the database's health.
+    auto const checked = in.ctx.database_checked_at.value_or(snap->built_at);
+    auto const age = in.ctx.now - checked;
     bool const fresh = age <= in.ctx.max_snapshot_age;
     json::object body{{"status", fresh ? "ready" : "stale"},
+                      {"database_checked_at", pricing::to_rfc3339(checked)},
+                      {"database_checked_age_seconds", age.count()},
                       {"snapshot_built_at", pricing::to_rfc3339(snap->built_at)},
-                      {"snapshot_age_seconds", age.count()},
+                      {"snapshot_age_seconds", (in.ctx.now - snap->built_at).count()},
                       {"max_snapshot_age_seconds", in.ctx.max_snapshot_age.count()}};
     body["current_sheet"] = snap->current ? json::value(pricing::to_string(snap->current->week)) : json::value(nullptr);
     return json_status(in.req, fresh ? beast_http::status::ok : beast_http::status::service_unavailable, body);

@@ -1,5 +1,8 @@
 #include "server/ops/metrics.hpp"
 
+#include <boost/json.hpp>
+
+#include <cstdio>
 #include <sstream>
 
 namespace lcg::ops {
@@ -28,6 +31,23 @@ metrics& metrics::instance()
 {
     static metrics m;
     return m;
+}
+
+void metrics::record_caught_exception(std::string_view where)
+{
+    std::lock_guard lock(mutex_);
+    ++caught_exceptions_[where];
+}
+
+void report_caught_exception(std::string_view where, std::string_view detail)
+{
+    metrics::instance().record_caught_exception(where);
+    std::string line = boost::json::serialize(
+        boost::json::object{{"event", "caught_exception"}, {"where", where}, {"detail", detail}});
+    line += '\n';
+    // One write, so the line is never interleaved with the batched request log.
+    std::fwrite(line.data(), 1, line.size(), stdout);
+    std::fflush(stdout);
 }
 
 void metrics::record_request(std::string_view route, int status, std::chrono::nanoseconds latency)
@@ -61,6 +81,11 @@ std::string metrics::render(double snapshot_age_seconds) const
         for (auto const& [key, count] : requests_)
             out << "lowcostgpu_http_requests_total{route=\"" << label(key.first) << "\",status=\"" << key.second
                 << "\"} " << count << "\n";
+        out << "# HELP lowcostgpu_caught_exceptions_total Exceptions caught while answering (each also logged), by "
+               "where.\n"
+               "# TYPE lowcostgpu_caught_exceptions_total counter\n";
+        for (auto const& [where, count] : caught_exceptions_)
+            out << "lowcostgpu_caught_exceptions_total{where=\"" << label(where) << "\"} " << count << "\n";
         out << "# HELP lowcostgpu_mcp_calls_total MCP tool calls, by tool and outcome.\n"
                "# TYPE lowcostgpu_mcp_calls_total counter\n";
         for (auto const& [key, count] : mcp_calls_)

@@ -23,6 +23,8 @@ public:
     void record_mcp_call(std::string const& tool, std::string const& outcome);  // outcome: ok, tool_error, rpc_error
     void record_snapshot_reload() { snapshot_reloads_.fetch_add(1, std::memory_order_relaxed); }
     void record_database_error() { database_errors_.fetch_add(1, std::memory_order_relaxed); }
+    // `where` is a label with static storage ("http", "mcp"): kept, not copied.
+    void record_caught_exception(std::string_view where);
     void record_rate_limited() { rate_limited_.fetch_add(1, std::memory_order_relaxed); }
     void record_rejected_connection() { rejected_connections_.fetch_add(1, std::memory_order_relaxed); }
     void connection_opened() { open_connections_.fetch_add(1, std::memory_order_relaxed); }
@@ -38,6 +40,7 @@ private:
     mutable std::mutex mutex_;
     std::map<std::pair<std::string_view, int>, std::uint64_t> requests_;
     std::map<std::pair<std::string, std::string>, std::uint64_t> mcp_calls_;
+    std::map<std::string_view, std::uint64_t> caught_exceptions_{{"http", 0}, {"mcp", 0}};
     std::array<std::atomic<std::uint64_t>, bucket_bounds.size() + 1> latency_buckets_{};
     std::atomic<std::uint64_t> latency_count_{0};
     std::atomic<std::uint64_t> latency_sum_ns_{0};
@@ -47,5 +50,10 @@ private:
     std::atomic<std::uint64_t> rejected_connections_{0};
     std::atomic<long> open_connections_{0};
 };
+
+// An exception caught while answering (`where`: "http", "mcp"): one JSON line on standard output
+// ({"event":"caught_exception","where":…,"detail":…}) and one more in
+// lowcostgpu_caught_exceptions_total{where}. The client got a 500 or a -32603 without internals.
+void report_caught_exception(std::string_view where, std::string_view detail);
 
 }

@@ -56,9 +56,22 @@ void refresher::stop()
 
 void refresher::loop()
 {
+    // How often an idle connection is asked a trivial question, so /readyz knows the database
+    // answers even when nothing changes for a long time (any --ready-max-age of 1 s or more).
+    constexpr auto check_interval = milliseconds(500);
+    // No privilege guards NOTIFY, so any role, the reader included, can send lowcostgpu_changed as
+    // fast as it likes: notifications rebuild at most once a second each (the next one waits), which
+    // still shows a real publish within a second.
+    constexpr auto min_reload_spacing = seconds(1);
+    bool notified = false;
     auto backoff = milliseconds(250);
     std::unique_ptr<store::database> db;
     auto last_load = steady_clock::now();
+    auto last_check = steady_clock::now();
+    auto const answered = [&] {
+        last_check = steady_clock::now();
+        target_.mark_checked(now_seconds());
+    };
     while (!stopping_) {
         try {
             if (!db) {
@@ -68,17 +81,25 @@ void refresher::loop()
                 target_.set(load_from(*db, target_.get().get()));
                 ops::metrics::instance().record_snapshot_reload();
                 last_load = steady_clock::now();
+                answered();
                 backoff = milliseconds(250);
                 log_event("snapshot_loaded", "connected");
             }
             // Short waits keep stop() prompt; a notification or the poll interval triggers a reload.
-            bool const changed = db->wait_for_change(milliseconds(250));
-            if (changed || steady_clock::now() - last_load >= poll_interval_) {
+            notified = db->wait_for_change(milliseconds(250)) || notified;
+            auto const since_load = steady_clock::now() - last_load;
+            if ((notified && since_load >= min_reload_spacing) || since_load >= poll_interval_) {
+                bool const changed = notified;
+                notified = false;
                 target_.set(load_from(*db, target_.get().get()));
                 ops::metrics::instance().record_snapshot_reload();
                 last_load = steady_clock::now();
+                answered();
                 if (changed)
                     log_event("snapshot_loaded", "change notified");
+            } else if (steady_clock::now() - last_check >= check_interval) {
+                db->check();
+                answered();
             }
         } catch (std::exception const& e) {
             db.reset();

@@ -69,14 +69,23 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
                                       inputs_loader const& load_inputs, snapshot const* previous,
                                       pricing::instant now);
 
-// The one mutable cell: request handlers load, the refresher stores.
+// The one mutable cell: request handlers load, the refresher stores, with the instant the
+// database last answered it (what /readyz measures).
 class holder {
 public:
     std::shared_ptr<const snapshot> get() const { return current_.load(std::memory_order_acquire); }
     void set(std::shared_ptr<const snapshot> next) { current_.store(std::move(next), std::memory_order_release); }
 
+    void mark_checked(pricing::instant t) { checked_at_.store(t.time_since_epoch().count(), std::memory_order_release); }
+    std::optional<pricing::instant> checked_at() const
+    {
+        auto const s = checked_at_.load(std::memory_order_acquire);
+        return s < 0 ? std::nullopt : std::optional(pricing::instant(std::chrono::seconds(s)));
+    }
+
 private:
     std::atomic<std::shared_ptr<const snapshot>> current_;
+    std::atomic<std::int64_t> checked_at_{-1};  // seconds since the epoch; -1: never
 };
 
 }

@@ -170,10 +170,12 @@ std::vector<std::string> database::migrate(std::span<const embedded_file> migrat
         std::vector<std::string> applied;
         for (auto const& m : ordered) {
             pqxx::work tx(impl_->conn);
-            // Two migrate runs at once must not both apply a file.
-            tx.exec("SELECT pg_advisory_xact_lock(4242)");
             tx.exec("CREATE TABLE IF NOT EXISTS schema_migration (name text PRIMARY KEY, "
                     "applied_at timestamptz NOT NULL DEFAULT now())");
+            // Two migrate runs at once must not both apply a file. A table lock, not an advisory one:
+            // the reader may only take ACCESS SHARE here, which does not conflict, while any role can
+            // take any advisory lock. (Two very first runs may still race on the CREATE and one fail.)
+            tx.exec("LOCK TABLE schema_migration IN SHARE ROW EXCLUSIVE MODE");
             if (!tx.exec_params("SELECT 1 FROM schema_migration WHERE name = $1", std::string(m.name)).empty())
                 continue;
             tx.exec(std::string(m.content));
@@ -352,8 +354,9 @@ publish_summary database::publish(pricing::iso_week week, bool replace, pricing:
         pqxx::work tx(impl_->conn);
         publish_summary summary;
         summary.week = week;
-        // Serialises publishers of the same database so a replace cannot interleave with another.
-        tx.exec("SELECT pg_advisory_xact_lock(4243)");
+        // Serialises publishers of the same database so a replace cannot interleave with another; a
+        // table lock the reader cannot take (it may lock only ACCESS SHARE), unlike an advisory lock.
+        tx.exec("LOCK TABLE sheet IN SHARE ROW EXCLUSIVE MODE");
         if (!tx.exec_params("SELECT 1 FROM sheet WHERE week = $1", name).empty()) {
             if (!replace)
                 throw store_error("the sheet " + name + " is already published (use --replace to recompute it)", true);
@@ -389,6 +392,8 @@ publish_summary database::publish(pricing::iso_week week, bool replace, pricing:
                 ++summary.priced_models;
             } else {
                 reason = row.unavailable_reason;
+                if (row.observations > 0)
+                    summary.refused.push_back({row.gpu, row.observations, row.unavailable_reason});
             }
             tx.exec_params("INSERT INTO sheet_row (week, gpu, observations, median2_micros, on_demand_micros, "
                            "spot_micros, reserved_micros, unavailable_reason) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)",
@@ -404,6 +409,14 @@ publish_summary database::publish(pricing::iso_week week, bool replace, pricing:
         tx.exec(std::string("NOTIFY ") + change_channel);
         tx.commit();
         return summary;
+    });
+}
+
+void database::check()
+{
+    guarded("checking the connection", [&] {
+        pqxx::nontransaction tx(impl_->conn);
+        tx.exec("SELECT 1");
     });
 }
 

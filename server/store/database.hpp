@@ -36,8 +36,16 @@ struct import_summary {
     bool ok() const { return bad_lines == 0; }
 };
 
+// A model a published sheet does not price although it was observed, and the rule that refused it.
+struct refused_model {
+    std::string gpu;
+    int observations = 0;
+    std::string reason;
+};
+
 struct publish_summary {
     pricing::iso_week week;
+    std::vector<refused_model> refused;  // observed but not priced, in catalog order
     int priced_models = 0;
     int models = 0;
     int observations = 0;
@@ -72,6 +80,8 @@ public:
     // LISTEN for published changes; false where the server cannot (a read-only standby), and then
     // wait_for_change only waits. wait_for_change returns true when a change arrived within `timeout`.
     bool listen_for_changes();
+    // A trivial round trip: throws store_error unless the database answers.
+    void check();
     bool wait_for_change(std::chrono::milliseconds timeout);
 
 private:

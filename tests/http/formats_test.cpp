@@ -2,6 +2,9 @@
 // routes come from http::route_list(), so a new route is tested (or fails for want of an example).
 #include "fixture.hpp"
 
+#include "server/http/query.hpp"
+
+#include "render/csv.hpp"
 #include "render/format.hpp"
 
 #include <boost/json.hpp>
@@ -89,7 +92,7 @@ TEST_CASE("every route × every format it offers: by Accept, by suffix, cached, 
             r.formats.for_each([&](format other) {
                 if (other == f || other == format::text)
                     return;
-                auto const url = render::suffixed_url(path, other, query);
+                auto const url = render::suffixed_url(path, other, http::reencoded_query(query));
                 CHECK(links.find("<" + url + ">; rel=\"alternate\"; type=\"" + std::string(render::media_type(other)) +
                                  "\"") != std::string::npos);
             });
@@ -247,4 +250,51 @@ TEST_CASE("French glossary pages: lang kept in the links, lang attribute on the 
     auto const html = fixture_request("/v1/glossary/interruptible-instance?lang=fr", {{"Accept", "text/html"}});
     CHECK(html.body().find("<html lang=\"fr\">") != std::string::npos);
     CHECK(header(html, "Link").find("</v1/glossary/interruptible-instance.md?lang=fr>") != std::string::npos);
+}
+
+TEST_CASE("echoed input cannot add Markdown blocks: newlines in a glossary search stay inline")
+{
+    std::string const attack = "%0A%0A%23%20Injected%20heading%0A%0A-%20item%0D%0A";
+    auto const md = fixture_request("/v1/glossary.md?q=spot" + attack);
+    REQUIRE(md.result() == bh::status::ok);
+    CAPTURE(md.body());
+    CHECK(md.body().find("\n# Injected") == std::string::npos);
+    CHECK(md.body().find("\n- item") == std::string::npos);
+    CHECK(md.body().find("\\# Injected heading") != std::string::npos);  // echoed, as text
+    auto const html = fixture_request("/v1/glossary.html?q=spot" + attack);
+    REQUIRE(html.result() == bh::status::ok);
+    CAPTURE(html.body());
+    CHECK(html.body().find("<h1>Injected") == std::string::npos);
+    CHECK(html.body().find("<li>item") == std::string::npos);
+    CHECK(html.body().find("# Injected heading") != std::string::npos);
+}
+
+TEST_CASE("the Link header carries the query percent-encoded, whatever the client sent")
+{
+    auto const r = fixture_request("/v1/glossary?q=a%3E%3B%20rel%3D%22x%22%2C%3Chttp://evil/%3E&lang=en");
+    REQUIRE(r.result() == bh::status::ok);
+    std::string const link = header(r, "Link");
+    CAPTURE(link);
+    CHECK(link.find("evil") != std::string::npos);  // the value is kept, encoded
+    CHECK(link.find("/v1/glossary.md?q=a%3E%3B%20rel%3D%22x%22%2C%3Chttp%3A%2F%2Fevil%2F%3E&lang=en>") !=
+          std::string::npos);
+    for (char c : {'"', ';', ' '}) {
+        // Outside the quoted media types and the separators the header itself writes.
+        std::string stripped = link;
+        for (auto const* part : {"; rel=\"alternate\"; type=\"", "\", <", "\""})
+            for (auto at = stripped.find(part); at != std::string::npos; at = stripped.find(part))
+                stripped.erase(at, std::string_view(part).size());
+        CAPTURE(c);
+        CHECK(stripped.find(c) == std::string::npos);
+    }
+}
+
+TEST_CASE("CSV meant for people neutralises cells a spreadsheet would run as formulas (OWASP)")
+{
+    CHECK(render::csv_record({"=1+2", "+SUM(A1)", "-2+3", "@cmd", "\tx", "\rx", "plain", "-1.500", "+2", "-"}) ==
+          "'=1+2,'+SUM(A1),'-2+3,'@cmd,'\tx,\"'\rx\",plain,-1.500,+2,'-\n");
+    CHECK(render::csv_record({"=HYPERLINK(\"http://x\",\"y\")"}) == "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"\n");
+    // The canonical observations CSV is the audit's input and stays byte-exact (see the methodology).
+    auto const csv = fixture_request("/v1/sheets/2026-W49/observations.csv");
+    CHECK(csv.body().find(",'") == std::string::npos);
 }

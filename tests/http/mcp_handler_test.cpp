@@ -4,6 +4,7 @@
 #include "fixture.hpp"
 
 #include "server/http/mcp_access.hpp"
+#include "server/ops/metrics.hpp"
 
 #include <boost/json.hpp>
 #include <doctest/doctest.h>
@@ -186,4 +187,39 @@ TEST_CASE("GET, DELETE and HEAD /mcp are 405 with Allow: POST, OPTIONS; /mcp nev
     auto const options = fixture_request("/v1/prices", {{"Origin", "http://localhost:6274"}}, bh::verb::options);
     CHECK(options.result() == bh::status::method_not_allowed);
     CHECK(options[bh::field::allow] == "GET, HEAD");
+}
+
+TEST_CASE("POST /mcp feeds the MCP call counter of /metrics, by tool and outcome")
+{
+    auto const count = [](std::string const& series) {
+        std::string const text = ops::metrics::instance().render(0);
+        auto const at = text.find(series + " ");
+        return at == std::string::npos ? 0L : std::stol(text.substr(at + series.size() + 1));
+    };
+    std::string const ok = R"(lowcostgpu_mcp_calls_total{tool="get_gpu",outcome="ok"})";
+    std::string const refused = R"(lowcostgpu_mcp_calls_total{tool="get_gpu",outcome="tool_error"})";
+    long const ok_before = count(ok), refused_before = count(refused);
+    std::map<std::string, std::string> const headers{{"Content-Type", "application/json"}, {"Accept", "application/json"}};
+    auto const call = [](char const* gpu) {
+        return std::string(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_gpu","arguments":{"gpu":")") +
+               gpu + "\"}}}";
+    };
+    CHECK(mcp(bh::verb::post, headers, call("h100-sxm")).result() == bh::status::ok);
+    CHECK(mcp(bh::verb::post, headers, call("nope")).result() == bh::status::ok);
+    CHECK(count(ok) == ok_before + 1);
+    CHECK(count(refused) == refused_before + 1);
+}
+
+TEST_CASE("a caught exception is logged as JSON and counted in /metrics")
+{
+    auto const count = [] {
+        std::string const text = ops::metrics::instance().render(0);
+        std::string const series = R"(lowcostgpu_caught_exceptions_total{where="http"} )";
+        auto const at = text.find(series);
+        REQUIRE(at != std::string::npos);  // shown from the start, at 0
+        return std::stol(text.substr(at + series.size()));
+    };
+    long const before = count();
+    ops::report_caught_exception("http", "GET /v1/prices: something unforeseen");
+    CHECK(count() == before + 1);
 }

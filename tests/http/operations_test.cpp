@@ -79,3 +79,26 @@ TEST_CASE("a computed body changes when its own data does: a glossary search dat
     auto const filtered = fixture_request("/v1/inventory?region=eu-paris-1");
     CHECK(filtered[field::last_modified] == fixture_request("/v1/inventory")[field::last_modified]);
 }
+
+TEST_CASE("/readyz measures age from the last successful database check, not from the snapshot's build")
+{
+    auto const snap = fixture_snapshot();
+    lcg::http::request req{lcg::http::beast_http::verb::get, "/readyz", 11};
+    auto const later = snap->built_at + std::chrono::seconds(100);  // no new sheet for 100 s: no rebuild
+    lcg::http::request_context ctx{snap, later, std::chrono::seconds(10)};
+    ctx.database_checked_at = later - std::chrono::seconds(1);
+    auto const healthy = lcg::http::handle(req, ctx);
+    CHECK(healthy.result() == lcg::http::beast_http::status::ok);
+    auto const body = json::parse(healthy.body()).as_object();
+    CHECK(body.at("status") == "ready");
+    CHECK(body.at("database_checked_age_seconds") == 1);
+    CHECK(body.at("snapshot_age_seconds") == 100);
+
+    ctx.database_checked_at = later - std::chrono::seconds(11);  // the database has not answered for 11 s
+    auto const stale = lcg::http::handle(req, ctx);
+    CHECK(stale.result() == lcg::http::beast_http::status::service_unavailable);
+    CHECK(json::parse(stale.body()).at("status") == "stale");
+
+    ctx.database_checked_at.reset();  // never checked: the snapshot's own age decides
+    CHECK(lcg::http::handle(req, ctx).result() == lcg::http::beast_http::status::service_unavailable);
+}

@@ -238,6 +238,42 @@ TEST_CASE("the offline audit names the row of a tampered input or rate")
     CHECK(contains(input.out, "DIFF h100-sxm"));
 }
 
+TEST_CASE("the audit fails a sheet whose inputs lie outside its window, even with a matching hash")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    std::string const sheet = server.get("/v1/sheets/" + this_week()).body;
+    std::string const csv = server.get("/v1/sheets/" + this_week() + "/observations.csv").body;
+    // Every observation moved to 2019 (the year of each line's timestamp), the hash made to match.
+    std::string moved;
+    std::size_t start = 0;
+    for (int line = 0; start < csv.size(); ++line) {
+        auto const end = csv.find('\n', start);
+        std::string text = csv.substr(start, end - start);
+        if (line > 0)
+            text.replace(0, 4, "2019");
+        moved += text + "\n";
+        start = end + 1;
+    }
+    auto const published_sha = json::parse(sheet).at("inputs_sha256").as_string();
+    std::string const forged = replace_first(sheet, std::string(published_sha), sha256_hex(moved));
+    auto const r = run_lowcostgpu({"audit", "--sheet", write_temp("moved-sheet.json", forged), "--observations",
+                                   write_temp("moved-obs.csv", moved)});
+    CAPTURE(r.out);
+    CHECK(r.exit_code == 1);
+    CHECK(contains(r.out, "ok   inputs_sha256"));
+    CHECK(contains(r.out, "observations lie outside the window"));
+    CHECK(contains(r.out, "at 2019-"));
+    CHECK(contains(r.out, "FAIL"));
+
+    auto const dates = run_lowcostgpu({"audit", "--sheet",
+                                       write_temp("dates-sheet.json", replace_first(sheet, "\"effective_until\":\"",
+                                                                                    "\"effective_until\":\"1")),
+                                       "--observations", write_temp("dates-obs.csv", csv)});
+    CHECK(dates.exit_code == 1);
+    CHECK(contains(dates.out, "DIFF effective_until: published 1"));
+}
+
 TEST_CASE("a newly published week reaches a running server within 2 seconds")
 {
     test_database db;

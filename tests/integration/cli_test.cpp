@@ -25,7 +25,7 @@ TEST_CASE("migrate is idempotent")
     auto const r = run_lowcostgpu({"migrate", "--database-url", db.url("owner")});
     CHECK(r.exit_code == 0);
     CHECK(contains(r.out, "up to date"));
-    CHECK(db.count("schema_migration") == 5);  // 001 to 005
+    CHECK(db.count("schema_migration") == 6);  // 001 to 005, 007
     CHECK(db.count("gpu_model") == 27);
     CHECK(db.count("region") == 32);
 }
@@ -116,6 +116,36 @@ TEST_CASE("publish refuses an existing week unless --replace, and writes the wee
     CHECK(bad_week.exit_code == 2);
 }
 
+TEST_CASE("one model whose rates round to $0.000 does not block the week: it is listed as refused")
+{
+    test_database db;
+    std::string csv = header;
+    // 2030-W02's window is 2029-12-31 .. 2030-01-06: five l4 at $0.001, five h100-sxm at $2.400.
+    for (int i = 0; i < 5; ++i) {
+        std::string const day = "2030-01-0" + std::to_string(i + 1);
+        csv += day + "T12:00:00Z,l4,0.001,m,cheap" + std::to_string(i) + "\n";
+        csv += day + "T13:00:00Z,h100-sxm,2.400,m,fine" + std::to_string(i) + "\n";
+    }
+    REQUIRE(run_lowcostgpu({"import-observations", "--database-url", db.url("publisher"), "-"}, csv).exit_code == 0);
+
+    auto const r = run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", "2030-W02"});
+    CAPTURE(r.out);
+    CAPTURE(r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(contains(r.out, "1 of 27 models priced from 10 observations"));
+    CHECK(contains(r.out, "not priced: l4: "));
+    CHECK(contains(r.out, "0.000"));
+    CHECK_FALSE(contains(r.err, "constraint"));
+    pqxx::connection c(db.url("reader"));
+    pqxx::read_transaction tx(c);
+    auto const l4 = tx.exec1("SELECT on_demand_micros IS NULL, unavailable_reason FROM sheet_row "
+                             "WHERE week = '2030-W02' AND gpu = 'l4'");
+    CHECK(l4[0].as<bool>());
+    CHECK(contains(l4[1].as<std::string>(), "0.000"));
+    CHECK(tx.exec1("SELECT on_demand_micros FROM sheet_row WHERE week = '2030-W02' AND gpu = 'h100-sxm'")[0]
+              .as<long>() == 1'680'000);
+}
+
 TEST_CASE("the reader role cannot write")
 {
     test_database db;
@@ -127,6 +157,38 @@ TEST_CASE("the reader role cannot write")
         pqxx::work tx(c);
         CHECK_THROWS(tx.exec(sql));
     }
+}
+
+TEST_CASE("the reader role has no TEMP, advisory-lock or pg_notify rights, and cannot hold up publish")
+{
+    test_database db;
+    // On the migrated template itself: a copy made with CREATE DATABASE … TEMPLATE does not inherit
+    // database-level privileges (TEMPORARY), only what lives inside the database (function rights).
+    // Nothing is written: every statement is refused and rolled back.
+    pqxx::connection c("postgresql://lowcostgpu_reader@127.0.0.1:" + required_env("LCG_TEST_PG_PORT") + "/" +
+                       required_env("LCG_TEST_TEMPLATE"));
+    // Each in a read-write transaction: the role's read-only default is only a default it may change.
+    for (std::string const sql : {"CREATE TEMP TABLE intruder (x int)", "SELECT pg_advisory_lock(4243)",
+                            "SELECT pg_advisory_xact_lock(4242)", "SELECT pg_try_advisory_lock(1)",
+                            "SELECT pg_advisory_lock_shared(1)", "SELECT pg_notify('lowcostgpu_changed', '')"}) {
+        CAPTURE(sql);
+        pqxx::work tx(c);
+        tx.exec("SET TRANSACTION READ WRITE");
+        try {
+            tx.exec(sql);
+            FAIL("the reader was allowed: ", sql);
+        } catch (pqxx::insufficient_privilege const&) {
+            // refused, as it should be
+        }
+    }
+    // What the reader can lock (ACCESS SHARE, by reading) does not conflict with publish's lock.
+    pqxx::connection reader(db.url("reader"));
+    pqxx::work holding(reader);
+    holding.exec("LOCK TABLE sheet, schema_migration IN ACCESS SHARE MODE");
+    auto const r = run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", "2030-W02"});
+    CAPTURE(r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(run_lowcostgpu({"migrate", "--database-url", db.url("owner")}).exit_code == 0);
 }
 
 TEST_CASE("the database refuses a row above the cap even if our code had a bug")

@@ -214,3 +214,88 @@ TEST_CASE("the stdio transport writes a batch's answers as one line holding an a
     CHECK(out.str() == "[{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}},{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}]\n"
                        "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\n");
 }
+
+namespace {
+
+// The fixture's data, except that reading the current sheet throws once armed (after the server has
+// pre-rendered its answers): a fault the core cannot foresee.
+class failing_view : public api::data_view {
+public:
+    bool armed = false;
+    pricing::catalog const& catalog() const override { return testing::fixture_view()->catalog(); }
+    pricing::price_sheet const* current_sheet() const override
+    {
+        if (armed)
+            throw std::runtime_error("the sheet exploded");
+        return testing::fixture_view()->current_sheet();
+    }
+    std::span<const pricing::price_sheet> sheets() const override { return testing::fixture_view()->sheets(); }
+    glossary::document const* glossary(glossary::language lang) const override
+    {
+        return testing::fixture_view()->glossary(lang);
+    }
+    std::string_view glossary_problem() const override { return testing::fixture_view()->glossary_problem(); }
+    std::optional<api::document_ref> document(std::string_view path) const override
+    {
+        return testing::fixture_view()->document(path);
+    }
+};
+
+std::string tools_call(std::string const& tool, std::string const& arguments)
+{
+    return R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":")" + tool + R"(","arguments":)" +
+           arguments + "}}";
+}
+
+}
+
+TEST_CASE("a reply says which tools it called and how each ended, for the transport's metrics")
+{
+    auto const ok = test_server().handle(tools_call("get_prices", "{}"), {});
+    REQUIRE(ok.tool_calls.size() == 1);
+    CHECK(ok.tool_calls[0].tool == "get_prices");
+    CHECK(ok.tool_calls[0].outcome == "ok");
+    auto const computed = test_server().handle(tools_call("get_gpu", R"({"gpu":"h100-sxm"})"), {});
+    REQUIRE(computed.tool_calls.size() == 1);
+    CHECK(computed.tool_calls[0].outcome == "ok");
+    auto const refused = test_server().handle(tools_call("get_gpu", R"({"gpu":"nope"})"), {});
+    REQUIRE(refused.tool_calls.size() == 1);
+    CHECK(refused.tool_calls[0].outcome == "tool_error");
+    // A name nobody registered is not a label: it is counted as "(unknown)".
+    auto const unknown = test_server().handle(tools_call("no_such_tool_1234", "{}"), {});
+    REQUIRE(unknown.tool_calls.size() == 1);
+    CHECK(unknown.tool_calls[0].tool == "(unknown)");
+    CHECK(unknown.tool_calls[0].outcome == "rpc_error");
+    auto const batch = test_server().handle("[" + tools_call("get_prices", "{}") + "," +
+                                                tools_call("get_gpu", R"({"gpu":"nope"})") + "]",
+                                            {});
+    CHECK(batch.tool_calls.size() == 2);
+    CHECK(test_server().handle(R"({"jsonrpc":"2.0","id":1,"method":"ping"})", {}).tool_calls.empty());
+}
+
+TEST_CASE("an unexpected exception is a -32603 without internals, and the reply carries what happened")
+{
+    auto const view = std::make_shared<failing_view>();
+    mcp::server const broken(view, {"lowcostgpu", "LowCostGPU pricing", "test"});
+    view->armed = true;
+    auto const r = broken.handle(tools_call("get_prices", R"({"tier":"spot"})"), {});
+    CAPTURE(r.body);
+    auto const body = json::parse(r.body).as_object();
+    CHECK(body.at("error").at("code") == -32603);
+    CHECK(r.body.find("exploded") == std::string::npos);  // nothing internal reaches the client
+    REQUIRE(r.failures.size() == 1);
+    CHECK(r.failures[0].find("the sheet exploded") != std::string::npos);
+    CHECK(r.failures[0].find("tools/call") != std::string::npos);  // and what was being answered
+
+    auto const batch = broken.handle("[" + tools_call("get_prices", R"({"tier":"spot"})") + "]", {});
+    CHECK(batch.failures.size() == 1);
+
+    std::istringstream in(tools_call("get_prices", R"({"tier":"spot"})") + "\n");
+    std::ostringstream out, log;
+    mcp::serve_stdio([&] { return std::shared_ptr<const mcp::server>(&broken, [](auto*) {}); }, in, out, &log);
+    CHECK(out.str().find("-32603") != std::string::npos);
+    auto const line = json::parse(log.str()).as_object();
+    CHECK(line.at("event") == "caught_exception");
+    CHECK(line.at("where") == "mcp");
+    CHECK(std::string(line.at("detail").as_string()).find("the sheet exploded") != std::string::npos);
+}

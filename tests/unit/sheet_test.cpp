@@ -280,6 +280,45 @@ TEST_CASE("compute_row needs at least 5 observations")
     }
 }
 
+TEST_CASE("a model whose rates round to $0.000 is not priced, with the reason, never a failed week")
+{
+    SUBCASE("five observations at $0.001: on-demand floors to $0.000")
+    {
+        sheet_row const row = compute_row("l4", dollars({"0.001", "0.001", "0.001", "0.001", "0.001"}));
+        CHECK(row.observations == 5);
+        CHECK_FALSE(row.available());
+        REQUIRE(row.twice_median_micros.has_value());
+        CHECK(*row.twice_median_micros == 2'000);  // the median is still published for an auditor
+        CAPTURE(row.unavailable_reason);
+        CHECK(row.unavailable_reason.find("on_demand") != std::string::npos);
+        CHECK(row.unavailable_reason.find("0.000") != std::string::npos);
+        CHECK(row.unavailable_reason.find(to_decimal(rules::min_published_rate)) != std::string::npos);
+    }
+    SUBCASE("on-demand $0.001 but spot and reserved $0.000: not priced, spot named")
+    {
+        sheet_row const row = compute_row("l4", dollars({"0.002", "0.002", "0.002", "0.002", "0.002"}));
+        CHECK_FALSE(row.available());
+        CAPTURE(row.unavailable_reason);
+        CHECK(row.unavailable_reason.find("spot") != std::string::npos);
+    }
+    SUBCASE("the smallest median whose every rate is at least $0.001 is priced")
+    {
+        // on-demand 0.002 needs 7 × m2 ≥ 40000: m2 = 5715 (median $0.0028575); spot 0.001, reserved 0.001.
+        sheet_row const below = compute_row("l4", {money::from_micros(2'857), money::from_micros(2'857),
+                                                   money::from_micros(2'857), money::from_micros(2'858),
+                                                   money::from_micros(2'858), money::from_micros(2'858)});
+        CHECK(*below.twice_median_micros == 5'715);
+        REQUIRE(below.available());
+        CHECK(below.rates->on_demand == money::from_mills(2));
+        CHECK(below.rates->spot == money::from_mills(1));
+        CHECK(below.rates->reserved == money::from_mills(1));
+        sheet_row const under = compute_row("l4", {money::from_micros(2'857), money::from_micros(2'857),
+                                                   money::from_micros(2'857), money::from_micros(2'857),
+                                                   money::from_micros(2'857)});
+        CHECK_FALSE(under.available());
+    }
+}
+
 TEST_CASE("compute_rows keeps catalog order and marks missing models unavailable")
 {
     std::vector<std::string> const ids = {"rtx-4090", "h100-sxm", "a100-80gb-sxm", "l4"};  // not sorted
@@ -439,7 +478,7 @@ TEST_CASE("property: 10,000 random observation sets obey DESIGN §2")
         CHECK(row.observations == static_cast<int>(n));
         REQUIRE(row.twice_median_micros.has_value());
         CHECK(*row.twice_median_micros == m2);
-        if (n < 5) {
+        if (n < 5 || reference(m2).spot_mills == 0) {  // too few, or a rate that rounds to $0.000
             ++unpriced;
             CHECK_FALSE(row.available());
             CHECK_FALSE(row.unavailable_reason.empty());

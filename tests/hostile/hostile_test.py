@@ -1,0 +1,404 @@
+#!/usr/bin/env python3
+"""The hostile suite of issue 14: each finding replayed against a real server on 127.0.0.1.
+
+Every case is one entry of CASES: a name, the finding it pins, and a function that attacks a running
+server (and, for the command-line findings, the database behind it) and checks the outcome. While a
+case runs, a normal client asks GET /v1/prices in a loop; after each case the suite checks that the
+server is still up and that every one of the normal client's requests got a 200. The normal
+client's p99 is printed, not asserted (timed assertions belong in tests/bench/). Every loop is
+bounded. The wire findings (framing, buffering, per-address limits, write deadlines) are to be
+added as more entries of CASES.
+
+Needs what deploy/test and the developer script export (LCG_BINARY, LCG_TEST_ADMIN_URL,
+LCG_TEST_TEMPLATE, LCG_TEST_PG_PORT), psql and prlimit; without them it fails and says so.
+Standard library only. Usage: hostile_test.py [-k SUBSTRING]
+"""
+
+import argparse
+import calendar
+import hashlib
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+
+FAILURES = []
+
+
+def check(condition, message):
+    if not condition:
+        FAILURES.append(message)
+        print("  FAIL: " + message, file=sys.stderr)
+    return condition
+
+
+def required_env(name):
+    value = os.environ.get(name)
+    if not value:
+        sys.exit(f"{name} is not set: this test needs a PostgreSQL and the built binary; run it with deploy/test")
+    return value
+
+
+def http(port, target, method="GET", headers=None, body=b"", timeout=10):
+    """One request on a fresh connection: (status, headers with lower-case names, body bytes)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        head = f"{method} {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        for k, v in (headers or {}).items():
+            head += f"{k}: {v}\r\n"
+        if body:
+            head += f"Content-Length: {len(body)}\r\n"
+        s.sendall(head.encode() + b"\r\n" + body)
+        data = b""
+        for _ in range(100000):
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    head, _, rest = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split(" ")[1]) if lines and lines[0].startswith("HTTP/1.1 ") else 0
+    fields = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        fields[name.strip().lower()] = value.strip()
+    return status, fields, rest
+
+
+class Database:
+    """A copy of the sample database, dropped at the end."""
+
+    def __init__(self):
+        self.admin = required_env("LCG_TEST_ADMIN_URL")
+        self.port = required_env("LCG_TEST_PG_PORT")
+        self.name = f"lcg_hostile_{os.getpid()}"
+        template = required_env("LCG_TEST_TEMPLATE")
+        self.psql(self.admin, f"CREATE DATABASE {self.name} TEMPLATE {template} OWNER lowcostgpu_owner")
+
+    def url(self, role):
+        return f"postgresql://lowcostgpu_{role}@127.0.0.1:{self.port}/{self.name}"
+
+    @staticmethod
+    def psql(url, sql):
+        return subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", sql], capture_output=True,
+                              text=True)
+
+    def drop(self):
+        self.psql(self.admin, f"DROP DATABASE IF EXISTS {self.name} WITH (FORCE)")
+
+
+def lowcostgpu(*args, stdin=""):
+    return subprocess.run([required_env("LCG_BINARY"), *args], input=stdin, capture_output=True, text=True,
+                          timeout=120)
+
+
+class Server:
+    """lowcostgpu serve on 127.0.0.1:0 (under `prefix`, such as prlimit), its output in a file."""
+
+    def __init__(self, database_url, extra_args=(), prefix=()):
+        self.out = tempfile.NamedTemporaryFile(prefix="lcg-hostile-", suffix=".log", delete=False)
+        self.process = subprocess.Popen([*prefix, required_env("LCG_BINARY"), "serve", "--listen", "127.0.0.1:0",
+                                         "--database-url", database_url, *extra_args],
+                                        stdout=self.out, stderr=subprocess.STDOUT)
+        self.port = None
+        for _ in range(200):
+            match = re.search(r"listening on http://127\.0\.0\.1:(\d+)", self.output())
+            if match:
+                self.port = int(match.group(1))
+                break
+            time.sleep(0.05)
+        if self.port is None:
+            self.stop()
+            sys.exit("lowcostgpu serve did not start: " + self.output())
+        for _ in range(200):
+            if self.alive_and(lambda: http(self.port, "/readyz")[0] == 200):
+                return
+            time.sleep(0.05)
+        self.stop()
+        sys.exit("lowcostgpu serve never became ready: " + self.output())
+
+    def output(self):
+        with open(self.out.name, encoding="utf-8", errors="replace") as f:
+            return f.read()
+
+    def alive_and(self, probe):
+        try:
+            return self.process.poll() is None and probe()
+        except OSError:
+            return False
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=15)
+        os.unlink(self.out.name)
+
+
+class NormalClient:
+    """GET /v1/prices in a loop on its own thread until stopped (at most 100,000 requests)."""
+
+    def __init__(self, port):
+        self.port, self.latencies, self.failures = port, [], []
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self):
+        for _ in range(100000):
+            if self.stopping.is_set():
+                return
+            started = time.monotonic()
+            try:
+                status = http(self.port, "/v1/prices", timeout=5)[0]
+            except OSError as e:
+                status = str(e)
+            self.latencies.append(time.monotonic() - started)
+            if status != 200:
+                self.failures.append(status)
+            time.sleep(0.005)
+
+    def stop(self):
+        self.stopping.set()
+        self.thread.join(timeout=10)
+        ordered = sorted(self.latencies)
+        p99 = ordered[int(len(ordered) * 0.99)] * 1000 if ordered else float("nan")
+        return len(ordered), p99
+
+
+# --- the cases: one function each, (server, database) -> None, checking with check() ---
+
+
+def week_after(weeks):
+    """An ISO week `weeks` after this one, far from the sample data's."""
+    return time.strftime("%G-W%V", time.gmtime(time.time() + weeks * 7 * 86400))
+
+
+def observed_in_window_of(week, day):
+    """A timestamp `day` days into the 7-day window before `week`'s Monday (day 0..6)."""
+    monday = calendar.timegm(time.strptime(week + "-1", "%G-W%V-%u"))
+    return time.strftime("%Y-%m-%dT12:00:00Z", time.gmtime(monday - (7 - day) * 86400))
+
+
+def case_unpublishable_model(server, db):
+    week = week_after(60)
+    header = "observed_at,gpu,price_per_gpu_hour,source,listing_id\n"
+    rows = "".join(f"{observed_in_window_of(week, d)},l4,0.001,hostile,cheap{d}\n"
+                   f"{observed_in_window_of(week, d)},h100-sxm,2.400,hostile,fine{d}\n" for d in range(5))
+    imported = lowcostgpu("import-observations", "--database-url", db.url("publisher"), "-", stdin=header + rows)
+    check(imported.returncode == 0, "the observations are imported: " + imported.stderr)
+    published = lowcostgpu("publish", "--database-url", db.url("publisher"), "--week", week)
+    check(published.returncode == 0, "publish succeeds with one unpublishable model: " + published.stderr)
+    check("not priced: l4:" in published.stdout and "0.000" in published.stdout,
+          "publish names the refused model and why: " + published.stdout)
+    sheet = None
+    for _ in range(100):  # the server follows the NOTIFY
+        status, _, body = http(server.port, f"/v1/sheets/{week}")
+        if status == 200:
+            sheet = json.loads(body)
+            break
+        time.sleep(0.05)
+    if check(sheet is not None, f"the server serves the new sheet {week}"):
+        rows = {r["gpu"]: r for r in sheet["prices"]}
+        check(rows["l4"]["available"] is False and "0.000" in rows["l4"]["reason"], "l4 is unavailable with the reason")
+        check(rows["h100-sxm"]["on_demand"] == "1.680", "h100-sxm is priced")
+
+
+def case_audit_window(server, db):
+    status, _, body = http(server.port, "/v1/prices")
+    week = json.loads(body)["week"]
+    sheet = http(server.port, f"/v1/sheets/{week}")[2].decode()
+    csv = http(server.port, f"/v1/sheets/{week}/observations.csv")[2].decode()
+    lines = csv.split("\n")
+    moved = "\n".join([lines[0]] + ["2019" + line[4:] if line else line for line in lines[1:]])
+    forged = sheet.replace(json.loads(sheet)["inputs_sha256"], hashlib.sha256(moved.encode()).hexdigest())
+    with tempfile.TemporaryDirectory() as d:
+        open(os.path.join(d, "sheet.json"), "w").write(forged)
+        open(os.path.join(d, "obs.csv"), "w").write(moved)
+        audit = lowcostgpu("audit", "--sheet", os.path.join(d, "sheet.json"), "--observations",
+                           os.path.join(d, "obs.csv"))
+    check(audit.returncode == 1, "the audit fails inputs moved to 2019 behind a matching hash")
+    check("outside the window" in audit.stdout, "the audit says the observations are outside the window")
+
+
+def case_markdown_injection(server, db):
+    q = urllib.parse.quote("spot\n\n# Injected heading\n\n- item\r\n")
+    for suffix, forbidden in ((".md", ["\n# Injected", "\n- item"]), (".html", ["<h1>Injected", "<li>item"])):
+        status, _, body = http(server.port, f"/v1/glossary{suffix}?q={q}")
+        text = body.decode()
+        check(status == 200, f"/v1/glossary{suffix} answers the search")
+        for f in forbidden:
+            check(f not in text, f"the echoed search adds no block to {suffix}: {f!r}")
+
+
+def case_link_header(server, db):
+    status, fields, _ = http(server.port, "/v1/glossary?q=a%3E%3B%20rel%3D%22x%22%2C%3Chttp://evil/%3E")
+    link = fields.get("link", "")
+    check(status == 200 and "q=a%3E%3B%20rel%3D%22x%22%2C%3Chttp%3A%2F%2Fevil%2F%3E" in link,
+          "the Link header carries the query percent-encoded: " + link)
+    check(link.count("<") == link.count(">") == 3, "the Link header has only its own three links")
+
+
+def case_csv_formulas(server, db):
+    week = week_after(70)
+    header = "observed_at,gpu,price_per_gpu_hour,source,listing_id\n"
+    rows = "".join(f"{observed_in_window_of(week, d)},l4,0.500,\"=HYPERLINK(\"\"http://x\"\")\",@cmd{d}\n"
+                   for d in range(5))
+    check(lowcostgpu("import-observations", "--database-url", db.url("publisher"), "-",
+                     stdin=header + rows).returncode == 0, "formula-like observations are imported")
+    check(lowcostgpu("publish", "--database-url", db.url("publisher"), "--week", week).returncode == 0,
+          "and published")
+    csv = None
+    for _ in range(100):
+        status, _, body = http(server.port, f"/v1/sheets/{week}/observations.csv")
+        if status == 200:
+            csv = body.decode()
+            break
+        time.sleep(0.05)
+    check(csv is not None and '"=HYPERLINK(""http://x"")",@cmd0' in csv,
+          "the canonical CSV keeps the observed bytes (its SHA-256 is published)")
+    for target in ("/v1/prices.csv", "/v1/gpus.csv", "/v1/sheets.csv", "/v1/glossary.csv", "/v1/regions.csv"):
+        body = http(server.port, target)[2].decode()
+        cells = [c for line in body.split("\n") for c in line.split(",")]
+        risky = [c for c in cells if c[:1] in ("=", "+", "@", "\t", "\r")]
+        check(not risky, f"{target} has no formula-like cell: {risky[:3]}")
+
+
+def case_reader_rights(server, db):
+    for sql in ("CREATE TEMP TABLE intruder (x int)", "SELECT pg_advisory_lock(4243)",
+                "SELECT pg_notify('lowcostgpu_changed', '')"):
+        template_url = (f"postgresql://lowcostgpu_reader@127.0.0.1:{db.port}/"
+                        f"{required_env('LCG_TEST_TEMPLATE')}")  # a copy does not inherit TEMPORARY's revoke
+        r = Database.psql(template_url, "BEGIN READ WRITE; " + sql + "; ROLLBACK")
+        check(r.returncode != 0 and "permission denied" in r.stderr, f"the reader is refused: {sql}: {r.stderr}")
+
+
+def reloads(port):
+    text = http(port, "/metrics")[2].decode()
+    return int(re.search(r"^lowcostgpu_snapshot_reloads_total (\d+)$", text, re.M).group(1))
+
+
+def case_notify_storm(server, db):
+    # No privilege guards NOTIFY: the reader can send it (read-only transactions allow it too). What
+    # it costs the servers is bounded instead: at most one rebuild a second. 300 notifications, one
+    # per transaction, 10 ms apart: about 3 seconds, which would be hundreds of rebuilds otherwise.
+    before, started = reloads(server.port), time.monotonic()
+    script = "SELECT pg_sleep(0.01);\nNOTIFY lowcostgpu_changed;\n" * 300
+    r = subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", db.url("reader"), "-f", "-"], input=script,
+                       capture_output=True, text=True, timeout=60)
+    check(r.returncode == 0, "the reader can send NOTIFY (PostgreSQL has no privilege for it): " + r.stderr)
+    time.sleep(1.5)  # the last deferred rebuild
+    seconds, rebuilt = time.monotonic() - started, reloads(server.port) - before
+    print(f"  {rebuilt} rebuilds for 300 notifications over {seconds:.1f} s")
+    check(1 <= rebuilt <= seconds + 2, f"at most one rebuild a second: {rebuilt} over {seconds:.1f} s")
+
+
+def case_ready_max_age(server, db):
+    quick = Server(db.url("reader"), ["--ready-max-age", "1"])
+    try:
+        statuses = []
+        for _ in range(30):  # three seconds: three times the limit, with no new sheet
+            statuses.append(http(quick.port, "/readyz")[0])
+            time.sleep(0.1)
+        check(set(statuses) == {200}, f"/readyz stays 200 on a healthy database with --ready-max-age 1: {statuses}")
+    finally:
+        quick.stop()
+
+
+def case_descriptor_limit(server, db):
+    limited = Server(db.url("reader"), [], prefix=["prlimit", "--nofile=64:64"])
+    held = []
+    try:
+        lines = [json.loads(l) for l in limited.output().splitlines() if l.startswith("{")]
+        lowered = [l for l in lines if l.get("event") == "max_connections_lowered"]
+        if not check(lowered, "serve logs that it lowered --max-connections to fit 64 descriptors"):
+            return
+        fitting = lowered[0]["max_connections"]
+        check(0 < fitting < 64, f"to a number below the limit: {fitting}")
+        for _ in range(fitting):
+            held.append(socket.create_connection(("127.0.0.1", limited.port), timeout=5))
+        time.sleep(0.3)  # let the server accept them all
+        status, _, _ = http(limited.port, "/healthz", timeout=5)
+        check(status == 503, f"a client past the limit gets 503 at once, not a hang in the backlog: {status}")
+    finally:
+        for s in held:
+            s.close()
+        time.sleep(0.2)
+        check(limited.alive_and(lambda: http(limited.port, "/healthz")[0] == 200), "and it serves again after")
+        limited.stop()
+
+
+def case_metrics(server, db):
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                       "params": {"name": "get_gpu", "arguments": {"gpu": "h100-sxm"}}}).encode()
+    status, _, _ = http(server.port, "/mcp", "POST", {"Content-Type": "application/json",
+                                                      "Accept": "application/json"}, body)
+    check(status == 200, "an MCP tool call answers")
+    text = http(server.port, "/metrics")[2].decode()
+    check(re.search(r'lowcostgpu_mcp_calls_total\{tool="get_gpu",outcome="ok"\} [1-9]', text) is not None,
+          "/metrics counts the MCP call by tool and outcome")
+    check('lowcostgpu_caught_exceptions_total{where="http"}' in text, "/metrics counts caught exceptions")
+
+
+def case_long_glossary_slug(server, db):
+    # Refused by its length before any comparison (tests/glossary/search_test.cpp bounds the cost of
+    # suggestions for the names that are compared).
+    status, fields, body = http(server.port, "/v1/glossary/gpu-hourr" + "x" * 4000)
+    check(status == 400 and fields.get("content-type") == "application/problem+json" and b"term: at most" in body,
+          f"a 4 KiB unknown glossary slug is a 400 saying what is accepted: {status} {body[:200]!r}")
+
+
+CASES = [
+    ("unpublishable model", "five observations at $0.001 for one model made publish fail the week",
+     case_unpublishable_model),
+    ("audit window", "audit passed a sheet whose observations lie outside its window (moved to 2019)",
+     case_audit_window),
+    ("markdown injection", "newlines in glossary q injected Markdown headings", case_markdown_injection),
+    ("link header", "the raw query string was copied unencoded into Link", case_link_header),
+    ("csv formulas", "= + - @ values reached spreadsheets unneutralised", case_csv_formulas),
+    ("reader rights", "the reader could create TEMP objects, NOTIFY and take advisory locks", case_reader_rights),
+    ("notify storm", "the reader could NOTIFY lowcostgpu_changed (each one rebuilt every server's snapshot)",
+     case_notify_storm),
+    ("ready max age", "--ready-max-age below 30 s made /readyz flap", case_ready_max_age),
+    ("descriptor limit", "clients past the descriptor limit hung in the backlog", case_descriptor_limit),
+    ("metrics", "the MCP call counter was never fed; caught exceptions were not counted", case_metrics),
+    ("long glossary slug", "a 4 KiB unknown glossary slug", case_long_glossary_slug),
+]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("-k", default="", help="run only the cases whose name contains this")
+    args = parser.parse_args()
+    db = Database()
+    server = Server(db.url("reader"))
+    try:
+        for name, finding, run in CASES:
+            if args.k not in name:
+                continue
+            print(f"case {name}: {finding}")
+            before = len(FAILURES)
+            client = NormalClient(server.port)
+            try:
+                run(server, db)
+            except Exception as e:  # a case that breaks is a failure, and the others still run
+                check(False, f"{name} raised {type(e).__name__}: {e}")
+            count, p99 = client.stop()
+            check(server.alive_and(lambda: http(server.port, "/healthz")[0] == 200), f"{name}: the server is up")
+            check(not client.failures, f"{name}: the normal client always got 200: {client.failures[:5]}")
+            print(f"  {'ok' if len(FAILURES) == before else 'FAILED'}; normal client: {count} requests, "
+                  f"p99 {p99:.1f} ms")
+    finally:
+        server.stop()
+        db.drop()
+    if FAILURES:
+        sys.exit(f"{len(FAILURES)} check(s) failed")
+    print("hostile suite passed")
+
+
+if __name__ == "__main__":
+    main()

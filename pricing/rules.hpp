@@ -19,6 +19,10 @@ inline constexpr ratio on_demand_of_median{70, 100};
 inline constexpr ratio spot_of_on_demand{50, 100};
 inline constexpr ratio reserved_of_on_demand{65, 100};
 
+// The version of the rules above that a sheet was computed with. It is part of what a sheet's
+// signature covers; raise it whenever a rule or constant that changes a published figure changes.
+inline constexpr int rules_version = 1;
+
 inline constexpr int min_observations = 5;
 // No marketplace lists a GPU-hour near this; the bound keeps every product of prices inside int64.
 inline constexpr money max_observed_price = money::from_dollars(100'000);

@@ -31,6 +31,28 @@ inline constexpr std::string_view signed_bytes_format = "lowcostgpu-sheet-v1";
 // decimal string the JSON carries (published_figures). Nothing is escaped: no field holds a line break.
 std::string signed_bytes(price_sheet const& sheet);
 
+// The signed items as the sheet's JSON publishes them (strings as they appear there), so that the
+// bytes can be rebuilt from a published document alone, as an auditor does.
+struct signed_row {
+    std::string gpu;
+    bool available = false;
+    int observations = 0;
+    row_figures figures;  // empty strings for figures the row lacks
+    std::string reason;   // empty on a priced row
+};
+struct signed_content {
+    std::string week;
+    std::string effective_from;
+    std::string effective_until;
+    std::string published_at;
+    int rules_version = 0;
+    std::string inputs_sha256;
+    int observations = 0;
+    std::vector<signed_row> rows;
+};
+signed_content signed_content_of(price_sheet const& sheet);
+std::string signed_bytes(signed_content const& content);
+
 // A public key the service signs sheets with, and the window of publication times it covers:
 // a sheet verifies with the key its key_id names only if valid_from <= published_at < valid_until.
 struct public_key {

@@ -71,7 +71,7 @@ TEST_CASE("signing follows RFC 8032: the published test vector, its key and its 
     CHECK(trust::verify_bytes("", rfc_empty_signature, rfc_key_id, at("2026-06-01T00:00:00Z"), ring_of(key)));
 }
 
-TEST_CASE("a signed sheet verifies; any change to a signed figure does not")
+TEST_CASE("a signed sheet verifies and any change to a signed figure does not")
 {
     auto const key = rfc_key();
     auto sheet = sheet_published("2026-11-30T00:00:04Z");

@@ -168,7 +168,8 @@ json::object observations_json(pricing::price_sheet const& sheet, std::vector<pr
                         {"gpu", o.gpu},
                         {"price_per_gpu_hour", to_decimal(o.price, 6)},
                         {"source", o.source},
-                        {"listing_id", o.listing_id}});
+                        {"listing_id", o.listing_id},
+                        {"source_url", optional_text(o.source_url)}});
     auto const window = pricing::observation_window(sheet.week);
     std::string const week = pricing::to_string(sheet.week);
     return {{"week", week},

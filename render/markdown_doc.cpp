@@ -99,7 +99,8 @@ std::string methodology_markdown(json::object const& m, links const& to)
     out += "\n## Canonical observations CSV\n\n";
     out += "- Columns: " + md::code(text(csv, "columns")) + "\n";
     out += "- Order: " + escape(text(csv, "order")) + "\n";
-    out += "- Format: " + escape(text(csv, "format")) + "\n\n";
+    out += "- Format: " + escape(text(csv, "format")) + "\n";
+    out += "- Provenance: " + escape(text(csv, "provenance")) + "\n\n";
     out += signatures_section(md::object_at(m, "signatures"), to);
     out += md::link("Current prices", to("/v1/prices")) + " · " + md::link("sheets history", to("/v1/sheets")) + "\n";
     return out;

@@ -171,6 +171,12 @@ json::object methodology_json(pricing::key_ring const& keys)
             {"how_to_audit", audit_steps()},
             {"canonical_csv",
              {{"columns", "observed_at,gpu,price_per_gpu_hour,source,listing_id"},
+              {"provenance",
+               "an observation may name the public listing it was seen on: a sixth column, source_url (an http:// or "
+               "https:// URL, at most 2048 characters of visible ASCII, empty when unknown), in the import CSV and in "
+               "the canonical CSV. The canonical CSV has that column only when at least one of its observations has "
+               "a URL, so inputs without URLs, and every sheet published before the column existed, keep their "
+               "bytes and their inputs_sha256"},
               {"order", "gpu, then observed_at, then price (numerically), then listing_id"},
               {"format", "UTF-8, header included, prices with exactly 6 decimals, \\n line ends, RFC 4180 quoting"}}},
             {"signatures", signatures(keys)}};

@@ -121,17 +121,18 @@ long long copy_integer(std::string_view text)
 std::vector<pricing::observation> observations_in(pqxx::transaction_base& tx, pricing::time_window window)
 {
     pqxx::stream_from copy(tx, "(SELECT date_part('epoch', observed_at)::bigint, gpu, price_micros, source, "
-                               "listing_id FROM observation WHERE observed_at >= to_timestamp(" +
+                               "listing_id, source_url FROM observation WHERE observed_at >= to_timestamp(" +
                                    std::to_string(to_epoch(window.from)) + ") AND observed_at < to_timestamp(" +
                                    std::to_string(to_epoch(window.until)) + "))");
     std::vector<pricing::observation> out;
     std::string line;
-    std::array<std::string_view, 5> f;
-    std::array<std::string, 5> unescaped;
+    std::array<std::string_view, 6> f;
+    std::array<std::string, 6> unescaped;
     while (copy.get_raw_line(line)) {
         split_copy_line(line, f, unescaped);
         out.push_back({from_epoch(copy_integer(f[0])), std::string(f[1]),
-                       pricing::money::from_micros(copy_integer(f[2])), std::string(f[3]), std::string(f[4])});
+                       pricing::money::from_micros(copy_integer(f[2])), std::string(f[3]), std::string(f[4]),
+                       std::string(f[5])});
     }
     copy.complete();
     return out;
@@ -334,13 +335,14 @@ import_summary database::import_observations(std::istream& csv, std::function<vo
         // COPY streams rows as they are read; after the first bad line we only keep reading to
         // report every problem, and the transaction is never committed.
         pqxx::stream_to copy(tx, "observation",
-                             std::vector<std::string>{"observed_at", "gpu", "price_micros", "source", "listing_id"});
+                             std::vector<std::string>{"observed_at", "gpu", "price_micros", "source", "listing_id",
+                                                      "source_url"});
         std::string line;
         while (std::getline(csv, line)) {
             auto const obs = reader.read_line(line);
             if (obs && reader.ok()) {
                 copy << std::make_tuple(pricing::to_rfc3339(obs->observed_at), obs->gpu, obs->price.micros(),
-                                        obs->source, obs->listing_id);
+                                        obs->source, obs->listing_id, obs->source_url);
                 ++summary.imported;
             }
             if (on_progress && reader.lines_read() % 100'000 == 0)

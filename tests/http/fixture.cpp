@@ -93,7 +93,7 @@ week_data make_week(pricing::catalog const& c, pricing::iso_week week, std::int6
     for (auto const& [gpu, prices] : week_prices(shift))
         for (auto const p : prices) {
             observations.push_back({window.from + hours(5 + 7 * n), gpu, pricing::money::from_micros(p),
-                                    "synthetic-sample", "SYN-" + std::to_string(n)});
+                                    "synthetic-sample", "SYN-" + std::to_string(n), {}});
             by_gpu[gpu].push_back(pricing::money::from_micros(p));
             ++n;
         }

@@ -299,9 +299,11 @@ int run_public_key(arguments const& args)
 }
 
 // The public keys serve and mcp publish: --public-keys FILE or LCG_PUBLIC_KEYS_FILE (none: an
-// empty list, and the server says so).
-pricing::key_ring public_keys_setting(arguments const& args, std::ostream& log)
+// empty list, and the server says so on standard error, whose first line of standard output
+// scripts read for the bound port).
+pricing::key_ring public_keys_setting(arguments const& args)
 {
+    auto& log = std::cerr;
     auto const path = setting(args, "public-keys", "LCG_PUBLIC_KEYS_FILE");
     if (path.empty()) {
         log << R"({"event":"no_public_keys","detail":"no --public-keys FILE (LCG_PUBLIC_KEYS_FILE): )"
@@ -409,7 +411,7 @@ int run_serve(arguments const& args)
                       "trusted-proxies", "allowed-hosts", "allowed-origins", "public-keys"},
                0);
     auto const options = listen_options(args);
-    auto keys = public_keys_setting(args, std::cout);
+    auto keys = public_keys_setting(args);
     snapshot::holder snapshots;
     snapshot::refresher refresher(database_url(args), snapshots, std::chrono::seconds(30), std::cout, std::move(keys));
     http::server server(options, snapshots);
@@ -427,7 +429,7 @@ int run_serve(arguments const& args)
 int run_mcp(arguments const& args)
 {
     allow_only(args, {"database-url", "public-keys"}, 0);
-    auto const keys = public_keys_setting(args, std::cerr);
+    auto const keys = public_keys_setting(args);
     snapshot::holder snapshots;
     snapshots.set(snapshot::load_once(database_url(args), keys));
     snapshot::refresher refresher(database_url(args), snapshots, std::chrono::seconds(30), std::cerr, keys);

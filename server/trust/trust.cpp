@@ -159,12 +159,10 @@ pricing::outcome<std::string> key_id_of(std::string_view public_key_pem)
 
 pricing::outcome<key_ring> parse_key_ring(std::string_view keys_json)
 {
-    json::value doc;
-    try {
-        doc = json::parse(keys_json);
-    } catch (std::exception const& e) {
-        return failed(std::string("the keys document is not JSON: ") + e.what());
-    }
+    boost::system::error_code ec;
+    json::value const doc = json::parse(keys_json, ec);
+    if (ec)
+        return failed("the keys document is not JSON: " + ec.message());
     auto const* keys = doc.is_object() ? doc.as_object().if_contains("keys") : nullptr;
     if (!keys || !keys->is_array())
         return failed("the keys document must be an object with a \"keys\" array");

@@ -6,7 +6,7 @@ set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PG_BIN=/usr/lib/postgresql/15/bin
 PACKAGES=(build-essential cmake pkg-config libboost1.81-dev libboost-json1.81-dev libpqxx-dev doctest-dev
-          libssl-dev zlib1g-dev postgresql postgresql-client python3 python3-yaml curl
+          libssl-dev openssl zlib1g-dev postgresql postgresql-client python3 python3-yaml curl
           libmd4c-dev libmd4c-html0-dev chromium clang-14 libclang-rt-14-dev)
 # tests/web (the OpenAPI lint) and tests/mcp/e2e (the MCP conformance suite and SDK client, which
 # bring their own Node 22) install their tools with npm: Debian's, unless the machine has one.
@@ -60,9 +60,26 @@ admin_psql() { PGOPTIONS='-c client_min_messages=warning' psql -X -q -v ON_ERROR
 
 url_for() { echo "postgresql://$1@127.0.0.1:$PG_PORT/$2"; }
 
-# create_database NAME: a fresh database with migrations, sample observations and sample sheets.
+# dev_signing_key DIR BIN: a development signing key, made by openssl in DIR (outside the repository's
+# files) on first use, and the public keys document that serve publishes; exports
+# LCG_SIGNING_KEY_FILE and LCG_PUBLIC_KEYS_FILE for publish, serve and the tests. Its window starts
+# in 2000 so that every sample sheet falls in it. A production key is made and kept elsewhere
+# (deploy/README.md), never here.
+dev_signing_key() {
+    local dir=$1 bin=$2
+    mkdir -p "$dir"
+    chmod 700 "$dir"
+    [ -s "$dir/signing-key.pem" ] || (umask 077 && openssl genpkey -algorithm ed25519 -out "$dir/signing-key.pem")
+    "$bin" public-key --signing-key "$dir/signing-key.pem" --valid-from 2000-01-01T00:00:00Z >"$dir/public-keys.json"
+    export LCG_SIGNING_KEY_FILE="$dir/signing-key.pem" LCG_PUBLIC_KEYS_FILE="$dir/public-keys.json"
+}
+
+# create_database NAME BIN: a fresh database with migrations, sample observations and sample sheets,
+# signed with LCG_SIGNING_KEY_FILE (a development key in $LCG_DEV_KEY_DIR, by default var/dev-key
+# of the checkout, when none is set).
 create_database() {
     local db=$1 bin=$2 now
+    [ -n "${LCG_SIGNING_KEY_FILE:-}" ] || dev_signing_key "${LCG_DEV_KEY_DIR:-$REPO/var/dev-key}" "$bin"
     now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
     admin_psql "DO \$\$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'lowcostgpu_owner') THEN
                   CREATE ROLE lowcostgpu_owner LOGIN CREATEROLE; END IF; END \$\$;"

@@ -59,7 +59,7 @@ canonical_groups group_canonically(std::span<const observation> observations)
         auto const& x = observations[a.index];
         auto const& y = observations[b.index];
         // source last only to make the order total; DESIGN §7 names the first four keys
-        return std::tie(x.listing_id, x.source) < std::tie(y.listing_id, y.source);
+        return std::tie(x.listing_id, x.source, x.source_url) < std::tie(y.listing_id, y.source, y.source_url);
     };
     for (auto& [gpu, keys] : by_gpu)
         std::sort(keys.begin(), keys.end(), before);
@@ -67,8 +67,13 @@ canonical_groups group_canonically(std::span<const observation> observations)
 }
 
 // Time and price come from the key, which is at hand, rather than from the observation.
-void append_row(std::string& out, std::string_view gpu, sort_key const& key, std::string_view source,
-                std::string_view listing_id)
+struct row_text {
+    std::string_view source;
+    std::string_view listing_id;
+    std::string_view source_url;
+};
+
+void append_row(std::string& out, std::string_view gpu, sort_key const& key, row_text const& text, bool with_urls)
 {
     out += to_rfc3339(key.observed_at);
     out += ',';
@@ -76,12 +81,33 @@ void append_row(std::string& out, std::string_view gpu, sort_key const& key, std
     out += ',';
     out += to_decimal(key.price, 6);
     out += ',';
-    append_csv_field(out, source);
+    append_csv_field(out, text.source);
     out += ',';
-    append_csv_field(out, listing_id);
+    append_csv_field(out, text.listing_id);
+    if (with_urls) {
+        out += ',';
+        append_csv_field(out, text.source_url);
+    }
     out += '\n';
 }
 
+}
+
+bool is_valid_source_url(std::string_view url)
+{
+    if (url.empty())
+        return true;
+    if (url.size() > max_source_url)
+        return false;
+    std::string_view rest = url;
+    if (rest.starts_with("https://"))
+        rest.remove_prefix(8);
+    else if (rest.starts_with("http://"))
+        rest.remove_prefix(7);
+    else
+        return false;
+    bool const has_host = !rest.empty() && rest.front() != '/' && rest.front() != '?' && rest.front() != '#';
+    return has_host && std::all_of(url.begin(), url.end(), [](char c) { return c > 0x20 && c < 0x7f; });
 }
 
 void append_csv_field(std::string& out, std::string_view field)
@@ -165,8 +191,11 @@ std::optional<observation> observation_csv_reader::read_line(std::string_view li
     }
     if (!header_seen_) {
         header_seen_ = true;
-        if (line != observations_csv_header)
-            refuse("the header must be exactly '" + std::string(observations_csv_header) + "'");
+        if (line == observations_csv_header_with_urls)
+            columns_ = 6;
+        else if (line != observations_csv_header)
+            refuse("the header must be exactly '" + std::string(observations_csv_header) + "' or '" +
+                   std::string(observations_csv_header_with_urls) + "'");
         return std::nullopt;
     }
     auto fields = split_csv_record(line);
@@ -174,8 +203,9 @@ std::optional<observation> observation_csv_reader::read_line(std::string_view li
         refuse("broken quoting");
         return std::nullopt;
     }
-    if (fields->size() != 5) {
-        refuse("expected 5 columns (" + std::string(observations_csv_header) + "), found " +
+    if (fields->size() != columns_) {
+        refuse("expected " + std::to_string(columns_) + " columns (" +
+               std::string(columns_ == 6 ? observations_csv_header_with_urls : observations_csv_header) + "), found " +
                std::to_string(fields->size()));
         return std::nullopt;
     }
@@ -206,7 +236,13 @@ std::optional<observation> observation_csv_reader::read_line(std::string_view li
         refuse("listing_id: must be at most 128 characters of UTF-8 without control characters");
         return std::nullopt;
     }
-    return observation{*at, std::move(f[1]), *price, std::move(f[3]), std::move(f[4])};
+    std::string url = columns_ == 6 ? std::move(f[5]) : std::string();
+    if (!is_valid_source_url(url)) {
+        refuse("source_url: must be empty or an http:// or https:// URL with a host, at most " +
+               std::to_string(max_source_url) + " characters of visible ASCII (percent-encode the rest)");
+        return std::nullopt;
+    }
+    return observation{*at, std::move(f[1]), *price, std::move(f[3]), std::move(f[4]), std::move(url)};
 }
 
 void observation_csv_reader::finish()
@@ -230,22 +266,24 @@ std::string canonical_observations_csv(std::span<const observation> observations
 {
     std::string out;
     out.reserve(64 + observations.size() * 80);
-    out += observations_csv_header;
+    bool const with_urls = std::any_of(observations.begin(), observations.end(),
+                                       [](observation const& o) { return !o.source_url.empty(); });
+    out += with_urls ? observations_csv_header_with_urls : observations_csv_header;
     out += '\n';
     for (auto const& [gpu, keys] : group_canonically(observations)) {
         // In sorted order each row's text fields sit somewhere else in a large array. Reading a
         // batch of them in a tight loop first lets the processor wait for those reads together
         // rather than one row at a time.
         constexpr std::size_t batch = 64;
-        std::array<std::pair<std::string_view, std::string_view>, batch> text;
+        std::array<row_text, batch> text;
         for (std::size_t start = 0; start < keys.size(); start += batch) {
             std::size_t const n = std::min(batch, keys.size() - start);
             for (std::size_t i = 0; i < n; ++i) {
                 auto const& o = observations[keys[start + i].index];
-                text[i] = {o.source, o.listing_id};
+                text[i] = {o.source, o.listing_id, o.source_url};
             }
             for (std::size_t i = 0; i < n; ++i)
-                append_row(out, gpu, keys[start + i], text[i].first, text[i].second);
+                append_row(out, gpu, keys[start + i], text[i], with_urls);
         }
     }
     return out;

@@ -20,9 +20,19 @@ struct observation {
     money price;
     std::string source;
     std::string listing_id;  // may be empty
+    std::string source_url;  // the public listing it was seen on (http or https); may be empty
 };
 
 inline constexpr std::string_view observations_csv_header = "observed_at,gpu,price_per_gpu_hour,source,listing_id";
+// The same with the optional provenance column, accepted on import and written in the canonical
+// CSV only when some observation has a source_url (so inputs without one keep their bytes and hash).
+inline constexpr std::string_view observations_csv_header_with_urls =
+    "observed_at,gpu,price_per_gpu_hour,source,listing_id,source_url";
+inline constexpr std::size_t max_source_url = 2048;
+
+// Empty, or an http:// or https:// URL with a host, at most 2048 bytes of visible ASCII (spaces,
+// control characters and other bytes are refused: percent-encode them).
+bool is_valid_source_url(std::string_view url);
 
 // A refused line of an observations CSV, numbered from 1 (the header is line 1).
 struct csv_problem {
@@ -58,6 +68,7 @@ private:
     long line_ = 0;
     long bad_lines_ = 0;
     bool header_seen_ = false;
+    std::size_t columns_ = 5;  // 6 when the header names source_url
     long blank_line_ = 0;
     std::vector<csv_problem> problems_;
 };
@@ -71,6 +82,7 @@ std::optional<std::vector<std::string>> split_csv_record(std::string_view line);
 
 // The canonical CSV of a sheet's inputs (DESIGN §7): header, rows sorted by gpu, observed_at, price,
 // listing_id; prices with exactly 6 decimals; "\n" line ends. Its SHA-256 is published in the sheet.
+// The source_url column is there only when at least one observation has a source_url.
 std::string canonical_observations_csv(std::span<const observation> observations);
 void sort_canonically(std::vector<observation>& observations);
 

@@ -19,6 +19,10 @@ inline constexpr ratio on_demand_of_median{70, 100};
 inline constexpr ratio spot_of_on_demand{50, 100};
 inline constexpr ratio reserved_of_on_demand{65, 100};
 
+// The version of the rules above that a sheet was computed with. It is part of what a sheet's
+// signature covers; raise it whenever a rule or constant that changes a published figure changes.
+inline constexpr int rules_version = 1;
+
 inline constexpr int min_observations = 5;
 // The smallest rate a sheet publishes in any tier: a rate that rounds down to $0.000 is not a price,
 // so such a model goes unpriced that week, with the reason, like one with too few observations.

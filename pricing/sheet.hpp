@@ -3,6 +3,7 @@
 #include "calendar.hpp"
 #include "money.hpp"
 #include "outcome.hpp"
+#include "rules.hpp"
 
 #include <cstdint>
 #include <map>
@@ -89,7 +90,12 @@ struct price_sheet {
     instant published_at;
     std::string inputs_sha256;  // of the canonical observations CSV
     int observations = 0;
+    int rules_version = rules::rules_version;  // the version of the rules it was computed with
     std::vector<sheet_row> rows;
+    // Ed25519 over signed_bytes(*this) (pricing/signing.hpp), base64, and the id of the key that
+    // made it; both empty on a sheet published unsigned and not signed since.
+    std::string signature;
+    std::string key_id;
 
     sheet_row const* find(std::string_view gpu) const;
     int priced_models() const;

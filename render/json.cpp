@@ -22,6 +22,8 @@ json::value optional_figure_json(std::optional<pricing::figure> const& f)
     return f ? figure_json(*f) : json::value(nullptr);
 }
 
+json::value optional_text(std::string const& s) { return s.empty() ? json::value(nullptr) : json::value(s); }
+
 }
 
 json::object figure_json(pricing::figure const& f) { return {{"value", f.value}, {"confirmed", f.confirmed}}; }
@@ -84,7 +86,11 @@ json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog cons
             {"observations_url", "/v1/sheets/" + week + "/observations"},
             {"priced_models", sheet.priced_models()},
             {"prices", std::move(rows)},
-            {"billing", billing_json()}};
+            {"billing", billing_json()},
+            {"rules_version", sheet.rules_version},
+            {"signature", optional_text(sheet.signature)},
+            {"key_id", optional_text(sheet.key_id)},
+            {"signed_bytes_url", "/v1/sheets/" + week + "/signed.txt"}};
 }
 
 json::object price_json(pricing::price_sheet const& sheet, pricing::sheet_row const& row,
@@ -224,7 +230,8 @@ json::object observations_json(pricing::price_sheet const& sheet, std::vector<pr
                         {"gpu", o.gpu},
                         {"price_per_gpu_hour", to_decimal(o.price, 6)},
                         {"source", o.source},
-                        {"listing_id", o.listing_id}});
+                        {"listing_id", o.listing_id},
+                        {"source_url", optional_text(o.source_url)}});
     auto const window = pricing::observation_window(sheet.week);
     std::string const week = pricing::to_string(sheet.week);
     return {{"week", week},
@@ -301,6 +308,27 @@ json::object billing_json()
              {{"monthly_target_percent", pricing::decimal_string(rules::sla_target_permille, 1, 1)},
               {"applies_to", json::array{"on_demand", "reserved"}},
               {"remedy", "service credits"}}}};
+}
+
+json::object public_key_json(pricing::public_key const& key)
+{
+    json::object o{{"key_id", key.key_id},
+                   {"algorithm", "Ed25519"},
+                   {"public_key_pem", key.public_key_pem},
+                   {"valid_from", pricing::to_rfc3339(key.valid_from)}};
+    o["valid_until"] = key.valid_until ? json::value(pricing::to_rfc3339(*key.valid_until)) : json::value(nullptr);
+    o["pem_url"] = "/.well-known/lowcostgpu-keys/" + key.key_id + ".pem";
+    return o;
+}
+
+json::object keys_json(pricing::key_ring const& ring)
+{
+    json::array keys;
+    for (auto const& k : ring.keys)
+        keys.push_back(public_key_json(k));
+    return {{"note", "Ed25519 keys that sign LowCostGPU price sheets. A sheet verifies with the key its key_id "
+                     "names if its published_at falls in [valid_from, valid_until). See /v1/methodology."},
+            {"keys", std::move(keys)}};
 }
 
 json::object problem_json(int status, std::string const& title, std::string const& detail, json::object extra)

@@ -4,6 +4,7 @@
 #include "pricing/inventory.hpp"
 #include "pricing/observation.hpp"
 #include "pricing/sheet.hpp"
+#include "pricing/signing.hpp"
 
 #include <boost/json/value.hpp>
 
@@ -50,6 +51,11 @@ boost::json::object regions_json(pricing::catalog const& catalog);
 boost::json::object inventory_json(pricing::catalog const& catalog, pricing::inventory_query const& query = {});
 // The billing terms that, with the per-GPU rates, answer "what will I pay".
 boost::json::object billing_json();
+
+// /.well-known/lowcostgpu-keys.json: the public keys sheets are signed with, with their validity
+// windows (trust::parse_key_ring reads this shape back, and `serve --public-keys FILE` takes it).
+boost::json::object public_key_json(pricing::public_key const& key);
+boost::json::object keys_json(pricing::key_ring const& ring);
 
 // An RFC 9457 problem document. `extra` members (for example the valid ids) are merged in.
 boost::json::object problem_json(int status, std::string const& title, std::string const& detail,

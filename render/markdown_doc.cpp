@@ -50,6 +50,30 @@ std::string related_links(json::array const& related, std::string const& query, 
     return out;
 }
 
+// How sheets are signed, the published keys and the stock commands that verify a sheet.
+std::string signatures_section(json::object const& sig, links const& to)
+{
+    std::string out = "## Signatures\n\n";
+    out += "- Algorithm: " + escape(text(sig, "algorithm")) + "\n";
+    auto const& bytes = md::object_at(sig, "signed_bytes");
+    out += "- Signed bytes: " + md::code(text(bytes, "url")) + ". " + escape(text(bytes, "format")) + "\n";
+    out += "- Signature: " + escape(text(sig, "signature")) + "\n";
+    out += "- Key id: " + escape(text(sig, "key_id")) + "\n";
+    out += "- Keys: " + md::link(text(sig, "keys_url"), to(text(sig, "keys_url"))) + "; " +
+           escape(text(sig, "validity")) + "\n\n";
+    md::table keys{"Key id", "Valid from", "Valid until"};
+    for (auto const& v : md::array_at(sig, "keys")) {
+        auto const& k = v.get_object();
+        keys.row({md::link(text(k, "key_id"), text(k, "pem_url")), text(k, "valid_from"),
+                  at(k, "valid_until").is_string() ? text(k, "valid_until") : "in use"});
+    }
+    out += md::array_at(sig, "keys").empty() ? "No public key is configured on this server.\n" : keys.str();
+    out += "\nTo verify a sheet with stock tools:\n\n";
+    for (auto const& step : md::array_at(sig, "how_to_verify"))
+        out += "    " + text(step) + "\n";
+    return out + "\nThen check " + escape(text(sig, "also_check")) + ".\n\n";
+}
+
 }
 
 std::string methodology_markdown(json::object const& m, links const& to)
@@ -75,7 +99,9 @@ std::string methodology_markdown(json::object const& m, links const& to)
     out += "\n## Canonical observations CSV\n\n";
     out += "- Columns: " + md::code(text(csv, "columns")) + "\n";
     out += "- Order: " + escape(text(csv, "order")) + "\n";
-    out += "- Format: " + escape(text(csv, "format")) + "\n\n";
+    out += "- Format: " + escape(text(csv, "format")) + "\n";
+    out += "- Provenance: " + escape(text(csv, "provenance")) + "\n\n";
+    out += signatures_section(md::object_at(m, "signatures"), to);
     out += md::link("Current prices", to("/v1/prices")) + " · " + md::link("sheets history", to("/v1/sheets")) + "\n";
     return out;
 }

@@ -110,6 +110,12 @@ std::string sheet_markdown(json::object const& s, links const& to)
            md::link("the inputs", to("/v1/sheets/" + week + "/observations")) + " (" +
            md::link("canonical CSV", "/v1/sheets/" + week + "/observations.csv") + ", SHA-256 " +
            md::code(text(s, "inputs_sha256")) + ").\n";
+    if (at(s, "signature").is_string())
+        out += "- Signed (Ed25519) with key " + md::code(text(s, "key_id")) + " over " +
+               md::link("these bytes", text(s, "signed_bytes_url")) + "; signature " + md::code(text(s, "signature")) +
+               ".\n";
+    else
+        out += "- Not signed.\n";
     out += "- Rules and how to recompute every figure: " + md::link("methodology", to("/v1/methodology")) + ".\n";
     out += "- Other weeks: " + md::link("sheets history", to("/v1/sheets")) + ".\n";
     return out;

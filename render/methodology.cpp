@@ -1,5 +1,6 @@
 #include "render/methodology.hpp"
 
+#include "render/json.hpp"
 #include "render/markdown_text.hpp"
 
 #include "pricing/money.hpp"
@@ -116,13 +117,58 @@ json::array audit_steps()
         "Check the rest of what the sheet states: effective from its week's Monday 00:00 UTC to the next Monday, "
         "every observation inside the 7 days before that Monday, its observation count and priced_models, the "
         "reason of every unpriced model, and that the CSV is in canonical form.",
+        "Check the sheet's Ed25519 signature with the published key (see signatures below).",
         "Or run `lowcostgpu audit --url BASE --all`, which does all of this and exits non-zero on any difference.",
     };
 }
 
 }
 
-json::object methodology_json()
+namespace {
+
+json::object signatures(pricing::key_ring const& keys)
+{
+    json::array published;
+    for (auto const& k : keys.keys)
+        published.push_back(public_key_json(k));
+    return {
+        {"algorithm", "Ed25519 (RFC 8032), signed when the sheet is published"},
+        {"signed_bytes",
+         {{"url", "/v1/sheets/{week}/signed.txt"},
+          {"format",
+           "UTF-8 text, one line per item, each ended by \n (the last one too). Line 1: "
+           "lowcostgpu-sheet-v1. Then, each as NAME, one space, VALUE: week, effective_from, effective_until, "
+           "published_at, rules_version, inputs_sha256, observations, with the values of the sheet's JSON. Then one "
+           "line per row of prices, in the sheet's order: row GPU AVAILABLE OBSERVATIONS MEDIAN CAP ON_DEMAND SPOT "
+           "RESERVED HEADROOM REASON, separated by single spaces, AVAILABLE being true or false, a figure the row "
+           "lacks written -, REASON the rest of the line (- for a priced row). Figures are the JSON strings as "
+           "published."},
+          {"example",
+           "lowcostgpu-sheet-v1\nweek 2026-W49\n…\nrow h100-sxm true 60 2.400 1.680 1.680 0.840 1.092 0.000 -\n"}}},
+        {"signature", "the sheet's signature member: 64 bytes in base64 (also /v1/sheets/{week}/signature.txt)"},
+        {"key_id",
+         "the first 16 hex digits of the SHA-256 of the raw 32-byte public key; recompute it with: openssl pkey "
+         "-pubin -in key.pem -outform DER | tail -c 32 | sha256sum | cut -c1-16"},
+        {"keys_url", "/.well-known/lowcostgpu-keys.json"},
+        {"validity", "a sheet verifies with the key its key_id names when valid_from <= published_at < valid_until "
+                     "(no valid_until: still in use); retired keys stay listed so old sheets keep verifying"},
+        {"how_to_verify",
+         json::array{
+             "W=2026-W49 BASE=https://lowcostgpu.example",
+             "curl -s $BASE/v1/sheets/$W/signed.txt > sheet.bytes",
+             "curl -s $BASE/v1/sheets/$W/signature.txt | base64 -d > sheet.sig",
+             "curl -s $BASE/.well-known/lowcostgpu-keys/KEY_ID.pem > key.pem   # KEY_ID: the sheet's key_id",
+             "openssl pkeyutl -verify -pubin -inkey key.pem -rawin -in sheet.bytes -sigfile sheet.sig"}},
+        {"also_check",
+         "that sheet.bytes are the lines rebuilt from the sheet's JSON, that key.pem has the key_id and is a key you "
+         "trust (fetched once, compared with what the operator publishes elsewhere), and that the canonical CSV "
+         "hashes (sha256sum) to inputs_sha256; `lowcostgpu audit` does all of it"},
+        {"keys", std::move(published)}};
+}
+
+}
+
+json::object methodology_json(pricing::key_ring const& keys)
 {
     return {{"summary", "LowCostGPU's on-demand price for every GPU model is at most " +
                             percent(rules::on_demand_of_median) +
@@ -134,12 +180,19 @@ json::object methodology_json()
             {"how_to_audit", audit_steps()},
             {"canonical_csv",
              {{"columns", "observed_at,gpu,price_per_gpu_hour,source,listing_id"},
+              {"provenance",
+               "an observation may name the public listing it was seen on: a sixth column, source_url (an http:// or "
+               "https:// URL, at most 2048 characters of visible ASCII, empty when unknown), in the import CSV and in "
+               "the canonical CSV. The canonical CSV has that column only when at least one of its observations has "
+               "a URL, so inputs without URLs, and every sheet published before the column existed, keep their "
+               "bytes and their inputs_sha256"},
               {"order", "gpu, then observed_at, then price (numerically), then listing_id"},
               {"format", "UTF-8, header included, prices with exactly 6 decimals, \\n line ends, RFC 4180 quoting"},
               {"spreadsheets",
                "byte-exact, so its SHA-256 can be checked: a source or listing_id starting with = + - @ is written as "
                "it was observed. Open it as text, or import it with every column as text; the other CSV tables "
-               "prefix such cells with an apostrophe"}}}};
+               "prefix such cells with an apostrophe"}}},
+            {"signatures", signatures(keys)}};
 }
 
 }

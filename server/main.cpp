@@ -4,6 +4,11 @@
 #include "server/mcp_bridge/snapshot_view.hpp"
 #include "server/snapshot/refresher.hpp"
 #include "server/store/database.hpp"
+#include "server/trust/trust.hpp"
+
+#include "render/json.hpp"
+
+#include <boost/json/serialize.hpp>
 
 #include "mcp/stdio.hpp"
 
@@ -38,15 +43,25 @@ constexpr char const* usage = R"(lowcostgpu - the LowCostGPU public price sheet 
 Usage:
   lowcostgpu migrate                          apply database migrations and reference data
   lowcostgpu import-observations FILE|-       import a market observations CSV (all or nothing)
-  lowcostgpu publish [--week YYYY-Www] [--replace]
-                                              compute and publish a weekly sheet (default: this week)
-  lowcostgpu serve [--listen ADDR:PORT] [--threads N]
+  lowcostgpu publish [--week YYYY-Www] [--replace] [--signing-key FILE | --unsigned]
+                                              compute, sign and publish a weekly sheet (default: this week)
+  lowcostgpu sign --all [--signing-key FILE]  sign every published sheet that has no signature (all or nothing)
+  lowcostgpu public-key [--signing-key FILE] [--valid-from TIME] [--keys KEYS.json]
+                                              print the public keys document (for serve --public-keys):
+                                              the keys of KEYS.json, those still open closed at TIME,
+                                              and the signing key's public key valid from TIME (default now)
+  lowcostgpu serve [--listen ADDR:PORT] [--threads N] [--public-keys KEYS.json]
                                               serve the HTTP API and MCP at POST /mcp (default 127.0.0.1:8080)
-  lowcostgpu mcp                              serve MCP over stdio (one JSON-RPC message per line)
-  lowcostgpu audit --url http://HOST:PORT [--week YYYY-Www | --all]
-  lowcostgpu audit --observations FILE.csv --sheet FILE.json
-                                              recompute published sheets from their inputs;
-                                              exit 0 only if every figure matches
+  lowcostgpu mcp [--public-keys KEYS.json]    serve MCP over stdio (one JSON-RPC message per line)
+  lowcostgpu audit --url http://HOST:PORT [--week YYYY-Www | --all] [--keys KEYS.json]
+  lowcostgpu audit --observations FILE.csv --sheet FILE.json [--keys KEYS.json]
+                                              recompute published sheets from their inputs and check
+                                              their signatures (with the service's published keys
+                                              unless --keys); exit 0 only if everything matches
+
+The signing key (an Ed25519 private key in PEM: openssl genpkey -algorithm ed25519 -out key.pem)
+comes from --signing-key FILE, else LCG_SIGNING_KEY_FILE, else LCG_SIGNING_KEY (the PEM itself);
+never from the database. publish refuses to run without one unless --unsigned is given.
 
 Every command but audit takes --database-url URL (default: the DATABASE_URL environment variable).
 serve also takes --header-timeout S (10), --idle-timeout S (60), --max-connections N (10000),
@@ -57,7 +72,8 @@ whose X-Forwarded-For is believed), --allowed-hosts H,H and --allowed-origins O,
 POST /mcp; default: localhost, 127.0.0.1 and [::1] on any port; "*" allows any).
 Environment: DATABASE_URL, LISTEN, THREADS, HEADER_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
 READY_MAX_AGE, LOG_EVERY, RATE_LIMIT, RATE_BURST, RATE_LIMIT_LOOPBACK, TRUSTED_PROXIES,
-ALLOWED_HOSTS, ALLOWED_ORIGINS.
+ALLOWED_HOSTS, ALLOWED_ORIGINS, LCG_PUBLIC_KEYS_FILE (--public-keys), LCG_SIGNING_KEY_FILE,
+LCG_SIGNING_KEY.
 Flags override the environment.
 )";
 
@@ -172,9 +188,41 @@ int run_import(arguments const& args)
     return 0;
 }
 
+std::string read_whole_file(std::string const& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw usage_error("cannot open " + path);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The private key sheets are signed with, if one is configured (never read from the database).
+std::optional<trust::signing_key> configured_signing_key(arguments const& args)
+{
+    std::string pem, from;
+    if (auto const file = setting(args, "signing-key", "LCG_SIGNING_KEY_FILE"); !file.empty()) {
+        pem = read_whole_file(file);
+        from = "signing key " + file;
+    } else if (char const* text = std::getenv("LCG_SIGNING_KEY"); text && *text) {
+        pem = text;
+        from = "LCG_SIGNING_KEY";
+    } else {
+        return std::nullopt;
+    }
+    auto key = trust::signing_key::from_pem(pem);
+    if (!key)
+        throw usage_error(from + ": " + key.err().message);
+    return std::move(key).value();
+}
+
+store::sheet_signer signer_of(trust::signing_key const& key)
+{
+    return [key](pricing::price_sheet& sheet) { key.sign(sheet); };
+}
+
 int run_publish(arguments const& args)
 {
-    allow_only(args, {"database-url", "week", "replace"}, 0);
+    allow_only(args, {"database-url", "week", "replace", "signing-key", "unsigned"}, 0);
     pricing::iso_week week = pricing::week_containing(now());
     if (auto w = args.flag("week")) {
         auto parsed = pricing::parse_week(*w);
@@ -182,14 +230,92 @@ int run_publish(arguments const& args)
             throw usage_error("--week: " + parsed.err().message);
         week = *parsed;
     }
+    auto const key = configured_signing_key(args);
+    bool const unsigned_wanted = args.flag("unsigned").has_value();
+    if (key && unsigned_wanted)
+        throw usage_error("--unsigned and a signing key exclude each other");
+    if (!key && !unsigned_wanted)
+        throw usage_error("no signing key: pass --signing-key FILE or set LCG_SIGNING_KEY_FILE (an Ed25519 key: "
+                          "openssl genpkey -algorithm ed25519 -out key.pem), or publish with --unsigned and sign "
+                          "later with lowcostgpu sign --all");
     store::database db(database_url(args));
-    auto const s = db.publish(week, args.flag("replace").has_value(), now());
+    auto const s = db.publish(week, args.flag("replace").has_value(), now(), key ? signer_of(*key) : nullptr);
     std::cout << (s.replaced ? "republished " : "published ") << pricing::to_string(s.week) << ": " << s.priced_models
               << " of " << s.models << " models priced from " << s.observations
-              << " observations; inputs sha256 " << s.inputs_sha256 << "\n";
+              << " observations; inputs sha256 " << s.inputs_sha256
+              << (s.key_id.empty() ? "; NOT signed" : "; signed with key " + s.key_id) << "\n";
     for (auto const& r : s.refused)
         std::cout << "  not priced: " << r.gpu << ": " << r.reason << "\n";
     return 0;
+}
+
+int run_sign(arguments const& args)
+{
+    allow_only(args, {"database-url", "all", "signing-key"}, 0);
+    if (!args.flag("all"))
+        throw usage_error("sign takes --all: it signs every published sheet that has no signature yet");
+    auto const key = configured_signing_key(args);
+    if (!key)
+        throw usage_error("no signing key: pass --signing-key FILE or set LCG_SIGNING_KEY_FILE");
+    store::database db(database_url(args));
+    auto const weeks = db.sign_unsigned(signer_of(*key));
+    for (auto const& w : weeks)
+        std::cout << "signed " << pricing::to_string(w) << "\n";
+    std::cout << weeks.size() << " sheet(s) signed with key " << key->key_id() << "\n";
+    return 0;
+}
+
+pricing::key_ring read_key_ring(std::string const& path)
+{
+    auto ring = trust::parse_key_ring(read_whole_file(path));
+    if (!ring)
+        throw usage_error(path + ": " + ring.err().message);
+    return std::move(ring).value();
+}
+
+// The keys document with the signing key added from --valid-from: a rotation closes the keys still
+// open at that instant, so each publication time has one key.
+int run_public_key(arguments const& args)
+{
+    allow_only(args, {"signing-key", "valid-from", "keys"}, 0);
+    auto const key = configured_signing_key(args);
+    if (!key)
+        throw usage_error("public-key needs the signing key: --signing-key FILE or LCG_SIGNING_KEY_FILE");
+    pricing::instant from = now();
+    if (auto const text = args.flag("valid-from")) {
+        auto const parsed = pricing::parse_utc_timestamp(*text);
+        if (!parsed)
+            throw usage_error("--valid-from: " + parsed.err().message);
+        from = *parsed;
+    }
+    pricing::key_ring ring = args.flag("keys") ? read_key_ring(*args.flag("keys")) : pricing::key_ring{};
+    if (ring.find(key->key_id()))
+        throw usage_error("the key " + key->key_id() + " is already in " + *args.flag("keys"));
+    for (auto& k : ring.keys) {
+        if (!k.valid_until && k.valid_from >= from)
+            throw usage_error("the key " + k.key_id + " is valid from " + pricing::to_rfc3339(k.valid_from) +
+                              ": --valid-from must be later");
+        if (!k.valid_until)
+            k.valid_until = from;
+    }
+    ring.keys.push_back({key->key_id(), key->public_key_pem(), from, std::nullopt});
+    std::cout << boost::json::serialize(render::keys_json(ring)) << "\n";
+    return 0;
+}
+
+// The public keys serve and mcp publish: --public-keys FILE or LCG_PUBLIC_KEYS_FILE (none: an
+// empty list, and the server says so on standard error, whose first line of standard output
+// scripts read for the bound port).
+pricing::key_ring public_keys_setting(arguments const& args)
+{
+    auto& log = std::cerr;
+    auto const path = setting(args, "public-keys", "LCG_PUBLIC_KEYS_FILE");
+    if (path.empty()) {
+        log << R"({"event":"no_public_keys","detail":"no --public-keys FILE (LCG_PUBLIC_KEYS_FILE): )"
+            << R"(/.well-known/lowcostgpu-keys.json lists no key, so nobody can verify the sheets"})" << std::endl;
+        return {};
+    }
+    return read_key_ring(path);
 }
 
 // A whole number from a flag or the environment, within [low, high].
@@ -256,22 +382,17 @@ http::server_options listen_options(arguments const& args)
     return o;
 }
 
-std::string read_whole_file(std::string const& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw usage_error("cannot open " + path);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 int run_audit(arguments const& args)
 {
-    allow_only(args, {"url", "week", "all", "observations", "sheet"}, 0);
+    allow_only(args, {"url", "week", "all", "observations", "sheet", "keys"}, 0);
+    std::optional<pricing::key_ring> keys;
+    if (auto const path = args.flag("keys"))
+        keys = read_key_ring(*path);
     if (args.flag("observations") || args.flag("sheet")) {
         if (!args.flag("observations") || !args.flag("sheet") || args.flag("url"))
             throw usage_error("offline audit takes both --observations FILE.csv and --sheet FILE.json, and no --url");
         return audit::audit_sheet(read_whole_file(*args.flag("sheet")), read_whole_file(*args.flag("observations")),
-                                  std::cout)
+                                  std::cout, keys ? &*keys : nullptr)
                    ? 0
                    : 1;
     }
@@ -282,7 +403,10 @@ int run_audit(arguments const& args)
         throw usage_error("--week and --all exclude each other");
     if (auto w = args.flag("week"); w && !pricing::parse_week(*w))
         throw usage_error("--week: " + pricing::parse_week(*w).err().message);
-    return audit::audit_service(*url, args.flag("week").value_or(""), args.flag("all").has_value(), std::cout) ? 0 : 1;
+    return audit::audit_service(*url, args.flag("week").value_or(""), args.flag("all").has_value(), std::cout,
+                                std::move(keys))
+               ? 0
+               : 1;
 }
 
 // Raises the soft limit on open files to the hard one, then lowers `max_connections` if even that
@@ -320,12 +444,13 @@ int run_serve(arguments const& args)
 {
     allow_only(args, {"database-url", "listen", "threads", "header-timeout", "idle-timeout", "max-connections",
                       "ready-max-age", "log-every", "rate-limit", "rate-burst", "rate-limit-loopback",
-                      "trusted-proxies", "allowed-hosts", "allowed-origins"},
+                      "trusted-proxies", "allowed-hosts", "allowed-origins", "public-keys"},
                0);
     auto options = listen_options(args);
     fit_connections_to_descriptors(options);
+    auto keys = public_keys_setting(args);
     snapshot::holder snapshots;
-    snapshot::refresher refresher(database_url(args), snapshots, std::chrono::seconds(30));
+    snapshot::refresher refresher(database_url(args), snapshots, std::chrono::seconds(30), std::cout, std::move(keys));
     http::server server(options, snapshots);
     refresher.start();
     std::cout << "listening on http://" << options.address << ":" << server.port() << std::endl;
@@ -340,10 +465,11 @@ int run_serve(arguments const& args)
 // be reached is an error at start); afterwards the snapshot follows the database as serve's does.
 int run_mcp(arguments const& args)
 {
-    allow_only(args, {"database-url"}, 0);
+    allow_only(args, {"database-url", "public-keys"}, 0);
+    auto const keys = public_keys_setting(args);
     snapshot::holder snapshots;
-    snapshots.set(snapshot::load_once(database_url(args)));
-    snapshot::refresher refresher(database_url(args), snapshots, std::chrono::seconds(30), std::cerr);
+    snapshots.set(snapshot::load_once(database_url(args), keys));
+    snapshot::refresher refresher(database_url(args), snapshots, std::chrono::seconds(30), std::cerr, keys);
     refresher.start();
     auto const first = snapshots.get();
     std::cerr << "lowcostgpu mcp: serving MCP on stdio; sheet in effect: "
@@ -366,7 +492,11 @@ int main(int argc, char** argv)
         if (command == "import-observations")
             return run_import(parse_arguments(argc, argv, {}));
         if (command == "publish")
-            return run_publish(parse_arguments(argc, argv, {"replace"}));
+            return run_publish(parse_arguments(argc, argv, {"replace", "unsigned"}));
+        if (command == "sign")
+            return run_sign(parse_arguments(argc, argv, {"all"}));
+        if (command == "public-key")
+            return run_public_key(parse_arguments(argc, argv, {}));
         if (command == "audit")
             return run_audit(parse_arguments(argc, argv, {"all"}));
         if (command == "mcp")

@@ -1,6 +1,8 @@
 #include "server/audit/audit.hpp"
 
+#include "server/audit/signature.hpp"
 #include "server/store/digest.hpp"
+#include "server/trust/trust.hpp"
 
 #include "pricing/audit.hpp"
 #include "pricing/observation.hpp"
@@ -147,7 +149,8 @@ void print_row(std::ostream& report, pricing::published_row const& p, pricing::r
 
 }
 
-bool audit_sheet(std::string const& sheet_json, std::string const& observations_csv, std::ostream& report)
+bool audit_sheet(std::string const& sheet_json, std::string const& observations_csv, std::ostream& report,
+                 pricing::key_ring const* keys)
 {
     json::object sheet;
     try {
@@ -167,6 +170,10 @@ bool audit_sheet(std::string const& sheet_json, std::string const& observations_
                << "\n";
         ok = false;
     }
+    if (keys)
+        ok = check_signature(sheet, *keys, report) && ok;
+    else
+        report << "  -    signature not checked (no keys given: --keys FILE)\n";
     auto const inputs = parse_inputs(observations_csv, report, ok);
     auto const published = published_sheet(sheet);
     auto const& rows = published.rows;
@@ -182,9 +189,16 @@ bool audit_sheet(std::string const& sheet_json, std::string const& observations_
     return ok;
 }
 
-bool audit_service(std::string const& base_url, std::string const& week, bool all, std::ostream& report)
+bool audit_service(std::string const& base_url, std::string const& week, bool all, std::ostream& report,
+                   std::optional<pricing::key_ring> keys)
 {
     auto const target = parse_base(base_url);
+    if (!keys) {
+        auto ring = trust::parse_key_ring(fetch(target, "/.well-known/lowcostgpu-keys.json", "application/json"));
+        if (!ring)
+            throw std::runtime_error("the service's /.well-known/lowcostgpu-keys.json: " + ring.err().message);
+        keys = std::move(ring).value();
+    }
     std::vector<std::string> weeks;
     if (all) {
         auto const index = json::parse(fetch(target, "/v1/sheets", "application/json")).as_object();
@@ -202,7 +216,7 @@ bool audit_service(std::string const& base_url, std::string const& week, bool al
     for (auto const& w : weeks) {
         auto const sheet = fetch(target, "/v1/sheets/" + w, "application/json");
         auto const csv = fetch(target, "/v1/sheets/" + w + "/observations.csv", "text/csv");
-        ok = audit_sheet(sheet, csv, report) && ok;
+        ok = audit_sheet(sheet, csv, report, &*keys) && ok;
     }
     report << (ok ? "audit passed: " : "audit FAILED: ") << weeks.size() << " sheet(s)\n";
     return ok;

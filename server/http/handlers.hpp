@@ -55,6 +55,10 @@ response handle_observations(route_input& in);
 response handle_regions(route_input& in);
 response handle_sheets_feed(route_input& in);      // /v1/sheets.atom
 response handle_history_chart(route_input& in);    // /v1/prices/{gpu}/history.svg and sparkline.svg
+response handle_signed_bytes(route_input& in);    // /v1/sheets/{week}/signed.txt: what the signature covers
+response handle_signature(route_input& in);       // /v1/sheets/{week}/signature.txt: the base64 signature
+response handle_keys(route_input& in);            // /.well-known/lowcostgpu-keys.json
+response handle_key_pem(route_input& in);         // /.well-known/lowcostgpu-keys/{key_id}.pem
 response handle_index(route_input& in);           // "/"
 response handle_llms_txt(route_input& in);        // /llms.txt, /.well-known/llms.txt
 response handle_llms_full_txt(route_input& in);   // /llms-full.txt, /.well-known/llms-full.txt

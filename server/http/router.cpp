@@ -55,6 +55,10 @@ std::vector<route> make_routes()
         {"/v1/sheets.atom", handle_sheets_feed, true, {}},
         {"/v1/sheets/{week}", handle_sheet, true, render::table_formats},
         {"/v1/sheets/{week}/observations", handle_observations, true, render::table_formats},  // .csv: the canonical file
+        {"/v1/sheets/{week}/signed.txt", handle_signed_bytes, true, text_only},
+        {"/v1/sheets/{week}/signature.txt", handle_signature, true, text_only},
+        {"/.well-known/lowcostgpu-keys.json", handle_keys, true, json_only},
+        {"/.well-known/lowcostgpu-keys/{key}", handle_key_pem, true, text_only},
         {"/v1/regions", handle_regions, true, render::table_formats},
         {"/mcp", handle_mcp, true, {}, "POST, OPTIONS"},
     });

@@ -172,4 +172,37 @@ response handle_history_chart(route_input& in)
     return serve_stored(in, "/v1/prices/" + (*model)->id + (spark ? "/sparkline.svg" : "/history.svg"));
 }
 
+response handle_signed_bytes(route_input& in)
+{
+    auto const found = published_week(in);
+    if (auto const* res = std::get_if<response>(&found))
+        return *res;
+    return document_at(in, "/v1/sheets/" + pricing::to_string(std::get<0>(found)->week) + "/signed.txt");
+}
+
+response handle_signature(route_input& in)
+{
+    auto const found = published_week(in);
+    if (auto const* res = std::get_if<response>(&found))
+        return *res;
+    auto const* sheet = std::get<0>(found);
+    if (sheet->signature.empty())
+        return problem(in.req, beast_http::status::not_found,
+                       "the sheet " + pricing::to_string(sheet->week) +
+                           " is not signed yet (its operator signs older sheets with lowcostgpu sign --all)");
+    return document_at(in, "/v1/sheets/" + pricing::to_string(sheet->week) + "/signature.txt");
+}
+
+response handle_keys(route_input& in) { return document_at(in, "/.well-known/lowcostgpu-keys.json"); }
+
+response handle_key_pem(route_input& in)
+{
+    std::string_view const name = in.captures[0];
+    if (!name.ends_with(".pem") || !in.snap().keys.find(name.substr(0, name.size() - 4)))
+        return problem(in.req, beast_http::status::not_found,
+                       "no published key is named " + std::string(name) +
+                           "; /.well-known/lowcostgpu-keys.json lists them ({key_id}.pem)");
+    return document_at(in, "/.well-known/lowcostgpu-keys/" + std::string(name));
+}
+
 }

@@ -16,24 +16,26 @@ using namespace std::chrono;
 
 pricing::instant now_seconds() { return time_point_cast<seconds>(system_clock::now()); }
 
-std::shared_ptr<const snapshot> load_from(store::database& db, snapshot const* previous)
+std::shared_ptr<const snapshot> load_from(store::database& db, snapshot const* previous, pricing::key_ring const& keys)
 {
     auto catalog = db.load_catalog();
     auto sheets = db.load_sheets();
     return build(std::move(catalog), std::move(sheets), [&db](pricing::iso_week w) { return db.load_sheet_inputs(w); },
-                 previous, now_seconds());
+                 previous, now_seconds(), keys);
 }
 
 }
 
-std::shared_ptr<const snapshot> load_once(std::string const& database_url)
+std::shared_ptr<const snapshot> load_once(std::string const& database_url, pricing::key_ring const& keys)
 {
     store::database db(database_url);
-    return load_from(db, nullptr);
+    return load_from(db, nullptr, keys);
 }
 
-refresher::refresher(std::string database_url, holder& target, std::chrono::seconds poll_interval, std::ostream& log)
-    : database_url_(std::move(database_url)), target_(target), poll_interval_(poll_interval), log_(log)
+refresher::refresher(std::string database_url, holder& target, std::chrono::seconds poll_interval, std::ostream& log,
+                     pricing::key_ring keys)
+    : database_url_(std::move(database_url)), target_(target), poll_interval_(poll_interval), log_(log),
+      keys_(std::move(keys))
 {
 }
 
@@ -78,7 +80,7 @@ void refresher::loop()
                 db = std::make_unique<store::database>(database_url_);
                 if (!db->listen_for_changes())
                     log_event("listen_unavailable", "this server cannot LISTEN (a standby?): polling only");
-                target_.set(load_from(*db, target_.get().get()));
+                target_.set(load_from(*db, target_.get().get(), keys_));
                 ops::metrics::instance().record_snapshot_reload();
                 last_load = steady_clock::now();
                 answered();
@@ -91,7 +93,7 @@ void refresher::loop()
             if ((notified && since_load >= min_reload_spacing) || since_load >= poll_interval_) {
                 bool const changed = notified;
                 notified = false;
-                target_.set(load_from(*db, target_.get().get()));
+                target_.set(load_from(*db, target_.get().get(), keys_));
                 ops::metrics::instance().record_snapshot_reload();
                 last_load = steady_clock::now();
                 answered();

@@ -138,6 +138,24 @@ void add_inputs(builder& b, snapshot const* previous, pricing::price_sheet const
     b.add_body(document_key(base, format::csv), format::csv, std::move(csv), immutable, sheet.published_at);
 }
 
+// What a sheet's signature covers and the signature itself, as text for stock tools (openssl,
+// base64): read from the sheet, never computed here.
+void add_signature(builder& b, pricing::price_sheet const& sheet, bool immutable)
+{
+    std::string const base = "/v1/sheets/" + pricing::to_string(sheet.week);
+    b.add_body(base + "/signed.txt", format::text, pricing::signed_bytes(sheet), immutable, sheet.published_at);
+    if (!sheet.signature.empty())
+        b.add_body(base + "/signature.txt", format::text, sheet.signature + "\n", immutable, sheet.published_at);
+}
+
+// The keys document and each key's PEM.
+void add_keys(builder& b, pricing::key_ring const& keys)
+{
+    b.add_body("/.well-known/lowcostgpu-keys.json", format::json, render::to_text(render::keys_json(keys)));
+    for (auto const& k : keys.keys)
+        b.add_body("/.well-known/lowcostgpu-keys/" + k.key_id + ".pem", format::text, k.public_key_pem);
+}
+
 // The glossary resolved against the current sheet, and its unfiltered documents in each language.
 // Each model's weeks, every model's table in each tier, and the feed of new sheets: they change
 // only when a sheet is published.
@@ -276,9 +294,10 @@ pricing::price_sheet const* snapshot::find_sheet(pricing::iso_week week) const
 
 std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pricing::price_sheet> sheets,
                                       inputs_loader const& load_inputs, snapshot const* previous,
-                                      pricing::instant now)
+                                      pricing::instant now, pricing::key_ring keys)
 {
     auto s = std::make_shared<snapshot>();
+    s->keys = std::move(keys);
     s->catalog = std::move(catalog);
     s->sheets = std::move(sheets);
     s->built_at = now;
@@ -313,9 +332,11 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
         b.add("/v1/sheets/" + pricing::to_string(sheet.week), "", render::sheet_json(sheet, s->catalog),
               render::sheet_view, render::table_formats, past, sheet.published_at);
         add_inputs(b, previous, sheet, past, load_inputs);
+        add_signature(b, sheet, past);
     }
     add_history(*s, b, last_published);
-    b.add("/v1/methodology", "", render::methodology_json(), render::methodology_view, render::document_formats);
+    b.add("/v1/methodology", "", render::methodology_json(s->keys), render::methodology_view, render::document_formats);
+    add_keys(b, s->keys);
     b.add("/v1/regions", "", render::regions_json(s->catalog), render::regions_view, render::table_formats);
     b.add("/v1/inventory", "", render::inventory_json(s->catalog), render::inventory_view, render::table_formats);
     add_glossary(*s, b, current_since);

@@ -7,6 +7,7 @@
 #include "pricing/calendar.hpp"
 #include "pricing/catalog.hpp"
 #include "pricing/sheet.hpp"
+#include "pricing/signing.hpp"
 
 #include <atomic>
 #include <functional>
@@ -45,6 +46,7 @@ struct snapshot {
     std::vector<pricing::price_sheet> sheets;  // oldest first
     pricing::price_sheet const* current = nullptr;  // the newest sheet already in effect
     pricing::instant built_at;
+    pricing::key_ring keys;  // the public keys the server publishes (serve --public-keys)
     // By document_key. Shared, so a rebuild reuses the documents that did not change (and their
     // rendering in every format): Last-Modified stays that of the first snapshot that had them.
     std::map<std::string, std::shared_ptr<const document>, std::less<>> documents;
@@ -64,10 +66,12 @@ struct snapshot {
 using inputs_loader = std::function<std::string(pricing::iso_week)>;
 
 // Builds a snapshot and pre-renders its documents. `now` picks the current sheet. The inputs of a
-// week are loaded only when `previous` lacks them for the same publication.
+// week are loaded only when `previous` lacks them for the same publication. `keys` are published
+// at /.well-known/lowcostgpu-keys.json and in the methodology. Signatures are only read here: they
+// were computed when each sheet was published.
 std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pricing::price_sheet> sheets,
                                       inputs_loader const& load_inputs, snapshot const* previous,
-                                      pricing::instant now);
+                                      pricing::instant now, pricing::key_ring keys = {});
 
 // The one mutable cell: request handlers load, the refresher stores, with the instant the
 // database last answered it (what /readyz measures).

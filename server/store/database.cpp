@@ -121,20 +121,71 @@ long long copy_integer(std::string_view text)
 std::vector<pricing::observation> observations_in(pqxx::transaction_base& tx, pricing::time_window window)
 {
     pqxx::stream_from copy(tx, "(SELECT date_part('epoch', observed_at)::bigint, gpu, price_micros, source, "
-                               "listing_id FROM observation WHERE observed_at >= to_timestamp(" +
+                               "listing_id, source_url FROM observation WHERE observed_at >= to_timestamp(" +
                                    std::to_string(to_epoch(window.from)) + ") AND observed_at < to_timestamp(" +
                                    std::to_string(to_epoch(window.until)) + "))");
     std::vector<pricing::observation> out;
     std::string line;
-    std::array<std::string_view, 5> f;
-    std::array<std::string, 5> unescaped;
+    std::array<std::string_view, 6> f;
+    std::array<std::string, 6> unescaped;
     while (copy.get_raw_line(line)) {
         split_copy_line(line, f, unescaped);
         out.push_back({from_epoch(copy_integer(f[0])), std::string(f[1]),
-                       pricing::money::from_micros(copy_integer(f[2])), std::string(f[3]), std::string(f[4])});
+                       pricing::money::from_micros(copy_integer(f[2])), std::string(f[3]), std::string(f[4]),
+                       std::string(f[5])});
     }
     copy.complete();
     return out;
+}
+
+// The published sheets, oldest first (only the unsigned ones if `unsigned_only`).
+std::vector<pricing::price_sheet> sheets_in(pqxx::transaction_base& tx, bool unsigned_only)
+{
+    std::string const which = unsigned_only ? " WHERE signature IS NULL" : "";
+    std::vector<pricing::price_sheet> sheets;
+    std::map<std::string, std::size_t> index;
+    for (auto const& r : tx.exec("SELECT week, extract(epoch FROM effective_from)::bigint, "
+                                 "extract(epoch FROM effective_until)::bigint, extract(epoch FROM published_at)::bigint, "
+                                 "inputs_sha256, observations, rules_version, coalesce(signature, ''), "
+                                 "coalesce(key_id, '') FROM sheet" + which + " ORDER BY week")) {
+        pricing::price_sheet s;
+        auto const week = pricing::parse_week(r[0].c_str());
+        if (!week)
+            throw store_error("a stored sheet has a malformed week");
+        s.week = *week;
+        s.effective_from = from_epoch(r[1].as<long long>());
+        s.effective_until = from_epoch(r[2].as<long long>());
+        s.published_at = from_epoch(r[3].as<long long>());
+        s.inputs_sha256 = r[4].as<std::string>();
+        s.observations = r[5].as<int>();
+        s.rules_version = r[6].as<int>();
+        s.signature = r[7].as<std::string>();
+        s.key_id = r[8].as<std::string>();
+        index[r[0].as<std::string>()] = sheets.size();
+        sheets.push_back(std::move(s));
+    }
+    for (auto const& r : tx.exec("SELECT week, gpu, observations, median2_micros, on_demand_micros, spot_micros, "
+                                 "reserved_micros, unavailable_reason FROM sheet_row WHERE week IN (SELECT week "
+                                 "FROM sheet" + which + ") ORDER BY week, gpu")) {
+        pricing::sheet_row row;
+        row.gpu = r[1].as<std::string>();
+        row.observations = r[2].as<int>();
+        if (!r[3].is_null())
+            row.twice_median_micros = r[3].as<std::int64_t>();
+        if (!r[4].is_null())
+            row.rates = pricing::tier_rates{pricing::money::from_micros(r[4].as<std::int64_t>()),
+                                            pricing::money::from_micros(r[5].as<std::int64_t>()),
+                                            pricing::money::from_micros(r[6].as<std::int64_t>())};
+        else
+            row.unavailable_reason = r[7].as<std::string>();
+        sheets[index.at(r[0].as<std::string>())].rows.push_back(std::move(row));
+    }
+    return sheets;
+}
+
+std::optional<std::string> null_if_empty(std::string const& s)
+{
+    return s.empty() ? std::nullopt : std::optional<std::string>(s);
 }
 
 class change_receiver final : public pqxx::notification_receiver {
@@ -250,40 +301,7 @@ std::vector<pricing::price_sheet> database::load_sheets()
 {
     return guarded("loading the sheets", [&] {
         pqxx::read_transaction tx(impl_->conn);
-        std::vector<pricing::price_sheet> sheets;
-        std::map<std::string, std::size_t> index;
-        for (auto const& r : tx.exec(
-                 "SELECT week, extract(epoch FROM effective_from)::bigint, extract(epoch FROM effective_until)::bigint, "
-                 "extract(epoch FROM published_at)::bigint, inputs_sha256, observations FROM sheet ORDER BY week")) {
-            pricing::price_sheet s;
-            auto const week = pricing::parse_week(r[0].c_str());
-            if (!week)
-                throw store_error("a stored sheet has a malformed week");
-            s.week = *week;
-            s.effective_from = from_epoch(r[1].as<long long>());
-            s.effective_until = from_epoch(r[2].as<long long>());
-            s.published_at = from_epoch(r[3].as<long long>());
-            s.inputs_sha256 = r[4].as<std::string>();
-            s.observations = r[5].as<int>();
-            index[r[0].as<std::string>()] = sheets.size();
-            sheets.push_back(std::move(s));
-        }
-        for (auto const& r : tx.exec("SELECT week, gpu, observations, median2_micros, on_demand_micros, spot_micros, "
-                                     "reserved_micros, unavailable_reason FROM sheet_row ORDER BY week, gpu")) {
-            pricing::sheet_row row;
-            row.gpu = r[1].as<std::string>();
-            row.observations = r[2].as<int>();
-            if (!r[3].is_null())
-                row.twice_median_micros = r[3].as<std::int64_t>();
-            if (!r[4].is_null())
-                row.rates = pricing::tier_rates{pricing::money::from_micros(r[4].as<std::int64_t>()),
-                                                pricing::money::from_micros(r[5].as<std::int64_t>()),
-                                                pricing::money::from_micros(r[6].as<std::int64_t>())};
-            else
-                row.unavailable_reason = r[7].as<std::string>();
-            sheets[index.at(r[0].as<std::string>())].rows.push_back(std::move(row));
-        }
-        return sheets;
+        return sheets_in(tx, false);
     });
 }
 
@@ -319,13 +337,14 @@ import_summary database::import_observations(std::istream& csv, std::function<vo
         // COPY streams rows as they are read; after the first bad line we only keep reading to
         // report every problem, and the transaction is never committed.
         pqxx::stream_to copy(tx, "observation",
-                             std::vector<std::string>{"observed_at", "gpu", "price_micros", "source", "listing_id"});
+                             std::vector<std::string>{"observed_at", "gpu", "price_micros", "source", "listing_id",
+                                                      "source_url"});
         std::string line;
         while (std::getline(csv, line)) {
             auto const obs = reader.read_line(line);
             if (obs && reader.ok()) {
                 copy << std::make_tuple(pricing::to_rfc3339(obs->observed_at), obs->gpu, obs->price.micros(),
-                                        obs->source, obs->listing_id);
+                                        obs->source, obs->listing_id, obs->source_url);
                 ++summary.imported;
             }
             if (on_progress && reader.lines_read() % 100'000 == 0)
@@ -346,7 +365,7 @@ import_summary database::import_observations(std::istream& csv, std::function<vo
     });
 }
 
-publish_summary database::publish(pricing::iso_week week, bool replace, pricing::instant now)
+publish_summary database::publish(pricing::iso_week week, bool replace, pricing::instant now, sheet_signer const& sign)
 {
     return guarded("publishing", [&] {
         std::string const name = pricing::to_string(week);
@@ -371,18 +390,30 @@ publish_summary database::publish(pricing::iso_week week, bool replace, pricing:
         std::map<std::string, std::vector<pricing::money>, std::less<>> prices;
         for (auto const& o : inputs)
             prices[o.gpu].push_back(o.price);
-        auto const rows = pricing::compute_rows(ids, std::move(prices));
-        if (auto const bad = pricing::cap_violations(rows); !bad.empty())
+        pricing::price_sheet sheet;
+        sheet.week = week;
+        sheet.effective_from = window.until;
+        sheet.effective_until = window.until + days{7};
+        sheet.published_at = now;
+        sheet.rows = pricing::compute_rows(ids, std::move(prices));
+        if (auto const bad = pricing::cap_violations(sheet.rows); !bad.empty())
             throw store_error("refusing to publish " + name + ": on-demand above the cap for " + bad.front(), true);
 
-        summary.observations = static_cast<int>(inputs.size());
+        sheet.observations = static_cast<int>(inputs.size());
         std::string canonical = pricing::canonical_observations_csv(inputs);
-        summary.inputs_sha256 = sha256_hex(canonical);
+        sheet.inputs_sha256 = sha256_hex(canonical);
+        if (sign)
+            sign(sheet);
+        summary.observations = sheet.observations;
+        summary.inputs_sha256 = sheet.inputs_sha256;
+        summary.key_id = sheet.key_id;
         tx.exec_params("INSERT INTO sheet (week, effective_from, effective_until, published_at, inputs_sha256, "
-                       "observations) VALUES ($1, to_timestamp($2), to_timestamp($3), to_timestamp($4), $5, $6)",
-                       name, to_epoch(window.until), to_epoch(window.until + days{7}), to_epoch(now),
-                       summary.inputs_sha256, summary.observations);
-        for (auto const& row : rows) {
+                       "observations, rules_version, signature, key_id) VALUES ($1, to_timestamp($2), "
+                       "to_timestamp($3), to_timestamp($4), $5, $6, $7, $8, $9)",
+                       name, to_epoch(sheet.effective_from), to_epoch(sheet.effective_until), to_epoch(now),
+                       sheet.inputs_sha256, sheet.observations, sheet.rules_version, null_if_empty(sheet.signature),
+                       null_if_empty(sheet.key_id));
+        for (auto const& row : sheet.rows) {
             std::optional<std::int64_t> od, spot, reserved;
             std::optional<std::string> reason;
             if (row.rates) {
@@ -405,7 +436,7 @@ publish_summary database::publish(pricing::iso_week week, bool replace, pricing:
                 "WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals)");
         // Moved, not copied, into libpqxx's parameters: it is tens of megabytes.
         tx.exec_params("INSERT INTO sheet_input (week, canonical_csv) VALUES ($1, $2)", name, std::move(canonical));
-        summary.models = static_cast<int>(rows.size());
+        summary.models = static_cast<int>(sheet.rows.size());
         tx.exec(std::string("NOTIFY ") + change_channel);
         tx.commit();
         return summary;
@@ -417,6 +448,25 @@ void database::check()
     guarded("checking the connection", [&] {
         pqxx::nontransaction tx(impl_->conn);
         tx.exec("SELECT 1");
+    });
+}
+
+std::vector<pricing::iso_week> database::sign_unsigned(sheet_signer const& sign)
+{
+    return guarded("signing sheets", [&] {
+        pqxx::work tx(impl_->conn);
+        tx.exec("LOCK TABLE sheet IN SHARE ROW EXCLUSIVE MODE");  // the lock publish takes
+        std::vector<pricing::iso_week> signed_weeks;
+        for (auto& sheet : sheets_in(tx, true)) {
+            sign(sheet);
+            tx.exec_params("UPDATE sheet SET signature = $2, key_id = $3 WHERE week = $1 AND signature IS NULL",
+                           pricing::to_string(sheet.week), sheet.signature, sheet.key_id);
+            signed_weeks.push_back(sheet.week);
+        }
+        if (!signed_weeks.empty())
+            tx.exec(std::string("NOTIFY ") + change_channel);
+        tx.commit();
+        return signed_weeks;
     });
 }
 

@@ -42,6 +42,8 @@ struct refused_model {
     int observations = 0;
     std::string reason;
 };
+// Signs a sheet about to be written (sets its signature and key_id); empty: publish unsigned.
+using sheet_signer = std::function<void(pricing::price_sheet&)>;
 
 struct publish_summary {
     pricing::iso_week week;
@@ -50,6 +52,7 @@ struct publish_summary {
     int models = 0;
     int observations = 0;
     std::string inputs_sha256;
+    std::string key_id;  // empty when published unsigned
     bool replaced = false;
 };
 
@@ -74,8 +77,13 @@ public:
     // All-or-nothing import of an observations CSV. `on_progress` gets the line count now and then.
     import_summary import_observations(std::istream& csv, std::function<void(long)> const& on_progress = {});
 
-    // Computes and writes the sheet of `week` in one transaction, then notifies listeners.
-    publish_summary publish(pricing::iso_week week, bool replace, pricing::instant now);
+    // Computes, signs (unless `sign` is empty) and writes the sheet of `week` in one transaction,
+    // then notifies listeners.
+    publish_summary publish(pricing::iso_week week, bool replace, pricing::instant now, sheet_signer const& sign);
+
+    // Signs every published sheet that has no signature yet, all in one transaction (all or
+    // nothing); returns the weeks it signed, oldest first. Signed sheets are left as they are.
+    std::vector<pricing::iso_week> sign_unsigned(sheet_signer const& sign);
 
     // LISTEN for published changes; false where the server cannot (a read-only standby), and then
     // wait_for_change only waits. wait_for_change returns true when a change arrived within `timeout`.

@@ -119,8 +119,9 @@ def check_kubernetes():
     kust = [d for _, d in by_kind.get("Kustomization", [])]
     if check("kustomization.yaml exists", len(kust) == 1):
         listed = set(kust[0].get("resources") or [])
-        expected = {p.name for p in K8S.glob("*.yaml")} - {"kustomization.yaml", "secret.example.yaml"}
-        check("kustomization lists every manifest but the Secret template", listed == expected,
+        expected = {p.name for p in K8S.glob("*.yaml")} - {"kustomization.yaml", "secret.example.yaml",
+                                                            "signing-key.example.yaml"}
+        check("kustomization lists every manifest but the Secret templates", listed == expected,
               f"missing {sorted(expected - listed)}, extra {sorted(listed - expected)}")
 
     deployments = [d for _, d in by_kind.get("Deployment", [])]
@@ -210,8 +211,13 @@ def check_kubernetes():
         check(f"{doc['kind']} {doc['metadata']['name']} uses the {role_key[doc['kind']]} role",
               ref.get("key") == role_key[doc["kind"]], ref)
 
-    # The weekly publish.
+    # The weekly publish, signed with a key from its own Secret.
     crons = [d for _, d in by_kind.get("CronJob", [])]
+    if crons:
+        key = ((env_of(pod_spec(crons[0])["spec"]["containers"][0]).get("LCG_SIGNING_KEY") or {}).get("valueFrom")
+               or {}).get("secretKeyRef") or {}
+        check("the CronJob signs with a key from the lowcostgpu-signing-key Secret",
+              key.get("name") == "lowcostgpu-signing-key" and key.get("key") == "signing-key.pem", key)
     if check("one CronJob", len(crons) == 1):
         cj = crons[0]
         check("CronJob runs Monday 00:00", cj["spec"].get("schedule") == "0 0 * * 1", cj["spec"].get("schedule"))

@@ -62,6 +62,7 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 DEPLOY = REPO / "deploy"
 K8S = DEPLOY / "k8s"
 MARK_KEY = "io.lowcostgpu.test"
+SIGNING_SECRET = "lowcostgpu-signing-key"  # deploy/k8s/signing-key.example.yaml
 MARK = f"{MARK_KEY}=container"
 COMPOSE_PROJECT = "lcg-container-test"
 BASE_IMAGE = "docker.io/library/debian:12-slim"
@@ -310,13 +311,21 @@ class Database:
                "-f", "-", input=path.read_bytes())
 
 
-def image_run(image, network, url, *args, input=None):
+def image_run(image, network, url, *args, input=None, signing_key=None):
     """A subcommand from the image, as the manifests and compose run it: read-only, the image's
-    user, no capabilities, no new privileges."""
+    user, no capabilities, no new privileges; `signing_key` (PEM) in LCG_SIGNING_KEY if given."""
+    key = ["-e", f"LCG_SIGNING_KEY={signing_key}"] if signing_key else []
     return podman("run", "--rm", *(["-i"] if input is not None else []), "--label", MARK,
                   "--network", network, "--read-only", "--cap-drop", "ALL",
-                  "--security-opt", "no-new-privileges", "-e", f"DATABASE_URL={url}", image, *args,
+                  "--security-opt", "no-new-privileges", "-e", f"DATABASE_URL={url}", *key, image, *args,
                   input=input, timeout=300)
+
+
+def make_signing_key(scratch):
+    """A throwaway Ed25519 signing key, PEM, made by openssl as an operator would."""
+    path = scratch / "signing-key.pem"
+    run("openssl", "genpkey", "-algorithm", "ed25519", "-out", str(path))
+    return path.read_text()
 
 
 def default_command(made, image, network, url):
@@ -409,7 +418,7 @@ def secret_for_podman(database, docs):
                     ref = (e.get("valueFrom") or {}).get("secretKeyRef")
                     if ref:
                         wanted.add((ref["name"], ref["key"]))
-    missing = sorted(f"{n}/{k}" for n, k in wanted if n != name or k not in values)
+    missing = sorted(f"{n}/{k}" for n, k in wanted if n != SIGNING_SECRET and (n != name or k not in values))
     require("the Secret template has every key the workloads read", not missing, missing)
     return name, json.dumps({k: base64.b64encode(v.encode()).decode() for k, v in values.items()})
 
@@ -417,8 +426,9 @@ def secret_for_podman(database, docs):
 class Cluster:
     """The manifests, played on one podman network."""
 
-    def __init__(self, made, network, image, database, scratch):
+    def __init__(self, made, network, image, database, scratch, signing_key):
         self.made, self.network, self.image, self.database, self.scratch = made, network, image, database, scratch
+        self.signing_key = signing_key
         self.docs = load_kustomization()
         self.deployment = one(self.docs, "Deployment")
         self.job = one(self.docs, "Job")
@@ -443,6 +453,12 @@ class Cluster:
         path.chmod(0o600)
         self.made.secrets.append(name)
         podman("secret", "create", "--label", MARK, name, str(path))
+        # The CronJob's signing key, as `kubectl create secret generic … --from-file=signing-key.pem`.
+        key_path = self.scratch / "signing-secret.json"
+        key_path.write_text(json.dumps({"signing-key.pem": base64.b64encode(self.signing_key.encode()).decode()}))
+        key_path.chmod(0o600)
+        self.made.secrets.append(SIGNING_SECRET)
+        podman("secret", "create", "--label", MARK, SIGNING_SECRET, str(key_path))
 
     def run_job(self, doc, what):
         """A Job's (or a CronJob's job's) pod, played as a Pod, to completion."""
@@ -654,8 +670,9 @@ def compose_env():
     return env
 
 
-def compose_test(made, now, scratch):
+def compose_test(made, now, scratch, signing_key):
     env = compose_env()
+    env["LCG_SIGNING_KEY"] = signing_key
     env["LCG_HTTP_PORT"] = str(port := free_port())
 
     def compose(args, check_rc=True, input=None):
@@ -739,6 +756,7 @@ def main():
         database = Database(made, network)
         now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
         this_week = iso_week(now)
+        signing_key = make_signing_key(scratch)
         with step("PostgreSQL in a container; migrate, import-observations, publish and serve from the image"):
             database.start()
             owner, publisher = database.url("lowcostgpu_owner"), database.url("lowcostgpu_publisher")
@@ -749,11 +767,12 @@ def main():
             database.psql_file("lowcostgpu_publisher", REPO / "sql/sample/inventory.sql")
             for weeks_ago in (2, 1):
                 week = iso_week(now - datetime.timedelta(weeks=weeks_ago))
-                out = image_run(args.image, network, publisher, "publish", "--week", week)
-                check(f"publish --week {week} from the image", out.startswith("published"), out)
+                out = image_run(args.image, network, publisher, "publish", "--week", week, signing_key=signing_key)
+                check(f"publish --week {week} from the image, signed", out.startswith("published") and
+                      "signed with key" in out, out)
             default_command(made, args.image, network, database.url("lowcostgpu_reader"))
 
-        cluster = Cluster(made, network, args.image, database, scratch)
+        cluster = Cluster(made, network, args.image, database, scratch, signing_key)
         with step("kube play of deploy/k8s: Secret, migrate Job, Deployment, CronJob once"):
             cluster.create_secret()
             cluster.run_job(cluster.job, "the migrate Job")
@@ -767,7 +786,8 @@ def main():
             check("before the CronJob the pod serves last week's sheet",
                   status == 200 and line.get("week") == iso_week(now - datetime.timedelta(weeks=1)), f"{status} {line}")
             logs = cluster.run_job(cluster.cronjob, "the publish CronJob, run once")
-            check(f"the CronJob publishes this week ({this_week})", f"published {this_week}" in logs, logs)
+            check(f"the CronJob publishes this week ({this_week}), signed",
+                  f"published {this_week}" in logs and "signed with key" in logs, logs)
             deadline = time.monotonic() + 35
             while (line.get("week") != this_week) and time.monotonic() < deadline:
                 time.sleep(0.2)
@@ -783,7 +803,7 @@ def main():
             rolling_restart(cluster, first)
 
         with step("compose"):
-            compose_test(made, now.strftime("%Y-%m-%dT%H:%M:%SZ"), scratch)
+            compose_test(made, now.strftime("%Y-%m-%dT%H:%M:%SZ"), scratch, signing_key)
     except Failure as e:
         check("the container test runs to the end", False, str(e))
     finally:

@@ -1,6 +1,7 @@
 #include "fixture.hpp"
 
 #include "server/store/digest.hpp"
+#include "server/trust/trust.hpp"
 
 #include "pricing/observation.hpp"
 
@@ -92,7 +93,7 @@ week_data make_week(pricing::catalog const& c, pricing::iso_week week, std::int6
     for (auto const& [gpu, prices] : week_prices(shift))
         for (auto const p : prices) {
             observations.push_back({window.from + hours(5 + 7 * n), gpu, pricing::money::from_micros(p),
-                                    "synthetic-sample", "SYN-" + std::to_string(n)});
+                                    "synthetic-sample", "SYN-" + std::to_string(n), {}});
             by_gpu[gpu].push_back(pricing::money::from_micros(p));
             ++n;
         }
@@ -111,18 +112,33 @@ week_data make_week(pricing::catalog const& c, pricing::iso_week week, std::int6
 
 }
 
+// The fixture's sheets are signed with RFC 8032's first test key: never a key of the service.
+trust::signing_key const& fixture_signing_key()
+{
+    static auto const key = trust::signing_key::from_pem("-----BEGIN PRIVATE KEY-----\n"
+                                                         "MC4CAQAwBQYDK2VwBCIEIJ1hsZ3v/VpguoRK9JLsLMREScVpezJpGXA7rAMcrn9g\n"
+                                                         "-----END PRIVATE KEY-----\n")
+                                   .value();
+    return key;
+}
+
 pricing::instant fixture_now() { return pricing::instant(sys_days(2026y / December / 2).time_since_epoch() + hours(12)); }
 
 std::shared_ptr<const snapshot::snapshot> fixture_snapshot()
 {
     static auto const snap = [] {
         auto catalog = make_catalog();
-        auto const w48 = make_week(catalog, {2026, 48}, 20'000);
-        auto const w49 = make_week(catalog, {2026, 49}, 0);
+        auto w48 = make_week(catalog, {2026, 48}, 20'000);
+        auto w49 = make_week(catalog, {2026, 49}, 0);
+        fixture_signing_key().sign(w48.sheet);
+        fixture_signing_key().sign(w49.sheet);
+        pricing::key_ring keys{{{fixture_signing_key().key_id(), fixture_signing_key().public_key_pem(),
+                                 pricing::instant(sys_days(2026y / January / 1).time_since_epoch()), std::nullopt}}};
         std::map<std::string, std::string> inputs{{"2026-W48", w48.csv}, {"2026-W49", w49.csv}};
         return snapshot::build(
             std::move(catalog), {w48.sheet, w49.sheet},
-            [inputs](pricing::iso_week w) { return inputs.at(pricing::to_string(w)); }, nullptr, fixture_now());
+            [inputs](pricing::iso_week w) { return inputs.at(pricing::to_string(w)); }, nullptr, fixture_now(),
+            std::move(keys));
     }();
     return snap;
 }
@@ -156,6 +172,7 @@ bool matches_golden(std::string const& name, std::string const& actual)
 
 std::optional<std::string> example_target(std::string_view pattern)
 {
+    constexpr std::string_view fixture_key_id = "21fe31dfa154a261";  // of fixture_signing_key()
     static std::map<std::string_view, std::string> const targets{
         {"/", "/"},
         {"/llms.txt", "/llms.txt"},
@@ -179,6 +196,10 @@ std::optional<std::string> example_target(std::string_view pattern)
         {"/v1/sheets", "/v1/sheets"},
         {"/v1/sheets/{week}", "/v1/sheets/2026-W49"},
         {"/v1/sheets/{week}/observations", "/v1/sheets/2026-W49/observations"},
+        {"/v1/sheets/{week}/signed.txt", "/v1/sheets/2026-W49/signed.txt"},
+        {"/v1/sheets/{week}/signature.txt", "/v1/sheets/2026-W49/signature.txt"},
+        {"/.well-known/lowcostgpu-keys.json", "/.well-known/lowcostgpu-keys.json"},
+        {"/.well-known/lowcostgpu-keys/{key}", "/.well-known/lowcostgpu-keys/" + std::string(fixture_key_id) + ".pem"},
         {"/v1/methodology", "/v1/methodology"},
         {"/v1/regions", "/v1/regions"},
         {"/v1/inventory", "/v1/inventory"},

@@ -8,13 +8,24 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <fstream>
 #include <map>
 #include <optional>
+#include <sstream>
 
 using namespace lcg::testing;
 namespace json = boost::json;
 
 namespace {
+
+// The id of the first key of the keys file the tests' servers publish (deploy/lib.sh makes it).
+std::string published_key_id()
+{
+    std::ifstream in(required_env("LCG_PUBLIC_KEYS_FILE"));
+    std::stringstream text;
+    text << in.rdbuf();
+    return std::string(json::parse(text.str()).at("keys").at(0).at("key_id").as_string());
+}
 
 std::optional<std::string> example(std::string const& pattern)
 {
@@ -26,6 +37,9 @@ std::optional<std::string> example(std::string const& pattern)
         {"/v1/gpus/{gpu}", "/v1/gpus/h100-sxm"},
         {"/v1/sheets/{week}", "/v1/sheets/" + this_week()},
         {"/v1/sheets/{week}/observations", "/v1/sheets/" + this_week() + "/observations"},
+        {"/v1/sheets/{week}/signed.txt", "/v1/sheets/" + this_week() + "/signed.txt"},
+        {"/v1/sheets/{week}/signature.txt", "/v1/sheets/" + this_week() + "/signature.txt"},
+        {"/.well-known/lowcostgpu-keys/{key}", "/.well-known/lowcostgpu-keys/" + published_key_id() + ".pem"},
         {"/v1/glossary/{term}", "/v1/glossary/interruptible-instance"},
         {"/v1/cheapest", "/v1/cheapest?params_b=70&precision=fp8&hours=10"},
         {"/.well-known/mcp/server-card.json", "/.well-known/mcp/server-card.json"},

@@ -18,7 +18,7 @@ iso_week const week{2030, 2};  // in effect from Monday 2030-01-07; window 2029-
 
 observation observed(std::string gpu, char const* when, char const* price, char const* listing)
 {
-    return {*parse_utc_timestamp(when), std::move(gpu), *parse_money(price), "m", listing};
+    return {*parse_utc_timestamp(when), std::move(gpu), *parse_money(price), "m", listing, ""};
 }
 
 std::vector<observation> sample_inputs()

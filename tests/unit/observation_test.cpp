@@ -69,7 +69,7 @@ money price(std::string_view text) { return *parse_money(text); }
 
 observation make(std::string_view at, std::string gpu, std::string_view p, std::string source, std::string listing)
 {
-    return observation{ts(at), std::move(gpu), price(p), std::move(source), std::move(listing)};
+    return observation{ts(at), std::move(gpu), price(p), std::move(source), std::move(listing), {}};
 }
 
 // One data line after the header; returns the result for checks on line 2.
@@ -582,4 +582,55 @@ TEST_CASE("canonical_observations_csv agrees with sorting whole observations, ac
               std::tie(expected[i].gpu, expected[i].observed_at, expected[i].price, expected[i].listing_id,
                        expected[i].source));
     }
+}
+
+TEST_CASE("source_url: an optional sixth column, validated")
+{
+    std::string const with_urls = std::string(lcg::pricing::observations_csv_header_with_urls) + "\n";
+    auto const r = read_csv(with_urls +
+                            "2026-11-24T10:15:00Z,h100-sxm,2.412,m,L-1,https://market.example/listings/L-1?x=1\n"
+                            "2026-11-24T10:16:00Z,h100-sxm,2.413,m,L-2,\n"
+                            "2026-11-24T10:17:00Z,h100-sxm,2.414,m,L-3,http://market.example\n");
+    CHECK(r.ok());
+    REQUIRE(r.observations.size() == 3);
+    CHECK(r.observations[0].source_url == "https://market.example/listings/L-1?x=1");
+    CHECK(r.observations[1].source_url.empty());
+    CHECK(r.observations[2].source_url == "http://market.example");
+
+    // A file with the five-column header keeps working and has no URLs.
+    auto const old = one_row("2026-11-24T10:15:00Z,h100-sxm,2.412,m,L-1");
+    CHECK(old.ok());
+    CHECK(old.observations.at(0).source_url.empty());
+    // …and a sixth field under it is refused, as is a missing one under the six-column header.
+    CHECK(one_row("2026-11-24T10:15:00Z,h100-sxm,2.412,m,L-1,https://a.example").has_problem(2, "expected 5 columns"));
+    CHECK(read_csv(with_urls + "2026-11-24T10:15:00Z,h100-sxm,2.412,m,L-1\n").has_problem(2, "expected 6 columns"));
+
+    for (std::string const& bad : std::vector<std::string>{"ftp://market.example/x", "market.example/x", "https://", "https:///path",
+                                  "https://market.example/a b", "https://market.example/\x01", "javascript:alert(1)",
+                                  "https://market.example/caf\xC3\xA9", "https://" + std::string(2041, 'a')}) {
+        CAPTURE(bad);
+        CHECK_FALSE(lcg::pricing::is_valid_source_url(bad));
+        std::string row = "2026-11-24T10:15:00Z,h100-sxm,2.412,m,L-1,";
+        lcg::pricing::append_csv_field(row, bad);
+        CHECK(read_csv(with_urls + row + "\n").has_problem(2, "source_url"));
+    }
+    CHECK(lcg::pricing::is_valid_source_url("https://" + std::string(2040, 'a')));  // 2048 bytes
+}
+
+TEST_CASE("the canonical CSV has the source_url column only when an observation has a URL")
+{
+    std::vector<observation> v{make("2026-11-24T10:15:00Z", "h100-sxm", "2.4", "m", "L-1"),
+                               make("2026-11-24T10:16:00Z", "h100-sxm", "2.5", "m", "L-2")};
+    std::string const without = canonical_observations_csv(v);
+    CHECK(without == "observed_at,gpu,price_per_gpu_hour,source,listing_id\n"
+                     "2026-11-24T10:15:00Z,h100-sxm,2.400000,m,L-1\n"
+                     "2026-11-24T10:16:00Z,h100-sxm,2.500000,m,L-2\n");
+    v[1].source_url = "https://market.example/L-2";
+    CHECK(canonical_observations_csv(v) == "observed_at,gpu,price_per_gpu_hour,source,listing_id,source_url\n"
+                                           "2026-11-24T10:15:00Z,h100-sxm,2.400000,m,L-1,\n"
+                                           "2026-11-24T10:16:00Z,h100-sxm,2.500000,m,L-2,https://market.example/L-2\n");
+    // Read back, the canonical CSV with URLs gives the same observations and the same bytes again.
+    auto const again = read_csv(canonical_observations_csv(v));
+    CHECK(again.ok());
+    CHECK(canonical_observations_csv(again.observations) == canonical_observations_csv(v));
 }

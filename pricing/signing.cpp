@@ -1,0 +1,72 @@
+#include "signing.hpp"
+
+namespace lcg::pricing {
+
+namespace {
+
+void line(std::string& out, std::string_view name, std::string_view value)
+{
+    out += name;
+    out += ' ';
+    out += value;
+    out += '\n';
+}
+
+void field(std::string& out, std::string_view value)
+{
+    out += ' ';
+    out += value.empty() ? std::string_view("-") : value;
+}
+
+}
+
+signed_content signed_content_of(price_sheet const& sheet)
+{
+    signed_content c{to_string(sheet.week),      to_rfc3339(sheet.effective_from), to_rfc3339(sheet.effective_until),
+                     to_rfc3339(sheet.published_at), sheet.rules_version,         sheet.inputs_sha256,
+                     sheet.observations,         {}};
+    c.rows.reserve(sheet.rows.size());
+    for (auto const& row : sheet.rows)
+        c.rows.push_back({row.gpu, row.available(), row.observations, published_figures(row),
+                          row.available() ? std::string() : row.unavailable_reason});
+    return c;
+}
+
+std::string signed_bytes(signed_content const& c)
+{
+    std::string out;
+    out.reserve(256 + c.rows.size() * 96);
+    out += signed_bytes_format;
+    out += '\n';
+    line(out, "week", c.week);
+    line(out, "effective_from", c.effective_from);
+    line(out, "effective_until", c.effective_until);
+    line(out, "published_at", c.published_at);
+    line(out, "rules_version", std::to_string(c.rules_version));
+    line(out, "inputs_sha256", c.inputs_sha256);
+    line(out, "observations", std::to_string(c.observations));
+    for (auto const& row : c.rows) {
+        auto const& f = row.figures;
+        out += "row";
+        field(out, row.gpu);
+        field(out, row.available ? "true" : "false");
+        field(out, std::to_string(row.observations));
+        for (auto const* figure : {&f.median, &f.cap, &f.on_demand, &f.spot, &f.reserved, &f.headroom})
+            field(out, *figure);
+        field(out, row.reason);
+        out += '\n';
+    }
+    return out;
+}
+
+std::string signed_bytes(price_sheet const& sheet) { return signed_bytes(signed_content_of(sheet)); }
+
+public_key const* key_ring::find(std::string_view key_id) const
+{
+    for (auto const& k : keys)
+        if (k.key_id == key_id)
+            return &k;
+    return nullptr;
+}
+
+}

@@ -1,0 +1,74 @@
+#pragma once
+
+#include "calendar.hpp"
+#include "sheet.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lcg::pricing {
+
+// The first line of signed_bytes: names the format, so a later one can change without ambiguity.
+inline constexpr std::string_view signed_bytes_format = "lowcostgpu-sheet-v1";
+
+// The exact bytes a sheet's Ed25519 signature covers: UTF-8 text, one "name value" line each, "\n"
+// line ends (the last line too), built from the sheet's published JSON alone:
+//
+//   lowcostgpu-sheet-v1
+//   week 2026-W49
+//   effective_from 2026-11-30T00:00:00Z
+//   effective_until 2026-12-07T00:00:00Z
+//   published_at 2026-11-30T00:00:04Z
+//   rules_version 1
+//   inputs_sha256 <64 hex>
+//   observations 412
+//   row <gpu> <available> <observations> <median> <cap> <on_demand> <spot> <reserved> <headroom> <reason>
+//   …one row line per model, in the sheet's order
+//
+// Row fields are separated by one space; <available> is "true" or "false"; a figure the row does
+// not publish is "-"; <reason> is the rest of the line ("-" for a priced row). Every figure is the
+// decimal string the JSON carries (published_figures). Nothing is escaped: no field holds a line break.
+std::string signed_bytes(price_sheet const& sheet);
+
+// The signed items as the sheet's JSON publishes them (strings as they appear there), so that the
+// bytes can be rebuilt from a published document alone, as an auditor does.
+struct signed_row {
+    std::string gpu;
+    bool available = false;
+    int observations = 0;
+    row_figures figures;  // empty strings for figures the row lacks
+    std::string reason;   // empty on a priced row
+};
+struct signed_content {
+    std::string week;
+    std::string effective_from;
+    std::string effective_until;
+    std::string published_at;
+    int rules_version = 0;
+    std::string inputs_sha256;
+    int observations = 0;
+    std::vector<signed_row> rows;
+};
+signed_content signed_content_of(price_sheet const& sheet);
+std::string signed_bytes(signed_content const& content);
+
+// A public key the service signs sheets with, and the window of publication times it covers:
+// a sheet verifies with the key its key_id names only if valid_from <= published_at < valid_until.
+struct public_key {
+    std::string key_id;          // first 16 hex digits of SHA-256 of the raw 32-byte Ed25519 key
+    std::string public_key_pem;  // "-----BEGIN PUBLIC KEY-----…" (SubjectPublicKeyInfo)
+    instant valid_from;
+    std::optional<instant> valid_until;  // empty: still in use
+
+    bool covers(instant t) const { return valid_from <= t && (!valid_until || t < *valid_until); }
+};
+
+// Every key the service has published, old ones included, so that old sheets keep verifying.
+struct key_ring {
+    std::vector<public_key> keys;
+
+    public_key const* find(std::string_view key_id) const;
+};
+
+}

@@ -1,0 +1,249 @@
+#include "server/trust/trust.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/value.hpp>
+
+#include <openssl/bio.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+
+#include <array>
+#include <set>
+#include <stdexcept>
+
+namespace lcg::trust {
+
+namespace {
+
+namespace json = boost::json;
+
+constexpr std::size_t raw_key_size = 32;
+constexpr std::size_t signature_size = 64;
+constexpr std::size_t key_id_hex_digits = 16;
+constexpr std::size_t max_pem_size = 4096;
+
+struct pkey_free {
+    void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
+};
+struct bio_free {
+    void operator()(BIO* b) const { BIO_free(b); }
+};
+struct md_ctx_free {
+    void operator()(EVP_MD_CTX* c) const { EVP_MD_CTX_free(c); }
+};
+using pkey_ptr = std::unique_ptr<EVP_PKEY, pkey_free>;
+using bio_ptr = std::unique_ptr<BIO, bio_free>;
+using md_ctx_ptr = std::unique_ptr<EVP_MD_CTX, md_ctx_free>;
+
+bio_ptr memory_bio(std::string_view text)
+{
+    return bio_ptr(BIO_new_mem_buf(text.data(), static_cast<int>(text.size())));
+}
+
+pkey_ptr read_public_key(std::string_view pem)
+{
+    if (pem.size() > max_pem_size)
+        return nullptr;
+    auto bio = memory_bio(pem);
+    pkey_ptr key(bio ? PEM_read_bio_PUBKEY(bio.get(), nullptr, nullptr, nullptr) : nullptr);
+    if (!key || EVP_PKEY_get_id(key.get()) != EVP_PKEY_ED25519)
+        return nullptr;
+    return key;
+}
+
+std::string hex(unsigned char const* bytes, std::size_t n)
+{
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string out;
+    for (std::size_t i = 0; i < n; ++i) {
+        out += digits[bytes[i] >> 4];
+        out += digits[bytes[i] & 0xf];
+    }
+    return out;
+}
+
+std::string id_of(EVP_PKEY* key)
+{
+    std::array<unsigned char, raw_key_size> raw{};
+    std::size_t len = raw.size();
+    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+    unsigned int digest_len = 0;
+    if (EVP_PKEY_get_raw_public_key(key, raw.data(), &len) != 1 || len != raw_key_size ||
+        EVP_Digest(raw.data(), len, digest.data(), &digest_len, EVP_sha256(), nullptr) != 1)
+        throw std::runtime_error("OpenSSL could not read an Ed25519 public key");
+    return hex(digest.data(), digest_len).substr(0, key_id_hex_digits);
+}
+
+std::string public_pem_of(EVP_PKEY* key)
+{
+    bio_ptr bio(BIO_new(BIO_s_mem()));
+    char* data = nullptr;
+    if (!bio || PEM_write_bio_PUBKEY(bio.get(), key) != 1)
+        throw std::runtime_error("OpenSSL could not write a public key");
+    long const n = BIO_get_mem_data(bio.get(), &data);
+    return std::string(data, static_cast<std::size_t>(n));
+}
+
+std::string base64(unsigned char const* bytes, std::size_t n)
+{
+    std::string out(4 * ((n + 2) / 3), '\0');
+    int const written = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), bytes, static_cast<int>(n));
+    out.resize(static_cast<std::size_t>(written));
+    return out;
+}
+
+// Exactly 64 bytes from standard base64 with padding (88 characters), or nothing.
+std::optional<std::array<unsigned char, signature_size>> decode_signature(std::string_view text)
+{
+    constexpr std::size_t encoded = 4 * ((signature_size + 2) / 3);
+    if (text.size() != encoded || !text.ends_with("==") || text.substr(0, encoded - 2).find('=') != text.npos)
+        return std::nullopt;
+    std::array<unsigned char, encoded> decoded{};
+    int const n = EVP_DecodeBlock(decoded.data(), reinterpret_cast<unsigned char const*>(text.data()),
+                                  static_cast<int>(text.size()));
+    if (n != static_cast<int>(signature_size + 2))  // DecodeBlock counts the two padding bytes
+        return std::nullopt;
+    std::array<unsigned char, signature_size> out{};
+    std::copy_n(decoded.begin(), signature_size, out.begin());
+    return out;
+}
+
+pricing::error failed(std::string message) { return {pricing::errc::invalid_argument, std::move(message)}; }
+
+std::string text_member(json::object const& o, char const* key)
+{
+    auto const* v = o.if_contains(key);
+    return v && v->is_string() ? std::string(v->as_string()) : std::string();
+}
+
+pricing::outcome<public_key> parse_key(json::value const& v, std::size_t index)
+{
+    std::string const where = "keys[" + std::to_string(index) + "]";
+    if (!v.is_object())
+        return failed(where + " is not an object");
+    auto const& o = v.as_object();
+    public_key k;
+    k.key_id = text_member(o, "key_id");
+    k.public_key_pem = text_member(o, "public_key_pem");
+    if (text_member(o, "algorithm") != "Ed25519")
+        return failed(where + ".algorithm must be \"Ed25519\"");
+    auto const id = key_id_of(k.public_key_pem);
+    if (!id)
+        return failed(where + ".public_key_pem: " + id.err().message);
+    if (*id != k.key_id)
+        return failed(where + ".key_id is '" + k.key_id + "' but its public key's id is " + *id);
+    auto const from = pricing::parse_utc_timestamp(text_member(o, "valid_from"));
+    if (!from)
+        return failed(where + ".valid_from: " + from.err().message);
+    k.valid_from = *from;
+    if (auto const* until = o.if_contains("valid_until"); until && !until->is_null()) {
+        auto const t = pricing::parse_utc_timestamp(until->is_string() ? std::string(until->as_string()) : "");
+        if (!t)
+            return failed(where + ".valid_until: " + t.err().message);
+        if (*t <= k.valid_from)
+            return failed(where + ".valid_until must be after valid_from");
+        k.valid_until = *t;
+    }
+    return k;
+}
+
+}
+
+pricing::outcome<std::string> key_id_of(std::string_view public_key_pem)
+{
+    auto const key = read_public_key(public_key_pem);
+    if (!key)
+        return failed("not an Ed25519 public key in PEM (-----BEGIN PUBLIC KEY-----)");
+    return id_of(key.get());
+}
+
+pricing::outcome<key_ring> parse_key_ring(std::string_view keys_json)
+{
+    boost::system::error_code ec;
+    json::value const doc = json::parse(keys_json, ec);
+    if (ec)
+        return failed("the keys document is not JSON: " + ec.message());
+    auto const* keys = doc.is_object() ? doc.as_object().if_contains("keys") : nullptr;
+    if (!keys || !keys->is_array())
+        return failed("the keys document must be an object with a \"keys\" array");
+    key_ring ring;
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < keys->as_array().size(); ++i) {
+        auto k = parse_key(keys->as_array()[i], i);
+        if (!k)
+            return k.err();
+        if (!seen.insert(k->key_id).second)
+            return failed("the key " + k->key_id + " is listed twice");
+        ring.keys.push_back(std::move(k).value());
+    }
+    return ring;
+}
+
+pricing::outcome<verified> verify_bytes(std::string_view bytes, std::string_view signature_base64,
+                                        std::string_view key_id, pricing::instant published_at, key_ring const& keys)
+{
+    if (signature_base64.empty() || key_id.empty())
+        return failed("the sheet is not signed (no signature or key_id)");
+    auto const* entry = keys.find(key_id);
+    if (!entry)
+        return failed("the sheet names key " + std::string(key_id) + ", which is not among the published keys");
+    if (!entry->covers(published_at))
+        return failed("the key " + entry->key_id + " is not valid at the sheet's published_at " +
+                      pricing::to_rfc3339(published_at) + " (valid from " + pricing::to_rfc3339(entry->valid_from) +
+                      (entry->valid_until ? " until " + pricing::to_rfc3339(*entry->valid_until) : "") + ")");
+    auto const signature = decode_signature(signature_base64);
+    if (!signature)
+        return failed("the signature is not 64 bytes in base64");
+    auto const key = read_public_key(entry->public_key_pem);
+    md_ctx_ptr ctx(EVP_MD_CTX_new());
+    if (!key || !ctx || EVP_DigestVerifyInit(ctx.get(), nullptr, nullptr, nullptr, key.get()) != 1)
+        return failed("the key " + entry->key_id + " cannot be used to verify");
+    int const rc = EVP_DigestVerify(ctx.get(), signature->data(), signature->size(),
+                                    reinterpret_cast<unsigned char const*>(bytes.data()), bytes.size());
+    if (rc != 1)
+        return failed("the signature does not match the sheet's signed bytes under key " + entry->key_id);
+    return verified{entry->key_id};
+}
+
+pricing::outcome<verified> verify_sheet(pricing::price_sheet const& sheet, key_ring const& keys)
+{
+    return verify_bytes(pricing::signed_bytes(sheet), sheet.signature, sheet.key_id, sheet.published_at, keys);
+}
+
+struct signing_key::key_holder {
+    pkey_ptr key;
+};
+
+pricing::outcome<signing_key> signing_key::from_pem(std::string_view pem)
+{
+    auto bio = pem.size() <= max_pem_size ? memory_bio(pem) : nullptr;
+    pkey_ptr key(bio ? PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr) : nullptr);
+    if (!key || EVP_PKEY_get_id(key.get()) != EVP_PKEY_ED25519)
+        return failed("not an Ed25519 private key in PEM (make one with: openssl genpkey -algorithm ed25519)");
+    signing_key out;
+    out.key_id_ = id_of(key.get());
+    out.public_pem_ = public_pem_of(key.get());
+    out.key_ = std::make_shared<key_holder>(key_holder{std::move(key)});
+    return out;
+}
+
+std::string signing_key::sign(std::string_view bytes) const
+{
+    md_ctx_ptr ctx(EVP_MD_CTX_new());
+    std::array<unsigned char, signature_size> sig{};
+    std::size_t len = sig.size();
+    if (!ctx || EVP_DigestSignInit(ctx.get(), nullptr, nullptr, nullptr, key_->key.get()) != 1 ||
+        EVP_DigestSign(ctx.get(), sig.data(), &len, reinterpret_cast<unsigned char const*>(bytes.data()),
+                       bytes.size()) != 1 ||
+        len != signature_size)
+        throw std::runtime_error("OpenSSL could not sign with key " + key_id_);
+    return base64(sig.data(), len);
+}
+
+void signing_key::sign(pricing::price_sheet& sheet) const
+{
+    sheet.key_id = key_id_;
+    sheet.signature = sign(pricing::signed_bytes(sheet));
+}
+
+}

@@ -34,6 +34,11 @@ void check_cap(row_audit& audit, row_figures const& f)
 
 }
 
+published_row as_published(sheet_row const& row)
+{
+    return {row.gpu, row.available(), row.observations, published_figures(row)};
+}
+
 bool sheet_audit::ok() const
 {
     return problems.empty() && std::all_of(rows.begin(), rows.end(), [](row_audit const& r) { return r.ok(); });

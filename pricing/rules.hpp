@@ -65,4 +65,13 @@ inline constexpr std::size_t max_glossary_query_bytes = 200;     // a glossary s
 inline constexpr std::size_t max_glossary_suggestion_bytes = 32;
 inline constexpr int cheapest_alternatives = 4;             // shown after the cheapest configuration
 
+// Reading another instance's public documents (`audit --url`, a mirror): a server that sends
+// nothing for this long is given up, a whole answer must arrive within the total, and no document
+// may be larger than the cap (a week's canonical CSV of a million observations is about 60 MB).
+inline constexpr int fetch_timeout_seconds = 30;
+inline constexpr int fetch_total_seconds = 600;
+inline constexpr std::uint64_t max_fetched_bytes = 256ull * 1024 * 1024;
+// How often a mirror asks its upstream whether anything changed, by default.
+inline constexpr int upstream_interval_seconds = 60;
+
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "server/client/http_client.hpp"
+
 #include <ostream>
 #include <string>
 
@@ -11,7 +13,9 @@ namespace lcg::audit {
 bool audit_sheet(std::string const& sheet_json, std::string const& observations_csv, std::ostream& report);
 
 // Fetches and audits over HTTP (plain http://HOST[:PORT]). `week` empty means the sheet in effect;
-// `all` audits every published week. Throws std::runtime_error when the service cannot be read.
-bool audit_service(std::string const& base_url, std::string const& week, bool all, std::ostream& report);
+// `all` audits every published week. Throws std::runtime_error when the service cannot be read
+// within `limits` (a stalled server, an oversized answer).
+bool audit_service(std::string const& base_url, std::string const& week, bool all, client::limits const& limits,
+                   std::ostream& report);
 
 }

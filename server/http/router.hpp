@@ -24,6 +24,7 @@ struct request_context {
     pricing::instant now;
     std::chrono::seconds max_snapshot_age{300};  // /readyz says 503 past it
     std::shared_ptr<const mcp_access> mcp_policy{};  // who may POST /mcp; null: localhost only
+    std::shared_ptr<const snapshot::upstream_status> upstream{};  // a mirror's; null otherwise
 };
 
 // Answers one request. Never throws: a failure becomes a problem+json 500 with no internals.

@@ -45,6 +45,19 @@ response json_status(request const& req, beast_http::status status, json::object
     return res;
 }
 
+// A mirror's upstream in /readyz: "following" while each state it offers is accepted, "refused"
+// (with why) while the last good snapshot serves instead.
+json::object upstream_json(snapshot::upstream_status const& u)
+{
+    json::object o{{"url", u.url},
+                   {"state", u.refused ? "refused" : "following"},
+                   {"checked_at", pricing::to_rfc3339(u.checked_at)}};
+    o["accepted_at"] = u.accepted_at ? json::value(pricing::to_rfc3339(*u.accepted_at)) : json::value(nullptr);
+    if (u.refused)
+        o["detail"] = u.detail;
+    return o;
+}
+
 }
 
 response handle_healthz(route_input& in)
@@ -55,11 +68,16 @@ response handle_healthz(route_input& in)
 response handle_readyz(route_input& in)
 {
     auto const& snap = in.ctx.snapshot;
-    if (!snap)
-        return json_status(in.req, beast_http::status::service_unavailable,
-                           {{"status", "starting"}, {"detail", "no snapshot loaded from PostgreSQL yet"}});
-    // While PostgreSQL is away the last snapshot keeps serving; readiness says how old it is and
-    // gives up once it is older than the configured limit.
+    auto const* upstream = in.ctx.upstream.get();
+    if (!snap) {
+        json::object body{{"status", "starting"},
+                          {"detail", upstream ? "no state of the upstream accepted yet" : "no snapshot loaded from PostgreSQL yet"}};
+        if (upstream)
+            body["upstream"] = upstream_json(*upstream);
+        return json_status(in.req, beast_http::status::service_unavailable, body);
+    }
+    // While PostgreSQL is away, or a mirror's upstream is refused, the last snapshot keeps serving;
+    // readiness says how old it is and gives up once it is older than the configured limit.
     auto const age = in.ctx.now - snap->built_at;
     bool const fresh = age <= in.ctx.max_snapshot_age;
     json::object body{{"status", fresh ? "ready" : "stale"},
@@ -67,6 +85,8 @@ response handle_readyz(route_input& in)
                       {"snapshot_age_seconds", age.count()},
                       {"max_snapshot_age_seconds", in.ctx.max_snapshot_age.count()}};
     body["current_sheet"] = snap->current ? json::value(pricing::to_string(snap->current->week)) : json::value(nullptr);
+    if (upstream)
+        body["upstream"] = upstream_json(*upstream);
     return json_status(in.req, fresh ? beast_http::status::ok : beast_http::status::service_unavailable, body);
 }
 

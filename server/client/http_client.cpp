@@ -52,8 +52,8 @@ private:
     void fail(beast::error_code ec, std::string_view while_doing)
     {
         if (ec == beast::error::timeout)
-            failure_ = "no answer " + std::string(while_doing) + " within the time allowed (" +
-                       std::to_string(limits_.timeout.count()) + " s of silence, " +
+            failure_ = "timed out " + std::string(while_doing) + " (allowed: " +
+                       std::to_string(limits_.timeout.count()) + " s without progress, " +
                        std::to_string(limits_.total.count()) + " s in all)";
         else if (ec == bhttp::error::body_limit)
             failure_ = "the answer is larger than " + std::to_string(limits_.max_body_bytes) + " bytes";

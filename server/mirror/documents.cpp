@@ -215,16 +215,19 @@ pricing::outcome<pricing::catalog> parse_catalog(std::string_view gpus, std::str
 {
     return reading<pricing::catalog>("the upstream catalog", [&] {
         pricing::catalog c;
-        for (auto const& g : array(parse_object(gpus, "/v1/gpus"), "gpus"))
+        auto const gpus_doc = parse_object(gpus, "/v1/gpus");
+        auto const regions_doc = parse_object(regions, "/v1/regions");
+        auto const inventory_doc = parse_object(inventory, "/v1/inventory");
+        for (auto const& g : array(gpus_doc, "gpus"))
             c.gpus.push_back(gpu(object(g, "a GPU")));
         std::sort(c.gpus.begin(), c.gpus.end(), [](auto const& a, auto const& b) { return a.id < b.id; });
-        for (auto const& r : array(parse_object(regions, "/v1/regions"), "regions")) {
+        for (auto const& r : array(regions_doc, "regions")) {
             auto const& o = object(r, "a region");
             c.regions.push_back(
                 {text(o, "code"), text(o, "city"), text(o, "country"), text(o, "continent"), boolean(o, "sovereign")});
         }
         std::sort(c.regions.begin(), c.regions.end(), [](auto const& a, auto const& b) { return a.code < b.code; });
-        for (auto const& g : array(parse_object(inventory, "/v1/inventory"), "gpus")) {
+        for (auto const& g : array(inventory_doc, "gpus")) {
             auto const& o = object(g, "an inventory entry");
             std::string const id = text(o, "gpu");
             for (auto const& r : array(o, "regions")) {
@@ -242,7 +245,8 @@ pricing::outcome<std::vector<listed_sheet>> parse_sheet_index(std::string_view s
 {
     return reading<std::vector<listed_sheet>>("the upstream /v1/sheets", [&] {
         std::vector<listed_sheet> out;
-        for (auto const& v : array(parse_object(sheets, "/v1/sheets"), "sheets")) {
+        auto const index = parse_object(sheets, "/v1/sheets");
+        for (auto const& v : array(index, "sheets")) {
             auto const& o = object(v, "a sheet");
             out.push_back({checked(pricing::parse_week(text(o, "week")), "week"),
                            checked(pricing::parse_utc_timestamp(text(o, "published_at")), "published_at"),

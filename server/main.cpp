@@ -50,8 +50,9 @@ Usage:
                                               exit 0 only if every figure matches
 
 Every command but audit and a mirror takes --database-url URL (default: the DATABASE_URL environment
-variable). A mirror also takes --upstream-timeout S (30: the silence allowed while fetching); audit
---url takes --timeout S (30) for the same; either refuses an answer over 256 MiB.
+variable). A mirror asks its upstream what changed every --upstream-interval S (60) and also takes
+--upstream-timeout S (30: the silence allowed while fetching); audit
+--url takes --timeout S (30, AUDIT_TIMEOUT) for the same; either refuses an answer over 256 MiB.
 serve also takes --header-timeout S (10), --idle-timeout S (60), --max-connections N (10000),
 --ready-max-age S (300: /readyz turns 503 when the snapshot is older), --log-every N (1: a JSON
 log line per request; 0: none), --rate-limit R (requests per second per client address; 0: off),

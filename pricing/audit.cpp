@@ -101,6 +101,11 @@ bool is_sha256_hex(std::string_view text)
 
 }
 
+published_row as_published(sheet_row const& row)
+{
+    return {row.gpu, row.available(), row.observations, published_figures(row), row.unavailable_reason};
+}
+
 bool sheet_audit::ok() const
 {
     return problems.empty() && std::all_of(rows.begin(), rows.end(), [](row_audit const& r) { return r.ok(); });

@@ -17,6 +17,9 @@ struct published_row {
     std::string reason;  // why an unpriced row is not priced
 };
 
+// A computed row as the sheet publishes it (what a parsed sheet claims, for audit_rows).
+published_row as_published(sheet_row const& row);
+
 struct row_audit {
     std::string gpu;
     std::vector<std::string> differences;  // empty: every published figure is what the rules give

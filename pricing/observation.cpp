@@ -262,6 +262,23 @@ void sort_canonically(std::vector<observation>& observations)
     observations = std::move(sorted);
 }
 
+parsed_observations parse_observations_csv(std::string_view csv, std::function<bool(std::string_view)> is_known_gpu)
+{
+    observation_csv_reader reader(std::move(is_known_gpu));
+    parsed_observations out;
+    std::size_t start = 0;
+    while (start < csv.size()) {
+        auto const end = csv.find('\n', start);
+        if (auto o = reader.read_line(csv.substr(start, end == std::string_view::npos ? csv.size() - start : end - start)))
+            out.observations.push_back(std::move(*o));
+        start = end == std::string_view::npos ? csv.size() : end + 1;
+    }
+    reader.finish();
+    out.problems = reader.problems();
+    out.bad_lines = reader.bad_lines();
+    return out;
+}
+
 std::string canonical_observations_csv(std::span<const observation> observations)
 {
     std::string out;

@@ -73,6 +73,15 @@ private:
     std::vector<csv_problem> problems_;
 };
 
+// A whole observations CSV held in memory (a sheet's published inputs), read with the reader above.
+struct parsed_observations {
+    std::vector<observation> observations;
+    std::vector<csv_problem> problems;  // the first 20
+    long bad_lines = 0;
+    bool ok() const { return bad_lines == 0; }
+};
+parsed_observations parse_observations_csv(std::string_view csv, std::function<bool(std::string_view)> is_known_gpu);
+
 // Appends `field` as one CSV field: as it is, or in double quotes (inner quotes doubled) when it
 // holds a comma, a quote or a line break. The one CSV quoting rule, for inputs and every table.
 void append_csv_field(std::string& out, std::string_view field);

@@ -75,4 +75,13 @@ inline constexpr int notable_move_percent = 5;          // a feed entry names mo
 inline constexpr std::size_t max_gpu_name_bytes = 64;  // a GPU named by the words of its name
 inline constexpr int gpu_candidates = 5;                // offered when a name fits no model or several
 
+// Reading another instance's public documents (`audit --url`, a mirror): a server that sends
+// nothing for this long is given up, a whole answer must arrive within the total, and no document
+// may be larger than the cap (a week's canonical CSV of a million observations is about 60 MB).
+inline constexpr int fetch_timeout_seconds = 30;
+inline constexpr int fetch_total_seconds = 600;
+inline constexpr std::uint64_t max_fetched_bytes = 256ull * 1024 * 1024;
+// How often a mirror asks its upstream whether anything changed, by default.
+inline constexpr int upstream_interval_seconds = 60;
+
 }

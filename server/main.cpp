@@ -2,6 +2,7 @@
 #include "server/audit/audit.hpp"
 #include "server/http/server.hpp"
 #include "server/mcp_bridge/snapshot_view.hpp"
+#include "server/mirror/follower.hpp"
 #include "server/snapshot/refresher.hpp"
 #include "server/store/database.hpp"
 #include "server/trust/trust.hpp"
@@ -53,7 +54,11 @@ Usage:
   lowcostgpu serve [--listen ADDR:PORT] [--threads N] [--public-keys KEYS.json]
                                               serve the HTTP API and MCP at POST /mcp (default 127.0.0.1:8080)
   lowcostgpu mcp [--public-keys KEYS.json]    serve MCP over stdio (one JSON-RPC message per line)
-  lowcostgpu audit --url http://HOST:PORT [--week YYYY-Www | --all] [--keys KEYS.json]
+  lowcostgpu serve|mcp --upstream http://HOST:PORT --upstream-keys KEYS.json [--upstream-interval S]
+                                              a mirror: the same, from another instance's public
+                                              documents, each sheet's signature and figures
+                                              checked; no database
+  lowcostgpu audit --url http://HOST:PORT [--week YYYY-Www | --all] [--keys KEYS.json] [--timeout S]
   lowcostgpu audit --observations FILE.csv --sheet FILE.json [--keys KEYS.json]
                                               recompute published sheets from their inputs and check
                                               their signatures (with the service's published keys
@@ -63,7 +68,10 @@ The signing key (an Ed25519 private key in PEM: openssl genpkey -algorithm ed255
 comes from --signing-key FILE, else LCG_SIGNING_KEY_FILE, else LCG_SIGNING_KEY (the PEM itself);
 never from the database. publish refuses to run without one unless --unsigned is given.
 
-Every command but audit takes --database-url URL (default: the DATABASE_URL environment variable).
+Every command but audit and a mirror takes --database-url URL (default: the DATABASE_URL environment
+variable). A mirror asks its upstream what changed every --upstream-interval S (60) and also takes
+--upstream-timeout S (30: the silence allowed while fetching); audit
+--url takes --timeout S (30, AUDIT_TIMEOUT) for the same; either refuses an answer over 256 MiB.
 serve also takes --header-timeout S (10), --idle-timeout S (60), --max-connections N (10000),
 --ready-max-age S (300: /readyz turns 503 when the snapshot is older), --log-every N (1: a JSON
 log line per request; 0: none), --rate-limit R (requests per second per client address; 0: off),
@@ -73,7 +81,7 @@ POST /mcp; default: localhost, 127.0.0.1 and [::1] on any port; "*" allows any).
 Environment: DATABASE_URL, LISTEN, THREADS, HEADER_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
 READY_MAX_AGE, LOG_EVERY, RATE_LIMIT, RATE_BURST, RATE_LIMIT_LOOPBACK, TRUSTED_PROXIES,
 ALLOWED_HOSTS, ALLOWED_ORIGINS, LCG_PUBLIC_KEYS_FILE (--public-keys), LCG_SIGNING_KEY_FILE,
-LCG_SIGNING_KEY.
+LCG_SIGNING_KEY, UPSTREAM, UPSTREAM_KEYS, UPSTREAM_INTERVAL, UPSTREAM_TIMEOUT.
 Flags override the environment.
 )";
 
@@ -384,7 +392,7 @@ http::server_options listen_options(arguments const& args)
 
 int run_audit(arguments const& args)
 {
-    allow_only(args, {"url", "week", "all", "observations", "sheet", "keys"}, 0);
+    allow_only(args, {"url", "week", "all", "observations", "sheet", "keys", "timeout"}, 0);
     std::optional<pricing::key_ring> keys;
     if (auto const path = args.flag("keys"))
         keys = read_key_ring(*path);
@@ -403,7 +411,10 @@ int run_audit(arguments const& args)
         throw usage_error("--week and --all exclude each other");
     if (auto w = args.flag("week"); w && !pricing::parse_week(*w))
         throw usage_error("--week: " + pricing::parse_week(*w).err().message);
-    return audit::audit_service(*url, args.flag("week").value_or(""), args.flag("all").has_value(), std::cout,
+    client::limits limits;
+    limits.timeout = std::chrono::seconds(
+        number_setting(args, "timeout", "AUDIT_TIMEOUT", pricing::rules::fetch_timeout_seconds, 1, 3600));
+    return audit::audit_service(*url, args.flag("week").value_or(""), args.flag("all").has_value(), limits, std::cout,
                                 std::move(keys))
                ? 0
                : 1;
@@ -440,43 +451,109 @@ void fit_connections_to_descriptors(http::server_options& o)
     o.max_connections = fitting;
 }
 
+// A mirror's source: the upstream named by --upstream (UPSTREAM), or nothing when the snapshot comes
+// from PostgreSQL. A mirror reads no database, so --database-url with it is a mistake.
+std::optional<mirror::upstream_options> upstream_settings(arguments const& args)
+{
+    std::string const url = setting(args, "upstream", "UPSTREAM");
+    if (url.empty()) {
+        for (char const* flag : {"upstream-keys", "upstream-interval", "upstream-timeout"})
+            if (args.flag(flag))
+                throw usage_error(std::string("--") + flag + " needs --upstream");
+        return std::nullopt;
+    }
+    if (args.flag("database-url"))
+        throw usage_error("--upstream and --database-url exclude each other: a mirror reads no database");
+    auto origin = client::parse_base_url(url);
+    if (!origin)
+        throw usage_error("--upstream: " + origin.err().message);
+    mirror::upstream_options o;
+    o.origin = *origin;
+    // Every sheet must verify with the keys the operator pinned: without them a mirror could not
+    // tell the origin's sheets from altered ones.
+    std::string const keys = setting(args, "upstream-keys", "UPSTREAM_KEYS");
+    if (keys.empty())
+        throw usage_error("--upstream needs --upstream-keys KEYS.json: the origin's "
+                          "/.well-known/lowcostgpu-keys.json, kept from a download you trust");
+    o.pinned_keys = read_key_ring(keys);
+    if (args.flag("public-keys"))
+        throw usage_error("--public-keys and --upstream exclude each other: a mirror publishes the keys it verifies "
+                          "with (--upstream-keys)");
+    o.limits.timeout = std::chrono::seconds(
+        number_setting(args, "upstream-timeout", "UPSTREAM_TIMEOUT", pricing::rules::fetch_timeout_seconds, 1, 3600));
+    return o;
+}
+
+std::chrono::seconds upstream_interval(arguments const& args)
+{
+    return std::chrono::seconds(number_setting(args, "upstream-interval", "UPSTREAM_INTERVAL",
+                                               pricing::rules::upstream_interval_seconds, 1, 86'400));
+}
+
 int run_serve(arguments const& args)
 {
     allow_only(args, {"database-url", "listen", "threads", "header-timeout", "idle-timeout", "max-connections",
                       "ready-max-age", "log-every", "rate-limit", "rate-burst", "rate-limit-loopback",
-                      "trusted-proxies", "allowed-hosts", "allowed-origins", "public-keys"},
+                      "trusted-proxies", "allowed-hosts", "allowed-origins", "public-keys", "upstream",
+                      "upstream-keys", "upstream-interval", "upstream-timeout"},
                0);
     auto options = listen_options(args);
     fit_connections_to_descriptors(options);
-    auto keys = public_keys_setting(args);
+    auto const mirrored = upstream_settings(args);
     snapshot::holder snapshots;
-    snapshot::refresher refresher(database_url(args), snapshots, std::chrono::seconds(30), std::cout, std::move(keys));
     http::server server(options, snapshots);
-    refresher.start();
     std::cout << "listening on http://" << options.address << ":" << server.port() << std::endl;
-    server.run();
-    refresher.stop();
+    if (mirrored) {
+        mirror::upstream source(*mirrored);
+        mirror::follower follower(source, snapshots, upstream_interval(args));
+        follower.start();
+        server.run();
+        follower.stop();
+    } else {
+        snapshot::refresher refresher(database_url(args), snapshots, std::chrono::seconds(30), std::cout,
+                                      public_keys_setting(args));
+        refresher.start();
+        server.run();
+        refresher.stop();
+    }
     std::cout << "stopped" << std::endl;
     return 0;
 }
 
 // MCP over stdio: standard output carries protocol messages only, so every log line goes to
-// standard error. The first snapshot is loaded before the first message (a database that cannot
-// be reached is an error at start); afterwards the snapshot follows the database as serve's does.
+// standard error. The first snapshot is loaded before the first message (a database or an upstream
+// that cannot be read is an error at start); afterwards the snapshot follows its source as serve's does.
 int run_mcp(arguments const& args)
 {
-    allow_only(args, {"database-url", "public-keys"}, 0);
-    auto const keys = public_keys_setting(args);
+    allow_only(args, {"database-url", "public-keys", "upstream", "upstream-keys", "upstream-interval",
+                      "upstream-timeout"}, 0);
+    auto const mirrored = upstream_settings(args);
     snapshot::holder snapshots;
-    snapshots.set(snapshot::load_once(database_url(args), keys));
-    snapshot::refresher refresher(database_url(args), snapshots, std::chrono::seconds(30), std::cerr, keys);
-    refresher.start();
+    std::optional<mirror::upstream> source;
+    std::optional<mirror::follower> follower;
+    std::optional<snapshot::refresher> refresher;
+    if (mirrored) {
+        source.emplace(*mirrored);
+        follower.emplace(*source, snapshots, upstream_interval(args), std::cerr);
+        if (!follower->follow_once())
+            throw std::runtime_error("the upstream " + source->url() + " offered no state that could be accepted (" +
+                                     snapshots.upstream()->detail + ")");
+        follower->start();
+    } else {
+        auto const keys = public_keys_setting(args);
+        snapshots.set(snapshot::load_once(database_url(args), keys));
+        refresher.emplace(database_url(args), snapshots, std::chrono::seconds(30), std::cerr, keys);
+        refresher->start();
+    }
     auto const first = snapshots.get();
     std::cerr << "lowcostgpu mcp: serving MCP on stdio; sheet in effect: "
               << (first->current ? pricing::to_string(first->current->week) : std::string("none")) << std::endl;
     mcp_bridge::server_cache servers;
     mcp::serve_stdio([&] { return servers.get(snapshots.get()); }, std::cin, std::cout, &std::cerr);
-    refresher.stop();
+    if (follower)
+        follower->stop();
+    if (refresher)
+        refresher->stop();
     std::cerr << "lowcostgpu mcp: end of input" << std::endl;
     return 0;
 }

@@ -1,16 +1,13 @@
 #include "server/audit/audit.hpp"
 
 #include "server/audit/signature.hpp"
+#include "server/client/http_client.hpp"
 #include "server/store/digest.hpp"
 #include "server/trust/trust.hpp"
 
 #include "pricing/audit.hpp"
 #include "pricing/observation.hpp"
 
-#include <boost/asio/connect.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
 #include <boost/json.hpp>
 
 #include <iomanip>
@@ -21,8 +18,6 @@ namespace lcg::audit {
 namespace {
 
 namespace json = boost::json;
-namespace beast = boost::beast;
-namespace asio = boost::asio;
 
 std::string text_member(json::object const& o, char const* key)
 {
@@ -68,68 +63,12 @@ pricing::published_sheet published_sheet(json::object const& sheet)
 std::vector<pricing::observation> parse_inputs(std::string const& csv, std::ostream& report, bool& ok)
 {
     // Any id is accepted here: whether the model belongs on the sheet is the audit's question.
-    pricing::observation_csv_reader reader([](std::string_view) { return true; });
-    std::vector<pricing::observation> out;
-    std::size_t start = 0;
-    while (start < csv.size()) {
-        auto const end = csv.find('\n', start);
-        if (auto o = reader.read_line(std::string_view(csv).substr(start, end - start)))
-            out.push_back(std::move(*o));
-        start = end == std::string::npos ? csv.size() : end + 1;
-    }
-    reader.finish();
-    for (auto const& p : reader.problems()) {
+    auto parsed = pricing::parse_observations_csv(csv, [](std::string_view) { return true; });
+    for (auto const& p : parsed.problems) {
         report << "  BAD INPUT line " << p.line << ": " << p.reason << "\n";
         ok = false;
     }
-    return out;
-}
-
-struct http_target {
-    std::string host;
-    std::string port;
-    std::string prefix;
-};
-
-http_target parse_base(std::string const& url)
-{
-    constexpr std::string_view scheme = "http://";
-    if (url.rfind(scheme, 0) != 0)
-        throw std::runtime_error("--url must start with http:// (for example http://127.0.0.1:8080)");
-    std::string rest = url.substr(scheme.size());
-    auto const slash = rest.find('/');
-    std::string const authority = rest.substr(0, slash);
-    std::string prefix = slash == std::string::npos ? "" : rest.substr(slash);
-    while (!prefix.empty() && prefix.back() == '/')
-        prefix.pop_back();
-    auto const colon = authority.rfind(':');
-    if (colon == std::string::npos)
-        return {authority, "80", prefix};
-    return {authority.substr(0, colon), authority.substr(colon + 1), prefix};
-}
-
-std::string fetch(http_target const& t, std::string const& path, char const* accept)
-{
-    asio::io_context ioc;
-    asio::ip::tcp::resolver resolver(ioc);
-    beast::tcp_stream stream(ioc);
-    stream.expires_after(std::chrono::seconds(30));
-    stream.connect(resolver.resolve(t.host, t.port));
-    beast::http::request<beast::http::empty_body> req{beast::http::verb::get, t.prefix + path, 11};
-    req.set(beast::http::field::host, t.host + ":" + t.port);
-    req.set(beast::http::field::accept, accept);
-    req.set(beast::http::field::user_agent, "lowcostgpu-audit");
-    beast::http::write(stream, req);
-    beast::flat_buffer buffer;
-    beast::http::response_parser<beast::http::string_body> parser;
-    parser.body_limit(1024ull * 1024 * 1024);
-    beast::http::read(stream, buffer, parser);
-    auto res = parser.release();
-    beast::error_code ec;
-    stream.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ec);
-    if (res.result() != beast::http::status::ok)
-        throw std::runtime_error("GET " + path + " answered " + std::to_string(res.result_int()));
-    return std::move(res.body());
+    return std::move(parsed.observations);
 }
 
 void print_row(std::ostream& report, pricing::published_row const& p, pricing::row_audit const& a)
@@ -189,33 +128,38 @@ bool audit_sheet(std::string const& sheet_json, std::string const& observations_
     return ok;
 }
 
-bool audit_service(std::string const& base_url, std::string const& week, bool all, std::ostream& report,
-                   std::optional<pricing::key_ring> keys)
+bool audit_service(std::string const& base_url, std::string const& week, bool all, client::limits const& limits,
+                   std::ostream& report, std::optional<pricing::key_ring> keys)
 {
-    auto const target = parse_base(base_url);
+    auto const target = client::parse_base_url(base_url);
+    if (!target)
+        throw std::runtime_error("--url: " + target.err().message);
+    auto fetch = [&](std::string const& path, char const* accept) {
+        return client::get_body(*target, path, accept, limits);
+    };
     if (!keys) {
-        auto ring = trust::parse_key_ring(fetch(target, "/.well-known/lowcostgpu-keys.json", "application/json"));
+        auto ring = trust::parse_key_ring(fetch("/.well-known/lowcostgpu-keys.json", "application/json"));
         if (!ring)
             throw std::runtime_error("the service's /.well-known/lowcostgpu-keys.json: " + ring.err().message);
         keys = std::move(ring).value();
     }
     std::vector<std::string> weeks;
     if (all) {
-        auto const index = json::parse(fetch(target, "/v1/sheets", "application/json")).as_object();
+        auto const index = json::parse(fetch("/v1/sheets", "application/json")).as_object();
         for (auto const& s : index.at("sheets").as_array())
             weeks.emplace_back(s.at("week").as_string());
     } else if (!week.empty()) {
         weeks.push_back(week);
     } else {
-        auto const current = json::parse(fetch(target, "/v1/prices", "application/json")).as_object();
+        auto const current = json::parse(fetch("/v1/prices", "application/json")).as_object();
         weeks.emplace_back(current.at("week").as_string());
     }
     if (weeks.empty())
         throw std::runtime_error("the service has published no sheet");
     bool ok = true;
     for (auto const& w : weeks) {
-        auto const sheet = fetch(target, "/v1/sheets/" + w, "application/json");
-        auto const csv = fetch(target, "/v1/sheets/" + w + "/observations.csv", "text/csv");
+        auto const sheet = fetch("/v1/sheets/" + w, "application/json");
+        auto const csv = fetch("/v1/sheets/" + w + "/observations.csv", "text/csv");
         ok = audit_sheet(sheet, csv, report, &*keys) && ok;
     }
     report << (ok ? "audit passed: " : "audit FAILED: ") << weeks.size() << " sheet(s)\n";

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "pricing/signing.hpp"
+#include "server/client/http_client.hpp"
 
 #include <optional>
 #include <ostream>
@@ -19,8 +20,9 @@ bool audit_sheet(std::string const& sheet_json, std::string const& observations_
 // Fetches and audits over HTTP (plain http://HOST[:PORT]). `week` empty means the sheet in effect;
 // `all` audits every published week. Signatures are checked with `keys`, or when none are given
 // with the keys the service publishes at /.well-known/lowcostgpu-keys.json. Throws
-// std::runtime_error when the service cannot be read.
-bool audit_service(std::string const& base_url, std::string const& week, bool all, std::ostream& report,
-                   std::optional<pricing::key_ring> keys = std::nullopt);
+// std::runtime_error when the service cannot be read within `limits` (a stalled server, an
+// oversized answer).
+bool audit_service(std::string const& base_url, std::string const& week, bool all, client::limits const& limits,
+                   std::ostream& report, std::optional<pricing::key_ring> keys = std::nullopt);
 
 }

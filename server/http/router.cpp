@@ -197,7 +197,7 @@ response dispatch(request const& req, request_context const& ctx, std::string_vi
         return problem(req, beast_http::status::bad_request, "this resource takes no request body");
     if (r.needs_snapshot && !ctx.snapshot) {
         auto res = problem(req, beast_http::status::service_unavailable,
-                           "the service is starting: no data loaded from PostgreSQL yet");
+                           "the service is starting: no data loaded yet");
         res.set(beast_http::field::retry_after, "5");
         return res;
     }

@@ -28,6 +28,7 @@ struct request_context {
     // When the database last answered the refresher; /readyz measures staleness from it (from the
     // snapshot's build when empty), so a healthy database with no new sheet never looks stale.
     std::optional<pricing::instant> database_checked_at{};
+    std::shared_ptr<const snapshot::upstream_status> upstream{};  // a mirror's; null otherwise
 };
 
 // Answers one request. Never throws: a failure becomes a problem+json 500 with no internals.

@@ -279,7 +279,7 @@ private:
         return handle(req,
                       {state_.snapshots.get(),
                        std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now()),
-                       state_.options.max_snapshot_age, state_.options.mcp_policy, state_.snapshots.checked_at()},
+                       state_.options.max_snapshot_age, state_.options.mcp_policy, state_.snapshots.checked_at(), state_.snapshots.upstream()},
                       &route);
     }
 

@@ -73,6 +73,19 @@ response json_status(request const& req, beast_http::status status, json::object
     return res;
 }
 
+// A mirror's upstream in /readyz: "following" while each state it offers is accepted, "refused"
+// (with why) while the last good snapshot serves instead.
+json::object upstream_json(snapshot::upstream_status const& u)
+{
+    json::object o{{"url", u.url},
+                   {"state", u.refused ? "refused" : "following"},
+                   {"checked_at", pricing::to_rfc3339(u.checked_at)}};
+    o["accepted_at"] = u.accepted_at ? json::value(pricing::to_rfc3339(*u.accepted_at)) : json::value(nullptr);
+    if (u.refused)
+        o["detail"] = u.detail;
+    return o;
+}
+
 }
 
 response handle_healthz(route_input& in)
@@ -83,12 +96,18 @@ response handle_healthz(route_input& in)
 response handle_readyz(route_input& in)
 {
     auto const& snap = in.ctx.snapshot;
-    if (!snap)
-        return json_status(in.req, beast_http::status::service_unavailable,
-                           {{"status", "starting"}, {"detail", "no snapshot loaded from PostgreSQL yet"}});
-    // While PostgreSQL is away the last snapshot keeps serving; readiness says how long ago the
-    // database last answered and gives up past the configured limit. A snapshot is rebuilt only
-    // when something changed, so its own age says nothing about the database's health.
+    auto const* upstream = in.ctx.upstream.get();
+    if (!snap) {
+        json::object body{{"status", "starting"},
+                          {"detail", upstream ? "no state of the upstream accepted yet" : "no snapshot loaded from PostgreSQL yet"}};
+        if (upstream)
+            body["upstream"] = upstream_json(*upstream);
+        return json_status(in.req, beast_http::status::service_unavailable, body);
+    }
+    // While PostgreSQL is away, or a mirror's upstream is refused, the last snapshot keeps serving;
+    // readiness says how long ago the data source last answered and gives up past the configured
+    // limit. A snapshot is rebuilt only when something changed, so its own age says nothing about
+    // the database's health; a mirror's is rebuilt at each answer of its upstream.
     auto const checked = in.ctx.database_checked_at.value_or(snap->built_at);
     auto const age = in.ctx.now - checked;
     bool const fresh = age <= in.ctx.max_snapshot_age;
@@ -99,6 +118,8 @@ response handle_readyz(route_input& in)
                       {"snapshot_age_seconds", (in.ctx.now - snap->built_at).count()},
                       {"max_snapshot_age_seconds", in.ctx.max_snapshot_age.count()}};
     body["current_sheet"] = snap->current ? json::value(pricing::to_string(snap->current->week)) : json::value(nullptr);
+    if (upstream)
+        body["upstream"] = upstream_json(*upstream);
     return json_status(in.req, fresh ? beast_http::status::ok : beast_http::status::service_unavailable, body);
 }
 

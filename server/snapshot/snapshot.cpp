@@ -124,16 +124,8 @@ void add_inputs(builder& b, snapshot const* previous, pricing::price_sheet const
             return;
     }
     std::string csv = load_inputs(sheet.week);
-    pricing::observation_csv_reader reader([](std::string_view) { return true; });
-    std::vector<pricing::observation> observations;
-    std::size_t start = 0;
-    while (start < csv.size()) {
-        auto const end = csv.find('\n', start);
-        if (auto o = reader.read_line(std::string_view(csv).substr(start, end - start)))
-            observations.push_back(std::move(*o));
-        start = end == std::string::npos ? csv.size() : end + 1;
-    }
-    b.add(base, "", render::observations_json(sheet, observations), render::observations_view, render::document_formats,
+    auto const inputs = pricing::parse_observations_csv(csv, [](std::string_view) { return true; });
+    b.add(base, "", render::observations_json(sheet, inputs.observations), render::observations_view, render::document_formats,
           immutable, sheet.published_at);
     b.add_body(document_key(base, format::csv), format::csv, std::move(csv), immutable, sheet.published_at);
 }

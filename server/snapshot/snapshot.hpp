@@ -73,12 +73,25 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
                                       inputs_loader const& load_inputs, snapshot const* previous,
                                       pricing::instant now, pricing::key_ring keys = {});
 
-// The one mutable cell: request handlers load, the refresher stores, with the instant the
-// database last answered it (what /readyz measures).
+// How a mirror (`serve --upstream`) is following its upstream: /readyz shows it. After a refusal
+// the snapshot in force is the last good one, as old as accepted_at says.
+struct upstream_status {
+    std::string url;
+    bool refused = false;             // the last state the upstream offered was refused
+    std::string detail;               // why, when refused
+    pricing::instant checked_at{};    // the last attempt
+    std::optional<pricing::instant> accepted_at;  // the last state fetched and checked whole
+};
+
+// The mutable cells: request handlers load, the refresher (or a mirror's follower) stores, with the
+// instant the database last answered it (what /readyz measures).
 class holder {
 public:
     std::shared_ptr<const snapshot> get() const { return current_.load(std::memory_order_acquire); }
     void set(std::shared_ptr<const snapshot> next) { current_.store(std::move(next), std::memory_order_release); }
+    // Null unless the snapshot comes from an upstream.
+    std::shared_ptr<const upstream_status> upstream() const { return upstream_.load(std::memory_order_acquire); }
+    void set_upstream(std::shared_ptr<const upstream_status> s) { upstream_.store(std::move(s), std::memory_order_release); }
 
     void mark_checked(pricing::instant t) { checked_at_.store(t.time_since_epoch().count(), std::memory_order_release); }
     std::optional<pricing::instant> checked_at() const
@@ -90,6 +103,7 @@ public:
 private:
     std::atomic<std::shared_ptr<const snapshot>> current_;
     std::atomic<std::int64_t> checked_at_{-1};  // seconds since the epoch; -1: never
+    std::atomic<std::shared_ptr<const upstream_status>> upstream_;
 };
 
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "server/trust/trust.hpp"
+
 // A small deterministic snapshot built from synthetic data, no database: four catalog models (one
 // unpriced this week), three regions, two published weeks, the current one 2026-W49 with the worked
 // example of the methodology (H100 SXM median $2.400 → on-demand $1.680, spot $0.840, reserved
@@ -13,6 +15,9 @@
 #include <string>
 
 namespace lcg::testing {
+
+// The key the fixture's sheets are signed with (RFC 8032's first test key, never a key of the service).
+trust::signing_key const& fixture_signing_key();
 
 // 2026-12-02T12:00:00Z, a Wednesday of 2026-W49.
 pricing::instant fixture_now();

@@ -1,6 +1,8 @@
 #include "harness.hpp"
 
 #include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -15,6 +17,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 namespace lcg::testing {
@@ -48,8 +51,12 @@ int spawn(std::vector<std::string> const& args, std::string const& in, std::stri
         dup2(fin, 0);
         dup2(fout, 1);
         dup2(ferr, 2);
-        for (auto const& kv : env_extra)
-            putenv(const_cast<char*>(kv.c_str()));
+        for (auto const& kv : env_extra) {
+            if (kv.find('=') == std::string::npos)
+                unsetenv(kv.c_str());  // a bare name: the child must not see it
+            else
+                putenv(const_cast<char*>(kv.c_str()));
+        }
         std::vector<char*> argv;
         for (auto const& a : args)
             argv.push_back(const_cast<char*>(a.c_str()));
@@ -189,15 +196,26 @@ http_reply http_request(unsigned short port, std::string const& method, std::str
 
 server_process::server_process(std::string const& database_url, std::vector<std::string> const& extra_args,
                                bool wait_until_ready)
+    : server_process(
+          [&] {
+              serve_arguments a{{"--database-url", database_url}};
+              a.args.insert(a.args.end(), extra_args.begin(), extra_args.end());
+              return a;
+          }(),
+          wait_until_ready)
+{
+}
+
+server_process::server_process(serve_arguments const& arguments, bool wait_until_ready)
 {
     std::string const out = scratch_path("serve-out"), err = scratch_path("serve-err");
     out_path_ = out;
     // A file left by an earlier process with the same pid would name its port until the child truncates it.
     unlink(out.c_str());
     unlink(err.c_str());
-    std::vector<std::string> argv{binary(), "serve", "--listen", "127.0.0.1:0", "--database-url", database_url};
-    argv.insert(argv.end(), extra_args.begin(), extra_args.end());
-    pid_ = spawn(argv, "/dev/null", out, err);
+    std::vector<std::string> argv{binary(), "serve", "--listen", "127.0.0.1:0"};
+    argv.insert(argv.end(), arguments.args.begin(), arguments.args.end());
+    pid_ = spawn(argv, "/dev/null", out, err, {"DATABASE_URL"});
     // The first line names the bound port: "listening on http://127.0.0.1:PORT".
     bool const listening = eventually(
         [&] {
@@ -242,7 +260,7 @@ int server_process::terminate()
 
 namespace lcg::testing {
 
-stdio_process::stdio_process(std::vector<std::string> const& args)
+stdio_process::stdio_process(std::vector<std::string> const& args, std::vector<std::string> const& unset_env)
     : fifo_path_(scratch_path("stdin")), out_path_(scratch_path("stdout"))
 {
     std::signal(SIGPIPE, SIG_IGN);  // a child that died makes send() throw, not kill the tests
@@ -250,7 +268,7 @@ stdio_process::stdio_process(std::vector<std::string> const& args)
         throw std::runtime_error("cannot create a fifo at " + fifo_path_);
     std::vector<std::string> argv{binary()};
     argv.insert(argv.end(), args.begin(), args.end());
-    pid_ = spawn(argv, fifo_path_, out_path_, "/dev/null");
+    pid_ = spawn(argv, fifo_path_, out_path_, "/dev/null", unset_env);
     input_ = open(fifo_path_.c_str(), O_WRONLY);  // returns once the child has opened its end
 }
 
@@ -291,6 +309,82 @@ void background_command::kill_now()
     int status = 0;
     waitpid(pid_, &status, 0);
     pid_ = -1;
+}
+
+}
+
+namespace lcg::testing {
+
+struct fake_upstream::impl {
+    explicit impl(handler h) : answer(std::move(h)), acceptor(ioc, {asio::ip::make_address("127.0.0.1"), 0})
+    {
+        accept();
+        thread = std::thread([this] { ioc.run(); });
+    }
+
+    ~impl()
+    {
+        ioc.stop();
+        thread.join();
+    }
+
+    void accept()
+    {
+        acceptor.async_accept([this](beast::error_code ec, asio::ip::tcp::socket socket) {
+            if (ec)
+                return;
+            serve(std::move(socket));
+            accept();
+        });
+    }
+
+    // One request per connection, handled synchronously: the tests' clients send theirs at once.
+    void serve(asio::ip::tcp::socket socket)
+    {
+        beast::flat_buffer buffer;
+        beast::http::request<beast::http::string_body> req;
+        beast::error_code ec;
+        beast::http::read(socket, buffer, req, ec);
+        if (ec)
+            return;
+        std::map<std::string, std::string> headers;
+        for (auto const& f : req) {
+            std::string name(f.name_string());
+            for (auto& ch : name)
+                ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+            headers[name] = std::string(f.value());
+        }
+        auto const reply = answer(std::string(req.target()), headers);
+        if (!reply) {
+            stalled.push_back(std::move(socket));
+            return;
+        }
+        asio::write(socket, asio::buffer(*reply), ec);
+        socket.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
+    }
+
+    handler answer;
+    asio::io_context ioc;
+    asio::ip::tcp::acceptor acceptor;
+    std::vector<asio::ip::tcp::socket> stalled;
+    std::thread thread;
+};
+
+fake_upstream::fake_upstream(handler answer) : impl_(std::make_unique<impl>(std::move(answer))) {}
+
+fake_upstream::~fake_upstream() = default;
+
+unsigned short fake_upstream::port() const { return impl_->acceptor.local_endpoint().port(); }
+
+std::string fake_upstream::url() const { return "http://127.0.0.1:" + std::to_string(port()); }
+
+std::string raw_response(int status, std::string const& body, std::vector<std::string> const& headers)
+{
+    std::string out = "HTTP/1.1 " + std::to_string(status) + " X\r\nContent-Length: " + std::to_string(body.size()) +
+                      "\r\nConnection: close\r\n";
+    for (auto const& h : headers)
+        out += h + "\r\n";
+    return out + "\r\n" + body;
 }
 
 }

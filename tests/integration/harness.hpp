@@ -7,7 +7,10 @@
 #include "pricing/calendar.hpp"
 
 #include <chrono>
+#include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,11 +60,17 @@ struct http_reply {
 http_reply http_request(unsigned short port, std::string const& method, std::string const& target,
                         std::map<std::string, std::string> const& headers = {}, std::string const& body = {});
 
+// The arguments of a `lowcostgpu serve` that reads no database (a mirror): run without DATABASE_URL.
+struct serve_arguments {
+    std::vector<std::string> args;
+};
+
 // `lowcostgpu serve` on 127.0.0.1:0 as the reader role; by default waits until /readyz answers 200.
 class server_process {
 public:
     explicit server_process(std::string const& database_url, std::vector<std::string> const& extra_args = {},
                             bool wait_until_ready = true);
+    explicit server_process(serve_arguments const& arguments, bool wait_until_ready = true);
     ~server_process();
     unsigned short port() const { return port_; }
     http_reply get(std::string const& target, std::map<std::string, std::string> const& headers = {}) const;
@@ -78,7 +87,8 @@ private:
 // send() writes a line; the destructor ends the input and waits for the process.
 class stdio_process {
 public:
-    explicit stdio_process(std::vector<std::string> const& args);
+    // `unset_env`: variables the child must not see (DATABASE_URL for a mirror).
+    explicit stdio_process(std::vector<std::string> const& args, std::vector<std::string> const& unset_env = {});
     ~stdio_process();
     stdio_process(stdio_process const&) = delete;
     stdio_process& operator=(stdio_process const&) = delete;
@@ -103,6 +113,27 @@ public:
 private:
     int pid_ = -1;
 };
+
+// A raw HTTP server on 127.0.0.1:0 for tests that need a misbehaving or tampering upstream. Each
+// request is handed to `answer` (target and lower-case headers) on the server's own thread, one at
+// a time; it returns the raw bytes to send before closing, or nothing to stall: the connection is
+// then held open, unanswered, until the server is destroyed.
+class fake_upstream {
+public:
+    using handler = std::function<std::optional<std::string>(std::string const& target,
+                                                              std::map<std::string, std::string> const& headers)>;
+    explicit fake_upstream(handler answer);
+    ~fake_upstream();
+    unsigned short port() const;
+    std::string url() const;  // http://127.0.0.1:PORT
+
+private:
+    struct impl;
+    std::unique_ptr<impl> impl_;
+};
+
+// A raw HTTP/1.1 response with a body and the given extra header lines ("ETag: \"x\"").
+std::string raw_response(int status, std::string const& body, std::vector<std::string> const& headers = {});
 
 // Polls `condition` every 50 ms until it holds or `limit` passes.
 template <class F>

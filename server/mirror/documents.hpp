@@ -1,0 +1,34 @@
+#pragma once
+
+#include "pricing/calendar.hpp"
+#include "pricing/catalog.hpp"
+#include "pricing/outcome.hpp"
+#include "pricing/sheet.hpp"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+// Domain values read back from another instance's public JSON documents: the reverse of render/'s
+// shapes, for a mirror. Money comes from decimal strings into exact integers; nothing is rounded, and
+// a figure that does not follow from the others is refused rather than recomputed.
+namespace lcg::mirror {
+
+// The catalog from the bodies of /v1/gpus, /v1/regions and /v1/inventory.
+pricing::outcome<pricing::catalog> parse_catalog(std::string_view gpus, std::string_view regions,
+                                                 std::string_view inventory);
+
+// One entry of /v1/sheets: enough to tell whether a sheet is the one already held.
+struct listed_sheet {
+    pricing::iso_week week;
+    pricing::instant published_at;
+    std::string inputs_sha256;
+};
+pricing::outcome<std::vector<listed_sheet>> parse_sheet_index(std::string_view sheets);
+
+// A sheet from the body of /v1/sheets/{week}. Each row's median must be a whole number of half
+// micro-dollars, its rates whole mills, and its cap and headroom exactly what those give; the week
+// must be the one its dates say. Whether the figures follow from the inputs is check_sheet's question.
+pricing::outcome<pricing::price_sheet> parse_sheet(std::string_view sheet);
+
+}

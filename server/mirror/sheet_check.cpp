@@ -1,0 +1,53 @@
+#include "server/mirror/sheet_check.hpp"
+
+#include "server/store/digest.hpp"
+#include "server/trust/trust.hpp"
+
+#include "pricing/audit.hpp"
+#include "pricing/observation.hpp"
+
+namespace lcg::mirror {
+
+pricing::outcome<sheet_checked> check_sheet(pricing::price_sheet const& sheet, std::string_view inputs_csv,
+                                            pricing::key_ring const& pinned_keys)
+{
+    std::string const week = pricing::to_string(sheet.week);
+    auto refuse = [&](std::string why) { return pricing::invalid("sheet " + week + " refused: " + why); };
+
+    // The signature first: it says the operator published these figures and this inputs_sha256.
+    if (auto const signed_by = trust::verify_sheet(sheet, pinned_keys); !signed_by)
+        return refuse("its signature: " + signed_by.err().message);
+
+    std::string const actual = store::sha256_hex(inputs_csv);
+    if (actual != sheet.inputs_sha256)
+        return refuse("its inputs hash to " + actual + ", the sheet says " + sheet.inputs_sha256);
+
+    auto const inputs = pricing::parse_observations_csv(inputs_csv, [](std::string_view) { return true; });
+    if (!inputs.ok())
+        return refuse("its inputs CSV has " + std::to_string(inputs.bad_lines) + " bad line(s), the first at line " +
+                      std::to_string(inputs.problems.front().line) + ": " + inputs.problems.front().reason);
+    if (static_cast<std::size_t>(sheet.observations) != inputs.observations.size())
+        return refuse("it counts " + std::to_string(sheet.observations) + " observations, its inputs hold " +
+                      std::to_string(inputs.observations.size()));
+
+    // Every published rule, as `lowcostgpu audit` checks it: the rows recomputed from the inputs, the
+    // week and window, the counts, and that the bytes are the canonical CSV.
+    pricing::published_sheet claimed{week,
+                                     pricing::to_rfc3339(sheet.effective_from),
+                                     pricing::to_rfc3339(sheet.effective_until),
+                                     sheet.inputs_sha256,
+                                     sheet.observations,
+                                     sheet.priced_models(),
+                                     {}};
+    for (auto const& row : sheet.rows)
+        claimed.rows.push_back(pricing::as_published(row));
+    auto const audit = pricing::audit_sheet(claimed, inputs.observations, inputs_csv);
+    if (!audit.problems.empty())
+        return refuse(audit.problems.front());
+    for (auto const& r : audit.rows)
+        if (!r.ok())
+            return refuse(r.gpu + ": " + r.differences.front());
+    return sheet_checked{static_cast<int>(sheet.rows.size()), static_cast<long>(inputs.observations.size())};
+}
+
+}

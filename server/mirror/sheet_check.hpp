@@ -1,0 +1,28 @@
+#pragma once
+
+#include "pricing/outcome.hpp"
+#include "pricing/sheet.hpp"
+#include "pricing/signing.hpp"
+
+#include <string_view>
+
+namespace lcg::mirror {
+
+// What a sheet that passed check_sheet was found to rest on.
+struct sheet_checked {
+    int rows = 0;
+    long observations = 0;
+};
+
+// Every check a mirror makes before it accepts a sheet from its upstream, in one place:
+//  - its Ed25519 signature, against `pinned_keys`, the keys the operator pinned (the origin's
+//    /.well-known/lowcostgpu-keys.json, kept from a trusted download): the key the sheet names must
+//    be among them and valid at its publication;
+//  - the canonical CSV of its inputs hashes to the sheet's inputs_sha256;
+//  - every row recomputed from those inputs with pricing's rules (as `lowcostgpu audit` does) gives
+//    exactly the published figures, and the sheet's observation count is the inputs'.
+// The error (invalid_argument) names the week and the first check that failed.
+pricing::outcome<sheet_checked> check_sheet(pricing::price_sheet const& sheet, std::string_view inputs_csv,
+                                            pricing::key_ring const& pinned_keys);
+
+}

@@ -1,0 +1,130 @@
+#include "server/mirror/upstream.hpp"
+
+#include "server/mirror/documents.hpp"
+#include "server/mirror/sheet_check.hpp"
+#include "server/store/digest.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace lcg::mirror {
+
+namespace {
+
+// The documents whose change means the upstream published something: the sheet index, and the
+// catalog (its models, regions and inventory).
+constexpr char const* watched[] = {"/v1/sheets", "/v1/gpus", "/v1/regions", "/v1/inventory"};
+
+template <class T>
+T accepted_or_throw(pricing::outcome<T> r)
+{
+    if (!r)
+        throw std::runtime_error(r.err().message);
+    return std::move(r).value();
+}
+
+std::string sheet_path(pricing::iso_week week) { return "/v1/sheets/" + pricing::to_string(week); }
+
+}
+
+upstream::upstream(upstream_options options) : options_(std::move(options)) {}
+
+std::map<std::string, upstream::document, std::less<>> upstream::poll(bool& changed) const
+{
+    std::map<std::string, document, std::less<>> out;
+    for (std::string const path : watched) {
+        document const* held = nullptr;
+        if (accepted_)
+            if (auto it = accepted_->documents.find(path); it != accepted_->documents.end())
+                held = &it->second;
+        auto r = client::get(options_.origin, path, "application/json", options_.limits, held ? held->etag : "");
+        if (r.status == 304 && held) {
+            out[path] = *held;
+            continue;
+        }
+        if (r.status != 200)
+            throw client::fetch_error("GET " + options_.origin.to_string() + path + " answered " +
+                                      std::to_string(r.status));
+        // An upstream that ignores If-None-Match still changes nothing when it sends the same body.
+        changed = changed || !held || held->body != r.body;
+        out[path] = {std::move(r.etag), std::move(r.body)};
+    }
+    return out;
+}
+
+std::string upstream::fetch_inputs(pricing::price_sheet const& sheet) const
+{
+    return client::get_body(options_.origin, sheet_path(sheet.week) + "/observations.csv", "text/csv",
+                            options_.limits);
+}
+
+upstream::accepted_state upstream::fetch_whole(std::map<std::string, document, std::less<>> documents,
+                                               std::map<pricing::iso_week, std::string>& checked_inputs) const
+{
+    accepted_state next;
+    next.catalog = accepted_or_throw(parse_catalog(documents.at("/v1/gpus").body, documents.at("/v1/regions").body,
+                                                   documents.at("/v1/inventory").body));
+    auto const listed = accepted_or_throw(parse_sheet_index(documents.at("/v1/sheets").body));
+    for (auto const& entry : listed) {
+        std::string body = client::get_body(options_.origin, sheet_path(entry.week), "application/json", options_.limits);
+        if (accepted_) {
+            auto const before = accepted_->sheet_bodies.find(entry.week);
+            auto const held = std::find_if(accepted_->sheets.begin(), accepted_->sheets.end(),
+                                           [&](auto const& s) { return s.week == entry.week; });
+            if (before != accepted_->sheet_bodies.end() && before->second == body && held != accepted_->sheets.end() &&
+                held->inputs_sha256 == entry.inputs_sha256 && held->published_at == entry.published_at) {
+                next.sheets.push_back(*held);  // the very sheet checked before
+                next.sheet_bodies[entry.week] = std::move(body);
+                continue;
+            }
+        }
+        auto sheet = accepted_or_throw(parse_sheet(body));
+        if (sheet.week != entry.week || sheet.inputs_sha256 != entry.inputs_sha256 ||
+            sheet.published_at != entry.published_at)
+            throw std::runtime_error("sheet " + pricing::to_string(entry.week) +
+                                     " refused: it is not the sheet /v1/sheets lists for that week");
+        std::string csv = fetch_inputs(sheet);
+        accepted_or_throw(check_sheet(sheet, csv, options_.pinned_keys));
+        checked_inputs[sheet.week] = std::move(csv);
+        next.sheets.push_back(std::move(sheet));
+        next.sheet_bodies[entry.week] = std::move(body);
+    }
+    std::sort(next.sheets.begin(), next.sheets.end(), [](auto const& a, auto const& b) { return a.week < b.week; });
+    for (std::size_t i = 1; i < next.sheets.size(); ++i)
+        if (next.sheets[i].week == next.sheets[i - 1].week)
+            throw std::runtime_error("/v1/sheets lists " + pricing::to_string(next.sheets[i].week) + " twice");
+    next.documents = std::move(documents);
+    return next;
+}
+
+refresh_result upstream::refresh(snapshot::snapshot const* previous, pricing::instant now)
+{
+    bool changed = false;
+    auto documents = poll(changed);
+    std::map<pricing::iso_week, std::string> checked_inputs;
+    std::optional<accepted_state> next;
+    if (changed || !accepted_)
+        next = fetch_whole(std::move(documents), checked_inputs);
+    accepted_state const& state = next ? *next : *accepted_;
+    // Inputs just checked are used as they are; any other (a sheet the previous snapshot held
+    // whose documents must be written again) is fetched now and must be the bytes checked before.
+    auto load_inputs = [&](pricing::iso_week week) {
+        if (auto it = checked_inputs.find(week); it != checked_inputs.end())
+            return std::move(it->second);
+        auto const sheet = std::find_if(state.sheets.begin(), state.sheets.end(), [&](auto const& s) { return s.week == week; });
+        if (sheet == state.sheets.end())
+            throw std::logic_error("inputs asked for a week the snapshot does not hold");
+        std::string csv = fetch_inputs(*sheet);
+        if (store::sha256_hex(csv) != sheet->inputs_sha256)
+            throw std::runtime_error("sheet " + pricing::to_string(week) +
+                                     " refused: its inputs no longer hash to its inputs_sha256");
+        return csv;
+    };
+    // The keys a mirror publishes are those it verifies with: an auditor of the mirror checks the same.
+    auto snap = snapshot::build(state.catalog, state.sheets, load_inputs, previous, now, options_.pinned_keys);
+    if (next)
+        accepted_ = std::move(next);
+    return {std::move(snap), changed};
+}
+
+}

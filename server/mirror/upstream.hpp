@@ -1,0 +1,69 @@
+#pragma once
+
+#include "server/client/http_client.hpp"
+#include "server/snapshot/snapshot.hpp"
+
+#include "pricing/calendar.hpp"
+#include "pricing/catalog.hpp"
+#include "pricing/sheet.hpp"
+#include "pricing/signing.hpp"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lcg::mirror {
+
+struct upstream_options {
+    client::base_url origin;
+    pricing::key_ring pinned_keys;  // the keys the operator pinned (--upstream-keys): every sheet must verify with them
+    client::limits limits;
+};
+
+// One step of following the upstream.
+struct refresh_result {
+    std::shared_ptr<const snapshot::snapshot> snapshot;
+    bool changed = false;  // false: the upstream offered the state accepted last, rebuilt for `now`
+};
+
+// Builds snapshots from another instance's public documents instead of PostgreSQL: the catalog
+// from /v1/gpus, /v1/regions and /v1/inventory, the sheets listed by /v1/sheets from
+// /v1/sheets/{week}, each checked by check_sheet against its canonical CSV before it is accepted.
+// Asks with If-None-Match whether those four documents changed; when one did, re-reads every
+// sheet and checks again each one whose body differs from the body accepted before. A past
+// week's inputs are fetched again on demand when the snapshot needs them, and must still hash to
+// the sheet's inputs_sha256. Not thread-safe: the follower's thread owns it.
+class upstream {
+public:
+    explicit upstream(upstream_options options);
+
+    // The next snapshot, or an exception (client::fetch_error when the upstream cannot be read,
+    // std::runtime_error naming what was refused) with everything kept as accepted last.
+    refresh_result refresh(snapshot::snapshot const* previous, pricing::instant now);
+
+    std::string url() const { return options_.origin.to_string(); }
+
+private:
+    struct document {
+        std::string etag;
+        std::string body;
+    };
+    struct accepted_state {
+        std::map<std::string, document, std::less<>> documents;  // the four documents, by path
+        std::map<pricing::iso_week, std::string> sheet_bodies;  // each sheet's JSON as checked
+        pricing::catalog catalog;
+        std::vector<pricing::price_sheet> sheets;  // oldest first
+    };
+
+    std::map<std::string, document, std::less<>> poll(bool& changed) const;
+    accepted_state fetch_whole(std::map<std::string, document, std::less<>> documents,
+                               std::map<pricing::iso_week, std::string>& checked_inputs) const;
+    std::string fetch_inputs(pricing::price_sheet const& sheet) const;
+
+    upstream_options options_;
+    std::optional<accepted_state> accepted_;
+};
+
+}

@@ -1,0 +1,225 @@
+// Mirrors (`serve --upstream`, `mcp --upstream`): built from an origin's public documents with no
+// database, byte-for-byte the same documents, a tampered sheet refused while the last good snapshot
+// keeps serving; and the one HTTP client's bounds, through `audit --url` (issue 14).
+#include "harness.hpp"
+
+#include <boost/json.hpp>
+#include <doctest/doctest.h>
+
+#include <atomic>
+
+using namespace lcg::testing;
+namespace json = boost::json;
+
+namespace {
+
+json::object parse(std::string const& body) { return json::parse(body).as_object(); }
+
+bool contains(std::string const& haystack, std::string const& needle)
+{
+    return haystack.find(needle) != std::string::npos;
+}
+
+std::string last_week() { return lcg::pricing::to_string(lcg::pricing::previous_week(current_week())); }
+
+std::string url_of(server_process const& s) { return "http://127.0.0.1:" + std::to_string(s.port()); }
+
+// The origin's keys document, as deploy/test made it: what an operator pins on a mirror.
+std::string pinned_keys() { return required_env("LCG_PUBLIC_KEYS_FILE"); }
+
+server_process mirror_of(std::string const& upstream, bool wait_until_ready = true)
+{
+    return server_process(
+        serve_arguments{{"--upstream", upstream, "--upstream-keys", pinned_keys(), "--upstream-interval", "1"}},
+        wait_until_ready);
+}
+
+// A proxy in front of `origin` that, while `tamper` holds, raises the H100 SXM spot rate of this
+// week's sheet by a mill: a figure that still parses, and that only recomputing from the inputs
+// shows to be wrong.
+fake_upstream tampering_proxy(server_process const& origin, std::atomic<bool> const& tamper)
+{
+    return fake_upstream([&origin, &tamper](std::string const& target, std::map<std::string, std::string> const& in) {
+        std::map<std::string, std::string> forwarded;
+        for (auto const& name : {"accept", "if-none-match"})
+            if (auto it = in.find(name); it != in.end())
+                forwarded[name] = it->second;
+        auto const r = http_request(origin.port(), "GET", target, forwarded);
+        std::string body = r.body;
+        if (tamper && target == "/v1/sheets/" + this_week()) {
+            auto const at = body.find(R"("spot":"0.840")");
+            if (at != std::string::npos)
+                body.replace(at, 14, R"("spot":"0.841")");
+        }
+        std::vector<std::string> headers;
+        for (auto const& name : {"etag", "content-type"})
+            if (!r.header(name).empty())
+                headers.push_back(std::string(name) + ": " + r.header(name));
+        return std::optional<std::string>(raw_response(r.status, body, headers));
+    });
+}
+
+json::object upstream_state(server_process const& mirror)
+{
+    auto const ready = mirror.get("/readyz");
+    auto const body = parse(ready.body);
+    REQUIRE(body.contains("upstream"));
+    return body.at("upstream").as_object();
+}
+
+}
+
+TEST_CASE("a mirror with no database serves the origin's documents byte for byte")
+{
+    test_database db;
+    server_process origin(db.url("reader"));
+    auto mirror = mirror_of(url_of(origin));
+    std::string const week = "/v1/sheets/" + this_week();
+    for (std::string const& path : std::vector<std::string>{
+             "/v1/sheets", "/v1/sheets.md", week, week + ".md", week + "/observations", week + "/observations.csv",
+             "/v1/sheets/" + last_week(), "/v1/sheets/" + last_week() + "/observations.csv", "/v1/prices",
+             "/v1/prices.md", "/v1/prices.csv", "/v1/prices/h100-sxm", "/v1/prices?vendor=amd&tier=spot&sort=price",
+             "/v1/gpus", "/v1/gpus.md", "/v1/gpus/h100-sxm", "/v1/regions", "/v1/inventory", "/v1/methodology",
+             "/v1/methodology.md", "/v1/glossary", "/v1/glossary?lang=fr", "/v1/glossary/spot-instance",
+             "/v1/estimate?gpu=h100-sxm&gpus=2&hours=10&storage_gb=500&egress_gb=20",
+             "/v1/sizing?params_b=70&precision=fp8", "/v1/compare?gpus=h100-sxm,a100-80gb-sxm",
+             "/v1/cheapest?params_b=70&precision=fp8&hours=10",
+             "/v1/instances/check?gpu=h100-sxm&vcpus=8&memory_gib=64&cpu_generation=v7", "/", "/index.md",
+             "/llms.txt", "/llms-full.txt", "/openapi.json", "/.well-known/mcp/server-card.json"}) {
+        CAPTURE(path);
+        auto const want = origin.get(path);
+        auto const got = mirror.get(path);
+        CHECK(got.status == want.status);
+        CHECK(got.body == want.body);
+        CHECK(got.header("etag") == want.header("etag"));
+    }
+    auto const ready = parse(mirror.get("/readyz").body);
+    CHECK(ready.at("status").as_string() == "ready");
+    CHECK(ready.at("upstream").at("state").as_string() == "following");
+    CHECK(ready.at("upstream").at("url").as_string() == url_of(origin));
+    CHECK(contains(mirror.output(), R"("event":"upstream_accepted")"));
+}
+
+TEST_CASE("a mirror refuses a tampered sheet, keeps serving the last good one and says so")
+{
+    test_database db;
+    server_process origin(db.url("reader"));
+    std::atomic<bool> tamper{false};
+    auto proxy = tampering_proxy(origin, tamper);
+    auto mirror = mirror_of(proxy.url());
+    std::string const week = "/v1/sheets/" + this_week();
+    auto const good = mirror.get(week).body;
+    REQUIRE(good == origin.get(week).body);
+
+    // The origin publishes the week again; on its way to the mirror, one figure is altered.
+    tamper = true;
+    REQUIRE(run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", this_week(), "--replace"})
+                .exit_code == 0);
+    REQUIRE(eventually([&] { return origin.get(week).body != good; }, std::chrono::seconds(5)));
+    CHECK(eventually([&] { return upstream_state(mirror).at("state").as_string() == "refused"; },
+                     std::chrono::seconds(15)));
+    auto const ready = mirror.get("/readyz");
+    CHECK(ready.status == 200);  // the last good snapshot is young: keep it in rotation
+    auto const upstream = upstream_state(mirror);
+    std::string const detail(upstream.at("detail").as_string());
+    CHECK(contains(detail, "sheet " + this_week() + " refused"));
+    // The altered figure is no longer the figure the origin signed.
+    CHECK(contains(detail, "its signature: the signature does not match the sheet's signed bytes"));
+    CHECK(!upstream.at("accepted_at").is_null());
+    CHECK(mirror.get(week).body == good);
+    CHECK(parse(mirror.get("/v1/prices/h100-sxm").body).at("spot").as_string() == "0.840");
+    auto const log = mirror.output();
+    CHECK(contains(log, R"("event":"upstream_refused")"));
+    CHECK(contains(log, "keeping the last good snapshot"));
+
+    // Once the upstream is honest again the new publication is accepted.
+    tamper = false;
+    CHECK(eventually([&] { return mirror.get(week).body == origin.get(week).body; }, std::chrono::seconds(15)));
+    CHECK(upstream_state(mirror).at("state").as_string() == "following");
+}
+
+TEST_CASE("a mirror whose upstream is tampered from the start is not ready")
+{
+    test_database db;
+    server_process origin(db.url("reader"));
+    std::atomic<bool> tamper{true};
+    auto proxy = tampering_proxy(origin, tamper);
+    auto mirror = mirror_of(proxy.url(), false);
+    CHECK(eventually([&] { return contains(mirror.get("/readyz").body, "the signature does not match"); },
+                     std::chrono::seconds(15)));
+    auto const ready = mirror.get("/readyz");
+    CHECK(ready.status == 503);
+    CHECK(parse(ready.body).at("status").as_string() == "starting");
+    CHECK(mirror.get("/v1/prices").status == 503);
+    CHECK(contains(mirror.output(), "not ready until one is accepted"));
+}
+
+TEST_CASE("lowcostgpu mcp --upstream answers estimate_job_cost with the origin's numbers, without DATABASE_URL")
+{
+    test_database db;
+    server_process origin(db.url("reader"));
+    stdio_process mcp({"mcp", "--upstream", url_of(origin), "--upstream-keys", pinned_keys()}, {"DATABASE_URL"});
+    mcp.send(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"estimate_job_cost","arguments":)"
+             R"({"gpu":"h100-sxm","gpus":2,"hours":10,"storage_gb":500,"egress_gb":20}}})");
+    std::string answer;
+    eventually(
+        [&] {
+            auto const out = mcp.output();
+            auto const at = out.find(R"({"jsonrpc":"2.0","id":7,)");
+            auto const eol = out.find('\n', at);
+            if (at == std::string::npos || eol == std::string::npos)
+                return false;
+            answer = out.substr(at, eol - at);
+            return true;
+        },
+        std::chrono::seconds(15));
+    REQUIRE_FALSE(answer.empty());
+    CAPTURE(answer);
+    auto const result = parse(answer).at("result").as_object();
+    bool const tool_error = result.contains("isError") && result.at("isError").as_bool();
+    CHECK_FALSE(tool_error);
+    auto const http = origin.get("/v1/estimate?gpu=h100-sxm&gpus=2&hours=10&storage_gb=500&egress_gb=20");
+    REQUIRE(http.status == 200);
+    CHECK(result.at("structuredContent") == json::parse(http.body));
+    CHECK(result.at("structuredContent").at("total").as_string() == parse(http.body).at("total").as_string());
+}
+
+TEST_CASE("lowcostgpu mcp --upstream refuses to start on an upstream it cannot read")
+{
+    fake_upstream nothing([](std::string const&, std::map<std::string, std::string> const&) {
+        return std::optional<std::string>(raw_response(500, "{}"));
+    });
+    auto const r = run_lowcostgpu({"mcp", "--upstream", nothing.url(), "--upstream-keys", pinned_keys()});
+    CHECK(r.exit_code == 1);
+    CHECK(contains(r.err, "answered 500"));
+    // Without pinned keys a mirror could not tell the origin's sheets from altered ones.
+    auto const unpinned = run_lowcostgpu({"serve", "--upstream", nothing.url()});
+    CHECK(unpinned.exit_code == 2);
+    CHECK(contains(unpinned.err, "--upstream needs --upstream-keys"));
+    CHECK(run_lowcostgpu({"serve", "--upstream", nothing.url(), "--database-url", "postgresql://x"}).exit_code == 2);
+    CHECK(run_lowcostgpu({"serve", "--upstream", "https://example.org"}).exit_code == 2);
+}
+
+TEST_CASE("audit --url gives up on a server that never answers (issue 14)")
+{
+    fake_upstream stalling([](std::string const&, std::map<std::string, std::string> const&) {
+        return std::optional<std::string>();
+    });
+    auto const r = run_lowcostgpu({"audit", "--url", stalling.url(), "--timeout", "1"});
+    CAPTURE(r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(contains(r.err, "timed out reading the answer"));
+}
+
+TEST_CASE("audit --url refuses an answer larger than the cap (issue 14)")
+{
+    // Announces a 1 GiB sheet index, then sends a little of it.
+    fake_upstream oversized([](std::string const&, std::map<std::string, std::string> const&) {
+        return std::optional<std::string>("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                                          "1073741824\r\n\r\n" + std::string(4096, ' '));
+    });
+    auto const r = run_lowcostgpu({"audit", "--url", oversized.url(), "--all"});
+    CAPTURE(r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(contains(r.err, "the answer is larger than 268435456 bytes"));
+}

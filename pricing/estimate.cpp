@@ -61,22 +61,19 @@ parsed<gpu_model const*> find_gpu_parameter(std::string_view parameter, std::str
     auto const match = lookup_gpu(text, cat);
     if (match.model)
         return match.model;
-    std::string const name(parameter);
-    std::string const asked = quote(utf8_prefix(text, rules::max_gpu_name_bytes));
-    if (match.candidates.empty())
-        return parameter_error{name,
-                               {errc::invalid_argument, name + ": " + asked +
-                                                            " is not a GPU of the catalog; accepted: a catalog id (any "
-                                                            "letter case) or model name: " + join(cat.ids())}};
-    std::vector<std::string> ids;
+    parameter_error refusal = bad_input(std::string(parameter), std::string(parameter) + ": " +
+                                                                    quote(utf8_prefix(text, rules::max_gpu_name_bytes)));
     for (auto const* m : match.candidates)
-        ids.push_back(m->id);
-    return parameter_error{name,
-                           {errc::invalid_argument,
-                            name + ": " + asked + (ids.size() == 1 ? " is not a GPU of the catalog" : " names several GPUs") +
-                                "; closest: " + join(ids) + "; accepted: a catalog id (any letter case) or model name: " +
-                                join(cat.ids())},
-                           ids};
+        refusal.suggestions.push_back(m->id);
+    auto& message = refusal.cause.message;
+    if (refusal.suggestions.size() > 1)
+        message += " names several GPUs";
+    else
+        message += " is not a GPU of the catalog";
+    if (!refusal.suggestions.empty())
+        message += "; closest: " + join(refusal.suggestions);
+    message += "; accepted: a catalog id (any letter case) or model name: " + join(cat.ids());
+    return refusal;
 }
 
 parsed<tier> tier_parameter(std::optional<std::string> const& text)

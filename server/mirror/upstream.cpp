@@ -14,6 +14,9 @@ namespace {
 // The documents whose change means the upstream published something: the sheet index, and the
 // catalog (its models, regions and inventory).
 constexpr char const* watched[] = {"/v1/sheets", "/v1/gpus", "/v1/regions", "/v1/inventory"};
+// The feed of new sheets, where the upstream has one: while it is unchanged no sheet was published
+// or replaced, and /v1/sheets need not be asked.
+constexpr std::string_view feed = "/v1/sheets.atom";
 
 template <class T>
 T accepted_or_throw(pricing::outcome<T> r)
@@ -32,11 +35,32 @@ upstream::upstream(upstream_options options) : options_(std::move(options)) {}
 std::map<std::string, upstream::document, std::less<>> upstream::poll(bool& changed) const
 {
     std::map<std::string, document, std::less<>> out;
+    auto const held_document = [&](std::string_view path) -> document const* {
+        if (!accepted_)
+            return nullptr;
+        auto it = accepted_->documents.find(path);
+        return it == accepted_->documents.end() ? nullptr : &it->second;
+    };
+    bool sheets_unchanged = false;
+    {
+        document const* held = held_document(feed);
+        auto r = client::get(options_.origin, std::string(feed), "application/atom+xml", options_.limits,
+                             held ? held->etag : "");
+        if (r.status == 304 && held) {
+            out[std::string(feed)] = *held;
+            sheets_unchanged = true;
+        } else if (r.status == 200) {
+            sheets_unchanged = held && held->body == r.body;
+            out[std::string(feed)] = {std::move(r.etag), std::move(r.body)};
+        }
+        // Any other answer (404 from an origin without the feed): /v1/sheets alone tells.
+    }
     for (std::string const path : watched) {
-        document const* held = nullptr;
-        if (accepted_)
-            if (auto it = accepted_->documents.find(path); it != accepted_->documents.end())
-                held = &it->second;
+        document const* held = held_document(path);
+        if (path == "/v1/sheets" && sheets_unchanged && held) {
+            out[path] = *held;
+            continue;
+        }
         auto r = client::get(options_.origin, path, "application/json", options_.limits, held ? held->etag : "");
         if (r.status == 304 && held) {
             out[path] = *held;

@@ -37,9 +37,13 @@ server_process mirror_of(std::string const& upstream, bool wait_until_ready = tr
 // A proxy in front of `origin` that, while `tamper` holds, raises the H100 SXM spot rate of this
 // week's sheet by a mill: a figure that still parses, and that only recomputing from the inputs
 // shows to be wrong.
-fake_upstream tampering_proxy(server_process const& origin, std::atomic<bool> const& tamper)
+fake_upstream tampering_proxy(server_process const& origin, std::atomic<bool> const& tamper,
+                              std::atomic<int>* feed_requests = nullptr)
 {
-    return fake_upstream([&origin, &tamper](std::string const& target, std::map<std::string, std::string> const& in) {
+    return fake_upstream([&origin, &tamper, feed_requests](std::string const& target,
+                                                           std::map<std::string, std::string> const& in) {
+        if (feed_requests && target == "/v1/sheets.atom")
+            ++*feed_requests;
         std::map<std::string, std::string> forwarded;
         for (auto const& name : {"accept", "if-none-match"})
             if (auto it = in.find(name); it != in.end())
@@ -105,9 +109,11 @@ TEST_CASE("a mirror refuses a tampered sheet, keeps serving the last good one an
     test_database db;
     server_process origin(db.url("reader"));
     std::atomic<bool> tamper{false};
-    auto proxy = tampering_proxy(origin, tamper);
+    std::atomic<int> feed_requests{0};
+    auto proxy = tampering_proxy(origin, tamper, &feed_requests);
     auto mirror = mirror_of(proxy.url());
     std::string const week = "/v1/sheets/" + this_week();
+    CHECK(eventually([&] { return feed_requests > 1; }, std::chrono::seconds(5)));  // it follows the Atom feed
     auto const good = mirror.get(week).body;
     REQUIRE(good == origin.get(week).body);
 

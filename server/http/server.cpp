@@ -1,5 +1,7 @@
 #include "server/http/server.hpp"
 
+#include "server/http/forwarded.hpp"
+
 #include "server/http/response.hpp"
 #include "server/http/wire.hpp"
 #include "server/ops/metrics.hpp"
@@ -15,6 +17,7 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/json.hpp>
+#include <boost/range/iterator_range.hpp>
 
 #include <sys/resource.h>
 
@@ -87,29 +90,13 @@ struct shared_state {
     std::atomic<long> live_sessions{0};
 };
 
-bool is_trusted(shared_state const& state, std::string const& peer)
-{
-    return std::find(state.options.trusted_proxies.begin(), state.options.trusted_proxies.end(), peer) !=
-           state.options.trusted_proxies.end();
-}
-
-// The client a request is accounted to: the peer, or the last X-Forwarded-For hop a trusted
-// proxy added (the only one that proxy vouches for).
+// The client a request is accounted to (forwarded.hpp says who that is behind trusted proxies).
 std::string client_of(shared_state const& state, request const& req, std::string const& peer)
 {
-    if (!is_trusted(state, peer))
-        return peer;
-    auto const it = req.find("X-Forwarded-For");
-    if (it == req.end())
-        return peer;
-    std::string_view chain = it->value();
-    auto const comma = chain.rfind(',');
-    std::string_view hop = comma == std::string_view::npos ? chain : chain.substr(comma + 1);
-    while (!hop.empty() && hop.front() == ' ')
-        hop.remove_prefix(1);
-    while (!hop.empty() && hop.back() == ' ')
-        hop.remove_suffix(1);
-    return hop.empty() ? peer : std::string(hop);
+    std::vector<std::string_view> forwarded_for;
+    for (auto const& field : boost::make_iterator_range(req.equal_range("X-Forwarded-For")))
+        forwarded_for.push_back(field.value());
+    return forwarded_client(peer, forwarded_for, state.options.trusted_proxies);
 }
 
 response too_many_requests(request const& req, ops::rate_decision const& d, ops::rate_limit_options const& o)

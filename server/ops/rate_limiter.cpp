@@ -1,5 +1,7 @@
 #include "server/ops/rate_limiter.hpp"
 
+#include <boost/asio/ip/address.hpp>
+
 #include <algorithm>
 #include <cmath>
 
@@ -54,7 +56,14 @@ std::size_t rate_limiter::clients() const
 
 bool is_loopback(std::string const& address)
 {
-    return address.starts_with("127.") || address == "::1" || address.starts_with("::ffff:127.");
+    // Parsed, never matched by prefix: "127.evil" is not an address, so it is not exempt.
+    boost::system::error_code ec;
+    auto const parsed = boost::asio::ip::make_address(address, ec);
+    if (ec)
+        return false;
+    if (parsed.is_v6() && parsed.to_v6().is_v4_mapped())
+        return parsed.to_v6().to_v4().is_loopback();
+    return parsed.is_loopback();
 }
 
 }

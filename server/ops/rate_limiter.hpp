@@ -46,7 +46,8 @@ private:
     std::unordered_map<std::string, bucket> buckets_;
 };
 
-// Whether an address is loopback (127.0.0.0/8 or ::1), in text form.
+// Whether a textual IP address is loopback (127.0.0.0/8, ::1, or 127/8 mapped into IPv6); text that
+// is not an address never is.
 bool is_loopback(std::string const& address);
 
 }

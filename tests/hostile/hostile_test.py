@@ -352,6 +352,26 @@ def case_long_glossary_slug(server, db):
           f"a 4 KiB unknown glossary slug is a 400 saying what is accepted: {status} {body[:200]!r}")
 
 
+def case_forwarded_for(server, db):
+    # Behind a proxy that appends (trusted: 127.0.0.1), a client writes its own X-Forwarded-For. The
+    # proxy's hop is the rightmost, so that is the client: spoofed values to its left, a loopback
+    # string among them, neither change the bucket nor buy the loopback exemption.
+    proxied = Server(db.url("reader"), ["--rate-limit", "1", "--rate-burst", "2", "--trusted-proxies", "127.0.0.1"])
+    try:
+        statuses = []
+        for spoof in ("127.0.0.1", "127.evil", "10.0.0.1", "10.0.0.2", "::1"):
+            chain = f"{spoof}, 203.0.113.7"  # what the client sent, then what the proxy appended
+            statuses.append(http(proxied.port, "/healthz", headers={"X-Forwarded-For": chain})[0])
+        check(statuses.count(429) >= 3,
+              f"spoofed leftmost hops all count as the one client the proxy saw (203.0.113.7): {statuses}")
+        other = http(proxied.port, "/healthz", headers={"X-Forwarded-For": "203.0.113.7"})
+        check(other[0] == 429, f"the same client, the bucket is empty: {other[0]}")
+        fresh = http(proxied.port, "/healthz", headers={"X-Forwarded-For": "203.0.113.7, 198.51.100.9"})
+        check(fresh[0] == 200, f"another client behind the proxy has its own bucket: {fresh[0]}")
+    finally:
+        proxied.stop()
+
+
 CASES = [
     ("unpublishable model", "five observations at $0.001 for one model made publish fail the week",
      case_unpublishable_model),
@@ -367,6 +387,8 @@ CASES = [
     ("descriptor limit", "clients past the descriptor limit hung in the backlog", case_descriptor_limit),
     ("metrics", "the MCP call counter was never fed; caught exceptions were not counted", case_metrics),
     ("long glossary slug", "a 4 KiB unknown glossary slug", case_long_glossary_slug),
+    ("forwarded for", "the first X-Forwarded-For value was believed, and any 127.* string was loopback",
+     case_forwarded_for),
 ]
 
 

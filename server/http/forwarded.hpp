@@ -1,0 +1,19 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lcg::http {
+
+// The address a request is accounted to (rate limit, request log). A peer that is not one of
+// `trusted_proxies` is the client itself. Behind trusted proxies the X-Forwarded-For chain (every
+// field of the header, in order) is read from the right, skipping the hops that are trusted proxies
+// too, as nginx's real_ip_recursive does: a proxy that appends vouches only for the hop it added,
+// so the first untrusted hop from the right is the client, whatever the client wrote further left.
+// The walk stops at a hop that is not an IP address, and the last trusted address is then the
+// client. Addresses come back in canonical form.
+std::string forwarded_client(std::string const& peer, std::vector<std::string_view> const& forwarded_for,
+                             std::vector<std::string> const& trusted_proxies);
+
+}

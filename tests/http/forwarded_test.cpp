@@ -1,0 +1,56 @@
+#include "server/http/forwarded.hpp"
+#include "server/ops/rate_limiter.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+using lcg::http::forwarded_client;
+
+namespace {
+
+std::vector<std::string> const proxies{"127.0.0.1", "10.0.0.5"};
+
+std::string client(std::string const& peer, std::vector<std::string_view> const& fields)
+{
+    return forwarded_client(peer, fields, proxies);
+}
+
+}
+
+TEST_CASE("X-Forwarded-For is read from the right, skipping trusted proxies (real_ip_recursive)")
+{
+    // A peer that is not a trusted proxy is the client, whatever it claims.
+    CHECK(client("203.0.113.9", {"127.0.0.1"}) == "203.0.113.9");
+    // A proxy that appends: the client's own value is to the left of the hop the proxy added.
+    CHECK(client("127.0.0.1", {"127.0.0.1, 203.0.113.7"}) == "203.0.113.7");
+    CHECK(client("127.0.0.1", {"1.2.3.4, 5.6.7.8, 203.0.113.7"}) == "203.0.113.7");
+    // Two trusted proxies in a row: both skipped.
+    CHECK(client("127.0.0.1", {"198.51.100.1, 203.0.113.7, 10.0.0.5"}) == "203.0.113.7");
+    // Every field of the header, in order, is one chain.
+    CHECK(client("127.0.0.1", {"198.51.100.1", "203.0.113.7 , 10.0.0.5"}) == "203.0.113.7");
+    // No header, or an empty one: the proxy itself.
+    CHECK(client("127.0.0.1", {}) == "127.0.0.1");
+    CHECK(client("127.0.0.1", {""}) == "127.0.0.1");
+    // A hop that is not an address stops the walk at the last trusted one.
+    CHECK(client("127.0.0.1", {"203.0.113.7, 127.evil"}) == "127.0.0.1");
+    CHECK(client("127.0.0.1", {"unknown, 10.0.0.5"}) == "10.0.0.5");
+    // Addresses in canonical form, so one client is one bucket.
+    CHECK(client("127.0.0.1", {"2001:DB8::0001"}) == "2001:db8::1");
+    // All trusted: the leftmost.
+    CHECK(client("127.0.0.1", {"10.0.0.5, 127.0.0.1"}) == "10.0.0.5");
+}
+
+TEST_CASE("loopback is an address, never a prefix")
+{
+    using lcg::ops::is_loopback;
+    CHECK(is_loopback("127.0.0.1"));
+    CHECK(is_loopback("127.255.0.9"));
+    CHECK(is_loopback("::1"));
+    CHECK(is_loopback("::ffff:127.0.0.1"));
+    CHECK_FALSE(is_loopback("127.evil"));
+    CHECK_FALSE(is_loopback("127."));
+    CHECK_FALSE(is_loopback("::ffff:10.0.0.1"));
+    CHECK_FALSE(is_loopback("203.0.113.7"));
+}

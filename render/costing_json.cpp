@@ -250,6 +250,18 @@ void write_reserved_term(json_writer& w, pricing::reserved_commitment const& r)
     w.end_object();
 }
 
+// What the estimate comes to, in one sentence. A reserved job is billed as its whole term, so its
+// headline states the commitment before the job's own share.
+std::string headline(pricing::job_estimate const& e)
+{
+    if (e.job.billed != pricing::tier::reserved)
+        return display(e.total) + " in all: GPU time, storage and network";
+    auto const& r = e.reserved;
+    return "a reserved instance commits " + display(r.commitment) + " for its " + std::to_string(r.months) +
+           "-month term (" + std::to_string(r.gpus) + " GPUs × " + std::to_string(r.hours) +
+           " h), billed whether it runs or not; this job's share at the reserved rate is " + display(e.total);
+}
+
 void write_billing_rules(json_writer& w)
 {
     w.key("rules").begin_object().member("billing", "per second");
@@ -276,6 +288,7 @@ std::string estimate_text(pricing::job_estimate const& e, pricing::gpu_model con
     write_lines(w, e);
     w.member("total", to_decimal(e.total)).member("total_micros", std::to_string(e.total.micros()));
     w.member("total_display", display(e.total)).member("effective_per_gpu_hour", to_decimal(e.effective_per_gpu_hour));
+    w.member("headline", headline(e));
     write_tiers(w, e);
     write_reserved_term(w, e.reserved);
     write_throughput(w, e);

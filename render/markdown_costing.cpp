@@ -77,8 +77,8 @@ std::string estimate_markdown(json::object const& e, links const& to)
     }
     lines.row({"**Total**", "", "", "", "", "**" + text(e, "total") + "**"});
     out += lines.str();
-    out += "\nTotal **" + text(e, "total_display") + "**; effective " + text(e, "effective_per_gpu_hour") +
-           " USD per GPU-hour, storage and network included.\n\n";
+    out += "\n**" + escape(text(e, "headline")) + "**.\n\nTotal " + text(e, "total_display") + "; effective " +
+           text(e, "effective_per_gpu_hour") + " USD per GPU-hour, storage and network included.\n\n";
 
     out += "## The same job in every tier\n\n";
     auto const& throughput = at(e, "throughput");

@@ -395,3 +395,18 @@ TEST_CASE("sizing and find_cheapest price the fewest GPUs that hold a model: 3 Ã
     CHECK(cheapest.at("cheapest").at("gpus") == 3);
     CHECK(cheapest.at("cheapest").at("hourly") == "0.936");
 }
+
+TEST_CASE("a reserved estimate states the commitment of its term in its headline")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    auto const e = json::parse(server.get("/v1/estimate?gpu=h100-sxm&hours=1&tier=reserved").body).as_object();
+    std::string const headline(e.at("headline").as_string());
+    std::string const commitment(e.at("reserved_term").at("commitment_display").as_string());
+    CHECK(headline.starts_with("a reserved instance commits " + commitment + " for its 3-month term"));
+    CHECK(headline.ends_with("this job's share at the reserved rate is " + std::string(e.at("total_display").as_string())));
+    CHECK(server.get("/v1/estimate.md?gpu=h100-sxm&hours=1&tier=reserved").body.find("**a reserved instance commits " +
+                                                                                    commitment) != std::string::npos);
+    auto const spot = json::parse(server.get("/v1/estimate?gpu=h100-sxm&hours=1&tier=spot").body).as_object();
+    CHECK(std::string(spot.at("headline").as_string()).starts_with(std::string(spot.at("total_display").as_string())));
+}

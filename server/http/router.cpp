@@ -245,6 +245,19 @@ std::string_view route_pattern(std::string_view target)
     return found.r ? found.r->pattern : unmatched_route;
 }
 
+std::optional<response> refuse_unwanted_body(request const& head)
+{
+    std::string_view const target = head.target();
+    std::string_view const path = target.substr(0, target.find('?'));
+    auto const found = find_route(path);
+    std::string_view const method = head.method_string();
+    if (found.r && method == "POST" && method_allowed(found.r->methods, "POST"))
+        return std::nullopt;
+    if (found.r && !method_allowed(found.r->methods, method))
+        return method_not_allowed(head, path, found.r->methods);
+    return problem(head, beast_http::status::bad_request, "this resource takes no request body");
+}
+
 std::vector<route_info> route_list()
 {
     std::vector<route_info> out;

@@ -39,6 +39,11 @@ response handle(request const& req, request_context const& ctx, std::string_view
 // metrics, whatever clients send.
 std::string_view route_pattern(std::string_view target);
 
+// For a request whose headers announce a body, asked before the body is read: nothing when the route
+// takes one (POST /mcp), else the refusal (405 with Allow for a method the route does not take,
+// 400 otherwise).
+std::optional<response> refuse_unwanted_body(request const& head);
+
 // The route table as tests and the OpenAPI check see it: each pattern with the formats it is
 // negotiated in (none for the probes, /metrics and /mcp, which answer in their own format) and the
 // methods it allows ("GET, HEAD").

@@ -25,6 +25,8 @@
 #include <atomic>
 #include <cstdio>
 #include <mutex>
+#include <optional>
+#include <utility>
 #include <thread>
 #include <unordered_set>
 #include <vector>
@@ -88,6 +90,7 @@ struct shared_state {
     std::optional<ops::rate_limiter> limiter;
     std::atomic<std::uint64_t> request_counter{0};
     std::atomic<long> live_sessions{0};
+    std::atomic<std::uint64_t> body_bytes_reserved{0};  // of options.body_budget
 };
 
 // The client a request is accounted to (forwarded.hpp says who that is behind trusted proxies).
@@ -139,6 +142,7 @@ public:
     }
     ~session()
     {
+        release_body();
         worker_.sessions.erase(this);
         ops::metrics::instance().connection_closed();
         state_.live_sessions.fetch_sub(1, std::memory_order_relaxed);
@@ -179,6 +183,7 @@ private:
         // Chunk extensions have no use here and are a known smuggling vector.
         parser_->on_chunk_header(refuse_extensions_);
         request_started_ = false;
+        body_checked_ = false;
         if (buffer_.size() > 0)
             return parse_buffered();  // a pipelined request is already here
         deadline_ = clock::now() + wait;
@@ -210,6 +215,11 @@ private:
                 break;
             if (ec)
                 return reply_to_unreadable(ec);
+            if (!body_checked_ && parser_->is_header_done()) {
+                body_checked_ = true;
+                if (auto refusal = refuse_body())
+                    return reply_refused(std::move(*refusal));
+            }
             if (used == 0)
                 break;
         }
@@ -221,6 +231,7 @@ private:
     void respond()
     {
         busy_ = true;
+        release_body();
         auto const started = clock::now();
         request const req = parser_->release();
         std::string_view route;
@@ -268,6 +279,45 @@ private:
                        std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now()),
                        state_.options.max_snapshot_age, state_.options.mcp_policy, state_.snapshots.checked_at(), state_.snapshots.upstream()},
                       &route);
+    }
+
+    // Decided from the headers, before a byte of the body is buffered: a body on a route that takes
+    // none is refused, and one that would take the server past its budget of body bytes waits for
+    // a retry. A body that is accepted holds its share of the budget until the request is read.
+    std::optional<response> refuse_body()
+    {
+        auto const length = parser_->content_length();
+        if (!parser_->chunked() && length.value_or(0) == 0)
+            return std::nullopt;
+        if (auto refusal = refuse_unwanted_body(parser_->get()))
+            return refusal;
+        std::uint64_t const need = parser_->chunked() ? state_.options.body_limit : *length;
+        if (state_.body_bytes_reserved.fetch_add(need) + need > state_.options.body_budget) {
+            state_.body_bytes_reserved.fetch_sub(need);
+            auto busy = problem(parser_->get(), beast_http::status::service_unavailable,
+                                "too many request bodies are being received; retry shortly");
+            busy.set(beast_http::field::retry_after, "1");
+            return busy;
+        }
+        body_reserved_ = need;
+        return std::nullopt;
+    }
+
+    void release_body()
+    {
+        if (body_reserved_ != 0)
+            state_.body_bytes_reserved.fetch_sub(body_reserved_);
+        body_reserved_ = 0;
+    }
+
+    // Answers from the headers and closes: the body is never read (lingering drains what is sent).
+    void reply_refused(response res)
+    {
+        busy_ = true;
+        res.keep_alive(false);
+        linger_ = true;
+        ops::metrics::instance().record_request("(refused body)", res.result_int(), clock::duration::zero());
+        write(std::move(res));
     }
 
     void reply_to_unreadable(beast::error_code ec)
@@ -350,6 +400,8 @@ private:
     std::string client_;
     clock::time_point deadline_;
     bool request_started_ = false;
+    bool body_checked_ = false;      // the headers of this request were checked for a body
+    std::uint64_t body_reserved_ = 0;  // of the shared budget, while its body is read
     bool busy_ = false;
     bool closing_ = false;
     bool linger_ = false;

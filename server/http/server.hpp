@@ -23,6 +23,9 @@ struct server_options {
     std::size_t header_limit = 8 * 1024;    // larger header blocks get 431
     std::size_t target_limit = 4 * 1024;    // longer request targets get 414
     std::size_t body_limit = 1024 * 1024;   // larger bodies get 413
+    // Request bodies being received at once, all connections together (a chunked body counts as
+    // body_limit): beyond, another body is refused with 503 from its headers, before any is read.
+    std::size_t body_budget = 32 * 1024 * 1024;
     std::size_t max_connections = 10'000;  // beyond, new connections get 503 and are closed
     std::optional<ops::rate_limit_options> rate_limit;  // none: no rate limiting
     std::vector<std::string> trusted_proxies;  // peers whose X-Forwarded-For is believed

@@ -352,6 +352,65 @@ def case_long_glossary_slug(server, db):
           f"a 4 KiB unknown glossary slug is a 400 saying what is accepted: {status} {body[:200]!r}")
 
 
+def rss_kib(server):
+    with open(f"/proc/{server.process.pid}/status", encoding="ascii") as f:
+        return int(re.search(r"VmRSS:\s+(\d+) kB", f.read()).group(1))
+
+
+def stalled_upload(port, head, body_bytes):
+    """Headers and `body_bytes` of a body, then silence: the socket, left open."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s.sendall(head.encode() + b"\r\n")
+    s.settimeout(0.5)
+    sent, chunk = 0, b"x" * 65536
+    try:
+        while sent < body_bytes:
+            sent += s.send(chunk[:min(len(chunk), body_bytes - sent)])
+    except (socket.timeout, OSError):
+        pass  # the server stopped reading: it refused the body
+    return s
+
+
+def answer_of(sock):
+    """The status line of what the server sent on `sock`, or None if nothing came within a second."""
+    sock.settimeout(1)
+    try:
+        data = sock.recv(4096)
+    except (socket.timeout, OSError):
+        return None
+    return data.split(b"\r\n", 1)[0].decode("latin-1") if data else None
+
+
+def case_stalled_uploads(server, db):
+    before = rss_kib(server)
+    # 300 connections announce a 1 MB body to a route that takes none, send 256 KiB of it and stall.
+    held = [stalled_upload(server.port, "GET /v1/prices HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n",
+                           256 * 1024) for _ in range(300)]
+    statuses = [answer_of(s) for s in held]
+    grown = rss_kib(server) - before
+    for s in held:
+        s.close()
+    check(statuses.count("HTTP/1.1 400 Bad Request") == 300,
+          f"each body on a route that takes none is refused from its headers: {set(statuses)}")
+    check(grown < 32 * 1024, f"300 stalled uploads cost the server {grown} KiB, not their bodies (300 MB)")
+    # POST /mcp takes a body: at most the budget (32 MiB) is received at once, later ones wait.
+    head = ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            "Accept: application/json\r\nContent-Length: 1000000\r\n")
+    before = rss_kib(server)
+    held = [stalled_upload(server.port, head, 999_000) for _ in range(48)]
+    statuses = [answer_of(s) for s in held]
+    grown = rss_kib(server) - before
+    for s in held:
+        s.close()
+    refused = statuses.count("HTTP/1.1 503 Service Unavailable")
+    fitting = (32 * 1024 * 1024) // 1_000_000  # 33 bodies of 1 MB fit the budget
+    check(refused >= 48 - fitting, f"uploads past the body budget get 503 from their headers: {refused} of 48")
+    check(grown < 48 * 1024, f"48 stalled 1 MB uploads to /mcp cost the server {grown} KiB (budget 32 MiB)")
+    time.sleep(0.3)
+    check(http(server.port, "/mcp", "POST", {"Content-Type": "application/json", "Accept": "application/json"},
+               b'{"jsonrpc":"2.0","id":1,"method":"ping"}')[0] == 200, "once they are gone, /mcp takes a body again")
+
+
 def case_forwarded_for(server, db):
     # Behind a proxy that appends (trusted: 127.0.0.1), a client writes its own X-Forwarded-For. The
     # proxy's hop is the rightmost, so that is the client: spoofed values to its left, a loopback
@@ -387,6 +446,8 @@ CASES = [
     ("descriptor limit", "clients past the descriptor limit hung in the backlog", case_descriptor_limit),
     ("metrics", "the MCP call counter was never fed; caught exceptions were not counted", case_metrics),
     ("long glossary slug", "a 4 KiB unknown glossary slug", case_long_glossary_slug),
+    ("stalled uploads", "any route buffered up to 1 MiB of body per connection: 300 stalled uploads, 306 MiB",
+     case_stalled_uploads),
     ("forwarded for", "the first X-Forwarded-For value was believed, and any 127.* string was loopback",
      case_forwarded_for),
 ]

@@ -73,6 +73,8 @@ variable). A mirror asks its upstream what changed every --upstream-interval S (
 --upstream-timeout S (30: the silence allowed while fetching); audit
 --url takes --timeout S (30, AUDIT_TIMEOUT) for the same; either refuses an answer over 256 MiB.
 serve also takes --header-timeout S (10), --idle-timeout S (60), --max-connections N (10000),
+--max-connections-per-address N (a sixteenth of --max-connections, at least 8; a trusted proxy's
+connections are not counted),
 --ready-max-age S (300: /readyz turns 503 when the snapshot is older), --log-every N (1: a JSON
 log line per request; 0: none), --rate-limit R (requests per second per client address; 0: off),
 --rate-burst B (2R), --rate-limit-loopback true|false (false), --trusted-proxies A,B (addresses
@@ -366,6 +368,8 @@ http::server_options listen_options(arguments const& args)
     o.idle_timeout = std::chrono::seconds(number_setting(args, "idle-timeout", "IDLE_TIMEOUT", 60, 1, 3600));
     o.max_connections =
         static_cast<std::size_t>(number_setting(args, "max-connections", "MAX_CONNECTIONS", 10'000, 1, 1'000'000));
+    o.max_connections_per_address = static_cast<std::size_t>(
+        number_setting(args, "max-connections-per-address", "MAX_CONNECTIONS_PER_ADDRESS", 0, 0, 1'000'000));
     o.max_snapshot_age = std::chrono::seconds(number_setting(args, "ready-max-age", "READY_MAX_AGE", 300, 1, 86'400));
     o.log_every = static_cast<int>(number_setting(args, "log-every", "LOG_EVERY", 1, 0, 1'000'000));
     long const rate = number_setting(args, "rate-limit", "RATE_LIMIT", 0, 0, 1'000'000);
@@ -494,6 +498,7 @@ int run_serve(arguments const& args)
 {
     allow_only(args, {"database-url", "listen", "threads", "header-timeout", "idle-timeout", "max-connections",
                       "ready-max-age", "log-every", "rate-limit", "rate-burst", "rate-limit-loopback",
+                      "max-connections-per-address",
                       "trusted-proxies", "allowed-hosts", "allowed-origins", "public-keys", "upstream",
                       "upstream-keys", "upstream-interval", "upstream-timeout"},
                0);

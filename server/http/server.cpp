@@ -84,6 +84,31 @@ struct worker {
 };
 
 // What all workers share: settings, the snapshot cell and the rate limiter.
+// How many connections each address holds, shared by the acceptor (which takes a slot) and the
+// workers (whose sessions give it back).
+class address_slots {
+public:
+    bool take(std::string const& address, std::size_t cap)
+    {
+        std::lock_guard lock(mutex_);
+        auto& held = held_[address];
+        if (held >= cap)
+            return false;
+        ++held;
+        return true;
+    }
+    void give_back(std::string const& address)
+    {
+        std::lock_guard lock(mutex_);
+        if (auto it = held_.find(address); it != held_.end() && --it->second == 0)
+            held_.erase(it);
+    }
+
+private:
+    std::mutex mutex_;
+    std::unordered_map<std::string, std::size_t> held_;
+};
+
 struct shared_state {
     server_options options;
     snapshot::holder const& snapshots;
@@ -91,7 +116,22 @@ struct shared_state {
     std::atomic<std::uint64_t> request_counter{0};
     std::atomic<long> live_sessions{0};
     std::atomic<std::uint64_t> body_bytes_reserved{0};  // of options.body_budget
+    address_slots slots{};  // per address, for max_connections_per_address
 };
+
+// A connection's peer address as text, "unknown" when the socket cannot tell.
+std::string peer_of(socket_type const& socket)
+{
+    beast::error_code ec;
+    auto const endpoint = socket.remote_endpoint(ec);
+    return ec ? "unknown" : endpoint.address().to_string();
+}
+
+std::size_t per_address_cap(server_options const& o)
+{
+    return o.max_connections_per_address != 0 ? o.max_connections_per_address
+                                               : std::max<std::size_t>(8, o.max_connections / 16);
+}
 
 // The client a request is accounted to (forwarded.hpp says who that is behind trusted proxies).
 std::string client_of(shared_state const& state, request const& req, std::string const& peer)
@@ -132,17 +172,19 @@ response too_many_requests(request const& req, ops::rate_decision const& d, ops:
 // One connection: read a request, answer it, repeat. Lives on its worker's thread only.
 class session : public std::enable_shared_from_this<session> {
 public:
-    session(socket_type&& socket, worker& home) : socket_(std::move(socket)), worker_(home), state_(home.state)
+    // `slot_taken`: the connection holds one of its address's slots, given back when it ends.
+    session(socket_type&& socket, worker& home, bool slot_taken)
+        : socket_(std::move(socket)), worker_(home), state_(home.state), slot_taken_(slot_taken)
     {
-        beast::error_code ec;
-        auto const endpoint = socket_.remote_endpoint(ec);
-        peer_ = ec ? "unknown" : endpoint.address().to_string();
+        peer_ = peer_of(socket_);
         ops::metrics::instance().connection_opened();
         state_.live_sessions.fetch_add(1, std::memory_order_relaxed);
     }
     ~session()
     {
         release_body();
+        if (slot_taken_)
+            state_.slots.give_back(peer_);
         worker_.sessions.erase(this);
         ops::metrics::instance().connection_closed();
         state_.live_sessions.fetch_sub(1, std::memory_order_relaxed);
@@ -400,6 +442,7 @@ private:
     std::string client_;
     clock::time_point deadline_;
     bool request_started_ = false;
+    bool slot_taken_ = false;
     bool body_checked_ = false;      // the headers of this request were checked for a body
     std::uint64_t body_reserved_ = 0;  // of the shared budget, while its body is read
     bool busy_ = false;
@@ -478,12 +521,19 @@ struct server::impl {
             if (ec == asio::error::operation_aborted || !acceptor.is_open())
                 return;
             if (!ec) {
+                // A trusted proxy carries many clients: only other addresses are held to their share.
+                std::string const peer = peer_of(socket);
+                bool const counted = std::find(state.options.trusted_proxies.begin(),
+                                               state.options.trusted_proxies.end(),
+                                               peer) == state.options.trusted_proxies.end();
                 if (static_cast<std::size_t>(ops::metrics::instance().open_connections()) >=
                     state.options.max_connections)
                     refuse(std::move(socket));
+                else if (counted && !state.slots.take(peer, per_address_cap(state.options)))
+                    refuse(std::move(socket));
                 else
-                    asio::dispatch(next.ioc, [&next, s = std::move(socket)]() mutable {
-                        std::make_shared<session>(std::move(s), next)->start();
+                    asio::dispatch(next.ioc, [&next, counted, s = std::move(socket)]() mutable {
+                        std::make_shared<session>(std::move(s), next, counted)->start();
                     });
             } else if (ec == asio::error::no_descriptors) {
                 // Out of descriptors: pause briefly rather than spin on accept.

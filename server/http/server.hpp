@@ -27,6 +27,10 @@ struct server_options {
     // body_limit): beyond, another body is refused with 503 from its headers, before any is read.
     std::size_t body_budget = 32 * 1024 * 1024;
     std::size_t max_connections = 10'000;  // beyond, new connections get 503 and are closed
+    // Connections one address may hold at once (a trusted proxy's are not counted): beyond, its new
+    // ones get 503, so one client cannot take every slot from the others and the probes. 0: a
+    // sixteenth of max_connections, at least 8.
+    std::size_t max_connections_per_address = 0;
     std::optional<ops::rate_limit_options> rate_limit;  // none: no rate limiting
     std::vector<std::string> trusted_proxies;  // peers whose X-Forwarded-For is believed
     int log_every = 1;                         // one JSON log line per this many requests; 0: none

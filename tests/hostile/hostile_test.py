@@ -411,6 +411,32 @@ def case_stalled_uploads(server, db):
                b'{"jsonrpc":"2.0","id":1,"method":"ping"}')[0] == 200, "once they are gone, /mcp takes a body again")
 
 
+def case_one_address_every_slot(server, db):
+    # One address (127.0.0.2) opens idle keep-alive connections up to --max-connections: it gets
+    # its share (a sixteenth, at least 8) and 503 beyond, and other clients and probes still get in.
+    capped = Server(db.url("reader"), ["--max-connections", "40"])
+    held = []
+    try:
+        for _ in range(40):
+            s = socket.create_connection(("127.0.0.1", capped.port), timeout=5, source_address=("127.0.0.2", 0))
+            held.append(s)
+        time.sleep(0.3)
+        refused = 0
+        for s in held:
+            s.settimeout(0.2)
+            try:
+                refused += s.recv(64).startswith(b"HTTP/1.1 503")
+            except (socket.timeout, OSError):
+                pass
+        check(refused == 40 - 8, f"one address holds 8 of 40 connections; its other 32 get 503: {refused} refused")
+        check(http(capped.port, "/healthz")[0] == 200, "the probe from another address is answered")
+        check(http(capped.port, "/v1/prices")[0] == 200, "and so is a normal client")
+    finally:
+        for s in held:
+            s.close()
+        capped.stop()
+
+
 def case_forwarded_for(server, db):
     # Behind a proxy that appends (trusted: 127.0.0.1), a client writes its own X-Forwarded-For. The
     # proxy's hop is the rightmost, so that is the client: spoofed values to its left, a loopback
@@ -448,6 +474,8 @@ CASES = [
     ("long glossary slug", "a 4 KiB unknown glossary slug", case_long_glossary_slug),
     ("stalled uploads", "any route buffered up to 1 MiB of body per connection: 300 stalled uploads, 306 MiB",
      case_stalled_uploads),
+    ("one address every slot", "one address filling --max-connections with idle keep-alives shut out everyone",
+     case_one_address_every_slot),
     ("forwarded for", "the first X-Forwarded-For value was believed, and any 127.* string was loopback",
      case_forwarded_for),
 ]

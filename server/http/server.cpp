@@ -15,6 +15,7 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/string.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/json.hpp>
 #include <boost/range/iterator_range.hpp>
@@ -118,6 +119,44 @@ struct shared_state {
     std::atomic<std::uint64_t> body_bytes_reserved{0};  // of options.body_budget
     address_slots slots{};  // per address, for max_connections_per_address
 };
+
+// Why a request's Transfer-Encoding cannot frame it (RFC 9112 §6.1), or nothing: a request body is
+// framed only by chunked as the final coding, never in HTTP/1.0 and never across a folded line.
+// A request whose framing is unclear is refused, so no proxy in front can read it otherwise.
+std::optional<std::string> refuse_transfer_coding(request const& head)
+{
+    std::string codings;
+    for (auto const& field : boost::make_iterator_range(head.equal_range(beast_http::field::transfer_encoding)))
+        codings += (codings.empty() ? "" : ",") + std::string(field.value());
+    if (head.find(beast_http::field::transfer_encoding) == head.end())
+        return std::nullopt;
+    if (head.version() < 11)
+        return "Transfer-Encoding is not allowed in an HTTP/1.0 request";
+    if (codings.find_first_of("\r\n") != std::string::npos)
+        return "a Transfer-Encoding folded over several lines is refused";
+    std::string_view last = codings;
+    last = last.substr(last.rfind(',') == std::string_view::npos ? 0 : last.rfind(',') + 1);
+    while (!last.empty() && (last.front() == ' ' || last.front() == '\t'))
+        last.remove_prefix(1);
+    while (!last.empty() && (last.back() == ' ' || last.back() == '\t'))
+        last.remove_suffix(1);
+    if (!beast::iequals(last, "chunked"))
+        return "a request's Transfer-Encoding must end with chunked";
+    return std::nullopt;
+}
+
+// Whether the header block at the start of `bytes` (all of them when its end has not arrived) folds
+// a line: a line break followed by a space or a tab (obs-fold, RFC 9112 §5.2). The parser would
+// unfold it silently; a proxy in front might not, so the request is refused instead.
+bool has_folded_line(asio::const_buffer bytes)
+{
+    std::string_view const text(static_cast<char const*>(bytes.data()), bytes.size());
+    std::string_view const head = text.substr(0, text.find("\r\n\r\n"));
+    for (std::size_t at = head.find('\n'); at != std::string_view::npos; at = head.find('\n', at + 1))
+        if (at + 1 < head.size() && (head[at + 1] == ' ' || head[at + 1] == '\t'))
+            return true;
+    return false;
+}
 
 // A connection's peer address as text, "unknown" when the socket cannot tell.
 std::string peer_of(socket_type const& socket)
@@ -250,6 +289,9 @@ private:
             deadline_ = clock::now() + state_.options.header_timeout;
         }
         while (buffer_.size() > 0 && !parser_->is_done()) {
+            if (!parser_->is_header_done() && has_folded_line(buffer_.data()))
+                return reply_refused(problem(request{}, beast_http::status::bad_request,
+                                             "a header folded over several lines (obs-fold) is refused"));
             beast::error_code ec;
             auto const used = parser_->put(buffer_.data(), ec);
             buffer_.consume(used);
@@ -328,6 +370,8 @@ private:
     // a retry. A body that is accepted holds its share of the budget until the request is read.
     std::optional<response> refuse_body()
     {
+        if (auto const framing = refuse_transfer_coding(parser_->get()))
+            return problem(parser_->get(), beast_http::status::bad_request, *framing);
         auto const length = parser_->content_length();
         if (!parser_->chunked() && length.value_or(0) == 0)
             return std::nullopt;

@@ -437,6 +437,35 @@ def case_one_address_every_slot(server, db):
         capped.stop()
 
 
+def raw_exchange(port, data):
+    """Sends `data` as it is and returns the status line of the answer (or None)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(data)
+        s.settimeout(2)
+        try:
+            answer = s.recv(4096)
+        except (socket.timeout, OSError):
+            return None
+    return answer.split(b"\r\n", 1)[0].decode("latin-1") if answer else None
+
+
+def case_transfer_codings(server, db):
+    # RFC 9112 §6.1: a request whose Transfer-Encoding does not end with chunked, one in HTTP/1.0, and
+    # one folded over lines cannot be framed unambiguously; each is refused, and nothing after it is
+    # read as a second request.
+    smuggled = b"GET /v1/prices HTTP/1.1\r\nHost: x\r\n\r\n"
+    cases = {
+        "last coding not chunked": b"POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, gzip\r\n\r\n",
+        "identity only": b"POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: identity\r\n\r\n" + smuggled,
+        "chunked in HTTP/1.0": b"POST /mcp HTTP/1.0\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        "obs-fold": b"POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding:\r\n chunked\r\n\r\n0\r\n\r\n",
+        "GET with a coding": b"GET /v1/prices HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n" + smuggled,
+    }
+    for name, data in cases.items():
+        status = raw_exchange(server.port, data)
+        check(status is not None and status.split(" ")[1:2] == ["400"], f"{name}: refused with 400, got {status}")
+
+
 def case_forwarded_for(server, db):
     # Behind a proxy that appends (trusted: 127.0.0.1), a client writes its own X-Forwarded-For. The
     # proxy's hop is the rightmost, so that is the client: spoofed values to its left, a loopback
@@ -476,6 +505,8 @@ CASES = [
      case_stalled_uploads),
     ("one address every slot", "one address filling --max-connections with idle keep-alives shut out everyone",
      case_one_address_every_slot),
+    ("transfer codings", "a Transfer-Encoding not ending in chunked, chunked on HTTP/1.0 and obs-fold were accepted",
+     case_transfer_codings),
     ("forwarded for", "the first X-Forwarded-For value was believed, and any 127.* string was loopback",
      case_forwarded_for),
 ]

@@ -20,14 +20,18 @@
 #include <boost/json.hpp>
 #include <boost/range/iterator_range.hpp>
 
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 
 #include <array>
 #include <atomic>
 #include <cstdio>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <utility>
+#include <span>
 #include <thread>
 #include <unordered_set>
 #include <vector>
@@ -249,8 +253,13 @@ public:
     // pending read or write with an error.
     void expire_if_due(clock::time_point now)
     {
-        if (now >= deadline_)
-            close_socket();
+        if (now < deadline_)
+            return;
+        if (writing_ && unsent_shrank()) {
+            deadline_ = now + state_.options.header_timeout;  // the reader is slow, not gone
+            return;
+        }
+        close_socket();
     }
 
 private:
@@ -389,6 +398,19 @@ private:
         return std::nullopt;
     }
 
+    // Whether the kernel's queue of bytes not yet acknowledged by the reader shrank since the last
+    // look. A write completes only when a large send buffer is a third empty, which a slow reader
+    // may take longer than the deadline to reach; this sees its progress before that.
+    bool unsent_shrank()
+    {
+        int unsent = 0;
+        if (ioctl(socket_.native_handle(), SIOCOUTQ, &unsent) != 0 || unsent < 0)
+            return false;
+        bool const shrank = static_cast<std::size_t>(unsent) < unsent_seen_;
+        unsent_seen_ = static_cast<std::size_t>(unsent);
+        return shrank;
+    }
+
     void release_body()
     {
         if (body_reserved_ != 0)
@@ -427,15 +449,43 @@ private:
     {
         response_ = std::move(res);
         write_head(response_, head_);
+        written_ = 0;
+        write_more();
+    }
+
+    // The head and the body leave in gathered writes of at most write_chunk bytes. Each one that
+    // completes restarts the deadline: a slow reader is served at its pace, one that stops reading
+    // for header_timeout is dropped. Most answers are one write.
+    void write_more()
+    {
+        std::string_view const body = response_.body().view();
+        std::size_t const total = head_.size() + body.size();
+        std::size_t const end = std::min(total, written_ + write_chunk);
+        std::size_t n = 0;
+        if (written_ < head_.size())
+            parts_[n++] = asio::buffer(head_.data() + written_, std::min(end, head_.size()) - written_);
+        if (end > head_.size()) {
+            std::size_t const from = std::max(written_, head_.size()) - head_.size();
+            parts_[n++] = asio::buffer(body.data() + from, end - head_.size() - from);
+        }
         deadline_ = clock::now() + state_.options.header_timeout;
-        std::array<asio::const_buffer, 2> const parts{asio::buffer(head_), asio::buffer(response_.body().view())};
-        asio::async_write(socket_, parts, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-            self->busy_ = false;
-            if (ec || !self->response_.keep_alive() || self->closing_)
-                return self->do_close();
-            self->response_ = {};
-            self->await_request(self->state_.options.idle_timeout);
-        });
+        writing_ = true;
+        unsent_seen_ = std::numeric_limits<std::size_t>::max();
+        // The buffer sequence is copied by async_write, the buffers it names are not: parts_ is a member.
+        asio::async_write(socket_, std::span<asio::const_buffer const>(parts_.data(), n),
+                          [self = shared_from_this(), total](beast::error_code ec, std::size_t sent) {
+                              self->writing_ = false;
+                              if (ec)
+                                  return self->do_close();
+                              self->written_ += sent;
+                              if (self->written_ < total)
+                                  return self->write_more();
+                              self->busy_ = false;
+                              if (!self->response_.keep_alive() || self->closing_)
+                                  return self->do_close();
+                              self->response_ = {};
+                              self->await_request(self->state_.options.idle_timeout);
+                          });
     }
 
     void do_close()
@@ -469,6 +519,7 @@ private:
     }
 
     static constexpr std::size_t read_size = 4096;
+    static constexpr std::size_t write_chunk = 256 * 1024;
 
     socket_type socket_;
     worker& worker_;
@@ -482,6 +533,10 @@ private:
         };
     response response_;
     std::string head_;
+    std::size_t written_ = 0;  // of head_ and the body
+    std::array<asio::const_buffer, 2> parts_{};  // what the write in progress sends
+    bool writing_ = false;
+    std::size_t unsent_seen_ = 0;  // the kernel's unsent bytes at the sweep's last look
     std::string peer_;
     std::string client_;
     clock::time_point deadline_;

@@ -190,9 +190,11 @@ TEST_CASE("the canonical observations CSV keeps its URL and its bytes")
     CHECK(sheet.at("observations").as_int64() == 19);
 }
 
-TEST_CASE("a suffix the resource does not have is 404; an unknown suffix is no resource")
+TEST_CASE("a suffix the resource does not have is 406, an unknown suffix is no resource")
 {
-    CHECK(fixture_request("/v1/prices/h100-sxm.csv").result() == bh::status::not_found);
+    auto const csv = fixture_request("/v1/prices/h100-sxm.csv");
+    CHECK(csv.result() == bh::status::not_acceptable);
+    CHECK(csv.body().find("text/markdown") != std::string::npos);  // it names the formats it has
     CHECK(fixture_request("/v1/prices.xml").result() == bh::status::not_found);
     CHECK(fixture_request("/healthz.json").result() == bh::status::not_found);
     CHECK(fixture_request("/v1/gpus/nope.md").result() == bh::status::not_found);

@@ -136,7 +136,7 @@ TEST_CASE("OPTIONS without Origin is 204 with Allow and grants no page anything"
         CHECK_FALSE(has(r, f));
 }
 
-TEST_CASE("POST from an allowed origin names it; without Origin there is no CORS header at all")
+TEST_CASE("POST from an allowed origin names it, without Origin there is no CORS header at all")
 {
     auto const browser = post({{"Origin", "http://localhost:6274"}});
     CHECK(browser.result() == bh::status::ok);
@@ -172,7 +172,7 @@ TEST_CASE("a transport error after the origin check is readable by the page")
     CHECK(notification[bh::field::access_control_allow_origin] == "http://localhost:6274");
 }
 
-TEST_CASE("GET, DELETE and HEAD /mcp are 405 with Allow: POST, OPTIONS; /mcp never says *")
+TEST_CASE("GET, DELETE and HEAD /mcp are 405 with Allow: POST, OPTIONS, /mcp never says *")
 {
     for (auto method : {bh::verb::get, bh::verb::delete_, bh::verb::head}) {
         CAPTURE(bh::to_string(method));

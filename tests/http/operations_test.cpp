@@ -22,7 +22,7 @@ json::object problem_of(std::string const& target)
 
 }
 
-TEST_CASE("a refused GPU id lists the valid ids; a refused count or an unknown parameter does not")
+TEST_CASE("a refused GPU id lists the valid ids, a refused count or an unknown parameter does not")
 {
     auto o = problem_of("/v1/compare?gpus=h100-sxm,nope");
     CHECK(o.at("status") == 400);
@@ -58,7 +58,7 @@ TEST_CASE("a path segment must decode to UTF-8, and every refusal is valid UTF-8
     CHECK(lcg::pricing::utf8_length(long_term.body()).has_value());
 }
 
-TEST_CASE("lookups: any letter case for ids and orders; one or two letters name no glossary term")
+TEST_CASE("lookups: any letter case for ids and orders, one or two letters name no glossary term")
 {
     CHECK(fixture_request("/v1/prices?sort=PRICE").result_int() == 200);
     CHECK(fixture_request("/v1/prices/H100-SXM").result_int() == 200);

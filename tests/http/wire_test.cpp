@@ -7,7 +7,7 @@
 
 using namespace lcg::http;
 
-TEST_CASE("the head is the status line, every field and a blank line; the body is framed")
+TEST_CASE("the head is the status line, every field and a blank line, the body is framed")
 {
     request req{beast_http::verb::get, "/x", 11};
     auto res = base_response(req, beast_http::status::ok);

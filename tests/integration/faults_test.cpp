@@ -17,6 +17,8 @@
 #include <chrono>
 #include <cstdio>
 #include <thread>
+#include <utility>
+#include <vector>
 
 using namespace lcg::testing;
 namespace json = boost::json;
@@ -305,4 +307,96 @@ TEST_CASE("each request is logged as one JSON line on standard output")
     CHECK(found.at("client") == "127.0.0.1");
     CHECK(lines.back().at("target") == "/v1/prices/no-such-gpu");
     CHECK(lines.back().at("status") == 404);
+}
+
+namespace {
+
+// A connection whose receive window is small, so the server's writes wait on this reader.
+int connect_narrow(unsigned short port)
+{
+    int const fd = socket(AF_INET, SOCK_STREAM, 0);
+    int const size = 16 * 1024;
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    return fd;
+}
+
+// Reads what arrives until end of stream (or `limit`), pausing `pause` after each read of at most
+// 64 KiB: the answer's head and the number of body bytes that followed it.
+std::pair<std::string, std::size_t> read_slowly(int fd, std::chrono::milliseconds pause, std::chrono::seconds limit)
+{
+    timeval tv{5, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    std::string head;
+    std::size_t body = 0;
+    std::vector<char> buffer(64 * 1024);
+    auto const deadline = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < deadline) {
+        auto const n = recv(fd, buffer.data(), buffer.size(), 0);
+        if (n <= 0)
+            break;
+        std::size_t used = 0;
+        if (head.find("\r\n\r\n") == std::string::npos) {
+            auto const before = head.size();
+            head.append(buffer.data(), static_cast<std::size_t>(n));
+            auto const end = head.find("\r\n\r\n");
+            if (end == std::string::npos)
+                continue;
+            used = end + 4 - before;
+            head.resize(end + 4);
+        }
+        body += static_cast<std::size_t>(n) - used;
+        std::this_thread::sleep_for(pause);
+    }
+    return {head, body};
+}
+
+std::size_t content_length(std::string const& head)
+{
+    auto const at = head.find("Content-Length: ");
+    return at == std::string::npos ? 0 : std::stoul(head.substr(at + 16));
+}
+
+}
+
+TEST_CASE("a slow reader of a large body gets all of it at its pace, and a reader that stops is dropped")
+{
+    test_database db;
+    auto const week = lcg::pricing::previous_week(current_week());
+    auto const window = lcg::pricing::observation_window(week);
+    std::string csv = "observed_at,gpu,price_per_gpu_hour,source,listing_id\n";
+    for (int i = 0; i < 150'000; ++i)
+        csv += lcg::pricing::to_rfc3339(window.from + std::chrono::seconds(i)) + ",h100-sxm,2.400000,slow-reader,L-" +
+               std::to_string(i) + "\n";
+    REQUIRE(run_lowcostgpu({"import-observations", "--database-url", db.url("publisher"), "-"}, csv).exit_code == 0);
+    std::string const name = lcg::pricing::to_string(week);
+    REQUIRE(run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", name, "--replace"}).exit_code == 0);
+    server_process server(db.url("reader"), {"--header-timeout", "2"});
+    std::string const request = "GET /v1/sheets/" + name + "/observations.csv HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+
+    // Under 1 MB/s for a body of over 8 MB: several times the 2 s the server gives a stalled write.
+    int const slow = connect_narrow(server.port());
+    REQUIRE(send(slow, request.data(), request.size(), 0) == static_cast<ssize_t>(request.size()));
+    auto const started = std::chrono::steady_clock::now();
+    auto const [head, received] = read_slowly(slow, std::chrono::milliseconds(20), std::chrono::seconds(60));
+    double const took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    close(slow);
+    REQUIRE(head.starts_with("HTTP/1.1 200"));
+    CHECK(content_length(head) > 8'000'000);
+    CHECK(received == content_length(head));
+    CHECK(took > 2.0);  // the body outlasted the write timeout: progress kept it alive
+
+    // A reader that stops reading after the head: dropped once 2 s pass without progress.
+    int const stalled = connect_narrow(server.port());
+    REQUIRE(send(stalled, request.data(), request.size(), 0) == static_cast<ssize_t>(request.size()));
+    std::this_thread::sleep_for(std::chrono::seconds(5));
+    auto const [stalled_head, partial] = read_slowly(stalled, std::chrono::milliseconds(0), std::chrono::seconds(20));
+    close(stalled);
+    CHECK(stalled_head.starts_with("HTTP/1.1 200"));
+    CHECK(partial < content_length(stalled_head));
+    CHECK(server.get("/healthz").status == 200);
 }

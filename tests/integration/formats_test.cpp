@@ -118,7 +118,7 @@ TEST_CASE("every documented route answers in every documented format, with valid
     CHECK(checked >= 60);
 }
 
-TEST_CASE("Markdown by Accept equals Markdown by suffix; HTML has the JSON's numbers")
+TEST_CASE("Markdown by Accept equals Markdown by suffix, HTML has the JSON's numbers")
 {
     test_database db;
     server_process server(db.url("reader"));

@@ -280,7 +280,7 @@ TEST_CASE("lowcostgpu mcp (stdio) follows a new sheet without restart")
     CHECK(eventually([&] { return median(id++) == "2.640"; }, std::chrono::seconds(5)));
 }
 
-TEST_CASE("a GPU in the path is found by its name; a name of several ranks them in the 404")
+TEST_CASE("a GPU in the path is found by its name, a name of several ranks them in the 404")
 {
     test_database db;
     server_process server(db.url("reader"));

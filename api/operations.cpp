@@ -372,7 +372,11 @@ result search_glossary(request& r)
     std::vector<glossary::term_ref> terms = q ? glossary::search(*doc, *q) : doc->terms();
     if (only)
         std::erase_if(terms, [&](glossary::term_ref const& t) { return t.cat != only; });
-    auto body = render::glossary_json(*doc, language, terms, false, sheet->week);
+    // A search covers the questions too; a category holds terms only.
+    std::optional<std::vector<glossary::entry const*>> questions;
+    if (q && !only)
+        questions = glossary::search_questions(*doc, *q);
+    auto body = render::glossary_json(*doc, language, terms, questions, sheet->week);
     if (category)
         body["category"] = *category;
     if (q)
@@ -474,7 +478,7 @@ auto const registry = std::to_array<operation>({
      term_parameters, explain_term, &render::glossary_entry_view, "glossary_entry", "term=spot&lang=fr"},
     {"search_glossary", "/v1/glossary", "Glossary",
      "The glossary's terms (with this week's figures) in English or French: all of them with the three questions, "
-     "or those of a category, or those matching words (q).",
+     "or those of a category, or the terms and questions matching words (q).",
      glossary_parameters, search_glossary, &render::glossary_view, "glossary", "q=reserved&lang=en"},
     {"get_methodology", "/v1/methodology", "How prices are set",
      "The published pricing rules: the market median, on-demand at most 70 % of it, spot and reserved shares, "

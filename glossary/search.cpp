@@ -84,6 +84,28 @@ std::vector<term_ref> search(document const& doc, std::string_view query)
     return by_name;
 }
 
+std::vector<entry const*> search_questions(document const& doc, std::string_view query)
+{
+    std::vector<std::string> const wanted = words(query);
+    if (wanted.empty())
+        return {};
+    std::vector<entry const*> by_name;
+    std::vector<entry const*> by_text;
+    for (auto const& q : doc.questions) {
+        std::vector<std::string> haystack = name_words(q);
+        if (all_found(wanted, haystack)) {
+            by_name.push_back(&q);
+            continue;
+        }
+        for (auto& w : words(q.text))
+            haystack.push_back(std::move(w));
+        if (all_found(wanted, haystack))
+            by_text.push_back(&q);
+    }
+    by_name.insert(by_name.end(), by_text.begin(), by_text.end());
+    return by_name;
+}
+
 std::vector<std::string> suggest(document const& doc, std::string_view unknown, std::size_t count)
 {
     // The edit distance grows with the input's length: past the longest slug more bytes only add cost.

@@ -16,6 +16,10 @@ namespace lcg::glossary {
 // query without any letter or digit matches nothing.
 std::vector<term_ref> search(document const& doc, std::string_view query);
 
+// The questions matching `query`, by the same rule over a question's wording, aliases and answer;
+// those matching on their wording and aliases first.
+std::vector<entry const*> search_questions(document const& doc, std::string_view query);
+
 // The slugs of the terms and questions closest to `unknown`, best first, at most `count`. Each
 // candidate is compared with its slug and with its name and aliases written as slugs ("Clé API" →
 // "cle-api"): a candidate containing `unknown` (or contained in it, for four characters or more)

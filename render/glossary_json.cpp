@@ -30,8 +30,17 @@ json::object glossary_question_json(glossary::entry const& q)
     return {{"slug", q.slug}, {"question", q.name}, {"answer", q.text}, {"related", string_array(q.related)}};
 }
 
+std::vector<glossary::entry const*> every_question(glossary::document const& doc)
+{
+    std::vector<glossary::entry const*> out;
+    for (auto const& q : doc.questions)
+        out.push_back(&q);
+    return out;
+}
+
 json::object glossary_json(glossary::document const& doc, glossary::language lang,
-                           std::span<const glossary::term_ref> terms, bool with_questions, pricing::iso_week week)
+                           std::span<const glossary::term_ref> terms,
+                           std::optional<std::vector<glossary::entry const*>> const& questions, pricing::iso_week week)
 {
     json::array categories;
     for (auto const& c : doc.categories) {
@@ -48,12 +57,12 @@ json::object glossary_json(glossary::document const& doc, glossary::language lan
                    {"count", terms.size()},
                    {"categories", std::move(categories)},
                    {"terms", std::move(listed)}};
-    if (with_questions) {
-        json::array questions;
-        for (auto const& q : doc.questions)
-            questions.push_back(glossary_question_json(q));
+    if (questions) {
+        json::array listed_questions;
+        for (auto const* q : *questions)
+            listed_questions.push_back(glossary_question_json(*q));
         o["questions_name"] = doc.questions_name;
-        o["questions"] = std::move(questions);
+        o["questions"] = std::move(listed_questions);
     }
     return o;
 }

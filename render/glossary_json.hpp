@@ -7,19 +7,25 @@
 
 #include <boost/json/object.hpp>
 
+#include <optional>
 #include <span>
+#include <vector>
 
 namespace lcg::render {
 
 // JSON of the glossary in one language, its figures already resolved from the sheet of `week`.
 
 // /v1/glossary: {"lang", "week", "count", "categories": [{"slug", "name", "count"}], "terms": [...],
-// and "questions": [{"slug", "question", "answer", "related"}] when `with_questions`}. `terms` is
-// the selection to list, in the order given (a filter or search result, or every term);
-// "categories" lists all six, each counting the terms of the selection it holds.
+// and "questions": [{"slug", "question", "answer", "related"}] when `questions` is given}. `terms`
+// is the selection to list, in the order given (a filter or search result, or every term);
+// "categories" lists all six, each counting the terms of the selection it holds; `questions` the
+// questions to list (every one, or those a search found).
 boost::json::object glossary_json(glossary::document const& doc, glossary::language lang,
-                                  std::span<const glossary::term_ref> terms, bool with_questions,
+                                  std::span<const glossary::term_ref> terms,
+                                  std::optional<std::vector<glossary::entry const*>> const& questions,
                                   pricing::iso_week week);
+// Every question of `doc`, in file order: what the unfiltered glossary lists.
+std::vector<glossary::entry const*> every_question(glossary::document const& doc);
 
 // One term: {"slug", "name", "category", "category_name", "definition", "related", "aliases"}.
 boost::json::object glossary_term_json(glossary::term_ref term);

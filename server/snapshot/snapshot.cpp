@@ -191,7 +191,7 @@ void add_glossary(snapshot& s, builder& b, std::optional<pricing::instant> since
     for (auto const lang : glossary::all_languages) {
         auto const& doc = s.glossary->in(lang);
         std::string const query = "?lang=" + std::string(glossary::to_string(lang));
-        b.add("/v1/glossary", query, render::glossary_json(doc, lang, doc.terms(), true, week), render::glossary_view,
+        b.add("/v1/glossary", query, render::glossary_json(doc, lang, doc.terms(), render::every_question(doc), week), render::glossary_view,
               render::table_formats, false, since);
         for (auto const& t : doc.terms())
             b.add("/v1/glossary/" + t.term->slug, query,

@@ -115,3 +115,22 @@ TEST_CASE("suggest compares a long unknown name by its first bytes only, so it c
     CHECK(suggest(en, long_name) == suggest(en, long_name.substr(0, 32)));
     CHECK(suggest(en, long_name).front() == "interruptible-instance");
 }
+
+TEST_CASE("a search covers the questions: by their wording first, then by their answer")
+{
+    auto const& en = doc(language::en);
+    auto const slugs_of = [](std::vector<entry const*> const& found) {
+        std::vector<std::string> out;
+        for (auto const* q : found)
+            out.push_back(q->slug);
+        return out;
+    };
+    CHECK(slugs_of(search_questions(en, "vram")) == std::vector<std::string>{"how-much-vram"});
+    CHECK(has(slugs_of(search_questions(en, "gpu hour")), "what-is-a-gpu-hour"));
+    // "requeues" is only in an answer.
+    CHECK(slugs_of(search_questions(en, "requeues")) == std::vector<std::string>{"on-demand-vs-interruptible"});
+    CHECK(search_questions(en, "!!").empty());
+    CHECK(search_questions(en, "qwxzv").empty());
+    auto const& fr = doc(language::fr);
+    CHECK_FALSE(search_questions(fr, "vram").empty());
+}

@@ -102,3 +102,16 @@ TEST_CASE("/readyz measures age from the last successful database check, not fro
     ctx.database_checked_at.reset();  // never checked: the snapshot's own age decides
     CHECK(lcg::http::handle(req, ctx).result() == lcg::http::beast_http::status::service_unavailable);
 }
+
+TEST_CASE("a glossary search lists the questions it matches, a category lists none")
+{
+    auto const found = boost::json::parse(fixture_request("/v1/glossary?q=vram").body()).as_object();
+    auto const& questions = found.at("questions").as_array();
+    REQUIRE(questions.size() == 1);
+    CHECK(questions[0].at("slug") == "how-much-vram");
+    CHECK(fixture_request("/v1/glossary.md?q=vram").body().find("How much VRAM does a model need?") != std::string::npos);
+    auto const none = boost::json::parse(fixture_request("/v1/glossary?q=qwxzv").body()).as_object();
+    CHECK(none.at("questions").as_array().empty());
+    auto const category = boost::json::parse(fixture_request("/v1/glossary?category=pricing-billing").body()).as_object();
+    CHECK_FALSE(category.contains("questions"));
+}

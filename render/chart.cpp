@@ -39,28 +39,27 @@ std::optional<std::int64_t> units(json::object const& week, std::string_view key
     return parsed ? std::optional(*parsed) : std::nullopt;
 }
 
-// The top of the value axis: the largest figure rounded up to a whole number of `step` dollars.
-std::int64_t axis_top(json::array const& weeks, std::int64_t step)
+// The largest figure plotted, in units.
+std::int64_t largest_figure(json::array const& weeks)
 {
     std::int64_t top = 0;
     for (auto const& w : weeks)
         for (auto const& s : all_series)
             top = std::max(top, units(w.as_object(), s.key).value_or(0));
-    return std::max<std::int64_t>(step, (top + step - 1) / step * step);
+    return top;
 }
 
 // A step of the value axis that gives 4 to 8 gridlines: 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5 … dollars.
-std::int64_t axis_step(json::array const& weeks)
+std::int64_t axis_step(std::int64_t top)
 {
-    std::int64_t top = 0;
-    for (auto const& w : weeks)
-        for (auto const& s : all_series)
-            top = std::max(top, units(w.as_object(), s.key).value_or(0));
     std::int64_t step = 5'000'000;  // $0.05
     for (int i = 0; top / step > 8 && i < 24; ++i)
         step = i % 3 == 1 ? step * 5 / 2 : step * 2;
     return step;
 }
+
+// The top of the value axis: the largest figure rounded up to a whole number of steps.
+std::int64_t axis_top(std::int64_t top, std::int64_t step) { return std::max<std::int64_t>(step, (top + step - 1) / step * step); }
 
 std::string number(std::int64_t n) { return std::to_string(n); }
 
@@ -110,8 +109,9 @@ std::string plot(json::array const& weeks, series const& s, frame const& f, bool
 std::string history_chart_svg(json::object const& history)
 {
     auto const& weeks = history.at("weeks").as_array();
-    auto const step = axis_step(weeks);
-    frame const f{64, 36, 520, 220, axis_top(weeks, step), weeks.size()};
+    auto const top = largest_figure(weeks);
+    auto const step = axis_step(top);
+    frame const f{64, 36, 520, 220, axis_top(top, step), weeks.size()};
     std::string const name = html_escape(history.at("name").as_string());
     std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 760 320\" width=\"760\" height=\"320\" "
                       "role=\"img\" aria-labelledby=\"chart-title\" font-family=\"sans-serif\" font-size=\"12\">\n";
@@ -152,8 +152,9 @@ std::string history_chart_svg(json::object const& history)
 std::string history_sparkline_svg(json::object const& history)
 {
     auto const& weeks = history.at("weeks").as_array();
-    auto const step = axis_step(weeks);
-    frame const f{2, 2, 96, 20, axis_top(weeks, step), weeks.size()};
+    auto const top = largest_figure(weeks);
+    auto const step = axis_step(top);
+    frame const f{2, 2, 96, 20, axis_top(top, step), weeks.size()};
     std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 100 24\" width=\"100\" height=\"24\" "
                       "role=\"img\">\n<title>" + html_escape(history.at("name").as_string()) +
                       ": on-demand rate by week</title>\n";

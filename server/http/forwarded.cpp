@@ -24,12 +24,15 @@ std::optional<std::string> canonical_address(std::string_view text)
 
 }
 
+bool is_trusted_proxy(std::string const& address, std::vector<std::string> const& trusted_proxies)
+{
+    return std::find(trusted_proxies.begin(), trusted_proxies.end(), address) != trusted_proxies.end();
+}
+
 std::string forwarded_client(std::string const& peer, std::vector<std::string_view> const& forwarded_for,
                              std::vector<std::string> const& trusted_proxies)
 {
-    auto const trusted = [&](std::string const& address) {
-        return std::find(trusted_proxies.begin(), trusted_proxies.end(), address) != trusted_proxies.end();
-    };
+    auto const trusted = [&](std::string const& address) { return is_trusted_proxy(address, trusted_proxies); };
     if (!trusted(peer))
         return peer;
     // The hops, leftmost first, over every X-Forwarded-For field in order.

@@ -6,6 +6,9 @@
 
 namespace lcg::http {
 
+// Whether `address` is one of the proxies whose X-Forwarded-For is believed.
+bool is_trusted_proxy(std::string const& address, std::vector<std::string> const& trusted_proxies);
+
 // The address a request is accounted to (rate limit, request log). A peer that is not one of
 // `trusted_proxies` is the client itself. Behind trusted proxies the X-Forwarded-For chain (every
 // field of the header, in order) is read from the right, skipping the hops that are trusted proxies

@@ -129,11 +129,11 @@ struct shared_state {
 // A request whose framing is unclear is refused, so no proxy in front can read it otherwise.
 std::optional<std::string> refuse_transfer_coding(request const& head)
 {
+    if (head.find(beast_http::field::transfer_encoding) == head.end())
+        return std::nullopt;  // nearly every request: nothing to build
     std::string codings;
     for (auto const& field : boost::make_iterator_range(head.equal_range(beast_http::field::transfer_encoding)))
         codings += (codings.empty() ? "" : ",") + std::string(field.value());
-    if (head.find(beast_http::field::transfer_encoding) == head.end())
-        return std::nullopt;
     if (head.version() < 11)
         return "Transfer-Encoding is not allowed in an HTTP/1.0 request";
     if (codings.find_first_of("\r\n") != std::string::npos)
@@ -622,9 +622,7 @@ struct server::impl {
             if (!ec) {
                 // A trusted proxy carries many clients: only other addresses are held to their share.
                 std::string const peer = peer_of(socket);
-                bool const counted = std::find(state.options.trusted_proxies.begin(),
-                                               state.options.trusted_proxies.end(),
-                                               peer) == state.options.trusted_proxies.end();
+                bool const counted = !is_trusted_proxy(peer, state.options.trusted_proxies);
                 if (static_cast<std::size_t>(ops::metrics::instance().open_connections()) >=
                     state.options.max_connections)
                     refuse(std::move(socket));

@@ -24,10 +24,13 @@ response no_sheet_yet(request const& req)
 
 // The published sheet named by the {week} segment ("2026-W48", or latest or current), or the
 // response that explains why there is none.
+// "latest" and "current" name a sheet that changes with the next publication.
+bool names_week_alias(std::string_view segment) { return segment == "latest" || segment == "current"; }
+
 std::variant<pricing::price_sheet const*, response> published_week(route_input& in)
 {
     std::string_view const segment = in.captures[0];
-    if (segment == "latest" || segment == "current") {
+    if (names_week_alias(segment)) {
         auto const named = pricing::sheet_for_week(segment, in.snap().sheets, in.snap().current);
         if (!named)
             return from_error(in.req, named.err(), "week");
@@ -45,7 +48,7 @@ std::variant<pricing::price_sheet const*, response> published_week(route_input& 
 // A sheet named by an alias changes when the next one is published: never cached as immutable.
 response document_of_week(route_input& in, std::string const& path)
 {
-    if (in.captures[0] != "latest" && in.captures[0] != "current")
+    if (!names_week_alias(in.captures[0]))
         return document_at(in, path);
     if (auto const doc = in.snap().find_document(path, in.format))
         return serve_document(in.req, doc, shared_cache_control);

@@ -13,8 +13,6 @@ response handle_metrics(route_input& in)
     res.set(beast_http::field::cache_control, "no-store");
     res.body() = ops::metrics::instance().render(age);
     res.prepare_payload();
-    if (in.req.method() == beast_http::verb::head)
-        res.body().clear();
     return res;
 }
 

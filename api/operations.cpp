@@ -190,7 +190,7 @@ result compare_gpus(request& r)
 
 constexpr parameter estimate_parameters[] = {
     gpu_id,
-    {"gpus", vt::integer, "GPUs in the instance (default 1, at most the model's limit)", false, {}, 1, rules::max_gpus_per_instance},
+    {"gpus", vt::integer, "GPUs (default 1); past the model's limit per instance, priced as several instances", false, {}, 1, rules::max_requested_gpus},
     {"seconds", vt::integer, "Duration in whole seconds (give seconds or hours)", false, {}, 1, std::int64_t{rules::max_job_hours} * rules::seconds_per_hour},
     {"hours", vt::number, "Duration in hours, up to 6 decimals (give seconds or hours)", false, {}, 0, rules::max_job_hours, true},
     tier,

@@ -120,12 +120,14 @@ json::object gpu_json(pricing::gpu_model const& m, pricing::sheet_row const* cur
                    {"power_score", power_score_json(m)},
                    {"fp8_dense_tflops", optional_figure_json(m.fp8_dense_tflops)},
                    {"tdp_w", figure_json(m.tdp_w)},
-                   {"nvlink_gbs", optional_figure_json(m.nvlink_gbs)},
+                   {"interconnect_gbs", optional_figure_json(m.interconnect_gbs)},
+                   {"interconnect_kind", m.interconnect_kind.empty() ? json::value(nullptr) : json::value(m.interconnect_kind)},
                    {"interconnect", interconnect_json(m)},
                    {"mig", mig_json(m)},
                    {"instance_limits", instance_limits_json(m)},
                    {"regions", regions_json(m)},
-                   {"source", m.source}};
+                   {"source", m.source},
+                   {"notes", m.notes}};
     if (current) {
         json::object prices = sheet_row_json(*current, nullptr);
         prices.erase("gpu");

@@ -282,10 +282,10 @@ std::string gpu_markdown(json::object const& g, links const& to)
     out += "## MIG\n\n";
     if (at(mig, "supported").is_bool() && at(mig, "supported").get_bool()) {
         out += "Up to " + text(mig, "max_instances") + " instances per GPU.\n\n";
-        md::table t{"Profile", ">Memory (GB)", ">Compute (sevenths)", ">Max instances"};
+        md::table t{"Profile", ">Memory (GB)", ">Compute (of the GPU)", ">Max instances"};
         for (auto const& v : md::array_at(mig, "profiles")) {
             auto const& p = v.get_object();
-            t.row({md::code(text(p, "name")), text(p, "memory_gb"), text(p, "compute_sevenths"), text(p, "max_instances")});
+            t.row({md::code(text(p, "name")), text(p, "memory_gb"), text(p, "compute_fraction"), text(p, "max_instances")});
         }
         out += t.str() + "\n" + escape(text(mig, "note")) + ".\n\n";
     } else {

@@ -43,11 +43,11 @@ json::value optional_rates(std::optional<pricing::tier_rates> const& r)
     return r ? json::value(rates_json(*r)) : json::value(nullptr);
 }
 
+}
+
 std::string ratio_text(pricing::rules::ratio r)
 {
     return decimal_string(r.numerator * 1'000'000 / r.denominator, 6, 0);
-}
-
 }
 
 json::object fp16_dense_tflops_json(pricing::gpu_model const& m)

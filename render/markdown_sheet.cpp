@@ -36,6 +36,17 @@ std::string rules_sentence()
            "-month term) " + percent(rules::reserved_of_on_demand) + " of on-demand, also rounded down.";
 }
 
+// The lowest and highest price of each model among the observations of a week.
+struct price_range {
+    int count = 0;
+    pricing::money low;
+    pricing::money high;
+    std::string low_text;
+    std::string high_text;
+};
+
+}
+
 std::string billing_section(json::object const& b)
 {
     auto const& account = md::object_at(b, "account");
@@ -49,25 +60,32 @@ std::string billing_section(json::object const& b)
     out += "- Regions: " + escape(text(b, "regions_note")) + ".\n";
     out += "- Reserved: a " + text(b, "reserved_term_months") + "-month term; it pays off above " +
            text(b, "reserved_break_even_utilisation_percent") + " % utilisation.\n";
-    out += "- Account: " + escape(text(account, "balance")) + ", minimum top-up $" + text(account, "minimum_top_up") +
-           ", credits never expire.\n";
+    auto const& locked = md::object_at(b, "rate_locked");
+    out += "- Rates locked: on-demand " + escape(text(locked, "on_demand")) + "; reserved " +
+           escape(text(locked, "reserved")) + ".\n";
+    auto const& spot = md::object_at(b, "spot");
+    auto const yes_no = [](json::object const& o, std::string_view key) {
+        auto const& v = md::at(o, key);
+        return v.is_bool() && v.get_bool() ? "yes" : "no";
+    };
+    out += std::string("- Spot: bidding: ") + yes_no(spot, "bidding") + "; disk kept when interrupted: " +
+           yes_no(spot, "disk_kept_when_interrupted") + "; queued again automatically: " +
+           yes_no(spot, "requeued_automatically") + ".\n";
+    out += "- Tenancy: " + escape(text(md::object_at(b, "tenancy"), "note")) + ". Data centres: " +
+           escape(text(b, "data_centre_tier")) + ".\n";
+    std::string assets;
+    for (auto const& a : md::array_at(account, "payment_assets"))
+        assets += (assets.empty() ? "" : ", ") + text(a.get_object(), "asset") + " (" +
+                  md::list(md::array_at(a.get_object(), "networks")) + ")";
+    out += "- Account: " + escape(text(account, "balance")) + ", refundable: " + yes_no(account, "balance_refundable") + ", minimum top-up $" +
+           text(account, "minimum_top_up") + ", credits never expire; " + escape(text(account, "identity")) +
+           "; paid in " + assets + ".\n";
     std::string tiers;
     for (auto const& t : md::array_at(sla, "applies_to"))
         tiers += (tiers.empty() ? "" : " and ") + std::string(text(t) == "on_demand" ? "on-demand" : text(t));
     out += "- SLA: " + text(sla, "monthly_target_percent") + " % monthly on " + tiers + ", with " +
            escape(text(sla, "remedy")) + ".\n";
     return out;
-}
-
-// The lowest and highest price of each model among the observations of a week.
-struct price_range {
-    int count = 0;
-    pricing::money low;
-    pricing::money high;
-    std::string low_text;
-    std::string high_text;
-};
-
 }
 
 std::string sheet_markdown(json::object const& s, links const& to)

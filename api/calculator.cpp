@@ -9,12 +9,14 @@ namespace {
 std::vector<render::form_choice> choices_of(parameter const& p, pricing::catalog const& cat)
 {
     std::vector<render::form_choice> out;
-    if (p.type == value_type::string && p.name == "gpu") {
+    if (p.type == value_type::string && (p.name == "gpu" || p.name == "other_gpu")) {
         for (auto const& m : cat.gpus)
             out.push_back({m.id, m.name + " (" + m.id + ")"});
     } else if (p.type == value_type::string && p.name == "region") {
         for (auto const& r : cat.regions)
             out.push_back({r.code, r.code + " (" + r.city + ", " + r.country + ")"});
+    } else if (p.type == value_type::boolean) {
+        out = {{"true", "true"}, {"false", "false"}};
     } else {
         for (auto const c : p.choices)
             out.push_back({std::string(c), std::string(c)});

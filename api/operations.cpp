@@ -260,14 +260,18 @@ constexpr parameter instance_parameters[] = {
     {"vcpus", vt::integer, "vCPUs of the instance", true, {}, 1, rules::max_requested_vcpus},
     {"memory_gib", vt::integer, "Memory of the instance in GiB", true, {}, 1, rules::max_requested_memory_gib},
     {"cpu_generation", vt::string, "Processor generation: v followed by a number, such as v7", true},
-    {"region", vt::string, "A region code (optional; some regions allow more CPU generations)"}};
+    {"region", vt::string, "A region code (optional; some regions allow more CPU generations)"},
+    {"other_gpu", vt::string, "Another catalog model wanted on the same instance (its GPUs must all be of one model)"},
+    {"cpu_performance", vt::boolean, "Whether the instance has the processor performance flag, which a GPU needs (default true)"},
+    {"dedicated_vm", vt::boolean, "Whether the instance is a dedicated VM, which takes no GPU (default false)"}};
 
 result check_instance(request& r)
 {
     auto const& cat = r.data.catalog();
     auto const wanted = pricing::parse_instance_request({take(r, "gpu"), take(r, "gpus"), take(r, "vcpus"),
                                                          take(r, "memory_gib"), take(r, "cpu_generation"),
-                                                         take(r, "region")}, cat);
+                                                         take(r, "region"), take(r, "other_gpu"),
+                                                         take(r, "cpu_performance"), take(r, "dedicated_vm")}, cat);
     if (!wanted)
         return refused(wanted.err());
     return computed(render::instance_check_json(pricing::check_instance(*wanted, *cat.find(wanted->gpu))));
@@ -465,8 +469,9 @@ auto const registry = std::to_array<operation>({
      cheapest_parameters, find_cheapest, &render::cheapest_view, "cheapest", "params_b=70&precision=fp8&hours=10", true},
     {"check_instance", "/v1/instances/check", "Does a GPU fit this instance?",
      "Whether a GPU model attaches to an instance of a given shape: GPUs per instance, vCPUs, memory and CPU "
-     "generation against the model's limits (in a region, when given). Answers ok, or vm-specs-mismatch with every "
-     "broken limit.",
+     "generation against the model's limits (in a region, when given), and the attachment rules: one GPU model per "
+     "instance, the processor performance flag, no dedicated VM. Answers ok, or vm-specs-mismatch with every broken "
+     "limit.",
      instance_parameters, check_instance, &render::instance_check_view, "instance_check", "gpu=a100-80gb-sxm&gpus=8&vcpus=256&memory_gib=2048&cpu_generation=v7&region=eu-paris-1", true},
     {"get_inventory", "/v1/inventory", "GPUs available now",
      "How many GPUs of each model are free in each region (sample figures, not a live fleet), and the largest "

@@ -429,6 +429,10 @@ json::object instance_check_json(pricing::instance_check const& c)
             problems.push_back({{"limit", p.limit},
                                 {"allowed", string_array(p.allowed_generations)},
                                 {"requested", p.requested_generation}});
+        else if (!p.allowed_text.empty())
+            problems.push_back({{"limit", p.limit}, {"allowed", p.allowed_text}, {"requested", p.requested_text}});
+        else if (p.allowed_flag)
+            problems.push_back({{"limit", p.limit}, {"allowed", *p.allowed_flag}, {"requested", p.requested_flag}});
         else
             problems.push_back({{"limit", p.limit}, {"allowed", p.allowed}, {"requested", p.requested}});
     }
@@ -437,12 +441,21 @@ json::object instance_check_json(pricing::instance_check const& c)
             {"gpu", req.gpu},
             {"region", req.region.empty() ? json::value(nullptr) : json::value(req.region)},
             {"requested",
-             {{"gpus", req.gpus}, {"vcpus", req.vcpus}, {"memory_gib", req.memory_gib}, {"cpu_generation", req.cpu_generation}}},
+             {{"gpus", req.gpus},
+              {"vcpus", req.vcpus},
+              {"memory_gib", req.memory_gib},
+              {"cpu_generation", req.cpu_generation},
+              {"other_gpu", req.other_gpu.empty() ? json::value(nullptr) : json::value(req.other_gpu)},
+              {"cpu_performance", req.cpu_performance},
+              {"dedicated_vm", req.dedicated_vm}}},
             {"limits",
              {{"max_gpus_per_instance", c.limits.max_gpus_per_instance},
               {"max_vcpus", c.limits.max_vcpus},
               {"max_memory_gib", c.limits.max_memory_gib},
               {"cpu_generations", string_array(c.limits.cpu_generations)},
+              {std::string(pricing::one_gpu_model_limit), req.gpu},
+              {std::string(pricing::cpu_performance_limit), true},
+              {std::string(pricing::not_dedicated_vm_limit), true},
               {"applies_to", "instance"}}},
             {"problems", std::move(problems)}};
 }

@@ -216,6 +216,10 @@ std::string instance_check_markdown(json::object const& c, links const& to)
     row("max_memory_gib", "Memory per instance (GiB)", "up to " + text(limits, "max_memory_gib"), text(req, "memory_gib"));
     row("cpu_generation", "CPU generation", md::list(md::array_at(limits, "cpu_generations")),
         escape(text(req, "cpu_generation")));
+    auto const& other = at(req, "other_gpu");
+    row("one_gpu_model", "GPU model", "only " + md::code(gpu), other.is_string() ? md::code(text(other)) : gpu);
+    row("cpu_performance_flag", "Processor performance flag", "on", text(req, "cpu_performance") == "yes" ? "on" : "off");
+    row("not_dedicated_vm", "Dedicated VM", "no", text(req, "dedicated_vm"));
     out += t.str();
     out += "\nLimits apply per " + text(limits, "applies_to") + ", whatever its number of GPUs.\n";
     return out;

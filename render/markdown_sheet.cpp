@@ -64,20 +64,16 @@ std::string billing_section(json::object const& b)
     out += "- Rates locked: on-demand " + escape(text(locked, "on_demand")) + "; reserved " +
            escape(text(locked, "reserved")) + ".\n";
     auto const& spot = md::object_at(b, "spot");
-    auto const yes_no = [](json::object const& o, std::string_view key) {
-        auto const& v = md::at(o, key);
-        return v.is_bool() && v.get_bool() ? "yes" : "no";
-    };
-    out += std::string("- Spot: bidding: ") + yes_no(spot, "bidding") + "; disk kept when interrupted: " +
-           yes_no(spot, "disk_kept_when_interrupted") + "; queued again automatically: " +
-           yes_no(spot, "requeued_automatically") + ".\n";
+    out += "- Spot: bidding: " + text(spot, "bidding") + "; disk kept when interrupted: " +
+           text(spot, "disk_kept_when_interrupted") + "; queued again automatically: " +
+           text(spot, "requeued_automatically") + ".\n";
     out += "- Tenancy: " + escape(text(md::object_at(b, "tenancy"), "note")) + ". Data centres: " +
            escape(text(b, "data_centre_tier")) + ".\n";
     std::string assets;
     for (auto const& a : md::array_at(account, "payment_assets"))
         assets += (assets.empty() ? "" : ", ") + text(a.get_object(), "asset") + " (" +
                   md::list(md::array_at(a.get_object(), "networks")) + ")";
-    out += "- Account: " + escape(text(account, "balance")) + ", refundable: " + yes_no(account, "balance_refundable") + ", minimum top-up $" +
+    out += "- Account: " + escape(text(account, "balance")) + ", refundable: " + text(account, "balance_refundable") + ", minimum top-up $" +
            text(account, "minimum_top_up") + ", credits never expire; " + escape(text(account, "identity")) +
            "; paid in " + assets + ".\n";
     std::string tiers;

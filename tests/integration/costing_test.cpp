@@ -276,9 +276,11 @@ TEST_CASE("/v1/gpus: every model carries PowerScore, limits, MIG and regions, an
     CHECK(mig.at("count").as_int64() == 11);  // every MIG model but the RTX PRO 6000 (no NVLink)
     CHECK(get_ok(server, "/v1/gpus?mig=false").at("count").as_int64() == 15);
     // Migration 010: the link is named with its kind, and no MIG profile is larger than its GPU.
-    for (auto const& v : get_ok(server, "/v1/gpus").at("gpus").as_array()) {
+    auto const listed = get_ok(server, "/v1/gpus");
+    for (auto const& v : listed.at("gpus").as_array()) {
         auto const& g = v.as_object();
-        CAPTURE(text(g.at("id")));
+        std::string const id = text(g.at("id"));
+        CAPTURE(id);
         auto const& kind = g.at("interconnect_kind");
         CHECK(kind.is_null() == g.at("interconnect_gbs").is_null());
         if (!kind.is_null())

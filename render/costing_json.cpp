@@ -260,7 +260,7 @@ std::string headline(pricing::job_estimate const& e)
         return display(e.total) + " in all: GPU time, storage and network";
     auto const& r = e.reserved;
     return "a reserved instance commits " + display(r.commitment) + " for its " + std::to_string(r.months) +
-           "-month term (" + std::to_string(r.gpus) + " GPUs × " + std::to_string(r.hours) +
+           "-month term (" + std::to_string(r.gpus) + (r.gpus == 1 ? " GPU × " : " GPUs × ") + std::to_string(r.hours) +
            " h), billed whether it runs or not; this job's share at the reserved rate is " + display(e.total);
 }
 

@@ -225,15 +225,19 @@ def check_cheapest(browser, base, artifacts):
 
 
 def check_instance(browser, base, artifacts):
-    fields = {"gpu": "a100-80gb-sxm", "gpus": "8", "vcpus": "256", "memory_gib": "2048", "cpu_generation": "v7"}
+    fields = {"gpu": "a100-80gb-sxm", "gpus": "8", "vcpus": "256", "memory_gib": "2048", "cpu_generation": "v7",
+              "dedicated_vm": "true"}
     text, dom, doc = submit(browser, base, "/v1/instances/check.html", fields, artifacts, "instance")
     check(doc["status"] == "vm-specs-mismatch", "the instance is refused by the JSON")
     check("vm-specs-mismatch" in text, "the instance check page says vm-specs-mismatch")
     exceeded = [row for row in table_rows(dom, "Limit") if row[-1] == "exceeded"]
     check(len(exceeded) == len(doc["problems"]),
           f"the instance check page marks {len(exceeded)} limits exceeded, the JSON {len(doc['problems'])}")
+    check(any(p["limit"] == "not_dedicated_vm" for p in doc["problems"]), "a dedicated VM breaks a named limit")
     for p in doc["problems"]:
-        check(any(str(p["requested"]) == row[2] for row in exceeded),
+        requested = p["requested"]
+        requested = ("yes" if requested else "no") if isinstance(requested, bool) else str(requested)
+        check(any(requested == row[2] for row in exceeded),
               f"the instance check page shows the requested {p['requested']} against its broken limit {p['limit']}")
 
 

@@ -26,6 +26,7 @@ struct route_input {
     render::format_set formats{};     // every format of the route
     std::string_view path{};          // "/v1/prices" for "/v1/prices.md?x=1"
     std::string_view query_string{};  // "?x=1", or empty
+    std::string form{};               // an HTML calculator's form, shown above the computed result
 
     snapshot::snapshot const& snap() const { return *ctx.snapshot; }
 };

@@ -41,12 +41,13 @@ struct answer {
 using result = std::variant<answer, failure>;
 
 // One call: the service's state, the arguments as given, and the client's Accept-Language header
-// (HTTP only), which chooses the language when `lang` is not given; English otherwise. It is read
-// only by the operations that have a language.
+// (HTTP only), which chooses the language when `lang` is not given; English otherwise. `lang` is
+// the language call() settled on, before the operation runs.
 struct request {
     data_view const& data;
     arguments& args;
     std::string_view accept_language{};
+    glossary::language lang = glossary::language::en;
 };
 
 struct operation {
@@ -62,6 +63,17 @@ struct operation {
     // documentation, and the case the parity tests run through both faces.
     std::string_view example;
 };
+
+// Runs `op` the way both faces do: its `lang` argument (every operation takes one) or else the
+// Accept-Language header settles the language, then the operation answers in it. The answer says
+// its language; a published one names its document in that language. An unknown language is
+// refused (400 naming en and fr).
+result call(operation const& op, request& r);
+
+// The language a `lang` value names, or Accept-Language's choice when there is none; refused
+// (parameter "lang") when the value is neither en nor fr.
+std::variant<glossary::language, failure> language_of(std::optional<std::string> const& text,
+                                                      std::string_view accept_language);
 
 // Every operation, in the order tools/list shows them.
 std::span<const operation> operations();

@@ -165,7 +165,7 @@ std::string comparison_markdown(json::object const& c, links const& to)
             return prices.is_object() ? text(prices.get_object(), tier) : std::string("—");
         };
         t.row({gpu_link(text(g, "gpu"), text(g, "name"), to), text(g, "vram_gb"), text(g, "memory_bandwidth_gbs"),
-               md::figure(at(g, "fp16_dense_tflops")), md::figure(at(g, "power_score")), rate("on_demand"), rate("spot"),
+               md::figure(to.lang, at(g, "fp16_dense_tflops")), md::figure(to.lang, at(g, "power_score")), rate("on_demand"), rate("spot"),
                rate("reserved"), text(g, "price_per_100_power_score"), text(g, "price_per_gb_vram_hour")});
     }
     out += t.str();

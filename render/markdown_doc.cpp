@@ -12,31 +12,10 @@ using md::at;
 using md::escape;
 using md::text;
 
-// The few words the glossary pages add around the content, per language.
-struct glossary_words {
-    char const* title;
-    char const* terms;
-    char const* categories;
-    char const* figures_from;
-    char const* aliases;
-    char const* related;
-    char const* all_terms;
-    char const* other_language;
-    char const* search;
-    char const* category;
-    char const* none;
-};
-
-constexpr glossary_words english{"Glossary",      "terms",     "categories", "Figures quoted from the price sheet",
-                                 "Also known as", "Related",   "All terms",  "En français",
-                                 "Search",        "Category",  "No term matches."};
-constexpr glossary_words french{"Glossaire",       "termes",     "catégories", "Chiffres tirés de la grille tarifaire",
-                                "Autres noms",     "Voir aussi", "Tous les termes", "In English",
-                                "Recherche",       "Catégorie",  "Aucun terme ne correspond."};
-
-bool is_french(json::object const& o) { return text(o, "lang") == "fr"; }
-glossary_words const& words_for(json::object const& o) { return is_french(o) ? french : english; }
-std::string lang_query(json::object const& o) { return is_french(o) ? "?lang=fr" : ""; }
+// The link to the page in the other language names it, English included, since the French page
+// links to it; the other links follow the page's language (links add it).
+std::string lang_query(links const& to) { return to.lang == language::fr ? "?lang=fr" : ""; }
+std::string other_query(links const& to) { return to.lang == language::fr ? "?lang=en" : "?lang=fr"; }
 
 std::string related_links(json::array const& related, std::string const& query, links const& to)
 {
@@ -108,22 +87,23 @@ std::string methodology_markdown(json::object const& m, links const& to)
 
 std::string glossary_markdown(json::object const& g, links const& to)
 {
-    auto const& w = words_for(g);
-    std::string const query = lang_query(g);
-    std::string out = "# " + std::string(w.title) + "\n\n";
-    out += text(g, "count") + " " + w.terms + ", " + std::to_string(md::array_at(g, "categories").size()) + " " +
-           w.categories + ". " + w.figures_from + " " + md::link(text(g, "week"), to("/v1/prices")) + ". " +
-           md::link(w.other_language, to("/v1/glossary", is_french(g) ? "" : "?lang=fr")) + "\n\n";
+    auto const l = to.lang;
+    std::string const query = lang_query(to);
+    std::string out = "# " + say(l, "glossary.title") + "\n\n";
+    out += say(l, "glossary.counts", {{"terms", text(g, "count")},
+                                      {"categories", std::to_string(md::array_at(g, "categories").size())}}) +
+           " " + say(l, "glossary.figures_from", {{"week", md::link(text(g, "week"), to("/v1/prices"))}}) + ". " +
+           md::link(say(l, "other_language"), to("/v1/glossary", other_query(to))) + "\n\n";
     if (g.contains("q"))
-        out += "**" + std::string(w.search) + "**: " + escape(text(g, "q")) + "\n\n";
+        out += say(l, "glossary.search", {{"q", escape(text(g, "q"))}}) + "\n\n";
     if (g.contains("category"))
-        out += "**" + std::string(w.category) + "**: " + md::code(text(g, "category")) + "\n\n";
+        out += say(l, "glossary.category", {{"category", md::code(text(g, "category"))}}) + "\n\n";
     if (g.contains("q") || g.contains("category"))
-        out += md::link(w.all_terms, to("/v1/glossary", query)) + "\n\n";
+        out += md::link(say(l, "glossary.all_terms"), to("/v1/glossary", query)) + "\n\n";
 
     auto const& terms = md::array_at(g, "terms");
     if (terms.empty())
-        out += std::string(w.none) + "\n";
+        out += say(l, "glossary.none") + "\n";
     for (auto const& cv : md::array_at(g, "categories")) {
         auto const& c = cv.get_object();
         std::string const slug = text(c, "slug");
@@ -152,20 +132,20 @@ std::string glossary_markdown(json::object const& g, links const& to)
 
 std::string glossary_entry_markdown(json::object const& e, links const& to)
 {
-    auto const& w = words_for(e);
-    std::string const query = lang_query(e);
+    auto const l = to.lang;
+    std::string const query = lang_query(to);
     bool const question = e.contains("question");
     std::string out = "# " + escape(text(e, question ? "question" : "name")) + "\n\n";
     if (!question)
         out += "*" + escape(text(e, "category_name")) + "* · ";
-    out += std::string(w.figures_from) + " " + md::link(text(e, "week"), to("/v1/prices")) + ".\n\n";
+    out += say(l, "glossary.figures_from", {{"week", md::link(text(e, "week"), to("/v1/prices"))}}) + ".\n\n";
     out += escape(text(e, question ? "answer" : "definition")) + "\n\n";
     if (auto const& aliases = md::array_at(e, "aliases"); !aliases.empty())
-        out += "- " + std::string(w.aliases) + ": " + md::list(aliases) + "\n";
-    out += "- " + std::string(w.related) + ": " + related_links(md::array_at(e, "related"), query, to) + "\n\n";
-    std::string const other_query = is_french(e) ? "" : "?lang=fr";
-    out += md::link(w.all_terms, to("/v1/glossary", query)) + " · " +
-           md::link(w.other_language, to("/v1/glossary/" + text(e, "slug"), other_query)) + "\n";
+        out += "- " + say(l, "glossary.aliases", {{"aliases", md::list(aliases)}}) + "\n";
+    out += "- " + say(l, "glossary.related", {{"related", related_links(md::array_at(e, "related"), query, to)}}) +
+           "\n\n";
+    out += md::link(say(l, "glossary.all_terms"), to("/v1/glossary", query)) + " · " +
+           md::link(say(l, "other_language"), to("/v1/glossary/" + text(e, "slug"), other_query(to))) + "\n";
     return out;
 }
 

@@ -62,15 +62,15 @@ json::array rule_list()
              "Observations are sorted; an odd count takes the middle one, an even count the mean of the two middle "
              "ones, kept exact (it may end in half a micro-dollar).",
              "m2 = 2 × median = a + b (even) or 2 × middle (odd), in micro-dollars"),
-        rule("on_demand", "The on-demand rate is " + percent(rules::on_demand_of_median) +
+        rule("on_demand", "The on-demand rate is " + md::percent(language::en, rules::on_demand_of_median) +
                               " of the median, rounded down to the mill.",
              "on_demand_mills = floor(7 × m2 / 20000)"),
-        rule("spot", "The interruptible (spot) rate is " + percent(rules::spot_of_on_demand) +
+        rule("spot", "The interruptible (spot) rate is " + md::percent(language::en, rules::spot_of_on_demand) +
                          " of on-demand, rounded down to the mill. There is no bidding.",
              "spot_mills = floor(on_demand_mills × 50 / 100)"),
         rule("reserved",
              "The reserved rate, for a " + std::to_string(rules::reserved_term_months) +
-                 "-month commitment locked for the term, is " + percent(rules::reserved_of_on_demand) +
+                 "-month commitment locked for the term, is " + md::percent(language::en, rules::reserved_of_on_demand) +
                  " of on-demand, rounded down to the mill; it pays off above " +
                  std::to_string(rules::reserved_break_even_percent) + " % utilisation.",
              "reserved_mills = floor(on_demand_mills × 65 / 100)"),
@@ -171,7 +171,7 @@ json::object signatures(pricing::key_ring const& keys)
 json::object methodology_json(pricing::key_ring const& keys)
 {
     return {{"summary", "LowCostGPU's on-demand price for every GPU model is at most " +
-                            percent(rules::on_demand_of_median) +
+                            md::percent(language::en, rules::on_demand_of_median) +
                             " of the public marketplace median, re-checked weekly; every input and rule is "
                             "published so anyone can recompute it."},
             {"money", "amounts are exact: integer micro-dollars inside, decimal strings in JSON"},

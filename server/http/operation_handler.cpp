@@ -74,7 +74,10 @@ std::variant<std::map<std::string, std::string, std::less<>>, api::failure> valu
 // none, when /v1/gpus did, since they rest on exactly the catalog and the current prices it shows.
 std::optional<pricing::instant> data_time(route_input& in, api::operation const& op, api::answer const& a)
 {
-    std::string const query = a.lang ? "?lang=" + std::string(glossary::to_string(*a.lang)) : std::string();
+    // The glossary's documents name their language, English included; the others name French only.
+    std::string query = render::language_query("", a.lang.value_or(render::language::en));
+    if (op.route.starts_with("/v1/glossary"))
+        query = render::language_query("", a.lang.value_or(render::language::en), true);
     if (auto const doc = in.snap().find_document(op.route, render::format::json, query))
         return doc->last_modified;
     if (auto const doc = in.snap().find_document("/v1/gpus"))
@@ -112,14 +115,13 @@ response handle_operation(route_input& in, api::operation const& op)
         return refused(in, op, *f);
     mcp_bridge::snapshot_view const view(in.snap());
     api::request r{view, std::get<api::arguments>(args), in.req[beast_http::field::accept_language]};
-    auto result = op.run(r);
+    auto result = api::call(op, r);
     if (auto const* f = std::get_if<api::failure>(&result))
         return refused(in, op, *f);
     auto& a = std::get<api::answer>(result);
-    auto const lang = a.lang;
+    in.lang = r.lang;
     auto res = serve_answer(in, op, std::move(a));
-    if (lang)
-        res.set(beast_http::field::content_language, glossary::to_string(*lang));
+    res.set(beast_http::field::content_language, glossary::to_string(r.lang));
     return res;
 }
 

@@ -107,7 +107,7 @@ result get_prices(request& r)
         return no_sheet();
     if (query->empty() && sheet == r.data.current_sheet())
         return published("/v1/prices");
-    return computed(render::sheet_json(*sheet, cat, pricing::select_prices(*query, *sheet, cat)));
+    return computed(render::sheet_json(*sheet, cat, pricing::select_prices(*query, *sheet, cat), r.lang));
 }
 
 constexpr parameter gpu_parameters[] = {gpu_id, lang};
@@ -164,7 +164,7 @@ result get_inventory(request& r)
         return refused(query.err());
     if (query->empty())
         return published("/v1/inventory");
-    return computed(render::inventory_json(cat, *query));
+    return computed(render::inventory_json(cat, *query, r.lang));
 }
 
 result get_methodology(request&) { return published("/v1/methodology"); }

@@ -32,56 +32,60 @@ std::string related_links(json::array const& related, std::string const& query, 
 // How sheets are signed, the published keys and the stock commands that verify a sheet.
 std::string signatures_section(json::object const& sig, links const& to)
 {
-    std::string out = "## Signatures\n\n";
-    out += "- Algorithm: " + escape(text(sig, "algorithm")) + "\n";
+    auto const l = to.lang;
+    std::string out = "## " + say(l, "method_md.signatures") + "\n\n";
+    out += "- " + say(l, "method_md.algorithm", {{"algorithm", escape(text(sig, "algorithm"))}}) + "\n";
     auto const& bytes = md::object_at(sig, "signed_bytes");
-    out += "- Signed bytes: " + md::code(text(bytes, "url")) + ". " + escape(text(bytes, "format")) + "\n";
-    out += "- Signature: " + escape(text(sig, "signature")) + "\n";
-    out += "- Key id: " + escape(text(sig, "key_id")) + "\n";
-    out += "- Keys: " + md::link(text(sig, "keys_url"), to(text(sig, "keys_url"))) + "; " +
-           escape(text(sig, "validity")) + "\n\n";
-    md::table keys{"Key id", "Valid from", "Valid until"};
+    out += "- " + say(l, "method_md.signed_bytes", {{"url", md::code(text(bytes, "url"))}, {"format", escape(text(bytes, "format"))}}) +
+           "\n";
+    out += "- " + say(l, "method_md.signature", {{"signature", escape(text(sig, "signature"))}}) + "\n";
+    out += "- " + say(l, "method_md.key_id", {{"key_id", escape(text(sig, "key_id"))}}) + "\n";
+    out += "- " + say(l, "method_md.keys", {{"link", md::link(text(sig, "keys_url"), to(text(sig, "keys_url")))},
+                                            {"validity", escape(text(sig, "validity"))}}) + "\n\n";
+    md::table keys{say(l, "col.key_id"), say(l, "col.valid_from"), say(l, "col.valid_until")};
     for (auto const& v : md::array_at(sig, "keys")) {
         auto const& k = v.get_object();
         keys.row({md::link(text(k, "key_id"), text(k, "pem_url")), text(k, "valid_from"),
-                  at(k, "valid_until").is_string() ? text(k, "valid_until") : "in use"});
+                  at(k, "valid_until").is_string() ? text(k, "valid_until") : say(l, "method_md.in_use")});
     }
-    out += md::array_at(sig, "keys").empty() ? "No public key is configured on this server.\n" : keys.str();
-    out += "\nTo verify a sheet with stock tools:\n\n";
+    out += md::array_at(sig, "keys").empty() ? say(l, "method_md.no_key") + "\n" : keys.str();
+    out += "\n" + say(l, "method_md.verify") + "\n\n";
     for (auto const& step : md::array_at(sig, "how_to_verify"))
         out += "    " + text(step) + "\n";
-    return out + "\nThen check " + escape(text(sig, "also_check")) + ".\n\n";
+    return out + "\n" + say(l, "method_md.then_check", {{"what", escape(text(sig, "also_check"))}}) + "\n\n";
 }
 
 }
 
 std::string methodology_markdown(json::object const& m, links const& to)
 {
-    std::string out = "# Pricing methodology\n\n";
+    auto const l = to.lang;
+    std::string out = "# " + say(l, "method_md.title") + "\n\n";
     out += escape(text(m, "summary")) + "\n\n";
-    out += "Money: " + escape(text(m, "money")) + ".\n\n";
-    out += "## Constants\n\n";
-    md::table constants{"Constant", "Value"};
+    out += say(l, "method_md.money", {{"money", escape(text(m, "money"))}}) + "\n\n";
+    out += "## " + say(l, "method_md.constants") + "\n\n";
+    md::table constants{say(l, "col.constant"), say(l, "col.value")};
     for (auto const& [key, value] : md::object_at(m, "constants"))
-        constants.row({md::code(key), escape(text(value))});
+        constants.row({md::code(key), escape(md::shown(l, value))});
     out += constants.str();
-    out += "\n## Rules\n\n";
+    out += "\n## " + say(l, "method_md.rules") + "\n\n";
     for (auto const& v : md::array_at(m, "rules")) {
         auto const& r = v.get_object();
         out += "### " + escape(text(r, "id")) + "\n\n" + escape(text(r, "rule")) + "\n\n    " + text(r, "formula") + "\n\n";
     }
-    out += "## How to audit a sheet\n\n";
+    out += "## " + say(l, "method_md.audit") + "\n\n";
     int n = 1;
     for (auto const& step : md::array_at(m, "how_to_audit"))
         out += std::to_string(n++) + ". " + escape(text(step)) + "\n";
     auto const& csv = md::object_at(m, "canonical_csv");
-    out += "\n## Canonical observations CSV\n\n";
-    out += "- Columns: " + md::code(text(csv, "columns")) + "\n";
-    out += "- Order: " + escape(text(csv, "order")) + "\n";
-    out += "- Format: " + escape(text(csv, "format")) + "\n";
-    out += "- Provenance: " + escape(text(csv, "provenance")) + "\n\n";
+    out += "\n## " + say(l, "method_md.csv") + "\n\n";
+    out += "- " + say(l, "method_md.columns", {{"columns", md::code(text(csv, "columns"))}}) + "\n";
+    out += "- " + say(l, "method_md.order", {{"order", escape(text(csv, "order"))}}) + "\n";
+    out += "- " + say(l, "method_md.format", {{"format", escape(text(csv, "format"))}}) + "\n";
+    out += "- " + say(l, "method_md.provenance", {{"provenance", escape(text(csv, "provenance"))}}) + "\n\n";
     out += signatures_section(md::object_at(m, "signatures"), to);
-    out += md::link("Current prices", to("/v1/prices")) + " · " + md::link("sheets history", to("/v1/sheets")) + "\n";
+    out += md::link(say(l, "method_md.current_prices"), to("/v1/prices")) + " · " +
+           md::link(say(l, "audit.sheets_history"), to("/v1/sheets")) + "\n";
     return out;
 }
 

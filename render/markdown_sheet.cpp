@@ -116,7 +116,7 @@ std::string sheet_markdown(json::object const& s, links const& to)
                      shown(l, row, "spot"), shown(l, row, "reserved"), shown(l, row, "headroom"), shown(l, row, "observations")};
         else
             cells = {gpu_link(row, to), row.contains("median") ? shown(l, row, "median") : "—", "—",
-                     say(l, "not_priced", {{"reason", escape(text(row, "reason"))}}), "—", "—", "—",
+                     say(l, "not_priced", {{"reason", md::unpriced_reason(l, row)}}), "—", "—", "—",
                      shown(l, row, "observations")};
         if (trend) {
             std::string const id = text(row, "gpu");
@@ -161,7 +161,7 @@ std::string price_markdown(json::object const& p, links const& to)
                                            {"cap", shown(l, p, "cap")},
                                            {"headroom", shown(l, p, "headroom")}}) + "\n";
     } else {
-        out += say(l, "price.not_priced", {{"reason", escape(text(p, "reason"))}}) + "\n\n";
+        out += say(l, "price.not_priced", {{"reason", md::unpriced_reason(l, p)}}) + "\n\n";
     }
     out += "\n" + md::link(say(l, "price.specifications", {{"model", name}}), to("/v1/gpus/" + id)) + " · " +
            md::link(say(l, "price.every_price"), to("/v1/prices")) + "\n";
@@ -189,7 +189,7 @@ std::string price_history_markdown(json::object const& h, links const& to)
                w.contains("median") ? shown(l, w, "median") : "—", w.contains("cap") ? shown(l, w, "cap") : "—",
                priced ? shown(l, w, "on_demand") : "—", change.empty() ? "—" : shown(l, change, "on_demand"),
                priced ? shown(l, w, "spot") : "—", priced ? shown(l, w, "reserved") : "—",
-               priced ? "" : say(l, "not_priced", {{"reason", escape(text(w, "reason"))}})});
+               priced ? "" : say(l, "not_priced", {{"reason", md::unpriced_reason(l, w)}})});
     }
     out += t.str() + "\n";
     out += md::link(say(l, "history.this_week", {{"model", name}}), to("/v1/prices/" + id)) + " · " +
@@ -288,7 +288,7 @@ std::string gpu_markdown(json::object const& g, links const& to)
                                      {"max", text(md::object_at(g, "instance_limits"), "max_gpus")}}) + " " +
                md::link(say(l, "gpu.this_week"), to("/v1/prices/" + id)) + ".\n\n";
     } else {
-        out += say(l, "gpu.not_priced", {{"reason", escape(text(p, "reason"))}}) + "\n\n";
+        out += say(l, "gpu.not_priced", {{"reason", md::unpriced_reason(l, p)}}) + "\n\n";
     }
 
     out += "## " + say(l, "gpu.specifications") + "\n\n";

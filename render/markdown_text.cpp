@@ -176,4 +176,15 @@ std::string shown(language lang, json::value const& v)
 
 std::string shown(language lang, json::object const& o, std::string_view key) { return shown(lang, at(o, key)); }
 
+std::string unpriced_reason(language lang, json::object const& row)
+{
+    std::string const reason = text(row, "reason");
+    auto const& count = at(row, "observations");
+    if (lang == language::en || !reason.starts_with("only ") || !count.is_int64() ||
+        count.get_int64() >= pricing::rules::min_observations)
+        return escape(reason);
+    return say(lang, "reason.too_few", {{"count", std::to_string(count.get_int64())},
+                                        {"min", std::to_string(pricing::rules::min_observations)}});
+}
+
 }

@@ -41,6 +41,10 @@ std::string percent(language lang, pricing::rules::ratio r);
 // true/false as yes/no or oui/non, null as "—", other strings as they are. English is text().
 std::string shown(language lang, boost::json::value const& v);
 std::string shown(language lang, boost::json::object const& o, std::string_view key);
+// Why a row of a sheet is not priced, escaped. The sheet's reason is English, as it was published
+// (and as audits compare it); a French page gives the rules' reason for too few observations in
+// French, and any other reason as published.
+std::string unpriced_reason(language lang, boost::json::object const& row);
 // A comma-separated list of the strings of an array, escaped.
 std::string list(boost::json::array const& items);
 

@@ -343,7 +343,7 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
             [&](render::language) { return render::gpu_json(m, s->current ? s->current->find(m.id) : nullptr); },
             render::gpu_view, render::document_formats, false, current_since);
     if (s->current) {
-        b.add_in_every_language("/v1/prices", "", [&](render::language) { return render::sheet_json(*s->current, s->catalog); },
+        b.add_in_every_language("/v1/prices", "", [&](render::language l) { return render::sheet_json(*s->current, s->catalog, l); },
                                 render::sheet_view, render::table_formats, false, current_since);
         for (auto const& row : s->current->rows)
             b.add_in_every_language(
@@ -359,18 +359,18 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
     for (auto const& sheet : s->sheets) {
         bool const past = sheet.effective_until <= now;
         b.add_in_every_language("/v1/sheets/" + pricing::to_string(sheet.week), "",
-                                [&](render::language) { return render::sheet_json(sheet, s->catalog); }, render::sheet_view,
+                                [&](render::language l) { return render::sheet_json(sheet, s->catalog, l); }, render::sheet_view,
                                 render::table_formats, past, sheet.published_at);
         add_inputs(b, previous, sheet, past, load_inputs);
         add_signature(b, sheet, past);
     }
     add_history(*s, b, last_published);
-    b.add_in_every_language("/v1/methodology", "", [&](render::language) { return render::methodology_json(s->keys); },
+    b.add_in_every_language("/v1/methodology", "", [&](render::language l) { return render::methodology_json(s->keys, l); },
                             render::methodology_view, render::document_formats);
     add_keys(b, s->keys);
-    b.add_in_every_language("/v1/regions", "", [&](render::language) { return render::regions_json(s->catalog); },
+    b.add_in_every_language("/v1/regions", "", [&](render::language l) { return render::regions_json(s->catalog, l); },
                             render::regions_view, render::table_formats);
-    b.add_in_every_language("/v1/inventory", "", [&](render::language) { return render::inventory_json(s->catalog); },
+    b.add_in_every_language("/v1/inventory", "", [&](render::language l) { return render::inventory_json(s->catalog, {}, l); },
                             render::inventory_view, render::table_formats);
     add_glossary(*s, b, current_since);
     add_site(*s, b);

@@ -236,8 +236,13 @@ TEST_CASE("the sheet in French: French words and numbers in its pages, the same 
     auto const english = fixture_request("/v1/prices.md?lang=en", {{"Accept-Language", "fr"}});
     CHECK(english[bh::field::content_language] == "en");
     CHECK(english.body().starts_with("# GPU price sheet 2026-W49\n"));
-    // Data formats are language-neutral: the same bytes.
-    CHECK(fixture_request("/v1/prices?lang=fr").body() == fixture_request("/v1/prices").body());
+    // Data are language-neutral: the JSON's rows (figures, money strings, the published reasons) are the
+    // same, only its notes are French; the CSV is the same bytes.
+    auto const fr_json = boost::json::parse(fixture_request("/v1/prices?lang=fr").body()).as_object();
+    auto const en_json = boost::json::parse(fixture_request("/v1/prices").body()).as_object();
+    CHECK(fr_json.at("prices") == en_json.at("prices"));
+    CHECK(fr_json.at("billing").at("storage_per_gb_month") == en_json.at("billing").at("storage_per_gb_month"));
+    CHECK(fr_json.at("billing").at("regions_note") == "les mêmes prix dans toutes les régions");
     CHECK(fixture_request("/v1/prices.csv?lang=fr").body() == fixture_request("/v1/prices.csv").body());
     // The HTML page's navigation is French and links to the same page in English.
     auto const html = fixture_request("/v1/prices.html?lang=fr").body();

@@ -121,6 +121,8 @@ response handle_operation(route_input& in, api::operation const& op)
     auto& a = std::get<api::answer>(result);
     in.lang = r.lang;
     auto res = serve_answer(in, op, std::move(a));
+    // Every operation's document is written in both languages (document_at and serve_computed say
+    // which was served, except for computed JSON written as text).
     res.set(beast_http::field::content_language, glossary::to_string(r.lang));
     return res;
 }

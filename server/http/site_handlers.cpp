@@ -18,7 +18,8 @@ response document_at(route_input& in, std::string const& path, std::string_view 
         return problem(in.req, beast_http::status::not_found,
                        "nothing is published at " + render::url_in(path, in.format, query));
     auto res = serve_document(in.req, doc, doc->immutable ? immutable_cache_control : shared_cache_control);
-    res.set(beast_http::field::content_language, glossary::to_string(lang));
+    if (doc->translated)
+        res.set(beast_http::field::content_language, glossary::to_string(lang));
     return res;
 }
 

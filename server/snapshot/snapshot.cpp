@@ -43,24 +43,26 @@ class builder {
 public:
     builder(snapshot& s, snapshot const* previous, pricing::instant now) : s_(s), previous_(previous), now_(now) {}
 
-    // A resource in `formats`, each written from its JSON document `doc` by `v` in `lang`. `data_time`
-    // is when its data took its current state, if known (a sheet's publication).
+    // A resource in `formats`, each written from its JSON document `doc` by `v`, in `lang` when it
+    // is written in every language (in English otherwise). `data_time` is when its data took its
+    // current state, if known (a sheet's publication).
     void add(std::string const& path, std::string const& query, json::object const& doc, render::view const& v,
              render::format_set formats, bool immutable = false,
-             std::optional<pricing::instant> data_time = std::nullopt, render::language lang = render::language::en)
+             std::optional<pricing::instant> data_time = std::nullopt, std::optional<render::language> lang = std::nullopt)
     {
         std::string json_text = render::to_text(doc);
         auto const before = previous(document_key(path, format::json, query));
         if (before && before->body == json_text && before->immutable == immutable && reuse(path, query, formats))
             return;
         auto const modified = modified_at(before != nullptr, data_time);
-        render::page const where{path, query, formats, lang};
+        render::page const where{path, query, formats, lang.value_or(render::language::en)};
         formats.for_each([&](format f) {
             auto const key = document_key(path, f, query);
             if (auto const english = same_in_english(path, f, query, json_text))
                 return put(key, english);
             std::string body = f == format::json ? json_text : render::write(f, v, doc, where);
-            put(key, make_document(std::string(render::content_type(f)), std::move(body), immutable, modified));
+            put(key, make_document(std::string(render::content_type(f)), std::move(body), immutable, modified,
+                                   lang.has_value()));
         });
     }
 
@@ -75,20 +77,21 @@ public:
             add(path, render::language_query(query, lang), doc_in(lang), v, formats, immutable, data_time, lang);
     }
 
-    // A document whose body is given, reused when the body is the same.
+    // A document whose body is given, reused when the body is the same; `translated` when it is one
+    // language's (document::translated).
     void add_body(std::string const& key, format f, std::string body, bool immutable = false,
-                  std::optional<pricing::instant> data_time = std::nullopt)
+                  std::optional<pricing::instant> data_time = std::nullopt, bool translated = false)
     {
-        add_body(key, render::content_type(f), std::move(body), immutable, data_time);
+        add_body(key, render::content_type(f), std::move(body), immutable, data_time, translated);
     }
     void add_body(std::string const& key, std::string_view content_type, std::string body, bool immutable = false,
-                  std::optional<pricing::instant> data_time = std::nullopt)
+                  std::optional<pricing::instant> data_time = std::nullopt, bool translated = false)
     {
         auto const before = previous(key);
-        if (before && before->body == body && before->immutable == immutable)
+        if (before && before->body == body && before->immutable == immutable && before->translated == translated)
             return put(key, before);
         put(key, make_document(std::string(content_type), std::move(body), immutable,
-                               modified_at(before != nullptr, data_time)));
+                               modified_at(before != nullptr, data_time), translated));
     }
 
     // Copies every format of a resource from the previous snapshot; false if one is missing.
@@ -249,7 +252,8 @@ void add_site(snapshot& s, builder& b)
         std::string const query = render::language_query("", lang);
         auto const index = render::index_json(s.catalog, s.current, operations, lang);
         b.add("/", query, index, index_view, render::document_formats, false, std::nullopt, lang);
-        b.add_body(document_key("/llms.txt", format::text, query), format::text, render::llms_txt(index, lang));
+        b.add_body(document_key("/llms.txt", format::text, query), format::text, render::llms_txt(index, lang), false,
+                   std::nullopt, true);
 
         std::vector<std::pair<std::string, std::string>> pages;
         auto page = [&](std::string const& path, std::string const& page_query = {}) {
@@ -267,7 +271,7 @@ void add_site(snapshot& s, builder& b)
         page("/v1/regions", query);
         page("/v1/inventory", query);
         b.add_body(document_key("/llms-full.txt", format::text, query), format::text,
-                   render::llms_full_txt(index, pages, lang));
+                   render::llms_full_txt(index, pages, lang), false, std::nullopt, true);
     }
 
     for (auto const& f : openapi_files()) {
@@ -280,7 +284,7 @@ void add_site(snapshot& s, builder& b)
 }
 
 std::shared_ptr<const document> make_document(std::string content_type, std::string body, bool immutable,
-                                              pricing::instant last_modified)
+                                              pricing::instant last_modified, bool translated)
 {
     // 32 hex digits of SHA-256 are plenty to tell two bodies apart.
     std::string const tag = store::sha256_hex(body).substr(0, 32);
@@ -289,7 +293,7 @@ std::shared_ptr<const document> make_document(std::string content_type, std::str
         zipped.clear();
     return std::make_shared<const document>(document{std::move(content_type), std::move(body), "\"" + tag + "\"",
                                                      immutable, last_modified, std::move(zipped),
-                                                     "\"" + tag + "-gz\""});
+                                                     "\"" + tag + "-gz\"", translated});
 }
 
 std::string document_key(std::string_view path, render::format f, std::string_view query)

@@ -29,11 +29,15 @@ struct document {
     pricing::instant last_modified{};
     std::string gzip_body;  // empty when compressing would not save bytes
     std::string gzip_etag;  // the etag with "-gz" inside the quotes
+    // Written in every language: this document is one language's (the one its key names, English
+    // without lang=), or is the same in all of them (JSON without prose, CSV). False for what is
+    // written once (the audit inputs, signatures, keys, OpenAPI).
+    bool translated = false;
 };
 
 // A document with its validators and its gzip copy.
 std::shared_ptr<const document> make_document(std::string content_type, std::string body, bool immutable,
-                                              pricing::instant last_modified);
+                                              pricing::instant last_modified, bool translated = false);
 
 // The key of a resource's document in one format: the URL that names that format, so "/v1/prices"
 // (JSON), "/v1/prices.md", "/v1/glossary.html?lang=fr", "/index.md", "/llms.txt".

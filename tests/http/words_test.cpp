@@ -137,19 +137,27 @@ TEST_CASE("a language in a query string: added, kept, or removed")
 }
 
 // The snapshot's documents are keyed by URL; a French document is its English one's URL with
-// lang=fr. Every English page (Markdown, HTML, text) has one, except those that are data: the
-// audit inputs (CSV rows, being moved to an archive), signatures and keys. The glossary names both
-// of its languages.
+// lang=fr. Every English document has one, except those written once because they are data or
+// machine descriptions: the audit inputs (CSV rows, being moved to an archive), signatures, keys,
+// the OpenAPI description, the charts and the feed.
+bool written_once(std::string const& key)
+{
+    return key.find("/observations") != std::string::npos ||
+           (key.starts_with("/v1/sheets/") && key.ends_with(".txt")) || key.starts_with("/.well-known/lowcostgpu-keys") ||
+           key == "/openapi.json" || key.ends_with(".svg") || key == "/v1/sheets.atom";
+}
+
 TEST_CASE("every English document the server publishes has its French counterpart, which the server serves")
 {
     auto const snap = testing::fixture_snapshot();
     int walked = 0;
     for (auto const& [key, doc] : snap->documents) {
-        if (key.find("lang=") != std::string::npos || key.find("/observations") != std::string::npos ||
-            (key.ends_with(".txt") && key.starts_with("/v1/sheets/")) || key.starts_with("/.well-known/lowcostgpu-keys") ||
-            key == "/openapi.json" || key.ends_with(".svg") || key == "/v1/sheets.atom")
+        if (key.find("lang=") != std::string::npos)
             continue;
         INFO(key);
+        CHECK(doc->translated == !written_once(key));
+        if (!doc->translated)
+            continue;
         ++walked;
         auto const question = key.find('?');
         std::string const path = key.substr(0, question);
@@ -163,11 +171,12 @@ TEST_CASE("every English document the server publishes has its French counterpar
             CHECK(french->body == doc->body);  // CSV is data: language-neutral
         else
             CHECK(french->body != doc->body);
-        // And over HTTP, with lang=fr in the URL.
+        // And over HTTP, with lang=fr in the URL; the English one says it is English.
         auto const res = testing::fixture_request(french_key);
         CHECK(res.result_int() == 200);
         CHECK(res[http::beast_http::field::content_language] == "fr");
         CHECK(res.body() == french->body);
+        CHECK(testing::fixture_request(key)[http::beast_http::field::content_language] == "en");
     }
     CHECK(walked > 50);
 }

@@ -120,8 +120,8 @@ std::string sheet_markdown(json::object const& s, links const& to)
                      shown(l, row, "observations")};
         if (trend) {
             std::string const id = text(row, "gpu");
-            cells.push_back("[![" + say(l, "sheet.trend_alt") + "](/v1/prices/" + id + "/sparkline.svg)](" +
-                            to("/v1/prices/" + id + "/history") + ")");
+            cells.push_back("[![" + say(l, "sheet.trend_alt") + "](/v1/prices/" + id + "/sparkline.svg" +
+                            language_query("", l) + ")](" + to("/v1/prices/" + id + "/history") + ")");
         }
         t.row(std::move(cells));
     }
@@ -176,7 +176,7 @@ std::string price_history_markdown(json::object const& h, links const& to)
     std::string out = "# " + say(l, "history.title", {{"model", escape(name)}}) + "\n\n";
     out += say(l, "history.intro", {{"count", text(h, "count")}, {"sheet", md::link(say(l, "history.sheet"), to("/v1/sheets"))}}) +
            "\n\n";
-    out += "![" + say(l, "history.chart_alt", {{"model", escape(name)}}) + "](" + text(h, "chart_url") + ")\n\n";
+    out += "![" + say(l, "history.chart_alt", {{"model", escape(name)}}) + "](" + text(h, "chart_url") + language_query("", l) + ")\n\n";
     md::table t{say(l, "col.week"), ">" + say(l, "col.observations"), ">" + say(l, "col.median"), ">" + say(l, "col.cap"),
                 ">" + say(l, "rate.on_demand"), ">" + say(l, "col.change"), ">" + say(l, "col.spot"),
                 ">" + say(l, "col.reserved"), say(l, "col.note")};

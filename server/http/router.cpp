@@ -220,9 +220,10 @@ response dispatch(request const& req, request_context const& ctx, std::string_vi
     auto query = query_params::parse(query_string.empty() ? "" : query_string.substr(1));
     if (!query)
         return from_error(req, query.err());
-    // Every document route takes `lang`; an operation reads it with its other arguments.
+    // Every document route (GET, from the snapshot) takes `lang`; an operation reads it with its
+    // other arguments; the probes and /mcp take none.
     auto lang = render::language::en;
-    if (!r.op && !r.formats.empty()) {
+    if (!r.op && r.needs_snapshot && r.methods == "GET, HEAD") {
         auto const l = api::language_of(query.value().take("lang"), req[beast_http::field::accept_language]);
         if (auto const* f = std::get_if<api::failure>(&l))
             return bad_parameter(req, f->parameter, f->message);

@@ -188,16 +188,22 @@ void add_history(snapshot const& s, builder& b, std::optional<pricing::instant> 
         auto const history = render::price_history_json(s.sheets, m);
         b.add_in_every_language(path, "", [&](render::language) { return history; }, render::price_history_view,
                                 render::table_formats, false, last_published);
-        b.add_body(path + ".svg", render::svg_content_type, render::history_chart_svg(history), false, last_published);
-        b.add_body("/v1/prices/" + m.id + "/sparkline.svg", render::svg_content_type,
-                   render::history_sparkline_svg(history), false, last_published);
+        for (auto const lang : glossary::all_languages) {
+            std::string const query = render::language_query("", lang);
+            b.add_body(path + ".svg" + query, render::svg_content_type, render::history_chart_svg(history, lang), false,
+                       last_published, true);
+            b.add_body("/v1/prices/" + m.id + "/sparkline.svg" + query, render::svg_content_type,
+                       render::history_sparkline_svg(history, lang), false, last_published, true);
+        }
     }
     for (auto t : pricing::all_tiers)
         b.add_in_every_language("/v1/history",
                                 t == pricing::tier::on_demand ? "" : "?tier=" + std::string(pricing::to_string(t)),
                                 [&](render::language) { return render::history_table_json(s.sheets, s.catalog, t); },
                                 render::history_table_view, render::table_formats, false, last_published);
-    b.add_body("/v1/sheets.atom", render::atom_content_type, render::sheets_feed(s.sheets), false, last_published);
+    for (auto const lang : glossary::all_languages)
+        b.add_body("/v1/sheets.atom" + render::language_query("", lang), render::atom_content_type,
+                   render::sheets_feed(s.sheets, lang), false, last_published, true);
 }
 
 void add_glossary(snapshot& s, builder& b, std::optional<pricing::instant> since)

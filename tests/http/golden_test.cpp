@@ -22,6 +22,7 @@ TEST_CASE("golden Markdown and llms.txt")
              {"/v1/methodology.md?lang=fr", "fr/methodology.md"},
              {"/v1/sheets.md?lang=fr", "fr/sheets.md"},
              {"/v1/prices/h100-sxm/history.md?lang=fr", "fr/history-h100-sxm.md"},
+             {"/v1/sheets.atom?lang=fr", "fr/sheets.atom"},
              {"/v1/estimate.md?gpu=h100-sxm&gpus=2&hours=10&tier=spot&storage_gb=500&egress_gb=50&tokens_per_second=1500&lang=fr",
               "fr/estimate.md"},
              {"/v1/sizing.md?params_b=70&precision=int8&lang=fr", "fr/sizing.md"},

@@ -138,13 +138,13 @@ TEST_CASE("a language in a query string: added, kept, or removed")
 
 // The snapshot's documents are keyed by URL; a French document is its English one's URL with
 // lang=fr. Every English document has one, except those written once because they are data or
-// machine descriptions: the audit inputs (CSV rows, being moved to an archive), signatures, keys,
-// the OpenAPI description, the charts and the feed.
+// machine descriptions: the audit inputs (CSV rows, being moved to an archive), signatures, keys
+// and the OpenAPI description.
 bool written_once(std::string const& key)
 {
     return key.find("/observations") != std::string::npos ||
            (key.starts_with("/v1/sheets/") && key.ends_with(".txt")) || key.starts_with("/.well-known/lowcostgpu-keys") ||
-           key == "/openapi.json" || key.ends_with(".svg") || key == "/v1/sheets.atom";
+           key == "/openapi.json";
 }
 
 TEST_CASE("every English document the server publishes has its French counterpart, which the server serves")

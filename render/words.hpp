@@ -35,18 +35,11 @@ using fill = std::pair<std::string_view, std::string_view>;
 // that render every page in both languages).
 std::string say(language lang, std::string_view key, std::initializer_list<fill> values = {});
 
-// A decimal number as `lang` writes it in prose and tables: English as given ("12345.678");
-// French with a decimal comma and its thousands grouped by narrow no-break spaces
-// ("12 345,678"). Anything that is not a plain decimal number ("—", "yes") is returned as is.
-std::string number(language lang, std::string_view decimal);
-
-// An amount in US dollars: "$0.840" in English, "0,840 $" in French (a narrow no-break space
-// before the sign). `decimal` is the exact money string of the JSON document, never a float.
-std::string dollars(language lang, std::string_view decimal);
-
-// A whole percentage: "70 %" in English as the pages always wrote it, "70 %" with a narrow
-// no-break space in French.
-std::string percent(language lang, std::string_view whole);
+// Numbers, money and percentages as each language writes them (glossary/language.hpp), for the
+// pages as for the glossary's figures.
+using glossary::dollars;
+using glossary::number;
+using glossary::percent;
 
 // A query string with `lang` stated: the query as given when it already names a language;
 // otherwise "lang=fr" appended for French, and "lang=en" for English only when `explicit_english`.

@@ -97,6 +97,45 @@ TEST_CASE("French messages follow French typography: a narrow no-break space bef
     }
 }
 
+// The first place where `text` has a plain space before ; : ! ? % or $ (outside `code` and
+// indented code lines), with what surrounds it; empty when there is none.
+std::string plain_space_before_punctuation(std::string_view text)
+{
+    bool code = false;
+    bool line_start = true;
+    bool code_line = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        char const c = text[i];
+        if (line_start)
+            code_line = text.substr(i).starts_with("    ");
+        line_start = c == '\n';
+        if (c == '`')
+            code = !code;
+        if (code || code_line || i == 0 || text[i - 1] != ' ')
+            continue;
+        bool const closing = c == ';' || c == '!' || c == '?' || c == '%' || c == '$';
+        bool const colon = c == ':' && (i + 1 == text.size() || text[i + 1] == ' ' || text[i + 1] == '\n');
+        if (closing || colon)
+            return std::string(text.substr(i < 30 ? 0 : i - 30, 40));
+    }
+    return {};
+}
+
+// The index and llms.txt are left out: their list of operations quotes the tools' descriptions,
+// which are English.
+TEST_CASE("French pages follow French typography, the glossary's terms included")
+{
+    for (auto const* target : {"/v1/glossary.md?lang=fr", "/v1/prices.md?lang=fr", "/v1/gpus.md?lang=fr",
+                               "/v1/methodology.md?lang=fr", "/v1/sheets.md?lang=fr", "/v1/regions.md?lang=fr",
+                               "/v1/inventory.md?lang=fr",
+                               "/v1/prices/h100-sxm/history.md?lang=fr", "/v1/sheets.atom?lang=fr"}) {
+        INFO(target);
+        auto const body = testing::fixture_request(target).body();
+        CHECK(plain_space_before_punctuation(body) == "");
+        CHECK(plain_space_before_punctuation("a plain : colon") != "");  // the check can fail
+    }
+}
+
 TEST_CASE("say fills placeholders and refuses an unknown key or a missing value")
 {
     CHECK(render::say(render::language::en, "sheet.title", {{"week", "2026-W49"}}) == "GPU price sheet 2026-W49");

@@ -9,7 +9,9 @@
 #include <linux/sockios.h>
 #include <sys/ioctl.h>
 #include <sys/sendfile.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <cerrno>
 
@@ -82,6 +84,7 @@ void event_loop::sweep()
         // set is not changed while we walk it.
         for (auto* c : connections)
             c->expire_if_due(now);
+        files.forget_gone();
         flush_log();
         sweep();
     });
@@ -95,6 +98,64 @@ void event_loop::flush_log()
     std::fwrite(log_lines.data(), 1, log_lines.size(), stdout);
     std::fflush(stdout);
     log_lines.clear();
+}
+
+static_assert(document_files::max_files + 4 <= descriptors_per_thread, "main.cpp's descriptor reserve must cover the files");
+
+memory_file::~memory_file() { ::close(fd_); }
+
+std::shared_ptr<const memory_file> document_files::file_for(std::shared_ptr<const void> const& owner, std::string_view bytes)
+{
+    if (auto it = entries_.find(bytes.data()); it != entries_.end()) {
+        // The same address may hold another document's bytes once the first is gone.
+        if (it->second.owner.lock() == owner && it->second.size == bytes.size()) {
+            it->second.used = ++clock_;
+            return it->second.file;
+        }
+        erase(it);
+    }
+    if (bytes.size() > max_bytes / 4)
+        return nullptr;  // it would push out every other document; copied instead
+    int const fd = ::memfd_create("lowcostgpu-document", MFD_CLOEXEC);
+    if (fd < 0)
+        return nullptr;
+    auto file = std::make_shared<const memory_file>(fd);
+    for (std::string_view rest = bytes; !rest.empty();) {
+        auto const n = ::write(fd, rest.data(), rest.size());
+        if (n <= 0)
+            return nullptr;
+        rest.remove_prefix(static_cast<std::size_t>(n));
+    }
+    evict_for(bytes.size());
+    entries_[bytes.data()] = {owner, bytes.size(), file, ++clock_};
+    bytes_ += bytes.size();
+    return file;
+}
+
+void document_files::evict_for(std::size_t size)
+{
+    while (!entries_.empty() && (entries_.size() >= max_files || bytes_ + size > max_bytes)) {
+        auto oldest = entries_.begin();
+        for (auto it = entries_.begin(); it != entries_.end(); ++it)
+            if (it->second.used < oldest->second.used)
+                oldest = it;
+        erase(oldest);
+    }
+}
+
+void document_files::forget_gone()
+{
+    for (auto it = entries_.begin(); it != entries_.end();)
+        if (it->second.owner.expired())
+            erase(it++);
+        else
+            ++it;
+}
+
+void document_files::erase(std::unordered_map<char const*, entry>::iterator it)
+{
+    bytes_ -= it->second.size;
+    entries_.erase(it);
 }
 
 // A request body is framed only by chunked as the final coding, never in HTTP/1.0 and never across
@@ -184,6 +245,11 @@ std::optional<response> refuse_body(connection_shared& shared, beast_http::reque
 {
     if (auto const framing = refuse_transfer_coding(parser.get()))
         return problem(parser.get(), beast_http::status::bad_request, *framing);
+    // A coding list the parser does not read as ending in chunked ("x y, chunked"): it would take
+    // the body for the next request where a proxy in front reads it as this one's.
+    if (parser.get().find(beast_http::field::transfer_encoding) != parser.get().end() && !parser.chunked())
+        return problem(parser.get(), beast_http::status::bad_request,
+                       "a Transfer-Encoding that cannot be read as ending with chunked is refused");
     auto const length = parser.content_length();
     if (!parser.chunked() && length.value_or(0) == 0)
         return std::nullopt;

@@ -22,8 +22,9 @@
 // - Writing. Beast: `http::async_write(stream, message)` through its serializer. Here: the head is
 //   written once by write_head (wire.hpp) and sent with the body in gathered writes of at most
 //   256 KiB (rows "GET /v1/prices" and its p99). A pre-rendered document of 4 KiB or more goes by
-//   sendfile from the snapshot's memory file, after its head sent with MSG_MORE, as nginx serves a
-//   static file: about 15 % less CPU per /v1/prices request than copying it into the socket. HEAD
+//   sendfile from a memory file the event loop keeps for it (document_files), after its head sent
+//   with MSG_MORE, as nginx serves a static file: about 15 % less CPU per /v1/prices request than
+//   copying it into the socket. HEAD
 //   is answered here, for every route: the handler's head, Content-Length of the full body, no body.
 // - Closing. Beast: `shutdown(send)`. The same, and after a refused request the connection lingers
 //   briefly draining what the client still sends, so the answer is not lost to a reset.
@@ -34,7 +35,6 @@
 #include "server/http/server.hpp"
 #include "server/http/wire.hpp"
 #include "server/ops/metrics.hpp"
-#include "server/snapshot/snapshot.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -89,6 +89,52 @@ struct connection_shared {
     address_slots slots{};                              // for max_connections_per_address
 };
 
+// An anonymous memory file (memfd_create), closed with its last holder.
+class memory_file {
+public:
+    explicit memory_file(int fd) : fd_(fd) {}
+    ~memory_file();
+    memory_file(memory_file const&) = delete;
+    memory_file& operator=(memory_file const&) = delete;
+    int fd() const { return fd_; }
+
+private:
+    int fd_;
+};
+
+// The bodies of the documents an event loop served last, each in a memory file, so they go to the
+// socket with sendfile and are not copied into it per response (nginx sends a static file so).
+// Bounded like nginx's open_file_cache: at most max_files files and max_bytes bytes per loop, the
+// least recently used evicted first, and a file whose document is gone dropped at the next sweep.
+// A response being written keeps its file open after an eviction.
+class document_files {
+public:
+    static constexpr std::size_t min_size = 4 * 1024;  // below it, copying costs less than the extra call
+    static constexpr std::size_t max_files = 64;
+    static constexpr std::size_t max_bytes = 32 * 1024 * 1024;
+
+    // The file holding `bytes`, which `owner` keeps alive, made on first use; null when the body
+    // is too large for the budget or no file can be made (the body is then copied).
+    std::shared_ptr<const memory_file> file_for(std::shared_ptr<const void> const& owner, std::string_view bytes);
+    void forget_gone();  // drops the files of documents no longer alive
+    std::size_t files() const { return entries_.size(); }
+    std::size_t bytes() const { return bytes_; }
+
+private:
+    struct entry {
+        std::weak_ptr<const void> owner;
+        std::size_t size = 0;
+        std::shared_ptr<const memory_file> file;
+        std::uint64_t used = 0;
+    };
+    void evict_for(std::size_t size);
+    void erase(std::unordered_map<char const*, entry>::iterator it);
+
+    std::unordered_map<char const*, entry> entries_;  // by the address of the document's bytes
+    std::size_t bytes_ = 0;
+    std::uint64_t clock_ = 0;
+};
+
 // What an event loop's sweep and shutdown need of a connection, whatever its stream.
 class connection_base {
 public:
@@ -112,6 +158,7 @@ struct event_loop {
     // this set in their destructors.
     std::unordered_set<connection_base*> connections;
     std::string log_lines;  // pending request log, flushed in batches
+    document_files files;   // for sendfile
     asio::io_context ioc;
     asio::basic_waitable_timer<steady, asio::wait_traits<steady>, loop_executor> sweeper;
 };
@@ -244,7 +291,7 @@ private:
         while (buffer_.size() > 0 && !parser_->is_done()) {
             if (!parser_->is_header_done())
                 if (auto refusal = refuse_folded_line(buffer_.data()))
-                    return reply_refused(std::move(*refusal), "(refused framing)");
+                    return reply_refused(std::move(*refusal), "(refused body)");
             beast::error_code ec;
             auto const used = parser_->put(buffer_.data(), ec);
             buffer_.consume(used);
@@ -285,8 +332,8 @@ private:
 
     void log(request const& req, response const& res, std::chrono::microseconds took)
     {
-        append_log_line({req.method_string(), req.target(), res.result_int(), res.body().size(), client_, took},
-                        loop_.log_lines);
+        std::size_t const sent = req.method() == beast_http::verb::head ? 0 : res.body().size();
+        append_log_line({req.method_string(), req.target(), res.result_int(), sent, client_, took}, loop_.log_lines);
         if (loop_.log_lines.size() >= log_batch_bytes)
             loop_.flush_log();
     }
@@ -298,7 +345,8 @@ private:
         res.keep_alive(false);
         linger_ = true;
         ops::metrics::instance().record_request(why, res.result_int(), steady::duration::zero());
-        write(std::move(res), false);
+        bool const head = parser_ && parser_->is_header_done() && parser_->get().method() == beast_http::verb::head;
+        write(std::move(res), head);
     }
 
     // Whether the kernel's queue of bytes not yet acknowledged by the reader shrank since the last
@@ -322,8 +370,10 @@ private:
         body_ = head_only ? std::string_view{} : response_.body().view();
         written_ = 0;
         if constexpr (transport<Stream>::sends_files) {
-            if (body_.size() >= snapshot::min_file_size && response_.body().file())
-                return write_from_file(*response_.body().file());
+            auto const& owner = response_.body().lasting_owner();
+            if (owner && body_.size() >= document_files::min_size)
+                if ((file_ = loop_.files.file_for(owner, body_)))
+                    return write_from_file();
         }
         write_more();
     }
@@ -332,7 +382,7 @@ private:
     // with MSG_MORE so both leave in one segment: the kernel never copies the body from our memory
     // (nginx's sendfile; row "GET /v1/prices"). What the socket cannot take now waits until it is
     // writable; a long body yields to the other connections every write_burst bytes.
-    void write_from_file(file_region file)
+    void write_from_file()
     {
         std::size_t const total = head_.size() + body_.size();
         deadline_ = steady::now() + shared_.options.header_timeout;
@@ -341,7 +391,7 @@ private:
         for (std::size_t burst = 0; written_ < total && burst < write_burst;) {
             auto const sent = written_ < head_.size()
                                   ? transport<Stream>::send_some(stream_, std::string_view(head_).substr(written_))
-                                  : transport<Stream>::send_file_some(stream_, file.fd, file.offset + written_ - head_.size(),
+                                  : transport<Stream>::send_file_some(stream_, file_->fd(), written_ - head_.size(),
                                                                       std::min(total - written_, write_chunk));
             if (!sent) {
                 writing_ = false;
@@ -357,12 +407,12 @@ private:
             writing_ = false;
             return written_all();
         }
-        stream_.async_wait(asio::socket_base::wait_write, [self = this->shared_from_this(), file](beast::error_code ec) {
+        stream_.async_wait(asio::socket_base::wait_write, [self = this->shared_from_this()](beast::error_code ec) {
             if (ec) {
                 self->writing_ = false;
                 return self->do_close();
             }
-            self->write_from_file(file);
+            self->write_from_file();
         });
     }
 
@@ -404,6 +454,7 @@ private:
             return do_close();
         response_ = {};
         body_ = {};
+        file_.reset();
         await_request(shared_.options.idle_timeout);
     }
 
@@ -449,6 +500,7 @@ private:
     response response_;
     std::string head_;
     std::string_view body_;  // of response_, or empty for HEAD
+    std::shared_ptr<const memory_file> file_;  // body_ in a file, while it is sent from there
     std::size_t written_ = 0;  // of head_ and body_
     std::array<asio::const_buffer, 2> parts_{};  // what the write in progress sends
     bool writing_ = false;

@@ -13,6 +13,10 @@
 
 namespace lcg::http {
 
+// Descriptors each server thread may hold besides its connections: its event loop and the memory
+// files it sends documents from (connection.hpp, document_files).
+inline constexpr std::size_t descriptors_per_thread = 4 + 64;
+
 struct server_options {
     std::string address = "127.0.0.1";
     unsigned short port = 8080;  // 0 picks a free port; see server::port()

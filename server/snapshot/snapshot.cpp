@@ -18,8 +18,6 @@
 
 #include <optional>
 
-#include <sys/mman.h>
-#include <unistd.h>
 
 namespace lcg::snapshot {
 
@@ -32,46 +30,6 @@ using render::format;
 
 // Bodies this small gain nothing worth a Content-Encoding header.
 constexpr std::size_t min_gzip_size = 256;
-
-bool write_all(int fd, std::string_view bytes)
-{
-    while (!bytes.empty()) {
-        auto const n = ::write(fd, bytes.data(), bytes.size());
-        if (n <= 0)
-            return false;
-        bytes.remove_prefix(static_cast<std::size_t>(n));
-    }
-    return true;
-}
-
-// Gives the snapshot's documents of at least min_file_size a place in one new memory file. Each is
-// copied with its place, those reused from the previous snapshot too: the previous file then dies
-// with the previous snapshot instead of living on for the documents it shared. Without a memory
-// file the documents stay as they are and are served from memory.
-void place_in_memory_file(snapshot& s)
-{
-    int const fd = ::memfd_create("lowcostgpu-documents", MFD_CLOEXEC);
-    if (fd < 0)
-        return;
-    auto const file = std::make_shared<const memory_file>(fd);
-    std::map<document const*, std::shared_ptr<const document>> placed;  // a document under several keys
-    std::uint64_t end = 0;
-    for (auto& [key, doc] : s.documents) {
-        if (doc->body.size() < min_file_size)
-            continue;
-        auto& copy = placed[doc.get()];
-        if (!copy) {
-            if (!write_all(fd, doc->body) || !write_all(fd, doc->gzip_body))
-                return;  // the documents placed so far keep their place: their bytes are written
-            auto moved = std::make_shared<document>(*doc);
-            moved->file = file;
-            moved->file_offset = end;
-            end += doc->body.size() + doc->gzip_body.size();
-            copy = std::move(moved);
-        }
-        doc = copy;
-    }
-}
 
 bool same_publication(pricing::price_sheet const& a, pricing::price_sheet const& b)
 {
@@ -342,10 +300,10 @@ std::shared_ptr<const document> make_document(std::string content_type, std::str
         zipped.clear();
     return std::make_shared<const document>(document{std::move(content_type), std::move(body), "\"" + tag + "\"",
                                                      immutable, last_modified, std::move(zipped),
-                                                     "\"" + tag + "-gz\"", nullptr, 0, translated});
+                                                     "\"" + tag + "-gz\"", translated});
 }
 
-memory_file::~memory_file() { ::close(fd_); }
+
 
 std::string document_key(std::string_view path, render::format f, std::string_view query)
 {
@@ -429,7 +387,6 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
                             render::inventory_view, render::table_formats);
     add_glossary(*s, b, current_since);
     add_site(*s, b);
-    place_in_memory_file(*s);
     return s;
 }
 

@@ -28,6 +28,8 @@ def read_answer(conn):
         name, _, value = line.partition(b":")
         if name.strip().lower() == b"content-length":
             length = int(value.strip())
+        if name.strip().lower() == b"connection" and value.strip().lower() == b"close":
+            return False
     while len(body) < length:
         chunk = conn.recv(65536)
         if not chunk:

@@ -6,13 +6,15 @@
 #include "server/http/connection.hpp"
 
 #include <boost/asio/write.hpp>
+#include <boost/beast/http/read.hpp>
 #include <boost/beast/_experimental/test/stream.hpp>
 #include <doctest/doctest.h>
 
-#include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include <sys/socket.h>
 #include <unistd.h>
 
 namespace lcg::http {
@@ -188,6 +190,11 @@ TEST_CASE("every unclear framing is refused from the headers and the connection 
     check_refused("POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", status::bad_request);
     check_refused("POST /mcp HTTP/1.0\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n", status::bad_request);
     check_refused("POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip,\r\n chunked\r\n\r\n", status::bad_request);
+    // Codings the parser cannot read as ending with chunked, though the last one is: its body would
+    // be taken for a second request.
+    check_refused("GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: x y, chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+                  status::bad_request);
+    check_refused("POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: \"gzip\", chunked\r\n\r\n", status::bad_request);
     // Any folded line (obs-fold, RFC 9112 §5.2).
     check_refused("GET /v1/prices HTTP/1.1\r\nHost: x\r\nAccept: text/html,\r\n\ttext/markdown\r\n\r\n", status::bad_request);
     // Both Content-Length and Transfer-Encoding, or two lengths that disagree.
@@ -232,24 +239,127 @@ TEST_CASE("a refused connection gets a complete 503 with the headers of every an
     CHECK_FALSE(answers[0].keep_alive());
 }
 
-TEST_CASE("a snapshot's larger documents lie in one memory file, byte for byte, for sendfile")
+TEST_CASE("a HEAD refused from its headers gets the head alone")
 {
-    auto const snap = testing::fixture_snapshot();
-    std::set<int> files;
-    std::size_t placed = 0;
-    for (auto const& [key, doc] : snap->documents) {
-        if (doc->body.size() < snapshot::min_file_size) {
-            CHECK_MESSAGE(!doc->file, key);
-            continue;
-        }
-        REQUIRE_MESSAGE(doc->file, key);
-        files.insert(doc->file->fd());
-        std::string bytes(doc->body.size() + doc->gzip_body.size(), '\0');
-        REQUIRE(::pread(doc->file->fd(), bytes.data(), bytes.size(), static_cast<off_t>(doc->file_offset)) ==
-                static_cast<ssize_t>(bytes.size()));
-        CHECK_MESSAGE(bytes == doc->body + doc->gzip_body, key);
-        ++placed;
+    for (std::string const extra : {"Content-Length: 5\r\n", "Transfer-Encoding: chunked, gzip\r\n"}) {
+        wire w;
+        auto const out = w.send("HEAD /v1/prices HTTP/1.1\r\nHost: x\r\n" + extra + "\r\nhello");
+        auto const answers = responses(out, {true});  // nothing may follow the head
+        CHECK_MESSAGE(answers[0].result() == status::bad_request, extra);
+        CHECK_FALSE(w.open());
     }
-    CHECK(placed > 0);
-    CHECK(files.size() == 1);  // one descriptor per snapshot, however many documents
+}
+
+TEST_CASE("a snapshot rebuilt with nothing changed shares every document of the previous one")
+{
+    auto const before = testing::fixture_snapshot();
+    auto const after = snapshot::build(
+        before->catalog, before->sheets, [](pricing::iso_week) -> std::string { throw std::runtime_error("not reloaded"); },
+        before.get(), testing::fixture_now(), before->keys);
+    std::size_t unchanged = 0;
+    for (auto const& [key, doc] : after->documents)
+        if (auto const old = before->find_document(key); old && old->etag == doc->etag) {
+            ++unchanged;
+            CHECK_MESSAGE(old == doc, key);
+        }
+    CHECK(unchanged > 0);
+}
+
+namespace {
+
+// A real loopback socket to a connection<tcp_socket> whose event loop runs on its own thread: the
+// sendfile path, which the test stream cannot take.
+class loopback_wire {
+public:
+    loopback_wire() : shared_{{}, holder_, {}, {}, {}, {}, {}}, loop_(shared_), client_(io_)
+    {
+        holder_.set(testing::fixture_snapshot());
+        http::asio::ip::tcp::acceptor acceptor(loop_.ioc, {http::asio::ip::make_address("127.0.0.1"), 0});
+        client_.connect(acceptor.local_endpoint());
+        http::tcp_socket server_end(loop_.ioc);
+        acceptor.accept(server_end);
+        std::make_shared<http::connection<http::tcp_socket>>(std::move(server_end), loop_, false)->start();
+        timeval const limit{5, 0};  // a server that stops answering fails the test instead of hanging it
+        ::setsockopt(client_.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+        thread_ = std::thread([this] { loop_.ioc.run(); });
+    }
+    ~loopback_wire()
+    {
+        http::beast::error_code ec;
+        client_.close(ec);
+        thread_.join();  // the connection sees the end of stream and closes; the loop runs out of work
+    }
+
+    void send(std::string_view bytes) { http::asio::write(client_, http::asio::buffer(bytes.data(), bytes.size())); }
+
+    // The next response; `head`: it answers a HEAD.
+    http::beast_http::response<http::beast_http::string_body> read(bool head = false)
+    {
+        http::beast_http::response_parser<http::beast_http::string_body> parser;
+        parser.body_limit(64 * 1024 * 1024);
+        parser.skip(head);
+        http::beast_http::read(client_, buffer_, parser);
+        return parser.release();
+    }
+
+    std::size_t files() const { return loop_.files.files(); }  // read after the answers are in
+
+private:
+    snapshot::holder holder_;
+    http::connection_shared shared_;
+    http::event_loop loop_;
+    http::asio::io_context io_;
+    http::asio::ip::tcp::socket client_;
+    http::beast::flat_buffer buffer_;
+    std::thread thread_;
+};
+
+}
+
+TEST_CASE("a document of 4 KiB or more goes by sendfile, byte for byte, gzip, HEAD and pipelined")
+{
+    std::string const target = "/openapi.json";
+    auto const expected = testing::fixture_request(target);
+    auto const zipped = testing::fixture_request(target, {{"Accept-Encoding", "gzip"}});
+    REQUIRE(expected.body().size() >= http::document_files::min_size);
+    REQUIRE(zipped.body().size() >= http::document_files::min_size);
+    loopback_wire w;
+    w.send("GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n" + "GET " + target +
+           " HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n" + "HEAD " + target +
+           " HTTP/1.1\r\nHost: x\r\n\r\n" + "GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n");
+    auto const plain = w.read();
+    CHECK(plain.result() == status::ok);
+    CHECK(plain.body() == expected.body().view());
+    auto const gz = w.read();
+    CHECK(gz[http::beast_http::field::content_encoding] == "gzip");
+    CHECK(gz.body() == zipped.body().view());
+    auto const head = w.read(true);
+    CHECK(head[http::beast_http::field::content_length] == std::to_string(expected.body().size()));
+    auto const again = w.read();  // from the file made for the first
+    CHECK(again.body() == expected.body().view());
+    w.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");  // a small answer still copied, on the same connection
+    CHECK(w.read().result() == status::ok);
+    CHECK(w.files() == 2);  // the body and its gzip copy
+}
+
+TEST_CASE("the files of sendfile are bounded in number and bytes, and dropped with their document")
+{
+    http::document_files files;
+    std::vector<std::shared_ptr<std::string>> documents;
+    for (std::size_t i = 0; i < http::document_files::max_files + 10; ++i) {
+        documents.push_back(std::make_shared<std::string>(http::document_files::min_size, static_cast<char>('a' + i % 26)));
+        auto const file = files.file_for(documents.back(), *documents.back());
+        REQUIRE(file);
+        std::string back(documents.back()->size(), '\0');
+        CHECK(::pread(file->fd(), back.data(), back.size(), 0) == static_cast<ssize_t>(back.size()));
+        CHECK(back == *documents.back());
+    }
+    CHECK(files.files() == http::document_files::max_files);
+    CHECK(files.file_for(documents.back(), *documents.back()) == files.file_for(documents.back(), *documents.back()));
+    auto const huge = std::make_shared<std::string>(http::document_files::max_bytes / 2, 'x');
+    CHECK_FALSE(files.file_for(huge, *huge));  // copied instead of pushing every other document out
+    documents.clear();
+    files.forget_gone();
+    CHECK(files.files() == 0);
+    CHECK(files.bytes() == 0);
 }

@@ -326,9 +326,31 @@ private:
         busy_ = true;
         release_body();
         auto const started = clock::now();
-        request const req = parser_->release();
+        request req = parser_->release();
         std::string_view route;
-        response res = answer(req, route);
+        http::answer given = answer(req, route);
+        if (given.later)
+            return await_answer(std::move(req), route, started, std::move(given.later));
+        finish(req, route, started, std::move(given.now));
+    }
+
+    // The one hook for answers given later (a week's inputs read off the event loop): the response
+    // comes back to this connection's own loop, and the connection reads nothing meanwhile. The
+    // deadline waits, since the archive answers (at worst 503) within its own timeout.
+    void await_answer(request req, std::string_view route, clock::time_point started, deferred later)
+    {
+        deadline_ = clock::time_point::max();
+        auto held = std::make_shared<request>(std::move(req));
+        later([self = shared_from_this(), held, route, started](response res) mutable {
+            auto& loop = self->worker_.ioc;
+            asio::post(loop, [self = std::move(self), held, route, started, res = std::move(res)]() mutable {
+                self->finish(*held, route, started, std::move(res));
+            });
+        });
+    }
+
+    void finish(request const& req, std::string_view route, clock::time_point started, response res)
+    {
         if (closing_)
             res.keep_alive(false);
         auto const took = std::chrono::duration_cast<std::chrono::microseconds>(clock::now() - started);
@@ -347,7 +369,7 @@ private:
             write_log(worker_.log_lines);
     }
 
-    response answer(request const& req, std::string_view& route)
+    http::answer answer(request const& req, std::string_view& route)
     {
         if (req.target().size() > state_.options.target_limit) {
             route = "(unmatched)";
@@ -367,11 +389,12 @@ private:
                 return too_many_requests(req, decision, state_.limiter->options());
             }
         }
-        return handle(req,
-                      {state_.snapshots.get(),
-                       std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now()),
-                       state_.options.max_snapshot_age, state_.options.mcp_policy, state_.snapshots.checked_at(), state_.snapshots.upstream()},
-                      &route);
+        return handle_deferrable(req,
+                                 {state_.snapshots.get(),
+                                  std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now()),
+                                  state_.options.max_snapshot_age, state_.options.mcp_policy,
+                                  state_.snapshots.checked_at(), state_.snapshots.upstream(), state_.options.archive},
+                                 &route);
     }
 
     // Decided from the headers, before a byte of the body is buffered: a body on a route that takes

@@ -20,8 +20,7 @@ std::shared_ptr<const snapshot> load_from(store::database& db, snapshot const* p
 {
     auto catalog = db.load_catalog();
     auto sheets = db.load_sheets();
-    return build(std::move(catalog), std::move(sheets), [&db](pricing::iso_week w) { return db.load_sheet_inputs(w); },
-                 previous, now_seconds(), keys);
+    return build(std::move(catalog), std::move(sheets), previous, now_seconds(), keys);
 }
 
 }

@@ -190,7 +190,6 @@ void archive::work(reader read)
         auto const& j = pending_.at(key);
         pricing::price_sheet const sheet = j.sheet;
         render::format const f = j.format;
-        ++figures_.reads;
         lock.unlock();
         result r = produce(read, sheet, f);
         lock.lock();
@@ -215,6 +214,8 @@ result archive::produce(reader const& read, pricing::price_sheet const& sheet, r
         {
             std::lock_guard lock(mutex_);
             csv = recall(document_key(sheet, render::format::csv));
+            if (!csv)
+                ++figures_.reads;
         }
         if (!csv) {
             std::string text = read(sheet);

@@ -40,13 +40,13 @@ struct answer {
 
 using result = std::variant<answer, failure>;
 
-// One call: the service's state, the arguments as given, and the client's Accept-Language header
-// (HTTP only), which chooses the language when `lang` is not given; English otherwise. It is read
-// only by the operations that have a language.
+// One call: the service's state, the arguments as given, and the language the client prefers
+// (over HTTP, negotiated from its Accept-Language header; English otherwise), which answers when
+// `lang` is not given. It is read only by the operations that have a language.
 struct request {
     data_view const& data;
     arguments& args;
-    std::string_view accept_language{};
+    glossary::language preferred_language = glossary::language::en;
 };
 
 struct operation {

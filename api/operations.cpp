@@ -279,7 +279,7 @@ std::variant<glossary::language, failure> language_of(request& r)
 {
     auto const text = take(r, "lang");
     if (!text)
-        return glossary::negotiate_language(r.accept_language);
+        return r.preferred_language;
     if (auto const parsed = glossary::parse_language(*text))
         return *parsed;
     return invalid_parameter("lang", "lang: " + pricing::quote(*text) + " is not a glossary language; accepted: en, fr");

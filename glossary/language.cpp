@@ -20,43 +20,4 @@ std::optional<language> parse_language(std::string_view text)
     return std::nullopt;
 }
 
-language negotiate_language(std::string_view header)
-{
-    language best = language::en;
-    int best_q = 0;
-    while (!header.empty()) {
-        auto const comma = header.find(',');
-        std::string_view item = header.substr(0, comma);
-        header = comma == std::string_view::npos ? std::string_view{} : header.substr(comma + 1);
-
-        auto const semicolon = item.find(';');
-        std::string_view const range = trim(item.substr(0, semicolon));
-        int q = 1000;
-        bool malformed = false;
-        for (std::string_view params = semicolon == std::string_view::npos ? std::string_view{} : item.substr(semicolon + 1);
-             !params.empty();) {
-            auto const next = params.find(';');
-            std::string_view const param = trim(params.substr(0, next));
-            params = next == std::string_view::npos ? std::string_view{} : params.substr(next + 1);
-            if (param.size() >= 2 && (param[0] == 'q' || param[0] == 'Q') && param[1] == '=') {
-                auto const parsed = parse_qvalue(param.substr(2));
-                malformed = malformed || !parsed;
-                q = parsed.value_or(0);
-            }
-        }
-        if (malformed || q == 0 || range.empty())
-            continue;
-        std::optional<language> lang;
-        if (range == "*")
-            lang = language::en;
-        else
-            lang = parse_language(range.substr(0, range.find('-')));
-        if (lang && q > best_q) {
-            best = *lang;
-            best_q = q;
-        }
-    }
-    return best;
-}
-
 }

@@ -226,23 +226,4 @@ std::string_view trim(std::string_view s)
     return s;
 }
 
-std::optional<int> parse_qvalue(std::string_view text)
-{
-    if (text.empty() || (text[0] != '0' && text[0] != '1'))
-        return std::nullopt;
-    int value = (text[0] - '0') * 1000;
-    if (text.size() == 1)
-        return value;
-    if (text[1] != '.' || text.size() > 5)
-        return std::nullopt;
-    int scale = 100;
-    for (char c : text.substr(2)) {
-        if (c < '0' || c > '9')
-            return std::nullopt;
-        value += (c - '0') * scale;
-        scale /= 10;
-    }
-    return value <= 1000 ? std::optional<int>(value) : std::nullopt;
-}
-
 }

@@ -30,10 +30,6 @@ std::vector<std::string_view> split_sentences(std::string_view text);
 // `s` without leading and trailing spaces and tabs.
 std::string_view trim(std::string_view s);
 
-// A qvalue of an Accept-style header (RFC 9110 §12.4.2: "0", "0.5", "1.000") in thousandths;
-// nothing when malformed. Shared by Accept-Language here and Accept in the HTTP server.
-std::optional<int> parse_qvalue(std::string_view text);
-
 // Levenshtein distance, byte by byte (slugs are ASCII).
 std::size_t edit_distance(std::string_view a, std::string_view b);
 

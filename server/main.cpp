@@ -1,6 +1,7 @@
 // lowcostgpu: the command line of the pricing service (see README.md and `lowcostgpu --help`).
 #include "server/archive/archive.hpp"
 #include "server/audit/audit.hpp"
+#include "server/http/headers.hpp"
 #include "server/http/server.hpp"
 #include "server/mcp_bridge/snapshot_view.hpp"
 #include "server/mirror/follower.hpp"
@@ -384,12 +385,8 @@ http::server_options listen_options(arguments const& args)
         o.rate_limit = limit;
     }
     std::string const proxies = setting(args, "trusted-proxies", "TRUSTED_PROXIES");
-    for (std::size_t start = 0; start < proxies.size();) {
-        auto const comma = std::min(proxies.find(',', start), proxies.size());
-        if (comma > start)
-            o.trusted_proxies.push_back(proxies.substr(start, comma - start));
-        start = comma + 1;
-    }
+    for (auto proxy : http::list_items(proxies))
+        o.trusted_proxies.emplace_back(proxy);
     auto policy = std::make_shared<http::mcp_access>();
     policy->allowed_hosts = http::mcp_access::parse_list(setting(args, "allowed-hosts", "ALLOWED_HOSTS"));
     policy->allowed_origins = http::mcp_access::parse_list(setting(args, "allowed-origins", "ALLOWED_ORIGINS"));

@@ -1,5 +1,7 @@
 #include "server/http/mcp_access.hpp"
 
+#include "server/http/headers.hpp"
+
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -97,19 +99,8 @@ bool mcp_access::origin_allowed(std::string_view origin) const
 
 std::vector<std::string> mcp_access::parse_list(std::string_view text)
 {
-    std::vector<std::string> out;
-    while (!text.empty()) {
-        auto const comma = text.find(',');
-        auto item = text.substr(0, comma);
-        text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
-        while (!item.empty() && item.front() == ' ')
-            item.remove_prefix(1);
-        while (!item.empty() && item.back() == ' ')
-            item.remove_suffix(1);
-        if (!item.empty())
-            out.emplace_back(item);
-    }
-    return out;
+    auto const items = list_items(text);
+    return {items.begin(), items.end()};
 }
 
 }

@@ -3,6 +3,7 @@
 // message goes to the mcp::server of the snapshot in force. OPTIONS /mcp is the CORS preflight a
 // browser sends before such a POST from another origin.
 #include "server/http/handlers.hpp"
+#include "server/http/headers.hpp"
 #include "server/http/mcp_access.hpp"
 #include "server/ops/metrics.hpp"
 
@@ -43,47 +44,19 @@ response refusal(request const& req, beast_http::status status, std::string cons
     return res;
 }
 
-std::string_view media_type_of(std::string_view value)
-{
-    value = value.substr(0, value.find(';'));
-    while (!value.empty() && (value.back() == ' ' || value.back() == '\t'))
-        value.remove_suffix(1);
-    while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
-        value.remove_prefix(1);
-    return value;
-}
-
-bool iequals(std::string_view a, std::string_view b)
-{
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return (x >= 'A' && x <= 'Z' ? x + 32 : x) == (y >= 'A' && y <= 'Z' ? y + 32 : y);
-           });
-}
+// The media type of a Content-Type value, without its parameters.
+std::string_view media_type_of(std::string_view value) { return trim_whitespace(value.substr(0, value.find(';'))); }
 
 // Whether an Accept header allows application/json: application/json, application/* or */* with a
 // q-value above 0. No Accept header allows anything.
 bool accepts_json(std::string_view accept)
 {
-    if (accept.empty())
+    if (trim_whitespace(accept).empty())
         return true;
-    while (!accept.empty()) {
-        auto const comma = accept.find(',');
-        std::string_view item = accept.substr(0, comma);
-        accept = comma == std::string_view::npos ? std::string_view{} : accept.substr(comma + 1);
-        auto const type = media_type_of(item);
-        if (!iequals(type, "application/json") && !iequals(type, "application/*") && type != "*/*")
-            continue;
-        bool refused = false;
-        for (auto semi = item.find(';'); semi != std::string_view::npos; semi = item.find(';', semi + 1)) {
-            auto param = media_type_of(item.substr(semi + 1));
-            if (param.starts_with("q=") || param.starts_with("Q=")) {
-                auto q = param.substr(2);
-                refused = !q.empty() && q.find_first_not_of("0.") == std::string_view::npos;
-            }
-        }
-        if (!refused)
+    for (auto const& range : weighted_items(accept))
+        if (range.q > 0 && (iequals(range.value, "application/json") || iequals(range.value, "application/*") ||
+                            range.value == "*/*"))
             return true;
-    }
     return false;
 }
 

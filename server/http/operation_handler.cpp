@@ -3,6 +3,7 @@
 // (a pre-rendered document as stored, a computed one written by the operation's view). The MCP
 // tools call the same operations (mcp/tool_calls.cpp).
 #include "server/http/handlers.hpp"
+#include "server/http/headers.hpp"
 
 #include "server/mcp_bridge/snapshot_view.hpp"
 
@@ -111,7 +112,7 @@ response handle_operation(route_input& in, api::operation const& op)
     if (auto const* f = std::get_if<api::failure>(&args))
         return refused(in, op, *f);
     mcp_bridge::snapshot_view const view(in.snap());
-    api::request r{view, std::get<api::arguments>(args), in.req[beast_http::field::accept_language]};
+    api::request r{view, std::get<api::arguments>(args), negotiate_language(in.req[beast_http::field::accept_language])};
     auto result = op.run(r);
     if (auto const* f = std::get_if<api::failure>(&result))
         return refused(in, op, *f);

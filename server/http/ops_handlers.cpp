@@ -40,8 +40,6 @@ response handle_metrics(route_input& in)
     res.set(beast_http::field::cache_control, "no-store");
     res.body() = ops::metrics::instance().render(age) + (in.ctx.archive ? archive_metrics(in.ctx.archive->measure()) : "");
     res.prepare_payload();
-    if (in.req.method() == beast_http::verb::head)
-        res.body().clear();
     return res;
 }
 

@@ -1,5 +1,6 @@
 #include "server/http/response.hpp"
 
+#include "server/http/headers.hpp"
 #include "server/http/http_date.hpp"
 #include "server/http/negotiation.hpp"
 #include "render/html.hpp"
@@ -24,14 +25,7 @@ std::optional<std::string_view> etag_matches(request const& req, std::string_vie
     if (header == "*")
         return etag;
     // A list of entity tags, possibly weak (W/"…"); If-None-Match compares weakly.
-    while (!header.empty()) {
-        auto const comma = header.find(',');
-        auto tag = header.substr(0, comma);
-        header = comma == std::string_view::npos ? std::string_view{} : header.substr(comma + 1);
-        while (!tag.empty() && (tag.front() == ' ' || tag.front() == '\t'))
-            tag.remove_prefix(1);
-        while (!tag.empty() && (tag.back() == ' ' || tag.back() == '\t'))
-            tag.remove_suffix(1);
+    for (auto tag : list_items(header)) {
         if (tag.starts_with("W/"))
             tag.remove_prefix(2);
         if (tag == etag || (!other.empty() && tag == other))
@@ -113,8 +107,6 @@ response conditional(request const& req, representation const& r, std::string_vi
         res.set(beast_http::field::content_encoding, "gzip");
     res.body() = payload(r.owner, gzipped ? r.gzip_body : r.body);
     res.prepare_payload();
-    if (req.method() == beast_http::verb::head)
-        res.body().clear();  // Content-Length stays that of the full body
     return res;
 }
 
@@ -142,8 +134,6 @@ response problem(request const& req, beast_http::status status, std::string cons
                                                       std::string(beast_http::obsolete_reason(status)), detail,
                                                       std::move(extra)));
     res.prepare_payload();
-    if (req.method() == beast_http::verb::head)
-        res.body().clear();
     return res;
 }
 

@@ -1,9 +1,11 @@
 #include "server/http/router.hpp"
 
 #include "server/http/handlers.hpp"
+#include "server/http/headers.hpp"
 #include "server/http/negotiation.hpp"
 #include "server/ops/metrics.hpp"
 
+#include <algorithm>
 #include <array>
 #include <future>
 #include <string>
@@ -161,16 +163,8 @@ bool has_resource(response const& res)
 // Whether `method` is one of `allowed` ("GET, HEAD").
 bool method_allowed(std::string_view allowed, std::string_view method)
 {
-    while (!allowed.empty()) {
-        auto const comma = allowed.find(',');
-        auto item = allowed.substr(0, comma);
-        allowed = comma == std::string_view::npos ? std::string_view{} : allowed.substr(comma + 1);
-        while (item.starts_with(' '))
-            item.remove_prefix(1);
-        if (item == method)
-            return true;
-    }
-    return false;
+    auto const methods = list_items(allowed);
+    return std::find(methods.begin(), methods.end(), method) != methods.end();
 }
 
 response method_not_allowed(request const& req, std::string_view path, std::string_view allowed)

@@ -79,8 +79,6 @@ response json_status(request const& req, beast_http::status status, json::object
     res.set(beast_http::field::cache_control, "no-store");
     res.body() = render::to_text(body);
     res.prepare_payload();
-    if (req.method() == beast_http::verb::head)
-        res.body().clear();
     return res;
 }
 

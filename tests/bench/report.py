@@ -88,6 +88,29 @@ def throughput_row(table, name, runs, ours, theirs, target, informational=False)
     return ratio
 
 
+def many_connections_rows(table, runs, fig):
+    """The 10,000-connection rows: the busy connections' throughput and p99, memory per idle one."""
+    idle = int(fig.get("many_idle", 9900))
+    throughput_row(table, f"10,000 connections ({idle:,} idle), 100 busy vs nginx", runs, "many_ours", "many_nginx",
+                   1.0)
+    ours = runs.get("many_ours")
+    if ours:
+        p99 = min(r["p99_us"] for r in ours) / 1000
+        theirs = runs.get("many_nginx")
+        nginx_p99 = min(r["p99_us"] for r in theirs) / 1000 if theirs else None
+        table.add("p99 latency of the 100 busy connections", f"{p99:.2f} ms",
+                  f"{nginx_p99:.2f} ms nginx" if nginx_p99 is not None else "-",
+                  f"{p99 / nginx_p99:.2f}x" if nginx_p99 else "-", "<= 20 ms", "PASS" if p99 <= 20 else "FAIL",
+                  "best round")
+    if "many_rss1_kib" in fig:
+        per = (int(fig["many_rss1_kib"]) - int(fig["many_rss0_kib"])) / idle
+        nginx_per = (int(fig["many_nginx_rss1_kib"]) - int(fig["many_nginx_rss0_kib"])) / idle
+        table.add("memory per idle keep-alive connection", f"{per:.1f} KiB", f"{nginx_per:.1f} KiB nginx",
+                  f"{per / nginx_per:.2f}x" if nginx_per > 0 else "-", "<= 16 KiB", "PASS" if per <= 16 else "FAIL",
+                  f"RSS {int(fig['many_rss0_kib']) / 1024:.1f} -> {int(fig['many_rss1_kib']) / 1024:.1f} MiB"
+                  " with the idle connections open")
+
+
 def main():
     runs = load_runs(sys.argv[1])
     fig = load_figures(sys.argv[2])
@@ -125,6 +148,8 @@ def main():
               f"{nginx_p99:.2f} ms nginx" if nginx_p99 is not None else "-",
               f"{p99 / nginx_p99:.2f}x" if nginx_p99 else "-", "<= 2 ms", "PASS" if p99 <= 2.0 else "FAIL",
               "best round; baseline is nginx's p99 in the same conditions, for reference")
+
+    many_connections_rows(t, runs, fig)
 
     n = int(fig.get("mem_requests", 1000000))
     if "rss1_kib" in fig:

@@ -1,4 +1,5 @@
 #include "server/http/forwarded.hpp"
+#include "server/http/headers.hpp"
 #include "server/ops/rate_limiter.hpp"
 
 #include <doctest/doctest.h>
@@ -14,7 +15,11 @@ std::vector<std::string> const proxies{"127.0.0.1", "10.0.0.5"};
 
 std::string client(std::string const& peer, std::vector<std::string_view> const& fields)
 {
-    return forwarded_client(peer, fields, proxies);
+    std::vector<std::string_view> hops;
+    for (auto field : fields)
+        for (auto hop : lcg::http::list_items(field))
+            hops.push_back(hop);
+    return forwarded_client(peer, hops, proxies);
 }
 
 }

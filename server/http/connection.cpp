@@ -1,0 +1,253 @@
+#include "server/http/connection.hpp"
+
+#include "server/http/forwarded.hpp"
+#include "server/http/headers.hpp"
+#include "server/http/response.hpp"
+
+#include <boost/json.hpp>
+
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
+
+#include <cstdio>
+
+namespace lcg::http {
+
+namespace {
+
+// How often an event loop looks for connections past their deadline: timeouts are whole seconds,
+// so a quarter-second sweep keeps them within 25 % while costing nothing per request.
+constexpr auto sweep_interval = std::chrono::milliseconds(250);
+
+std::mutex stdout_mutex;
+
+response too_many_requests(request const& req, ops::rate_decision const& d, ops::rate_limit_options const& o)
+{
+    std::string const detail = "too many requests from this address; retry after " +
+                               std::to_string(d.retry_after_seconds) + " s";
+    response res;
+    if (req.target().starts_with("/mcp")) {
+        // An MCP client understands a JSON-RPC error better than a problem document.
+        res = base_response(req, beast_http::status::too_many_requests);
+        res.set(beast_http::field::content_type, "application/json");
+        res.body() = boost::json::serialize(boost::json::object{
+                         {"jsonrpc", "2.0"},
+                         {"id", nullptr},
+                         {"error", {{"code", -32000}, {"message", detail}}}}) +
+                     "\n";
+        res.prepare_payload();
+    } else {
+        res = problem(req, beast_http::status::too_many_requests, detail);
+    }
+    long const window = static_cast<long>(o.burst / o.per_second + 0.5);
+    res.set(beast_http::field::retry_after, std::to_string(d.retry_after_seconds));
+    res.set("RateLimit-Policy", "\"per-address\";q=" + std::to_string(static_cast<long>(o.burst)) +
+                                    ";w=" + std::to_string(std::max(1L, window)));
+    res.set("RateLimit", "\"per-address\";r=" + std::to_string(d.remaining) + ";t=" +
+                             std::to_string(d.reset_seconds));
+    return res;
+}
+
+}
+
+bool address_slots::take(std::string const& address, std::size_t cap)
+{
+    std::lock_guard lock(mutex_);
+    auto& held = held_[address];
+    if (held >= cap)
+        return false;
+    ++held;
+    return true;
+}
+
+void address_slots::give_back(std::string const& address)
+{
+    std::lock_guard lock(mutex_);
+    if (auto it = held_.find(address); it != held_.end() && --it->second == 0)
+        held_.erase(it);
+}
+
+void event_loop::sweep()
+{
+    sweeper.expires_after(sweep_interval);
+    sweeper.async_wait([this](beast::error_code ec) {
+        if (ec)
+            return;
+        auto const now = steady::now();
+        // Closing only cancels the pending operation: the connection ends in its handler, so the
+        // set is not changed while we walk it.
+        for (auto* c : connections)
+            c->expire_if_due(now);
+        flush_log();
+        sweep();
+    });
+}
+
+void event_loop::flush_log()
+{
+    if (log_lines.empty())
+        return;
+    std::lock_guard lock(stdout_mutex);
+    std::fwrite(log_lines.data(), 1, log_lines.size(), stdout);
+    std::fflush(stdout);
+    log_lines.clear();
+}
+
+// A request body is framed only by chunked as the final coding, never in HTTP/1.0 and never across
+// a folded line. A request whose framing is unclear is refused, so no proxy in front can read it
+// otherwise.
+std::optional<std::string> refuse_transfer_coding(request const& head)
+{
+    if (head.find(beast_http::field::transfer_encoding) == head.end())
+        return std::nullopt;  // nearly every request
+    if (head.version() < 11)
+        return "Transfer-Encoding is not allowed in an HTTP/1.0 request";
+    auto const codings = list_items(head, beast_http::field::transfer_encoding);
+    for (auto coding : codings)
+        if (coding.find_first_of("\r\n") != std::string_view::npos)
+            return "a Transfer-Encoding folded over several lines is refused";
+    if (codings.empty() || !iequals(codings.back(), "chunked"))
+        return "a request's Transfer-Encoding must end with chunked";
+    return std::nullopt;
+}
+
+// obs-fold (RFC 9112 §5.2) is a line break followed by a space or a tab. The parser would unfold it
+// silently; a proxy in front might not, so the request is refused instead.
+std::optional<response> refuse_folded_line(asio::const_buffer bytes)
+{
+    std::string_view const text(static_cast<char const*>(bytes.data()), bytes.size());
+    std::string_view const head = text.substr(0, text.find("\r\n\r\n"));
+    for (std::size_t at = head.find('\n'); at != std::string_view::npos; at = head.find('\n', at + 1))
+        if (at + 1 < head.size() && (head[at + 1] == ' ' || head[at + 1] == '\t'))
+            return problem(request{}, beast_http::status::bad_request,
+                           "a header folded over several lines (obs-fold) is refused");
+    return std::nullopt;
+}
+
+std::size_t per_address_cap(server_options const& o)
+{
+    return o.max_connections_per_address != 0 ? o.max_connections_per_address
+                                               : std::max<std::size_t>(8, o.max_connections / 16);
+}
+
+std::string const& busy_connection_answer()
+{
+    static std::string const answer = [] {
+        request req{beast_http::verb::get, "/", 11};
+        auto res = problem(req, beast_http::status::service_unavailable, "too many open connections; retry shortly");
+        res.set(beast_http::field::retry_after, "1");
+        res.keep_alive(false);
+        std::string head;
+        write_head(res, head);
+        return head + std::string(res.body().view());
+    }();
+    return answer;
+}
+
+answer answer_request(connection_shared& shared, request const& req, std::string const& peer, std::string& client,
+                      std::string_view& route, bool& linger)
+{
+    if (req.target().size() > shared.options.target_limit) {
+        route = "(unmatched)";
+        auto res = problem(req, beast_http::status::uri_too_long,
+                           "the request target is longer than " + std::to_string(shared.options.target_limit) + " bytes");
+        res.keep_alive(false);
+        linger = true;
+        return res;
+    }
+    client = forwarded_client(peer, list_items(req, "X-Forwarded-For"), shared.options.trusted_proxies);
+    if (shared.limiter && (shared.limiter->options().limit_loopback || !ops::is_loopback(client))) {
+        auto const decision = shared.limiter->take(client);
+        if (!decision.allowed) {
+            route = route_pattern(req.target());
+            ops::metrics::instance().record_rate_limited();
+            return too_many_requests(req, decision, shared.limiter->options());
+        }
+    }
+    return handle_deferrable(req,
+                             {shared.snapshots.get(),
+                              std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now()),
+                              shared.options.max_snapshot_age, shared.options.mcp_policy, shared.snapshots.checked_at(),
+                              shared.snapshots.upstream(), shared.options.archive},
+                             &route);
+}
+
+// A body on a route that takes none is refused, and one that would take the server past its budget
+// of body bytes waits for a retry. A body that is accepted holds its share of the budget until the
+// request is read.
+std::optional<response> refuse_body(connection_shared& shared, beast_http::request_parser<beast_http::string_body>& parser,
+                                    std::uint64_t& reserved)
+{
+    if (auto const framing = refuse_transfer_coding(parser.get()))
+        return problem(parser.get(), beast_http::status::bad_request, *framing);
+    auto const length = parser.content_length();
+    if (!parser.chunked() && length.value_or(0) == 0)
+        return std::nullopt;
+    if (auto refusal = refuse_unwanted_body(parser.get()))
+        return refusal;
+    std::uint64_t const need = parser.chunked() ? shared.options.body_limit : *length;
+    if (shared.body_bytes_reserved.fetch_add(need) + need > shared.options.body_budget) {
+        shared.body_bytes_reserved.fetch_sub(need);
+        auto busy = problem(parser.get(), beast_http::status::service_unavailable,
+                            "too many request bodies are being received; retry shortly");
+        busy.set(beast_http::field::retry_after, "1");
+        return busy;
+    }
+    reserved = need;
+    return std::nullopt;
+}
+
+void release_body_budget(connection_shared& shared, std::uint64_t& reserved)
+{
+    if (reserved != 0)
+        shared.body_bytes_reserved.fetch_sub(reserved);
+    reserved = 0;
+}
+
+response unreadable_request(beast::error_code ec)
+{
+    request req;
+    req.version(11);
+    req.keep_alive(false);
+    auto const status = ec == beast_http::error::header_limit ? beast_http::status::request_header_fields_too_large
+                        : ec == beast_http::error::body_limit ? beast_http::status::payload_too_large
+                                                              : beast_http::status::bad_request;
+    return problem(req, status, "the request could not be read: " + ec.message());
+}
+
+std::string transport<tcp_socket>::peer(tcp_socket const& s)
+{
+    beast::error_code ec;
+    auto const endpoint = s.remote_endpoint(ec);
+    return ec ? "unknown" : endpoint.address().to_string();
+}
+
+void transport<tcp_socket>::tune(tcp_socket& s)
+{
+    beast::error_code ec;
+    s.set_option(asio::ip::tcp::no_delay(true), ec);
+}
+
+std::optional<std::size_t> transport<tcp_socket>::unsent(tcp_socket& s)
+{
+    int unsent = 0;
+    if (ioctl(s.native_handle(), SIOCOUTQ, &unsent) != 0 || unsent < 0)
+        return std::nullopt;
+    return static_cast<std::size_t>(unsent);
+}
+
+void transport<tcp_socket>::shutdown_send(tcp_socket& s)
+{
+    beast::error_code ec;
+    s.shutdown(asio::ip::tcp::socket::shutdown_send, ec);
+}
+
+void transport<tcp_socket>::close(tcp_socket& s)
+{
+    beast::error_code ec;
+    s.close(ec);
+}
+
+template class connection<tcp_socket>;
+
+}

@@ -1,0 +1,437 @@
+#pragma once
+
+// The one place that knows the wire: framing, limits, timeouts, keep-alive and writing of an
+// HTTP/1.1 connection. Everything above it sees a parsed `request` and returns a `response`.
+//
+// Each piece against its counterpart in Beast's `advanced_server` example, and why it differs:
+// - Reading. Beast: `http::async_read(stream, buffer, parser)` per request. Here: `async_read_some`
+//   into one flat buffer fed to `request_parser::put`, so pipelined requests already buffered are
+//   answered without another read, and the header block is checked for obs-fold before parsing
+//   (benchmark row "GET /v1/prices against nginx": the composed read cost about 8 % there).
+// - Limits. Beast: `parser.body_limit()` and the header limit; the same here, plus a request
+//   target limit (414), a body refused from its headers on a route that takes none, and a global
+//   budget of body bytes being received (`server_options::body_budget`), so stalled uploads cannot
+//   add memory (tests/hostile).
+// - Timeouts. Beast: `beast::tcp_stream::expires_after`, one timer per connection re-armed per
+//   operation. Here: a deadline member checked by a sweep of each event loop every 250 ms, which
+//   costs nothing per request and a few bytes per idle connection (rows "GET /v1/prices" and
+//   "10,000 connections"). A write's deadline restarts with each chunk written and whenever the
+//   kernel's unsent queue shrinks, so a slow reader is served at its pace.
+// - Keep-alive. Beast: `if (!res.keep_alive()) do_close()`; the same, and between requests the
+//   idle timeout applies, the header timeout once a request's first byte is in.
+// - Writing. Beast: `http::async_write(stream, message)` through its serializer. Here: the head is
+//   written once by write_head (wire.hpp) and sent with the body in gathered writes of at most
+//   256 KiB (rows "GET /v1/prices" and its p99). HEAD is answered here, for every route: the
+//   handler's head, Content-Length of the full body, no body.
+// - Closing. Beast: `shutdown(send)`. The same, and after a refused request the connection lingers
+//   briefly draining what the client still sends, so the answer is not lost to a reset.
+// - Threads. Beast: a strand per connection on a shared io_context. Here: one io_context per
+//   thread owning its connections, no strands and no type-erased executors (row "GET /v1/prices").
+
+#include "server/http/router.hpp"
+#include "server/http/server.hpp"
+#include "server/http/wire.hpp"
+#include "server/ops/metrics.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/error.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/parser.hpp>
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace lcg::http {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+using steady = std::chrono::steady_clock;
+using loop_executor = asio::io_context::executor_type;
+using tcp_socket = asio::basic_stream_socket<asio::ip::tcp, loop_executor>;
+
+// How many connections each address holds, shared by the acceptor (which takes a slot) and the
+// connections (which give it back when they end).
+class address_slots {
+public:
+    bool take(std::string const& address, std::size_t cap);
+    void give_back(std::string const& address);
+
+private:
+    std::mutex mutex_;
+    std::unordered_map<std::string, std::size_t> held_;
+};
+
+// What every connection of a server shares: settings, the snapshot cell, the rate limiter and
+// the counters that bound the whole server.
+struct connection_shared {
+    server_options options;
+    snapshot::holder const& snapshots;
+    std::optional<ops::rate_limiter> limiter;
+    std::atomic<std::uint64_t> request_counter{0};
+    std::atomic<long> live_connections{0};
+    std::atomic<std::uint64_t> body_bytes_reserved{0};  // of options.body_budget
+    address_slots slots{};                              // for max_connections_per_address
+};
+
+// What an event loop's sweep and shutdown need of a connection, whatever its stream.
+class connection_base {
+public:
+    virtual ~connection_base() = default;
+    // Closes the connection when its deadline has passed (a slow reader that still makes
+    // progress is given more time).
+    virtual void expire_if_due(steady::time_point now) = 0;
+    // Shutdown: an idle connection closes now, a busy one after its answer.
+    virtual void close_when_idle() = 0;
+};
+
+// One event loop and the connections it owns; touched only on its own thread.
+struct event_loop {
+    explicit event_loop(connection_shared& s) : shared(s), ioc(1), sweeper(ioc.get_executor()) {}
+
+    void sweep();      // every 250 ms, until the io_context stops
+    void flush_log();  // writes the pending request log lines
+
+    connection_shared& shared;
+    // Declared before the io_context: connections still queued in it when it is destroyed leave
+    // this set in their destructors.
+    std::unordered_set<connection_base*> connections;
+    std::string log_lines;  // pending request log, flushed in batches
+    asio::io_context ioc;
+    asio::basic_waitable_timer<steady, asio::wait_traits<steady>, loop_executor> sweeper;
+};
+
+// The answer to a request whose framing, target, client or body is refused, or nothing.
+std::optional<std::string> refuse_transfer_coding(request const& head);  // RFC 9112 §6.1
+std::optional<response> refuse_folded_line(asio::const_buffer bytes);  // obs-fold in the header block at its start
+std::size_t per_address_cap(server_options const& o);
+
+// The whole 503 written to a connection refused for lack of a slot, with the default headers.
+std::string const& busy_connection_answer();
+
+// Answers one complete request: the target limit, the rate limit, then the router on the snapshot
+// in force (and the archive, whose answers may come later). `route` names the matched route for the
+// metrics; `linger` is set when the connection must close after answering (the target was too long
+// to trust what follows).
+answer answer_request(connection_shared& shared, request const& req, std::string const& peer,
+                      std::string& client, std::string_view& route, bool& linger);
+
+// The checks made when a request's headers are in and before a byte of its body is buffered.
+// `reserved` is set to the share of the body budget taken, to give back with release_body_budget.
+std::optional<response> refuse_body(connection_shared& shared, beast_http::request_parser<beast_http::string_body>& parser,
+                                    std::uint64_t& reserved);
+void release_body_budget(connection_shared& shared, std::uint64_t& reserved);
+
+// The response to a request the parser could not read (431, 413 or 400).
+response unreadable_request(beast::error_code ec);
+
+// What a connection needs of its stream beyond reading and writing; specialised per stream type
+// (the tests specialise it for beast::test::stream).
+template <class Stream>
+struct transport;
+
+template <>
+struct transport<tcp_socket> {
+    static std::string peer(tcp_socket const& s);
+    static void tune(tcp_socket& s);  // no Nagle delay: a response is written at once
+    // The bytes the kernel holds that the reader has not acknowledged, when it can tell.
+    static std::optional<std::size_t> unsent(tcp_socket& s);
+    static void shutdown_send(tcp_socket& s);
+    static void close(tcp_socket& s);
+};
+
+// One connection: read a request, answer it, repeat. Lives on its event loop's thread only.
+template <class Stream>
+class connection : public connection_base, public std::enable_shared_from_this<connection<Stream>> {
+public:
+    // `slot_taken`: the connection holds one of its address's slots, given back when it ends.
+    connection(Stream&& stream, event_loop& home, bool slot_taken)
+        : stream_(std::move(stream)), loop_(home), shared_(home.shared), slot_taken_(slot_taken)
+    {
+        peer_ = transport<Stream>::peer(stream_);
+        ops::metrics::instance().connection_opened();
+        shared_.live_connections.fetch_add(1, std::memory_order_relaxed);
+    }
+    ~connection() override
+    {
+        release_body_budget(shared_, body_reserved_);
+        if (slot_taken_)
+            shared_.slots.give_back(peer_);
+        loop_.connections.erase(this);
+        ops::metrics::instance().connection_closed();
+        shared_.live_connections.fetch_sub(1, std::memory_order_relaxed);
+    }
+
+    void start()
+    {
+        loop_.connections.insert(this);
+        transport<Stream>::tune(stream_);
+        await_request(shared_.options.header_timeout);
+    }
+
+    void close_when_idle() override
+    {
+        closing_ = true;
+        if (!busy_)
+            transport<Stream>::close(stream_);
+    }
+
+    void expire_if_due(steady::time_point now) override
+    {
+        if (now < deadline_)
+            return;
+        if (writing_ && unsent_shrank()) {
+            deadline_ = now + shared_.options.header_timeout;  // the reader is slow, not gone
+            return;
+        }
+        transport<Stream>::close(stream_);
+    }
+
+private:
+    // Between requests a client may stay silent up to `wait`; once the first byte of a request
+    // arrives, the whole request must follow within the header timeout.
+    void await_request(std::chrono::seconds wait)
+    {
+        parser_.emplace();
+        parser_->header_limit(static_cast<std::uint32_t>(shared_.options.header_limit));
+        parser_->body_limit(shared_.options.body_limit);
+        // Chunk extensions have no use here and are a known smuggling vector.
+        parser_->on_chunk_header(refuse_extensions_);
+        request_started_ = false;
+        body_checked_ = false;
+        if (buffer_.size() > 0)
+            return parse_buffered();  // a pipelined request is already here
+        deadline_ = steady::now() + wait;
+        read_more();
+    }
+
+    void read_more()
+    {
+        stream_.async_read_some(buffer_.prepare(read_size), [self = this->shared_from_this()](beast::error_code ec, std::size_t n) {
+            if (ec)
+                return self->do_close();  // end of stream, reset, or closed by the sweep
+            self->buffer_.commit(n);
+            self->parse_buffered();
+        });
+    }
+
+    // Feeds what has arrived to the parser: answers a complete request, or reads more.
+    void parse_buffered()
+    {
+        if (!request_started_) {
+            request_started_ = true;
+            deadline_ = steady::now() + shared_.options.header_timeout;
+        }
+        while (buffer_.size() > 0 && !parser_->is_done()) {
+            if (!parser_->is_header_done())
+                if (auto refusal = refuse_folded_line(buffer_.data()))
+                    return reply_refused(std::move(*refusal), "(refused framing)");
+            beast::error_code ec;
+            auto const used = parser_->put(buffer_.data(), ec);
+            buffer_.consume(used);
+            if (ec == beast_http::error::need_more)
+                break;
+            if (ec)
+                return reply_refused(unreadable_request(ec), "(unreadable)");
+            if (!body_checked_ && parser_->is_header_done()) {
+                body_checked_ = true;
+                if (auto refusal = refuse_body(shared_, *parser_, body_reserved_))
+                    return reply_refused(std::move(*refusal), "(refused body)");
+            }
+            if (used == 0)
+                break;
+        }
+        if (parser_->is_done())
+            return respond();
+        read_more();
+    }
+
+    void respond()
+    {
+        busy_ = true;
+        release_body_budget(shared_, body_reserved_);
+        auto const started = steady::now();
+        request req = parser_->release();
+        std::string_view route;
+        answer given = answer_request(shared_, req, peer_, client_, route, linger_);
+        if (given.later)
+            return await_answer(std::move(req), route, started, std::move(given.later));
+        finish(req, route, started, std::move(given.now));
+    }
+
+    // The one hook for answers given later (a week's inputs read off the event loop): the response
+    // comes back to this connection's own loop, and the connection reads nothing meanwhile. Its
+    // deadline waits, since the archive answers (at worst 503) within its own timeout.
+    void await_answer(request req, std::string_view route, steady::time_point started, deferred later)
+    {
+        deadline_ = steady::time_point::max();
+        auto held = std::make_shared<request>(std::move(req));
+        later([self = this->shared_from_this(), held, route, started](response res) mutable {
+            auto& loop = self->loop_.ioc;
+            asio::post(loop, [self = std::move(self), held, route, started, res = std::move(res)]() mutable {
+                self->finish(*held, route, started, std::move(res));
+            });
+        });
+    }
+
+    void finish(request const& req, std::string_view route, steady::time_point started, response res)
+    {
+        if (closing_)
+            res.keep_alive(false);
+        auto const took = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - started);
+        ops::metrics::instance().record_request(route, res.result_int(), took);
+        if (shared_.options.log_every > 0 &&
+            shared_.request_counter.fetch_add(1, std::memory_order_relaxed) % shared_.options.log_every == 0)
+            log(req, res, took);
+        write(std::move(res), req.method() == beast_http::verb::head);
+    }
+
+    void log(request const& req, response const& res, std::chrono::microseconds took)
+    {
+        append_log_line({req.method_string(), req.target(), res.result_int(), res.body().size(), client_, took},
+                        loop_.log_lines);
+        if (loop_.log_lines.size() >= log_batch_bytes)
+            loop_.flush_log();
+    }
+
+    // Answers from the headers and closes: the body is never read (lingering drains what is sent).
+    void reply_refused(response res, std::string_view why)
+    {
+        busy_ = true;
+        res.keep_alive(false);
+        linger_ = true;
+        ops::metrics::instance().record_request(why, res.result_int(), steady::duration::zero());
+        write(std::move(res), false);
+    }
+
+    // Whether the kernel's queue of bytes not yet acknowledged by the reader shrank since the last
+    // look. A write completes only when a large send buffer is a third empty, which a slow reader
+    // may take longer than the deadline to reach; this sees its progress before that.
+    bool unsent_shrank()
+    {
+        auto const unsent = transport<Stream>::unsent(stream_);
+        if (!unsent)
+            return false;
+        bool const shrank = *unsent < unsent_seen_;
+        unsent_seen_ = *unsent;
+        return shrank;
+    }
+
+    // A HEAD answer is the head alone: its Content-Length is that of the body a GET would get.
+    void write(response&& res, bool head_only)
+    {
+        response_ = std::move(res);
+        write_head(response_, head_);
+        body_ = head_only ? std::string_view{} : response_.body().view();
+        written_ = 0;
+        write_more();
+    }
+
+    // The head and the body leave in gathered writes of at most write_chunk bytes. Each one that
+    // completes restarts the deadline: a slow reader is served at its pace, one that stops reading
+    // for header_timeout is dropped. Most answers are one write.
+    void write_more()
+    {
+        std::size_t const total = head_.size() + body_.size();
+        std::size_t const end = std::min(total, written_ + write_chunk);
+        std::size_t n = 0;
+        if (written_ < head_.size())
+            parts_[n++] = asio::buffer(head_.data() + written_, std::min(end, head_.size()) - written_);
+        if (end > head_.size()) {
+            std::size_t const from = std::max(written_, head_.size()) - head_.size();
+            parts_[n++] = asio::buffer(body_.data() + from, end - head_.size() - from);
+        }
+        deadline_ = steady::now() + shared_.options.header_timeout;
+        writing_ = true;
+        unsent_seen_ = std::numeric_limits<std::size_t>::max();
+        // The buffer sequence is copied by async_write, the buffers it names are not: parts_ is a member.
+        asio::async_write(stream_, std::span<asio::const_buffer const>(parts_.data(), n),
+                          [self = this->shared_from_this(), total](beast::error_code ec, std::size_t sent) {
+                              self->writing_ = false;
+                              if (ec)
+                                  return self->do_close();
+                              self->written_ += sent;
+                              if (self->written_ < total)
+                                  return self->write_more();
+                              self->busy_ = false;
+                              if (!self->response_.keep_alive() || self->closing_)
+                                  return self->do_close();
+                              self->response_ = {};
+                              self->body_ = {};
+                              self->await_request(self->shared_.options.idle_timeout);
+                          });
+    }
+
+    void do_close()
+    {
+        transport<Stream>::shutdown_send(stream_);
+        if (!linger_) {
+            transport<Stream>::close(stream_);
+            return;
+        }
+        // After refusing a request the client may still be sending it: closing now would reset the
+        // connection and could destroy our answer before it is read. Drain briefly, then close.
+        linger_ = false;
+        deadline_ = steady::now() + std::chrono::seconds(2);
+        drain();
+    }
+
+    void drain()
+    {
+        buffer_.clear();
+        stream_.async_read_some(buffer_.prepare(read_size), [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+            if (ec)
+                return transport<Stream>::close(self->stream_);
+            self->drain();
+        });
+    }
+
+    static constexpr std::size_t read_size = 4096;
+    static constexpr std::size_t write_chunk = 256 * 1024;
+    static constexpr std::size_t log_batch_bytes = 32 * 1024;  // request log lines are written in batches
+
+    Stream stream_;
+    event_loop& loop_;
+    connection_shared& shared_;
+    beast::flat_buffer buffer_;
+    std::optional<beast_http::request_parser<beast_http::string_body>> parser_;
+    std::function<void(std::uint64_t, boost::string_view, beast::error_code&)> refuse_extensions_ =
+        [](std::uint64_t, boost::string_view extensions, beast::error_code& ec) {
+            if (!extensions.empty())
+                ec = beast_http::error::bad_chunk_extension;
+        };
+    response response_;
+    std::string head_;
+    std::string_view body_;  // of response_, or empty for HEAD
+    std::size_t written_ = 0;  // of head_ and body_
+    std::array<asio::const_buffer, 2> parts_{};  // what the write in progress sends
+    bool writing_ = false;
+    std::size_t unsent_seen_ = 0;  // the kernel's unsent bytes at the sweep's last look
+    std::string peer_;
+    std::string client_;
+    steady::time_point deadline_;
+    bool request_started_ = false;
+    bool slot_taken_ = false;
+    bool body_checked_ = false;        // the headers of this request were checked for a body
+    std::uint64_t body_reserved_ = 0;  // of the shared budget, while its body is read
+    bool busy_ = false;
+    bool closing_ = false;
+    bool linger_ = false;
+};
+
+extern template class connection<tcp_socket>;
+
+}

@@ -1,0 +1,108 @@
+#include "server/http/headers.hpp"
+
+#include "glossary/text.hpp"
+
+#include <boost/range/iterator_range.hpp>
+
+namespace lcg::http {
+
+namespace {
+
+template <class Fields>
+std::vector<std::string_view> items_of(Fields const& fields)
+{
+    std::vector<std::string_view> out;
+    for (auto const& field : fields)
+        for (auto item : list_items(field.value()))
+            out.push_back(item);
+    return out;
+}
+
+}
+
+std::string_view trim_whitespace(std::string_view text) { return glossary::trim(text); }
+
+std::vector<std::string_view> list_items(std::string_view list)
+{
+    std::vector<std::string_view> out;
+    while (!list.empty()) {
+        auto const comma = list.find(',');
+        if (auto const item = trim_whitespace(list.substr(0, comma)); !item.empty())
+            out.push_back(item);
+        list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+    }
+    return out;
+}
+
+std::vector<std::string_view> list_items(request const& req, beast_http::field name)
+{
+    return items_of(boost::make_iterator_range(req.equal_range(name)));
+}
+
+std::vector<std::string_view> list_items(request const& req, std::string_view name)
+{
+    return items_of(boost::make_iterator_range(req.equal_range(name)));
+}
+
+std::optional<int> parse_qvalue(std::string_view text)
+{
+    if (text.empty() || (text[0] != '0' && text[0] != '1'))
+        return std::nullopt;
+    int value = (text[0] - '0') * 1000;
+    if (text.size() == 1)
+        return value;
+    if (text[1] != '.' || text.size() > 5)
+        return std::nullopt;
+    int scale = 100;
+    for (char c : text.substr(2)) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        value += (c - '0') * scale;
+        scale /= 10;
+    }
+    return value <= 1000 ? std::optional<int>(value) : std::nullopt;
+}
+
+std::vector<weighted_item> weighted_items(std::string_view list)
+{
+    std::vector<weighted_item> out;
+    for (auto item : list_items(list)) {
+        auto const semi = item.find(';');
+        weighted_item w{trim_whitespace(item.substr(0, semi))};
+        bool valid = !w.value.empty();
+        auto params = semi == std::string_view::npos ? std::string_view{} : item.substr(semi + 1);
+        while (valid && !params.empty()) {
+            auto const next = params.find(';');
+            auto const param = trim_whitespace(params.substr(0, next));
+            params = next == std::string_view::npos ? std::string_view{} : params.substr(next + 1);
+            auto const eq = param.find('=');
+            if (eq != std::string_view::npos && iequals(trim_whitespace(param.substr(0, eq)), "q")) {
+                auto const q = parse_qvalue(trim_whitespace(param.substr(eq + 1)));
+                valid = q.has_value();
+                w.q = q.value_or(0);
+            }
+        }
+        if (valid)
+            out.push_back(w);
+    }
+    return out;
+}
+
+glossary::language negotiate_language(std::string_view accept_language)
+{
+    glossary::language best = glossary::language::en;
+    int best_q = 0;
+    for (auto const& item : weighted_items(accept_language)) {
+        if (item.q == 0)
+            continue;
+        auto const lang = item.value == "*" ? std::optional(glossary::language::en)
+                                            : glossary::parse_language(item.value.substr(0, item.value.find('-')));
+        if (lang && item.q > best_q) {
+            best = *lang;
+            best_q = item.q;
+        }
+    }
+    return best;
+}
+
+}

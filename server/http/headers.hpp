@@ -1,0 +1,48 @@
+#pragma once
+
+#include "server/http/router.hpp"
+
+#include "glossary/language.hpp"
+
+#include <boost/beast/core/string.hpp>
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+// Reading request headers, once for every list-valued one: the element splitter, q-values, and
+// the language negotiation of Accept-Language. Every other file reads lists through these.
+namespace lcg::http {
+
+using boost::beast::iequals;  // header names, tokens and media types compare without case
+
+// `text` without the optional white space (spaces and tabs) around it.
+std::string_view trim_whitespace(std::string_view text);
+
+// The elements of a comma-separated list (RFC 9110 §5.6.1), each trimmed, empty ones skipped:
+// "a, ,b" gives "a" and "b". The one splitter of header lists (and of the comma-separated flags).
+std::vector<std::string_view> list_items(std::string_view list);
+
+// The elements of every field named `name` in `req`, in order, as if the fields were one list.
+std::vector<std::string_view> list_items(request const& req, beast_http::field name);
+std::vector<std::string_view> list_items(request const& req, std::string_view name);
+
+// A q-value (RFC 9110 §12.4.2) in thousandths: "1", "0.5", "0.125"; nothing when malformed.
+std::optional<int> parse_qvalue(std::string_view text);
+
+// One element of a weighted list (Accept, Accept-Encoding, Accept-Language): its value before any
+// ';', and its q in thousandths (1000 when not given).
+struct weighted_item {
+    std::string_view value;
+    int q = 1000;
+};
+
+// The elements of a weighted list; those with a malformed q-value or an empty value are dropped.
+std::vector<weighted_item> weighted_items(std::string_view list);
+
+// The language to answer in for an Accept-Language header (RFC 9110 §12.5.4): the range with the
+// highest q-value whose primary subtag is "fr" or "en" wins, the earlier one on a tie; "*" stands
+// for English; q=0 excludes a range. English when nothing matches or the header is empty.
+glossary::language negotiate_language(std::string_view accept_language);
+
+}

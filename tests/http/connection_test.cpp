@@ -1,0 +1,229 @@
+// The wire, byte for byte: http::connection on a beast::test::stream in place of a socket, answering
+// from the fixture snapshot. What a client sends, what it reads back, and whether the connection
+// stays open after.
+#include "fixture.hpp"
+
+#include "server/http/connection.hpp"
+
+#include <boost/asio/write.hpp>
+#include <boost/beast/_experimental/test/stream.hpp>
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+namespace lcg::http {
+
+// The test stream has no kernel queue and no address; closing it is what a socket's shutdown does
+// for the peer (it reads end of stream).
+template <>
+struct transport<beast::test::stream> {
+    static std::string peer(beast::test::stream const&) { return "127.0.0.1"; }
+    static void tune(beast::test::stream&) {}
+    static std::optional<std::size_t> unsent(beast::test::stream&) { return std::nullopt; }
+    static void shutdown_send(beast::test::stream& s) { s.close(); }
+    static void close(beast::test::stream& s) { s.close(); }
+};
+
+}
+
+namespace {
+
+using namespace lcg;
+using http::beast_http::status;
+
+// One connection of a server on the fixture snapshot, and the client end of its stream.
+class wire {
+public:
+    explicit wire(http::server_options options = {})
+        : shared_{std::move(options), holder_, {}, {}, {}, {}, {}}, loop_(shared_), client_(loop_.ioc)
+    {
+        holder_.set(testing::fixture_snapshot());
+        http::beast::test::stream server_end(loop_.ioc);
+        client_.connect(server_end);
+        std::make_shared<http::connection<http::beast::test::stream>>(std::move(server_end), loop_, false)->start();
+        run();
+    }
+
+    // Sends `bytes` and returns everything the server has written so far (all of it, from the start).
+    std::string send(std::string_view bytes)
+    {
+        http::asio::write(client_, http::asio::buffer(bytes.data(), bytes.size()));
+        run();
+        return client_.str();
+    }
+
+    // Whether the server still holds the connection (it closes after `Connection: close`, HTTP/1.0
+    // and any refusal).
+    bool open() const { return !loop_.connections.empty(); }
+
+private:
+    // Runs every handler that is ready: the test stream completes at once, so nothing waits on time.
+    void run()
+    {
+        loop_.ioc.restart();
+        for (int rounds = 0; rounds < 10'000 && loop_.ioc.poll() > 0; ++rounds) {
+        }
+    }
+
+    snapshot::holder holder_;
+    http::connection_shared shared_;
+    http::event_loop loop_;
+    http::beast::test::stream client_;
+};
+
+// The responses in `bytes`, parsed in order; `heads` says which answer a HEAD (a body is not read).
+std::vector<http::beast_http::response<http::beast_http::string_body>> responses(std::string_view bytes,
+                                                                                  std::vector<bool> const& heads)
+{
+    std::vector<http::beast_http::response<http::beast_http::string_body>> out;
+    for (bool head : heads) {
+        http::beast_http::response_parser<http::beast_http::string_body> parser;
+        parser.body_limit(64 * 1024 * 1024);
+        parser.skip(head);
+        // put() stops after the head, then reads the body: called until the message is complete.
+        for (int step = 0; step < 4 && !parser.is_done() && !bytes.empty(); ++step) {
+            http::beast::error_code ec;
+            auto const used = parser.put(http::asio::buffer(bytes.data(), bytes.size()), ec);
+            REQUIRE_MESSAGE(!ec, ec.message());
+            bytes.remove_prefix(used);
+        }
+        REQUIRE(parser.is_done());
+        out.push_back(parser.release());
+    }
+    CHECK_MESSAGE(bytes.empty(), "unexpected bytes after the last response: " << bytes.substr(0, 200));
+    return out;
+}
+
+std::string const get_prices = "GET /v1/prices HTTP/1.1\r\nHost: x\r\n\r\n";
+
+// One request that the connection must refuse from its headers, with `expected`, and then close.
+void check_refused(std::string const& bytes, status expected)
+{
+    wire w;
+    auto const out = w.send(bytes);
+    auto const answers = responses(out, {false});
+    CHECK_MESSAGE(answers[0].result() == expected, bytes);
+    CHECK(answers[0][http::beast_http::field::content_type] == "application/problem+json");
+    CHECK_FALSE(answers[0].keep_alive());
+    CHECK_FALSE(w.open());
+}
+
+}
+
+TEST_CASE("a keep-alive connection answers request after request, pipelined ones in order")
+{
+    wire w;
+    auto const out = w.send(get_prices + "GET /v1/regions HTTP/1.1\r\nHost: x\r\n\r\n" +
+                            "GET /no/such/thing HTTP/1.1\r\nHost: x\r\n\r\n");
+    auto const answers = responses(out, {false, false, false});
+    CHECK(answers[0].result() == status::ok);
+    CHECK(answers[0].body() == testing::fixture_request("/v1/prices").body());
+    CHECK(answers[1].result() == status::ok);
+    CHECK(answers[1].body() == testing::fixture_request("/v1/regions").body());
+    CHECK(answers[2].result() == status::not_found);
+    CHECK(w.open());
+
+    auto const more = w.send(get_prices);  // and a later one on the same connection
+    CHECK(responses(more, {false, false, false, false})[3].result() == status::ok);
+}
+
+TEST_CASE("HEAD is the head of GET, with the full Content-Length and no body, on every kind of answer")
+{
+    for (std::string const target : {"/v1/prices", "/v1/prices.md", "/v1/estimate?gpu=h100-sxm&hours=1",
+                                     "/no/such/thing", "/v1/prices/h100"}) {
+        wire w;
+        // What the router answers to this HEAD: the connection must send its head alone.
+        auto const get = testing::fixture_request(target, {}, http::beast_http::verb::head);
+        auto const out = w.send("HEAD " + target + " HTTP/1.1\r\nHost: x\r\n\r\n" + get_prices);
+        auto const answers = responses(out, {true, false});  // the GET after it starts right at the blank line
+        CHECK_MESSAGE(answers[0].result() == get.result(), target);
+        CHECK(answers[0].body().empty());
+        CHECK(answers[0][http::beast_http::field::content_length] == std::to_string(get.body().size()));
+        CHECK(answers[0][http::beast_http::field::content_type] == get[http::beast_http::field::content_type]);
+        CHECK(answers[1].result() == status::ok);
+    }
+}
+
+TEST_CASE("a 304 has no body and the connection goes on")
+{
+    wire w;
+    auto const etag = std::string(testing::fixture_request("/v1/prices")[http::beast_http::field::etag]);
+    auto const out = w.send("GET /v1/prices HTTP/1.1\r\nHost: x\r\nIf-None-Match: " + etag + "\r\n\r\n" + get_prices);
+    auto const answers = responses(out, {false, false});
+    CHECK(answers[0].result() == status::not_modified);
+    CHECK(answers[0].body().empty());
+    CHECK(answers[0].find(http::beast_http::field::content_length) == answers[0].end());
+    CHECK(answers[0][http::beast_http::field::etag] == etag);
+    CHECK(answers[1].result() == status::ok);
+}
+
+TEST_CASE("Connection: close and HTTP/1.0 end the connection after the answer")
+{
+    wire closing;
+    auto const out = closing.send("GET /v1/prices HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" + get_prices);
+    auto const answers = responses(out, {false});  // the pipelined GET after it is never answered
+    CHECK(answers[0].result() == status::ok);
+    CHECK_FALSE(answers[0].keep_alive());
+    CHECK_FALSE(closing.open());
+
+    wire old;
+    auto const old_out = old.send("GET /v1/prices HTTP/1.0\r\n\r\n");
+    CHECK(old_out.starts_with("HTTP/1.0 200 OK\r\n"));
+    CHECK_FALSE(old.open());
+
+    wire kept;
+    kept.send("GET /v1/prices HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
+    CHECK(kept.open());
+}
+
+TEST_CASE("every unclear framing is refused from the headers and the connection closed")
+{
+    // Transfer-Encoding that does not end with chunked, on HTTP/1.0, or folded (RFC 9112 §6.1).
+    check_refused("POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, gzip\r\n\r\n", status::bad_request);
+    check_refused("POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", status::bad_request);
+    check_refused("POST /mcp HTTP/1.0\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n", status::bad_request);
+    check_refused("POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip,\r\n chunked\r\n\r\n", status::bad_request);
+    // Any folded line (obs-fold, RFC 9112 §5.2).
+    check_refused("GET /v1/prices HTTP/1.1\r\nHost: x\r\nAccept: text/html,\r\n\ttext/markdown\r\n\r\n", status::bad_request);
+    // Both Content-Length and Transfer-Encoding, or two lengths that disagree.
+    check_refused("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n",
+                  status::bad_request);
+    check_refused("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n", status::bad_request);
+    // A chunk extension.
+    check_refused("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                  "2;ext=1\r\n{}\r\n0\r\n\r\n",
+                  status::bad_request);
+    // A body where the route takes none: refused from its headers, the body never read.
+    check_refused("GET /v1/prices HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n", status::bad_request);
+    check_refused("PUT /v1/prices HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n", status::method_not_allowed);
+    // Limits: the header block, the target, the body.
+    check_refused("GET /v1/prices HTTP/1.1\r\nHost: x\r\nX-Padding: " + std::string(9000, 'a') + "\r\n\r\n",
+                  status::request_header_fields_too_large);
+    check_refused("GET /v1/prices?" + std::string(5000, 'a') + " HTTP/1.1\r\nHost: x\r\n\r\n", status::uri_too_long);
+    check_refused("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n", status::payload_too_large);
+    // Not HTTP at all.
+    check_refused("HELLO\r\n\r\n", status::bad_request);
+}
+
+TEST_CASE("a body beyond the server's budget of body bytes waits for a retry, before any of it is read")
+{
+    http::server_options options;
+    options.body_budget = 100;
+    wire w(options);
+    auto const out = w.send("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{");
+    auto const answers = responses(out, {false});
+    CHECK(answers[0].result() == status::service_unavailable);
+    CHECK(answers[0][http::beast_http::field::retry_after] == "1");
+    CHECK_FALSE(w.open());
+}
+
+TEST_CASE("a refused connection gets a complete 503 with the headers of every answer")
+{
+    auto const answers = responses(http::busy_connection_answer(), {false});
+    CHECK(answers[0].result() == status::service_unavailable);
+    CHECK(answers[0][http::beast_http::field::server] == "lowcostgpu");
+    CHECK(answers[0]["X-Content-Type-Options"] == "nosniff");
+    CHECK(answers[0][http::beast_http::field::retry_after] == "1");
+    CHECK_FALSE(answers[0].keep_alive());
+}

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 
+#include <malloc.h>
+
 namespace lcg::archive {
 
 namespace {
@@ -18,6 +20,8 @@ using clock = std::chrono::steady_clock;
 // Compressing tens of megabytes at the best level would cost seconds on a cold read: a document
 // larger than this is sent as it is (a CDN in front compresses it once, an immutable week for good).
 constexpr std::size_t max_compressed_size = 1024 * 1024;
+// Reads larger than this close their database connection afterwards (see database_readers).
+constexpr std::size_t large_read = 4 * 1024 * 1024;
 
 std::string document_key(pricing::price_sheet const& sheet, render::format f)
 {
@@ -42,6 +46,7 @@ std::shared_ptr<const snapshot::document> make_archive_document(pricing::price_s
                                                                 std::string body)
 {
     std::string content_type(render::content_type(f));
+    body.shrink_to_fit();  // a rendered body grew by doubling: up to twice its size is held otherwise
     if (body.size() <= max_compressed_size)
         return snapshot::make_document(std::move(content_type), std::move(body), false, sheet.published_at);
     std::string const digest = f == render::format::csv ? sheet.inputs_sha256 : store::sha256_hex(body);
@@ -192,6 +197,9 @@ void archive::work(reader read)
         render::format const f = j.format;
         lock.unlock();
         result r = produce(read, sheet, f);
+        // A read and its rendering take several times a document's size for a moment (the driver's
+        // copy, the parsed observations): give it back to the system rather than keep it.
+        malloc_trim(0);
         lock.lock();
         if (r)
             remember(key, *r);
@@ -286,7 +294,12 @@ reader_factory database_readers(std::string database_url, std::chrono::milliseco
             try {
                 if (!*db)
                     *db = std::make_unique<store::database>(database_url, store::connection_limits{timeout, timeout});
-                return (*db)->load_sheet_inputs(sheet.week, sheet.inputs_sha256);
+                std::string csv = (*db)->load_sheet_inputs(sheet.week, sheet.inputs_sha256);
+                // libpq keeps its input buffer as large as the largest answer it received: a
+                // connection that read a big week is closed, so that memory goes with it.
+                if (csv.size() > large_read)
+                    db->reset();
+                return csv;
             } catch (...) {
                 db->reset();  // a new connection next time
                 throw;

@@ -103,6 +103,20 @@ TEST_CASE("a week's observations are the stored canonical CSV, read once and the
               .status == 304);
 }
 
+TEST_CASE("the canonical CSV is stored compressed with lz4 (migration 009), and every week's is read back whole")
+{
+    test_database db;
+    pqxx::connection c(db.url("owner"));
+    pqxx::read_transaction tx(c);
+    auto const method = tx.exec("SELECT attcompression FROM pg_attribute WHERE attrelid = 'sheet_input'::regclass "
+                                "AND attname = 'canonical_csv'");
+    REQUIRE(method.size() == 1);
+    CHECK(method[0][0].as<std::string>() == "l");
+    auto const mismatched = tx.exec("SELECT count(*) FROM sheet s JOIN sheet_input i USING (week) "
+                                    "WHERE encode(sha256(convert_to(i.canonical_csv, 'UTF8')), 'hex') <> s.inputs_sha256");
+    CHECK(mismatched[0][0].as<int>() == 0);
+}
+
 TEST_CASE("with a cache of 0 bytes every request reads PostgreSQL, and still gets the stored bytes")
 {
     test_database db;

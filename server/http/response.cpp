@@ -44,6 +44,7 @@ struct representation {
     std::string_view gzip_body;  // empty: none
     std::string_view gzip_etag;
     std::optional<pricing::instant> last_modified;
+    std::optional<file_region> file;  // where body lies in a file, gzip_body right after it
 };
 
 // A cheap validator for computed bodies: a 64-bit multiply-xorshift hash taken 8 bytes at a
@@ -105,7 +106,10 @@ response conditional(request const& req, representation const& r, std::string_vi
         res.set(beast_http::field::content_disposition, "inline");  // shown as text, not downloaded
     if (gzipped)
         res.set(beast_http::field::content_encoding, "gzip");
-    res.body() = payload(r.owner, gzipped ? r.gzip_body : r.body);
+    auto region = r.file;
+    if (region && gzipped)
+        region->offset += r.body.size();
+    res.body() = payload(r.owner, gzipped ? r.gzip_body : r.body, region);
     res.prepare_payload();
     return res;
 }
@@ -167,7 +171,8 @@ response serve_document(request const& req, std::shared_ptr<const snapshot::docu
                         std::string_view cache_control)
 {
     return conditional(req,
-                       {doc, doc->content_type, doc->body, doc->etag, doc->gzip_body, doc->gzip_etag, doc->last_modified},
+                       {doc, doc->content_type, doc->body, doc->etag, doc->gzip_body, doc->gzip_etag, doc->last_modified,
+                        doc->file ? std::optional(file_region{doc->file->fd(), doc->file_offset}) : std::nullopt},
                        cache_control);
 }
 
@@ -185,7 +190,7 @@ response serve_body(request const& req, render::format f, std::string body,
         made->zipped = snapshot::gzip(made->body);
     if (made->zipped.size() >= made->body.size())
         made->zipped.clear();
-    return conditional(req, {made, render::content_type(f), made->body, etag, made->zipped, gzip_etag, last_modified},
+    return conditional(req, {made, render::content_type(f), made->body, etag, made->zipped, gzip_etag, last_modified, {}},
                        cache_control);
 }
 

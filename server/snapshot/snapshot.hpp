@@ -19,6 +19,24 @@
 
 namespace lcg::snapshot {
 
+// The bytes of a snapshot's larger documents in one anonymous memory file (memfd_create), closed
+// with the last document that shares it: one descriptor per snapshot, whatever it holds.
+class memory_file {
+public:
+    explicit memory_file(int fd) : fd_(fd) {}
+    ~memory_file();
+    memory_file(memory_file const&) = delete;
+    memory_file& operator=(memory_file const&) = delete;
+    int fd() const { return fd_; }
+
+private:
+    int fd_;
+};
+
+// Documents at least this large get a memory file: below it, copying into the socket costs less
+// than the extra system call.
+inline constexpr std::size_t min_file_size = 4 * 1024;
+
 // A response body rendered once, when the snapshot is built, with its strong validator, the time
 // its data last changed and a gzip copy.
 struct document {
@@ -29,6 +47,11 @@ struct document {
     pricing::instant last_modified{};
     std::string gzip_body;  // empty when compressing would not save bytes
     std::string gzip_etag;  // the etag with "-gz" inside the quotes
+    // The body at file_offset and the gzip body right after it, so the server sends them with
+    // sendfile as nginx does; null below min_file_size, outside a snapshot, or when the system
+    // offers no memory file.
+    std::shared_ptr<const memory_file> file{};
+    std::uint64_t file_offset = 0;
 };
 
 // A document with its validators and its gzip copy.

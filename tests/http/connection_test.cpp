@@ -10,9 +10,12 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <unistd.h>
 
 namespace lcg::http {
 
@@ -20,6 +23,7 @@ namespace lcg::http {
 // for the peer (it reads end of stream).
 template <>
 struct transport<beast::test::stream> {
+    static constexpr bool sends_files = false;
     static std::string peer(beast::test::stream const&) { return "127.0.0.1"; }
     static void tune(beast::test::stream&) {}
     static std::optional<std::size_t> unsent(beast::test::stream&) { return std::nullopt; }
@@ -275,4 +279,26 @@ TEST_CASE("a refused connection gets a complete 503 with the headers of every an
     CHECK(answers[0]["X-Content-Type-Options"] == "nosniff");
     CHECK(answers[0][http::beast_http::field::retry_after] == "1");
     CHECK_FALSE(answers[0].keep_alive());
+}
+
+TEST_CASE("a snapshot's larger documents lie in one memory file, byte for byte, for sendfile")
+{
+    auto const snap = testing::fixture_snapshot();
+    std::set<int> files;
+    std::size_t placed = 0;
+    for (auto const& [key, doc] : snap->documents) {
+        if (doc->body.size() < snapshot::min_file_size) {
+            CHECK_MESSAGE(!doc->file, key);
+            continue;
+        }
+        REQUIRE_MESSAGE(doc->file, key);
+        files.insert(doc->file->fd());
+        std::string bytes(doc->body.size() + doc->gzip_body.size(), '\0');
+        REQUIRE(::pread(doc->file->fd(), bytes.data(), bytes.size(), static_cast<off_t>(doc->file_offset)) ==
+                static_cast<ssize_t>(bytes.size()));
+        CHECK_MESSAGE(bytes == doc->body + doc->gzip_body, key);
+        ++placed;
+    }
+    CHECK(placed > 0);
+    CHECK(files.size() == 1);  // one descriptor per snapshot, however many documents
 }

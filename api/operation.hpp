@@ -61,6 +61,8 @@ struct operation {
     // A call that answers on the sample data, as a query string (path parameters included by name):
     // documentation, and the case the parity tests run through both faces.
     std::string_view example;
+    // Its HTML page is a calculator: a form of its parameters above the result (api/calculator.hpp).
+    bool calculator = false;
 };
 
 // Every operation, in the order tools/list shows them.

@@ -190,7 +190,7 @@ result compare_gpus(request& r)
 
 constexpr parameter estimate_parameters[] = {
     gpu_id,
-    {"gpus", vt::integer, "GPUs in the instance (default 1, at most the model's limit)", false, {}, 1, rules::max_gpus_per_instance},
+    {"gpus", vt::integer, "GPUs (default 1); past the model's limit per instance, priced as several instances", false, {}, 1, rules::max_requested_gpus},
     {"seconds", vt::integer, "Duration in whole seconds (give seconds or hours)", false, {}, 1, std::int64_t{rules::max_job_hours} * rules::seconds_per_hour},
     {"hours", vt::number, "Duration in hours, up to 6 decimals (give seconds or hours)", false, {}, 0, rules::max_job_hours, true},
     tier,
@@ -260,14 +260,18 @@ constexpr parameter instance_parameters[] = {
     {"vcpus", vt::integer, "vCPUs of the instance", true, {}, 1, rules::max_requested_vcpus},
     {"memory_gib", vt::integer, "Memory of the instance in GiB", true, {}, 1, rules::max_requested_memory_gib},
     {"cpu_generation", vt::string, "Processor generation: v followed by a number, such as v7", true},
-    {"region", vt::string, "A region code (optional; some regions allow more CPU generations)"}};
+    {"region", vt::string, "A region code (optional; some regions allow more CPU generations)"},
+    {"other_gpu", vt::string, "Another catalog model wanted on the same instance (its GPUs must all be of one model)"},
+    {"cpu_performance", vt::boolean, "Whether the instance has the processor performance flag, which a GPU needs (default true)"},
+    {"dedicated_vm", vt::boolean, "Whether the instance is a dedicated VM, which takes no GPU (default false)"}};
 
 result check_instance(request& r)
 {
     auto const& cat = r.data.catalog();
     auto const wanted = pricing::parse_instance_request({take(r, "gpu"), take(r, "gpus"), take(r, "vcpus"),
                                                          take(r, "memory_gib"), take(r, "cpu_generation"),
-                                                         take(r, "region")}, cat);
+                                                         take(r, "region"), take(r, "other_gpu"),
+                                                         take(r, "cpu_performance"), take(r, "dedicated_vm")}, cat);
     if (!wanted)
         return refused(wanted.err());
     return computed(render::instance_check_json(pricing::check_instance(*wanted, *cat.find(wanted->gpu))));
@@ -446,28 +450,29 @@ auto const registry = std::to_array<operation>({
     {"compare_gpus", "/v1/compare", "Compare GPU models",
      "Side by side, 2 to 8 catalog models: memory, bandwidth, PowerScore, this week's rates, price per 100 PowerScore "
      "and per GB of VRAM, and the winners of each criterion (compared exactly).",
-     compare_parameters, compare_gpus, &render::comparison_view, "comparison", "gpus=h100-sxm,a100-80gb-sxm,mi300x"},
+     compare_parameters, compare_gpus, &render::comparison_view, "comparison", "gpus=h100-sxm,a100-80gb-sxm,mi300x", true},
     {"estimate_job_cost", "/v1/estimate", "Cost of a job",
      "Exact cost of a GPU job at this week's rates, billed per second: GPU time, storage ($0.08 per GB-month of 730 "
      "h) and network ($0.01 per GB), the same job in every tier, and what the reserved 3-month commitment would "
      "cost. Give gpu and exactly one of seconds or hours.",
-     estimate_parameters, estimate_job_cost, &render::estimate_view, "estimate", "gpu=h100-sxm&gpus=2&hours=10&tier=spot&storage_gb=500&egress_gb=50&tokens_per_second=1500"},
+     estimate_parameters, estimate_job_cost, &render::estimate_view, "estimate", "gpu=h100-sxm&gpus=2&hours=10&tier=spot&storage_gb=500&egress_gb=50&tokens_per_second=1500", true},
     {"size_model", "/v1/sizing", "GPUs a model needs",
      "How many GPUs of each catalog model hold a model: memory = parameters × bytes per parameter × 1.5, GPUs = "
      "ceil(memory / VRAM), offered as that count where it is cheaper and as the next power of two up to 8; the "
      "smallest MIG slice that fits; the hourly cost per tier; the cheapest configuration per tier.",
-     sizing_parameters, size_model, &render::sizing_view, "sizing", "params_b=70&precision=int8"},
+     sizing_parameters, size_model, &render::sizing_view, "sizing", "params_b=70&precision=int8", true},
     {"find_cheapest", "/v1/cheapest", "Cheapest configuration that fits",
      "The cheapest single instance (1 to 8 GPUs of one model, the fewest that hold it) that holds a model (params_b "
      "and precision) or a "
      "memory need (vram_gb), in a tier, with its exact GPU-time cost for a duration (hours, default 1), and the next "
      "cheapest alternatives.",
-     cheapest_parameters, find_cheapest, &render::cheapest_view, "cheapest", "params_b=70&precision=fp8&hours=10"},
+     cheapest_parameters, find_cheapest, &render::cheapest_view, "cheapest", "params_b=70&precision=fp8&hours=10", true},
     {"check_instance", "/v1/instances/check", "Does a GPU fit this instance?",
      "Whether a GPU model attaches to an instance of a given shape: GPUs per instance, vCPUs, memory and CPU "
-     "generation against the model's limits (in a region, when given). Answers ok, or vm-specs-mismatch with every "
-     "broken limit.",
-     instance_parameters, check_instance, &render::instance_check_view, "instance_check", "gpu=a100-80gb-sxm&gpus=8&vcpus=256&memory_gib=2048&cpu_generation=v7&region=eu-paris-1"},
+     "generation against the model's limits (in a region, when given), and the attachment rules: one GPU model per "
+     "instance, the processor performance flag, no dedicated VM. Answers ok, or vm-specs-mismatch with every broken "
+     "limit.",
+     instance_parameters, check_instance, &render::instance_check_view, "instance_check", "gpu=a100-80gb-sxm&gpus=8&vcpus=256&memory_gib=2048&cpu_generation=v7&region=eu-paris-1", true},
     {"get_inventory", "/v1/inventory", "GPUs available now",
      "How many GPUs of each model are free in each region (sample figures, not a live fleet), and the largest "
      "instance each region can start; filter by gpu and region.",

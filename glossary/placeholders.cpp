@@ -57,6 +57,10 @@ constexpr fact facts[] = {
      }},
     {"reserved_term_months",
      [](language, pricing::catalog const&) -> outcome<std::string> { return whole(rules::reserved_term_months); }},
+    {"reserved_break_even_percent",
+     [](language l, pricing::catalog const&) -> outcome<std::string> {
+         return format_percent(whole(rules::reserved_break_even_percent), l);
+     }},
     {"storage_gb_month",
      [](language l, pricing::catalog const&) -> outcome<std::string> {
          return format_amount(rules::storage_per_gb_month, l);

@@ -11,6 +11,14 @@ figure parse_figure(std::string_view text)
     return {std::string(text), true};
 }
 
+int mig_compute_slices(gpu_model const& model)
+{
+    int slices = 0;
+    for (auto const& p : model.mig_profiles)
+        slices = std::max(slices, p.compute_slices);
+    return slices;
+}
+
 gpu_model const* catalog::find(std::string_view id) const
 {
     auto it = std::lower_bound(gpus.begin(), gpus.end(), id,

@@ -18,7 +18,7 @@ figure parse_figure(std::string_view text);  // "25.8?" → {"25.8", false}
 struct mig_profile {
     std::string name;  // "1g.10gb"
     int memory_gb = 0;
-    int compute_slices = 0;  // k of 7
+    int compute_slices = 0;  // k of the GPU's slices (7, or 4 on the RTX PRO 6000 Blackwell)
     int max_instances = 0;
 };
 
@@ -41,7 +41,10 @@ struct gpu_model {
     figure fp16_dense_tflops_fp16acc;
     std::optional<figure> fp8_dense_tflops;
     figure tdp_w;
-    std::optional<figure> nvlink_gbs;
+    // The GPU-to-GPU link: total bidirectional GB/s per GPU, and its kind ("NVLink" or "Infinity
+    // Fabric"); both empty when the model has no link besides PCIe.
+    std::optional<figure> interconnect_gbs;
+    std::string interconnect_kind;
     int mig_max_instances = 0;
     int sm_count = 0;
     std::string source;
@@ -56,6 +59,10 @@ struct gpu_model {
     std::vector<region_cpu_generations> extra_cpu_generations;
     std::vector<std::string> regions;  // codes of the regions offering it, sorted
 };
+
+// The compute slices MIG cuts a model's GPU into: those of its whole-GPU profile (7g.80gb: 7;
+// 4g.96gb on the RTX PRO 6000 Blackwell: 4), 0 without MIG profiles.
+int mig_compute_slices(gpu_model const& model);
 
 struct region {
     std::string code;

@@ -55,10 +55,11 @@ std::vector<configuration> cheapest_configurations(cheapest_query const& q, cata
         if (!cheapest)
             continue;
         money const rate = row->rates->of(q.billed);
-        out.push_back({m.id, cheapest->gpus, rate, cheapest->hourly, gpu_time_cost(rate, cheapest->gpus, duration_us)});
+        out.push_back({m.id, cheapest->gpus, cheapest->instances, rate, cheapest->hourly,
+                       gpu_time_cost(rate, cheapest->gpus, duration_us)});
     }
     std::stable_sort(out.begin(), out.end(), [](configuration const& a, configuration const& b) {
-        return a.hourly != b.hourly ? a.hourly < b.hourly : a.gpus < b.gpus;
+        return cheapest_order(a.instances, a.hourly, a.gpus) < cheapest_order(b.instances, b.hourly, b.gpus);
     });
     return out;
 }

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-// The cheapest single instance that holds a model or a memory need, for a duration, in a tier: the
+// The cheapest configuration (one instance where any holds it) that holds a model or a memory need, for a duration, in a tier: the
 // find_cheapest tool and /v1/cheapest.
 namespace lcg::pricing {
 
@@ -33,17 +33,19 @@ struct cheapest_query {
 // max_needed_vram_gb); hours (default 1, up to max_job_hours, six decimals); tier (default on_demand).
 parsed<cheapest_query> parse_cheapest_query(cheapest_parameters const& params, catalog const& cat);
 
-// One instance: `gpus` GPUs of model `gpu`, what an hour and the whole duration cost in the tier.
+// `gpus` GPUs of model `gpu` in `instances` instances (more than one only past the model's
+// max_gpus_per_instance), what an hour and the whole duration cost in the tier.
 struct configuration {
     std::string gpu;
     int gpus = 0;
+    int instances = 1;
     money per_gpu_hour;
     money hourly;
     money total;  // GPU time for the duration, prorated per second
 };
 
-// Every priced model that holds the need in one instance, cheapest first (fewer GPUs first on a
-// tie, then catalog order).
+// Every priced model that holds the need, in the fewest GPUs: configurations of one instance first,
+// each group cheapest first (fewer GPUs first on a tie, then catalog order).
 std::vector<configuration> cheapest_configurations(cheapest_query const& query, catalog const& cat,
                                                    price_sheet const& sheet);
 

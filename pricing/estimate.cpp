@@ -97,15 +97,14 @@ parsed<job_spec> parse_job(estimate_parameters const& p, catalog const& cat)
     job.gpu = (*model)->id;
 
     if (p.gpus) {
-        int const max = (*model)->max_gpus_per_instance;
-        auto const gpus = parse_count("gpus", *p.gpus, 1, rules::max_gpus_per_instance);
+        auto const gpus = parse_count("gpus", *p.gpus, 1, rules::max_requested_gpus);
         if (!gpus)
             return from("gpus", gpus.err());
-        if (*gpus > max)
-            return bad_input("gpus", "gpus: " + quote(*p.gpus) + " is more than an instance of " + job.gpu +
-                                         " takes; accepted: an integer from 1 to " + std::to_string(max));
         job.gpus = static_cast<int>(*gpus);
     }
+    // Past the model's limit per instance the job runs on several instances, at the same per-GPU rate.
+    int const per_instance = (*model)->max_gpus_per_instance;
+    job.instances = (job.gpus + per_instance - 1) / per_instance;
 
     if (p.seconds && p.hours)
         return bad_input("seconds", "seconds and hours: give the duration once, either seconds (an integer) or "

@@ -50,6 +50,7 @@ struct throughput {
 struct job_spec {
     std::string gpu;
     int gpus = 1;
+    int instances = 1;  // ceil(gpus / the model's max_gpus_per_instance)
     std::int64_t duration_us = 0;
     tier billed = tier::on_demand;
     std::int64_t storage_micro_gb = 0;
@@ -59,8 +60,8 @@ struct job_spec {
     std::optional<throughput> work;
 };
 
-// Checks every parameter: gpu (a catalog id, any letter case), gpus (1 to the model's
-// max_gpus_per_instance), exactly one of seconds (1 to 31,536,000) and hours (0.000001 to 8760, six
+// Checks every parameter: gpu (a catalog id, any letter case), gpus (1 to max_requested_gpus; past
+// the model's max_gpus_per_instance, on several instances), exactly one of seconds (1 to 31,536,000) and hours (0.000001 to 8760, six
 // decimals), tier (on_demand, spot, reserved; default on_demand), storage_gb (0 to 1,000,000),
 // storage_hours (needs storage_gb; default the job's duration), egress_gb and ingress_gb (0 to
 // 10,000,000), and at most one of tokens_per_second (0.001 to 10^8) and images_per_hour (0.000001

@@ -71,7 +71,7 @@ parsed<gpu_filter> parse_gpu_filter(gpu_filter_parameters const& p, catalog cons
 
 bool has_mig(gpu_model const& model) { return model.mig_max_instances > 0; }
 
-bool has_nvlink(gpu_model const& model) { return model.vendor == "NVIDIA" && model.nvlink_gbs.has_value(); }
+bool has_nvlink(gpu_model const& model) { return model.interconnect_kind == "NVLink"; }
 
 bool matches(gpu_filter const& f, gpu_model const& m)
 {

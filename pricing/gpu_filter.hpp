@@ -36,8 +36,7 @@ struct gpu_filter {
 parsed<gpu_filter> parse_gpu_filter(gpu_filter_parameters const& params, catalog const& cat);
 
 bool has_mig(gpu_model const& model);     // at least one MIG instance
-// An NVLink figure on an NVIDIA model. AMD rows carry their Infinity Fabric aggregate in the same
-// column, which is not NVLink.
+// The model's GPU-to-GPU link is NVLink (AMD's Infinity Fabric is not).
 bool has_nvlink(gpu_model const& model);
 
 bool matches(gpu_filter const& filter, gpu_model const& model);

@@ -5,6 +5,7 @@
 #include "rules.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 namespace lcg::pricing {
 
@@ -66,6 +67,21 @@ parsed<instance_request> parse_instance_request(instance_parameters const& p, ca
             return r.err();
         req.region = (*r)->code;
     }
+    if (p.other_gpu) {
+        auto const other = find_gpu_parameter("other_gpu", *p.other_gpu, cat);
+        if (!other)
+            return other.err();
+        req.other_gpu = (*other)->id;
+    }
+    for (auto [name, text, flag] : {std::tuple{"cpu_performance", &p.cpu_performance, &req.cpu_performance},
+                                    std::tuple{"dedicated_vm", &p.dedicated_vm, &req.dedicated_vm}}) {
+        if (!*text)
+            continue;
+        auto const b = parse_flag(name, **text);
+        if (!b)
+            return parameter_error{name, b.err()};
+        *flag = *b;
+    }
     return req;
 }
 
@@ -95,6 +111,13 @@ instance_check check_instance(instance_request const& request, gpu_model const& 
     auto const& gens = c.limits.cpu_generations;
     if (std::find(gens.begin(), gens.end(), request.cpu_generation) == gens.end())
         c.problems.push_back({"cpu_generation", 0, 0, gens, request.cpu_generation});
+    if (!request.other_gpu.empty() && request.other_gpu != model.id)
+        c.problems.push_back({.limit = std::string(one_gpu_model_limit), .allowed_text = model.id,
+                              .requested_text = request.other_gpu});
+    if (!request.cpu_performance)
+        c.problems.push_back({.limit = std::string(cpu_performance_limit), .allowed_flag = true, .requested_flag = false});
+    if (request.dedicated_vm)
+        c.problems.push_back({.limit = std::string(not_dedicated_vm_limit), .allowed_flag = false, .requested_flag = true});
     return c;
 }
 

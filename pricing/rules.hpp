@@ -49,7 +49,9 @@ inline constexpr std::int64_t power_score_reference_micro_tflops = 71'000'000;  
 
 // Sizing (DESIGN §6): memory needed = parameters × bytes per parameter × 1.5.
 inline constexpr ratio sizing_overhead{3, 2};
-inline constexpr int mig_max_slices = 7;  // a k-slice MIG instance has k/7 of the compute
+// A model needing more GPUs than one instance takes is priced as several instances, up to this
+// many GPUs in all (128 nodes of 8); every cost of that many stays within 64 bits.
+inline constexpr int max_priced_gpus = 1'024;
 
 // Bounds on the inputs of the costing tools: wide enough for any real job, narrow enough that every
 // product of the exact arithmetic stays within 64 bits (with 128-bit intermediates).
@@ -61,7 +63,7 @@ inline constexpr std::int64_t max_images_per_hour = 100'000'000;
 inline constexpr std::int64_t max_params_b = 100'000;       // billions of parameters
 inline constexpr int max_requested_vcpus = 4'096;
 inline constexpr int max_requested_memory_gib = 65'536;
-inline constexpr int max_requested_gpus = 64;               // instance check only; estimates stop at 8
+inline constexpr int max_requested_gpus = 64;               // instance check and estimates (several instances past a model's limit)
 inline constexpr int max_compared_gpus = 8;
 inline constexpr int quantity_decimals = 6;                 // decimals accepted in every quantity
 inline constexpr std::int64_t max_needed_vram_gb = 10'000'000;  // find_cheapest's vram_gb

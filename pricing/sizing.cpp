@@ -90,7 +90,7 @@ std::optional<mig_fit> smallest_mig_fit(gpu_model const& model, std::int64_t nee
 {
     mig_profile const* best = nullptr;
     for (auto const& p : model.mig_profiles) {
-        bool const whole_gpu = p.compute_slices >= rules::mig_max_slices || p.memory_gb >= model.vram_gb;
+        bool const whole_gpu = p.compute_slices >= mig_compute_slices(model) || p.memory_gb >= model.vram_gb;
         if (whole_gpu || p.memory_gb * needed_units_per_gb < needed_units)
             continue;
         // Fewest GB, then fewest compute slices, then the most instances (1g.10gb before 1g.10gb+me).
@@ -101,7 +101,7 @@ std::optional<mig_fit> smallest_mig_fit(gpu_model const& model, std::int64_t nee
     }
     if (!best)
         return std::nullopt;
-    return mig_fit{best->name, best->memory_gb, best->compute_slices, best->max_instances};
+    return mig_fit{best->name, best->memory_gb, best->compute_slices, mig_compute_slices(model), best->max_instances};
 }
 
 sizing_row size_on(gpu_model const& model, std::int64_t needed_units, sheet_row const* row)
@@ -111,14 +111,25 @@ sizing_row size_on(gpu_model const& model, std::int64_t needed_units, sheet_row 
     r.vram_gb = model.vram_gb;
     std::int64_t const per_gpu = std::int64_t{model.vram_gb} * needed_units_per_gb;
     r.gpus_needed = std::max<std::int64_t>(1, (needed_units + per_gpu - 1) / per_gpu);
-    int practical = 1;
-    while (practical < r.gpus_needed && practical < rules::max_gpus_per_instance)
-        practical *= 2;
-    if (practical >= r.gpus_needed)
+    constexpr int node = rules::max_gpus_per_instance;
+    if (r.gpus_needed <= node) {
+        int practical = 1;
+        while (practical < r.gpus_needed)
+            practical *= 2;
         r.practical_gpus = practical;
-    r.fits_one_node = r.gpus_needed <= rules::max_gpus_per_instance;
+    } else if (r.gpus_needed <= rules::max_priced_gpus) {
+        r.practical_gpus = static_cast<int>((r.gpus_needed + node - 1) / node * node);  // whole nodes
+    }
+    r.fits_one_node = r.gpus_needed <= node;
     r.max_gpus_per_instance = model.max_gpus_per_instance;
     r.fits_one_instance = r.practical_gpus && *r.practical_gpus <= model.max_gpus_per_instance;
+    auto const instances_of = [&](std::int64_t gpus) {
+        return static_cast<int>((gpus + model.max_gpus_per_instance - 1) / model.max_gpus_per_instance);
+    };
+    if (r.practical_gpus) {
+        r.instances = instances_of(*r.practical_gpus);
+        r.smallest_instances = instances_of(r.gpus_needed);
+    }
     r.mig = smallest_mig_fit(model, needed_units);
     r.priced = row && row->rates;
     if (!r.priced)
@@ -126,20 +137,21 @@ sizing_row size_on(gpu_model const& model, std::int64_t needed_units, sheet_row 
     auto const rates_for = [&](std::int64_t n) {
         return tier_rates{times(row->rates->on_demand, n), times(row->rates->spot, n), times(row->rates->reserved, n)};
     };
-    if (r.priced && r.fits_one_instance)
+    if (r.priced && r.practical_gpus)
         r.hourly = rates_for(*r.practical_gpus);
-    if (r.priced && r.gpus_needed <= model.max_gpus_per_instance && r.gpus_needed <= rules::max_gpus_per_instance &&
-        r.gpus_needed != r.practical_gpus.value_or(0))
+    if (r.priced && r.practical_gpus && r.gpus_needed != *r.practical_gpus)
         r.smallest_hourly = rates_for(r.gpus_needed);
     return r;
 }
 
+
 std::optional<cheapest_configuration> cheapest_on(sizing_row const& r, tier t)
 {
     if (r.smallest_hourly)
-        return cheapest_configuration{t, r.gpu, static_cast<int>(r.gpus_needed), r.smallest_hourly->of(t)};
+        return cheapest_configuration{t, r.gpu, static_cast<int>(r.gpus_needed), r.smallest_instances,
+                                      r.smallest_hourly->of(t)};
     if (r.hourly)
-        return cheapest_configuration{t, r.gpu, *r.practical_gpus, r.hourly->of(t)};
+        return cheapest_configuration{t, r.gpu, *r.practical_gpus, r.instances, r.hourly->of(t)};
     return std::nullopt;
 }
 
@@ -154,7 +166,8 @@ sizing_result size_model(model_spec const& spec, catalog const& cat, price_sheet
     for (tier t : all_tiers) {
         std::optional<cheapest_configuration> best;
         for (auto const& r : result.rows)
-            if (auto const c = cheapest_on(r, t); c && (!best || c->hourly < best->hourly))
+            if (auto const c = cheapest_on(r, t); c && (!best || cheapest_order(c->instances, c->hourly, c->gpus) <
+                                                         cheapest_order(best->instances, best->hourly, best->gpus)))
                 best = c;
         if (best)
             result.cheapest.push_back(*best);

@@ -11,10 +11,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 // How many GPUs a model needs (DESIGN §6): memory = parameters × bytes per parameter × 1.5;
-// GPUs = ceil(memory / VRAM); the practical count is the next power of two up to 8 (one node).
+// GPUs = ceil(memory / VRAM); the practical count is the next power of two up to 8 (one node), and
+// whole nodes of 8 above that. A count beyond a model's max_gpus_per_instance is several instances.
 namespace lcg::pricing {
 
 enum class precision { fp32, fp16, bf16, fp8, int8, int4 };
@@ -48,12 +50,14 @@ inline constexpr std::int64_t needed_units_per_gb = 100'000'000;
 std::int64_t needed_memory_units(std::int64_t micro_params_b, precision weights);
 
 // The smallest MIG slice whose memory holds the model (fewest GB, then fewest compute slices), and how
-// many instances of it one GPU runs. A profile that is the whole GPU (7 of 7 slices, or all of its
-// memory) is not a slice. Empty when the model has no MIG or no slice is large enough.
+// many instances of it one GPU runs. A profile that is the whole GPU (all of its slices or all of
+// its memory) is not a slice: it is the GPU itself, which the GPU count already offers. Empty when
+// the model has no MIG or no slice is large enough.
 struct mig_fit {
     std::string profile;
     int memory_gb = 0;
     int compute_slices = 0;
+    int slices_per_gpu = 0;  // 7, or 4 on the RTX PRO 6000 Blackwell
     int instances_per_gpu = 0;
 };
 std::optional<mig_fit> smallest_mig_fit(gpu_model const& model, std::int64_t needed_units);
@@ -62,16 +66,19 @@ struct sizing_row {
     std::string gpu;
     int vram_gb = 0;
     std::int64_t gpus_needed = 0;        // ceil(needed / VRAM)
-    std::optional<int> practical_gpus;   // 1, 2, 4 or 8; empty above 8: the model needs several nodes
+    // 1, 2, 4 or 8, then whole nodes of 8 (16, 24, …); empty above max_priced_gpus.
+    std::optional<int> practical_gpus;
     bool fits_one_node = false;          // gpus_needed ≤ 8
     int max_gpus_per_instance = 0;
     bool fits_one_instance = false;      // practical_gpus ≤ the model's max_gpus_per_instance
+    int instances = 0;                   // instances of practical_gpus: ceil(practical / max per instance)
+    int smallest_instances = 0;          // the same for gpus_needed
     std::optional<mig_fit> mig;
     bool priced = false;
     std::string unpriced_reason;
-    std::optional<tier_rates> hourly;    // practical_gpus × the per-GPU rates: priced and fitting one instance
-    // gpus_needed × the per-GPU rates, priced and fitting one instance: the cheapest way to hold the
-    // model on this GPU, set only where it is fewer GPUs than the practical power of two.
+    std::optional<tier_rates> hourly;    // practical_gpus × the per-GPU rates, when priced
+    // gpus_needed × the per-GPU rates, when priced: the cheapest way to hold the model on this GPU,
+    // set only where it is fewer GPUs than the practical count.
     std::optional<tier_rates> smallest_hourly;
 };
 
@@ -79,8 +86,15 @@ struct cheapest_configuration {
     tier billed = tier::on_demand;
     std::string gpu;
     int gpus = 0;
+    int instances = 1;
     money hourly;
 };
+// The order of cheapest configurations, as a key: one instance before several, then the lower
+// hourly cost, then fewer GPUs.
+inline std::tuple<bool, std::int64_t, int> cheapest_order(int instances, money hourly, int gpus)
+{
+    return {instances > 1, hourly.micros(), gpus};
+}
 
 struct sizing_result {
     model_spec spec;
@@ -91,8 +105,8 @@ struct sizing_result {
 };
 
 sizing_row size_on(gpu_model const& model, std::int64_t needed_units, sheet_row const* row);
-// The cheapest instance of a sized row in a tier: its smallest count when that is cheaper than the
-// practical one, else the practical one; empty when the row has no price or no instance holds it.
+// The cheapest configuration of a sized row in a tier: its smallest count when that is cheaper than
+// the practical one, else the practical one; empty when the row has no price.
 std::optional<cheapest_configuration> cheapest_on(sizing_row const& r, tier t);
 sizing_result size_model(model_spec const& spec, catalog const& cat, price_sheet const* sheet);
 

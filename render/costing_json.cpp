@@ -43,11 +43,11 @@ json::value optional_rates(std::optional<pricing::tier_rates> const& r)
     return r ? json::value(rates_json(*r)) : json::value(nullptr);
 }
 
+}
+
 std::string ratio_text(pricing::rules::ratio r)
 {
     return decimal_string(r.numerator * 1'000'000 / r.denominator, 6, 0);
-}
-
 }
 
 json::object fp16_dense_tflops_json(pricing::gpu_model const& m)
@@ -70,26 +70,28 @@ json::value power_score_json(pricing::gpu_model const& m)
 
 json::object interconnect_json(pricing::gpu_model const& m)
 {
-    if (!m.nvlink_gbs)
+    if (!m.interconnect_gbs)
         return {{"type", nullptr}, {"bandwidth_gbs", nullptr}, {"nvlink", false}};
-    bool const nvlink = pricing::has_nvlink(m);
-    return {{"type", nvlink ? "NVLink" : (m.vendor == "AMD" ? "Infinity Fabric" : "GPU link")},
-            {"bandwidth_gbs", figure_json(*m.nvlink_gbs)},
-            {"nvlink", nvlink},
+    return {{"type", m.interconnect_kind},
+            {"bandwidth_gbs", figure_json(*m.interconnect_gbs)},
+            {"nvlink", pricing::has_nvlink(m)},
             {"note", "total bidirectional bandwidth per GPU; PCIe and consumer cards only through a bridge between "
                      "cards"}};
 }
 
 json::object mig_json(pricing::gpu_model const& m)
 {
+    int const slices = pricing::mig_compute_slices(m);
     json::array profiles;
     for (auto const& p : m.mig_profiles)
         profiles.push_back({{"name", p.name},
                             {"memory_gb", p.memory_gb},
-                            {"compute_sevenths", p.compute_slices},
+                            {"compute_slices", p.compute_slices},
+                            {"compute_fraction", std::to_string(p.compute_slices) + "/" + std::to_string(slices)},
                             {"max_instances", p.max_instances}});
     return {{"supported", pricing::has_mig(m)},
             {"max_instances", m.mig_max_instances},
+            {"compute_slices", slices},
             {"profiles", std::move(profiles)},
             {"note", "max_instances of a profile is the most one GPU runs of that profile alone; counts of "
                      "different profiles do not add up"}};
@@ -258,7 +260,7 @@ std::string headline(pricing::job_estimate const& e)
         return display(e.total) + " in all: GPU time, storage and network";
     auto const& r = e.reserved;
     return "a reserved instance commits " + display(r.commitment) + " for its " + std::to_string(r.months) +
-           "-month term (" + std::to_string(r.gpus) + " GPUs × " + std::to_string(r.hours) +
+           "-month term (" + std::to_string(r.gpus) + (r.gpus == 1 ? " GPU × " : " GPUs × ") + std::to_string(r.hours) +
            " h), billed whether it runs or not; this job's share at the reserved rate is " + display(e.total);
 }
 
@@ -284,6 +286,7 @@ std::string estimate_text(pricing::job_estimate const& e, pricing::gpu_model con
     json_writer w;
     w.begin_object().member("gpu", model.id).member("name", model.name).member("week", pricing::to_string(sheet.week));
     w.member("currency", "USD").member("tier", pricing::to_string(job.billed)).member_number("gpus", job.gpus);
+    w.member_number("instances", job.instances).member_number("max_gpus_per_instance", model.max_gpus_per_instance);
     write_hours(w, "duration", job.duration_us);
     write_lines(w, e);
     w.member("total", to_decimal(e.total)).member("total_micros", std::to_string(e.total.micros()));
@@ -310,13 +313,17 @@ json::object sizing_json(pricing::sizing_result const& result, pricing::catalog 
                        {"practical_gpus", r.practical_gpus ? json::value(*r.practical_gpus) : json::value(nullptr)},
                        {"fits_one_node", r.fits_one_node},
                        {"max_gpus_per_instance", r.max_gpus_per_instance},
-                       {"fits_one_instance", r.fits_one_instance}};
+                       {"fits_one_instance", r.fits_one_instance},
+                       {"instances", r.instances},
+                       {"smallest_instances", r.smallest_instances}};
         if (!r.practical_gpus)
-            o["note"] = "needs " + std::to_string(r.gpus_needed) + " GPUs: several nodes (one node has at most " +
-                        std::to_string(rules::max_gpus_per_instance) + ")";
+            o["note"] = "needs " + std::to_string(r.gpus_needed) + " GPUs, more than the " +
+                        std::to_string(rules::max_priced_gpus) + " a configuration is priced for";
         else if (!r.fits_one_instance)
-            o["note"] = "needs " + std::to_string(*r.practical_gpus) + " GPUs in one instance; an instance of " + r.gpu +
-                        " takes at most " + std::to_string(r.max_gpus_per_instance);
+            o["note"] = std::to_string(*r.practical_gpus) + " GPUs make " + std::to_string(r.instances) +
+                        " instances (an instance of " + r.gpu + " takes at most " +
+                        std::to_string(r.max_gpus_per_instance) +
+                        "), priced at the same per-GPU rate; the model is split across nodes";
         else if (r.smallest_hourly)
             o["note"] = std::to_string(r.gpus_needed) + " GPUs hold it and cost least; " +
                         std::to_string(*r.practical_gpus) +
@@ -328,7 +335,9 @@ json::object sizing_json(pricing::sizing_result const& result, pricing::catalog 
         if (r.mig) {
             mig["profile"] = r.mig->profile;
             mig["profile_memory_gb"] = r.mig->memory_gb;
-            mig["compute_sevenths"] = r.mig->compute_slices;
+            mig["compute_slices"] = r.mig->compute_slices;
+            mig["compute_fraction"] = std::to_string(r.mig->compute_slices) + "/" + std::to_string(r.mig->slices_per_gpu);
+            mig["rented"] = false;
             mig["instances_per_gpu"] = r.mig->instances_per_gpu;
         }
         o["mig"] = std::move(mig);
@@ -344,7 +353,7 @@ json::object sizing_json(pricing::sizing_result const& result, pricing::catalog 
         cheapest[pricing::to_string(t)] = nullptr;
     for (auto const& c : result.cheapest)
         cheapest[pricing::to_string(c.billed)] =
-            json::object{{"gpu", c.gpu}, {"gpus", c.gpus}, {"hourly", to_decimal(c.hourly)}};
+            json::object{{"gpu", c.gpu}, {"gpus", c.gpus}, {"instances", c.instances}, {"hourly", to_decimal(c.hourly)}};
 
     int const halves = pricing::half_bytes_per_param(result.spec.weights);
     json::object o{{"params_b", micro_text(result.spec.micro_params_b)},
@@ -353,12 +362,16 @@ json::object sizing_json(pricing::sizing_result const& result, pricing::catalog 
                    {"overhead_factor", ratio_text(rules::sizing_overhead)},
                    {"needed_gb", decimal_string(result.needed_units, pricing::needed_gb_decimals, 0)},
                    {"formula", "needed_gb = params_b × bytes_per_param × overhead_factor; gpus_needed = "
-                               "ceil(needed_gb / vram_gb); practical_gpus = the next power of two up to 8; smallest_hourly prices "
-                               "gpus_needed where that is fewer"},
+                               "ceil(needed_gb / vram_gb); practical_gpus = the next power of two up to 8, then whole "
+                               "nodes of 8; smallest_hourly prices gpus_needed where that is fewer; instances = "
+                               "ceil(gpus / max_gpus_per_instance)"},
                    {"models", std::move(models)},
                    {"cheapest", std::move(cheapest)},
                    {"currency", "USD"},
-                   {"hourly_unit", "per hour for practical_gpus GPUs (hourly) or gpus_needed GPUs (smallest_hourly) in one instance"}};
+                   {"hourly_unit", "per hour for practical_gpus GPUs (hourly) or gpus_needed GPUs (smallest_hourly), in "
+                                   "instances (or smallest_instances) instances"},
+                   {"mig_note", "a MIG slice is what the model would need of a GPU partitioned on your own instance; "
+                                "GPUs are rented whole, never by the slice"}};
     o["week"] = sheet ? json::value(pricing::to_string(sheet->week)) : json::value(nullptr);
     return o;
 }
@@ -416,6 +429,10 @@ json::object instance_check_json(pricing::instance_check const& c)
             problems.push_back({{"limit", p.limit},
                                 {"allowed", string_array(p.allowed_generations)},
                                 {"requested", p.requested_generation}});
+        else if (!p.allowed_text.empty())
+            problems.push_back({{"limit", p.limit}, {"allowed", p.allowed_text}, {"requested", p.requested_text}});
+        else if (p.allowed_flag)
+            problems.push_back({{"limit", p.limit}, {"allowed", *p.allowed_flag}, {"requested", p.requested_flag}});
         else
             problems.push_back({{"limit", p.limit}, {"allowed", p.allowed}, {"requested", p.requested}});
     }
@@ -424,12 +441,21 @@ json::object instance_check_json(pricing::instance_check const& c)
             {"gpu", req.gpu},
             {"region", req.region.empty() ? json::value(nullptr) : json::value(req.region)},
             {"requested",
-             {{"gpus", req.gpus}, {"vcpus", req.vcpus}, {"memory_gib", req.memory_gib}, {"cpu_generation", req.cpu_generation}}},
+             {{"gpus", req.gpus},
+              {"vcpus", req.vcpus},
+              {"memory_gib", req.memory_gib},
+              {"cpu_generation", req.cpu_generation},
+              {"other_gpu", req.other_gpu.empty() ? json::value(nullptr) : json::value(req.other_gpu)},
+              {"cpu_performance", req.cpu_performance},
+              {"dedicated_vm", req.dedicated_vm}}},
             {"limits",
              {{"max_gpus_per_instance", c.limits.max_gpus_per_instance},
               {"max_vcpus", c.limits.max_vcpus},
               {"max_memory_gib", c.limits.max_memory_gib},
               {"cpu_generations", string_array(c.limits.cpu_generations)},
+              {std::string(pricing::one_gpu_model_limit), req.gpu},
+              {std::string(pricing::cpu_performance_limit), true},
+              {std::string(pricing::not_dedicated_vm_limit), true},
               {"applies_to", "instance"}}},
             {"problems", std::move(problems)}};
 }
@@ -442,6 +468,7 @@ json::object cheapest_json(pricing::cheapest_query const& q, std::span<const pri
         return json::object{{"gpu", c.gpu},
                             {"name", m ? m->name : c.gpu},
                             {"gpus", c.gpus},
+                            {"instances", c.instances},
                             {"per_gpu_hour", to_decimal(c.per_gpu_hour)},
                             {"hourly", to_decimal(c.hourly)},
                             {"total", to_decimal(c.total)},
@@ -462,8 +489,9 @@ json::object cheapest_json(pricing::cheapest_query const& q, std::span<const pri
             {"model", std::move(model)},
             {"cheapest", options.empty() ? json::value(nullptr) : json::value(option_json(options.front()))},
             {"alternatives", std::move(alternatives)},
-            {"basis", "one instance of 1, 2, 4 or 8 GPUs of one model whose memory holds needed_gb; GPU time only, "
-                      "billed per second; the cheapest hourly cost first, fewer GPUs first on a tie"}};
+            {"basis", "the fewest GPUs of one model whose memory holds needed_gb, in one instance where the model "
+                      "allows that many, else in several instances (listed after every one-instance configuration); GPU "
+                      "time only, billed per second; the cheapest hourly cost first, fewer GPUs first on a tie"}};
 }
 
 }

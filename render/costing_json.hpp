@@ -45,4 +45,7 @@ boost::json::object instance_check_json(pricing::instance_check const& check);
 boost::json::object cheapest_json(pricing::cheapest_query const& query, std::span<const pricing::configuration> options,
                                   pricing::catalog const& catalog, pricing::price_sheet const& sheet);
 
+// A ratio of the rules as a decimal: {3, 2} is "1.5".
+std::string ratio_text(pricing::rules::ratio r);
+
 }

@@ -23,6 +23,12 @@ constexpr std::string_view stylesheet =
     "th{background:var(--head);text-align:left}td[align=right],th[align=right]{white-space:nowrap}"
     "td:first-child{min-width:9rem}"
     "pre{overflow-x:auto;padding:.75rem;background:var(--head)}code{font-size:.9em}"
+    "form.calculator{margin:1rem 0;padding:.75rem 1rem;border:1px solid var(--line);background:var(--head);"
+    "display:grid;grid-template-columns:repeat(auto-fill,minmax(17rem,1fr));gap:.5rem 1.5rem}"
+    "form.calculator p{margin:0}form.calculator p:last-child{grid-column:1/-1}"
+    "form.calculator input,form.calculator select{width:100%;box-sizing:border-box}"
+    "form.calculator small,.problem small{color:var(--muted)}input,select,button{font:inherit}"
+    ".problem{margin:1rem 0;padding:.5rem 1rem;border:2px solid #cf222e}"
     "footer{margin-top:2.5rem;padding-top:.75rem;padding-bottom:2rem;border-top:1px solid var(--line);"
     "color:var(--muted)}";
 
@@ -109,6 +115,14 @@ std::string html_page(std::string_view markdown, page const& where)
                       "<a href=\"/v1/prices.html\">Prices</a><a href=\"/v1/gpus.html\">Catalog</a>"
                       "<a href=\"/v1/glossary.html\">Glossary</a><a href=\"/v1/methodology.html\">Methodology</a>"
                       "<a href=\"/v1/sheets.html\">History</a><a href=\"/openapi.json\">API</a></nav></header>\n<main>\n";
+    if (!where.form.empty()) {
+        // After the title, before the result.
+        std::size_t at = body.find("</h1>");
+        at = at == std::string::npos ? 0 : at + 5;
+        if (at < body.size() && body[at] == '\n')
+            ++at;
+        body.insert(at, where.form);
+    }
     out += wrap_tables(body);
     out += "</main>\n<footer>";
     std::string others;

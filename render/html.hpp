@@ -13,16 +13,19 @@ struct page {
     std::string query;  // kept on the links to the other formats: "?lang=fr" or empty
     format_set formats;
     std::string lang = "en";
+    std::string form{};  // HTML of a calculator (render/calculator.hpp), put after the page's title
 };
 
 // A complete HTML page from Markdown (rendered by md4c, raw HTML in the Markdown disabled): a title
 // taken from the first "# " heading, a short inline stylesheet, tables inside a scrolling wrapper
-// for narrow screens, a navigation bar, and links to the resource's other formats. No script.
+// for narrow screens, a navigation bar, the calculator form when `where` has one, and links to the
+// resource's other formats. No script.
 std::string html_page(std::string_view markdown, page const& where);
 
 // What every HTML page may load: its own inline stylesheet and nothing else; it may not be framed.
+// Its forms (the calculators, plain GET) submit to this origin only.
 inline constexpr std::string_view html_content_security_policy =
-    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; "
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'self'; "
     "frame-ancestors 'none'";
 
 // `text` with &, <, >, " escaped.

@@ -69,6 +69,9 @@ std::string estimate_markdown(json::object const& e, links const& to)
     std::string out = "# Estimate: " + text(e, "gpus") + " × " + escape(text(e, "name")) + ", " + tier_name(tier) +
                       ", " + text(duration, "hours") + " hours\n\n";
     out += week_line(e, to) + " Billed per second; each line is prorated and rounded half-up to the micro-dollar.\n\n";
+    if (text(e, "instances") != "1")
+        out += "On " + text(e, "instances") + " instances (an instance takes at most " + text(e, "max_gpus_per_instance") +
+               " of these GPUs), at the same per-GPU rate.\n\n";
     md::table lines{"Item", ">Quantity", "Unit", ">Rate (USD)", "Rate unit", ">Amount (USD)"};
     for (auto const& v : md::array_at(e, "lines")) {
         auto const& l = v.get_object();
@@ -115,8 +118,9 @@ std::string sizing_markdown(json::object const& s, links const& to)
     std::string out = "# GPUs for a " + text(s, "params_b") + "B-parameter model at " + text(s, "precision") + "\n\n";
     out += "Memory needed: " + text(s, "params_b") + " billion × " + text(s, "bytes_per_param") + " bytes × " +
            text(s, "overhead_factor") + " = **" + text(s, "needed_gb") + " GB**. " + week_line(s, to) +
-           " Hourly costs are for the practical number of GPUs in one instance; where fewer GPUs hold the model, the "
-           "note gives that count and its on-demand cost.\n\n";
+           " Hourly costs are for the practical number of GPUs (in several instances past a model's limit); where "
+           "fewer GPUs hold the model, the note gives that count and its on-demand cost. " + escape(text(s, "mig_note")) +
+           ".\n\n";
     md::table t{"GPU", ">VRAM (GB)", ">GPUs needed", ">Practical GPUs", "Smallest MIG slice", ">On-demand (USD/h)",
                 ">Spot (USD/h)", ">Reserved (USD/h)", "Note"};
     for (auto const& v : md::array_at(s, "models")) {
@@ -143,10 +147,11 @@ std::string sizing_markdown(json::object const& s, links const& to)
     for (auto const& [tier, c] : md::object_at(s, "cheapest")) {
         out += "- " + tier_name(tier) + ": ";
         if (c.is_object())
-            out += text(c.get_object(), "gpus") + " × " + gpu_link(text(c.get_object(), "gpu"), "", to) + ", " +
-                   text(c.get_object(), "hourly") + " USD per hour\n";
+            out += text(c.get_object(), "gpus") + " × " + gpu_link(text(c.get_object(), "gpu"), "", to) + " in " +
+                   text(c.get_object(), "instances") + " instance(s), " + text(c.get_object(), "hourly") +
+                   " USD per hour\n";
         else
-            out += "none fits one instance\n";
+            out += "none priced\n";
     }
     out += "\nFormula: " + escape(text(s, "formula")) + ".\n";
     return out;
@@ -211,6 +216,10 @@ std::string instance_check_markdown(json::object const& c, links const& to)
     row("max_memory_gib", "Memory per instance (GiB)", "up to " + text(limits, "max_memory_gib"), text(req, "memory_gib"));
     row("cpu_generation", "CPU generation", md::list(md::array_at(limits, "cpu_generations")),
         escape(text(req, "cpu_generation")));
+    auto const& other = at(req, "other_gpu");
+    row("one_gpu_model", "GPU model", "only " + md::code(gpu), other.is_string() ? md::code(text(other)) : gpu);
+    row("cpu_performance_flag", "Processor performance flag", "on", text(req, "cpu_performance") == "yes" ? "on" : "off");
+    row("not_dedicated_vm", "Dedicated VM", "no", text(req, "dedicated_vm"));
     out += t.str();
     out += "\nLimits apply per " + text(limits, "applies_to") + ", whatever its number of GPUs.\n";
     return out;
@@ -226,12 +235,12 @@ std::string cheapest_markdown(json::object const& c, links const& to)
     out += week_line(c, to) + " " + tier_name(text(c, "tier")) + " tier, " + text(c, "hours") + " h.\n\n";
     auto const& best = at(c, "cheapest");
     if (!best.is_object())
-        return out + "No priced configuration of one instance holds it: it needs several nodes or a smaller "
-                     "precision.\n";
-    md::table t{"GPU", ">GPUs", ">Per GPU-hour", ">Per hour", ">Total"};
+        return out + "No priced configuration holds it: it needs more GPUs than a configuration is priced for, "
+                     "or a smaller precision.\n";
+    md::table t{"GPU", ">GPUs", ">Instances", ">Per GPU-hour", ">Per hour", ">Total"};
     auto add = [&](json::object const& o) {
-        t.row({gpu_link(text(o, "gpu"), text(o, "name"), to), text(o, "gpus"), text(o, "per_gpu_hour"),
-               text(o, "hourly"), text(o, "total")});
+        t.row({gpu_link(text(o, "gpu"), text(o, "name"), to), text(o, "gpus"), text(o, "instances"),
+               text(o, "per_gpu_hour"), text(o, "hourly"), text(o, "total")});
     };
     add(best.get_object());
     for (auto const& v : md::array_at(c, "alternatives"))

@@ -101,6 +101,7 @@ std::string methodology_markdown(json::object const& m, links const& to)
     out += "- Order: " + escape(text(csv, "order")) + "\n";
     out += "- Format: " + escape(text(csv, "format")) + "\n";
     out += "- Provenance: " + escape(text(csv, "provenance")) + "\n\n";
+    out += "\n" + billing_section(md::object_at(m, "billing")) + "\n";
     out += signatures_section(md::object_at(m, "signatures"), to);
     out += md::link("Current prices", to("/v1/prices")) + " · " + md::link("sheets history", to("/v1/sheets")) + "\n";
     return out;

@@ -36,6 +36,8 @@ std::string rules_sentence()
            "-month term) " + percent(rules::reserved_of_on_demand) + " of on-demand, also rounded down.";
 }
 
+}
+
 std::string billing_section(json::object const& b)
 {
     auto const& account = md::object_at(b, "account");
@@ -49,17 +51,28 @@ std::string billing_section(json::object const& b)
     out += "- Regions: " + escape(text(b, "regions_note")) + ".\n";
     out += "- Reserved: a " + text(b, "reserved_term_months") + "-month term; it pays off above " +
            text(b, "reserved_break_even_utilisation_percent") + " % utilisation.\n";
-    out += "- Account: " + escape(text(account, "balance")) + ", minimum top-up $" + text(account, "minimum_top_up") +
-           ", credits never expire.\n";
+    auto const& locked = md::object_at(b, "rate_locked");
+    out += "- Rates locked: on-demand " + escape(text(locked, "on_demand")) + "; reserved " +
+           escape(text(locked, "reserved")) + ".\n";
+    auto const& spot = md::object_at(b, "spot");
+    out += "- Spot: bidding: " + text(spot, "bidding") + "; disk kept when interrupted: " +
+           text(spot, "disk_kept_when_interrupted") + "; queued again automatically: " +
+           text(spot, "requeued_automatically") + ".\n";
+    out += "- Tenancy: " + escape(text(md::object_at(b, "tenancy"), "note")) + ". Data centres: " +
+           escape(text(b, "data_centre_tier")) + ".\n";
+    std::string assets;
+    for (auto const& a : md::array_at(account, "payment_assets"))
+        assets += (assets.empty() ? "" : ", ") + text(a.get_object(), "asset") + " (" +
+                  md::list(md::array_at(a.get_object(), "networks")) + ")";
+    out += "- Account: " + escape(text(account, "balance")) + ", refundable: " + text(account, "balance_refundable") + ", minimum top-up $" +
+           text(account, "minimum_top_up") + ", credits never expire; " + escape(text(account, "identity")) +
+           "; paid in " + assets + ".\n";
     std::string tiers;
     for (auto const& t : md::array_at(sla, "applies_to"))
         tiers += (tiers.empty() ? "" : " and ") + std::string(text(t) == "on_demand" ? "on-demand" : text(t));
     out += "- SLA: " + text(sla, "monthly_target_percent") + " % monthly on " + tiers + ", with " +
            escape(text(sla, "remedy")) + ".\n";
     return out;
-}
-
-
 }
 
 std::string sheet_markdown(json::object const& s, links const& to)
@@ -274,10 +287,10 @@ std::string gpu_markdown(json::object const& g, links const& to)
     out += "## MIG\n\n";
     if (at(mig, "supported").is_bool() && at(mig, "supported").get_bool()) {
         out += "Up to " + text(mig, "max_instances") + " instances per GPU.\n\n";
-        md::table t{"Profile", ">Memory (GB)", ">Compute (sevenths)", ">Max instances"};
+        md::table t{"Profile", ">Memory (GB)", ">Compute (of the GPU)", ">Max instances"};
         for (auto const& v : md::array_at(mig, "profiles")) {
             auto const& p = v.get_object();
-            t.row({md::code(text(p, "name")), text(p, "memory_gb"), text(p, "compute_sevenths"), text(p, "max_instances")});
+            t.row({md::code(text(p, "name")), text(p, "memory_gb"), text(p, "compute_fraction"), text(p, "max_instances")});
         }
         out += t.str() + "\n" + escape(text(mig, "note")) + ".\n\n";
     } else {

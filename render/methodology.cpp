@@ -1,5 +1,6 @@
 #include "render/methodology.hpp"
 
+#include "render/costing_json.hpp"
 #include "render/json.hpp"
 #include "render/markdown_text.hpp"
 
@@ -43,6 +44,7 @@ json::object constants()
             {"gpus_per_instance", "1 to " + std::to_string(rules::max_gpus_per_instance) + " at the same per-GPU rate"},
             {"regions", "uniform prices in all regions"},
             {"reserved_term_months", rules::reserved_term_months},
+            {"reserved_break_even_utilisation_percent", rules::reserved_break_even_percent},
             {"minimum_top_up", dollars(rules::min_top_up, 2)},
             {"credits_expire", false},
             {"sla_monthly_target_percent", pricing::decimal_string(rules::sla_target_permille, 1, 1)}};
@@ -100,6 +102,33 @@ json::array rule_list()
                             " per GB (10^9 bytes), ingress and egress alike, in every region.",
              "network_micros = gb × 10000"),
         rule("regions", "Prices are the same in every region.", "rate(region) = rate"),
+        rule("several_instances",
+             "A job needing more GPUs than one instance of its model takes (the model's max_gpus_per_instance, at "
+             "most " + std::to_string(rules::max_gpus_per_instance) +
+                 ") runs on several instances, each GPU at the same per-GPU rate; estimates, sizing and find_cheapest "
+                 "state the number of instances, and sizing and find_cheapest prefer one instance.",
+             "instances = ceil(gpus / max_gpus_per_instance); cost = gpus × per_gpu_rate"),
+        rule("sizing",
+             "Memory a model needs = parameters × bytes per parameter × " + ratio_text(rules::sizing_overhead) +
+                 ": the weights plus room for activations and the cache. The glossary's rule of thumb (about 2 GB per "
+                 "billion parameters at FP16) is the weights alone, before that room. GPUs = ceil(memory / VRAM). "
+                 "Sizing gives that count, the cheapest, and the next power of two (1, 2, 4, 8; then whole nodes of " +
+                 std::to_string(rules::max_gpus_per_instance) +
+                 "), the practical choice because tensor parallelism splits a model's attention heads evenly over 2, "
+                 "4 or 8 GPUs.",
+             "needed_gb = params_b × bytes_per_param × " + ratio_text(rules::sizing_overhead) +
+                 "; gpus_needed = ceil(needed_gb / vram_gb)"),
+        rule("catalog_memory",
+             "Sizing uses each model's memory as the catalog gives it. The B200 has 180 GB, what an HGX B200 offers; "
+             "the 192 GB that early material and the multi-GPU lesson quote is its physical memory. Both give the "
+             "lesson's counts: 70 B at 1 byte (105 GB) on 1 B200, 400 B (600 GB) on 4.",
+             "vram_gb(b200) = 180"),
+        rule("mig",
+             "GPUs are rented whole, to one tenant; MIG slices are not rented. Sizing names the smallest slice that "
+             "would hold a model on a GPU you partition yourself; a profile that takes the whole GPU is the GPU "
+             "itself, offered as one GPU. A slice's compute is its share of the GPU's slices: sevenths on most "
+             "models, quarters on the RTX PRO 6000 Blackwell.",
+             "compute_fraction = compute_slices / the GPU's slices"),
     };
 }
 
@@ -192,6 +221,7 @@ json::object methodology_json(pricing::key_ring const& keys)
                "byte-exact, so its SHA-256 can be checked: a source or listing_id starting with = + - @ is written as "
                "it was observed. Open it as text, or import it with every column as text; the other CSV tables "
                "prefix such cells with an apostrophe"}}},
+            {"billing", billing_json()},
             {"signatures", signatures(keys)}};
 }
 

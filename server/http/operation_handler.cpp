@@ -7,6 +7,8 @@
 
 #include "server/mcp_bridge/snapshot_view.hpp"
 
+#include "api/calculator.hpp"
+
 #include "glossary/language.hpp"
 
 #include "pricing/utf8.hpp"
@@ -32,8 +34,17 @@ bool names(api::operation const& op, api::failure const& f, std::string_view wha
 
 // A refusal: the status of its condition, the parameter at fault and what the client can use
 // instead (valid GPU ids, region codes, the closest glossary slugs).
-response refused(route_input& in, api::operation const& op, api::failure const& f)
+response refused(route_input& in, api::operation const& op, api::failure const& f,
+                 render::calculator_form const* form = nullptr)
 {
+    if (form) {
+        // The calculator's page says what was wrong under the form, with the problem's status.
+        auto const status = status_of(f.code);
+        render::form_problem const problem{static_cast<int>(status), std::string(beast_http::obsolete_reason(status)),
+                                           f.message, f.parameter};
+        render::page const where{std::string(in.path), {}, in.formats};
+        return html_error_page(in.req, status, render::calculator_page(op.title, *form, &problem, where));
+    }
     json::object extra;
     if (names(op, f, "gpu"))
         extra["valid_ids"] = catalog_ids(in);
@@ -83,6 +94,23 @@ std::optional<pricing::instant> data_time(route_input& in, api::operation const&
     return std::nullopt;
 }
 
+// A query without its blank fields ("a=1&b=&c=2" → "a=1&c=2"), as a calculator reads it.
+std::string without_blank_fields(std::string_view query)
+{
+    std::string out;
+    if (query.starts_with('?'))
+        query.remove_prefix(1);
+    while (!query.empty()) {
+        auto const amp = query.find('&');
+        auto const pair = query.substr(0, amp);
+        query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+        if (pair.empty() || pair.back() == '=')
+            continue;
+        out += (out.empty() ? "?" : "&") + std::string(pair);
+    }
+    return out;
+}
+
 response serve_answer(route_input& in, api::operation const& op, api::answer&& a)
 {
     if (a.is_published())
@@ -108,14 +136,31 @@ response handle_operation(route_input& in, api::operation const& op)
     auto values = values_of(in, op.route);
     if (auto const* f = std::get_if<api::failure>(&values))
         return refused(in, op, *f);
-    auto args = api::arguments::from_query(op.parameters, std::get<0>(std::move(values)));
+    auto& given = std::get<0>(values);
+    std::optional<render::calculator_form> form;
+    if (in.format == render::format::html)
+        form = api::calculator_of(op, in.snap().catalog, given);
+    if (form) {
+        api::drop_blank_fields(given);
+        if (given.empty()) {  // the calculator before its first use
+            render::page const where{std::string(in.path), {}, in.formats};
+            return serve_body(in.req, in.format, render::calculator_page(op.title, *form, nullptr, where),
+                              data_time(in, op, {}));
+        }
+        in.form = render::form_html(*form);
+    }
+    auto const* shown = form ? &*form : nullptr;
+    std::string const kept_query = form ? without_blank_fields(in.query_string) : std::string();
+    if (form)
+        in.query_string = kept_query;  // the links to the other formats ask what the form asked
+    auto args = api::arguments::from_query(op.parameters, std::move(given));
     if (auto const* f = std::get_if<api::failure>(&args))
-        return refused(in, op, *f);
+        return refused(in, op, *f, shown);
     mcp_bridge::snapshot_view const view(in.snap());
     api::request r{view, std::get<api::arguments>(args), negotiate_language(in.req[beast_http::field::accept_language])};
     auto result = op.run(r);
     if (auto const* f = std::get_if<api::failure>(&result))
-        return refused(in, op, *f);
+        return refused(in, op, *f, shown);
     auto& a = std::get<api::answer>(result);
     auto const lang = a.lang;
     auto res = serve_answer(in, op, std::move(a));

@@ -146,7 +146,7 @@ response bad_parameter(request const& req, std::string const& parameter, std::st
     return problem(req, beast_http::status::bad_request, detail, {{"parameter", parameter}});
 }
 
-static beast_http::status status_of(pricing::errc code)
+beast_http::status status_of(pricing::errc code)
 {
     switch (code) {
     case pricing::errc::invalid_argument: return beast_http::status::bad_request;
@@ -154,6 +154,17 @@ static beast_http::status status_of(pricing::errc code)
     case pricing::errc::unavailable: break;
     }
     return beast_http::status::service_unavailable;
+}
+
+response html_error_page(request const& req, beast_http::status status, std::string body)
+{
+    auto res = base_response(req, status);
+    res.set(beast_http::field::content_type, render::content_type(render::format::html));
+    res.set(beast_http::field::cache_control, "no-store");
+    res.set("Content-Security-Policy", render::html_content_security_policy);
+    res.body() = std::move(body);
+    res.prepare_payload();
+    return res;
 }
 
 response from_error(request const& req, pricing::error const& e, std::string const& parameter,

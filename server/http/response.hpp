@@ -35,6 +35,13 @@ response bad_parameter(request const& req, std::string const& parameter, std::st
 response from_error(request const& req, pricing::error const& e, std::string const& parameter = {},
                     boost::json::object extra = {});
 
+// The status of a domain error: the table from_error uses.
+beast_http::status status_of(pricing::errc code);
+
+// An HTML page answering with an error status (a calculator's refusal shown under its form): the
+// headers of an HTML page, not stored.
+response html_error_page(request const& req, beast_http::status status, std::string body);
+
 // A pre-rendered document: ETag and Last-Modified with If-None-Match and If-Modified-Since (304),
 // its gzip copy when Accept-Encoding allows (with the gzip ETag), HEAD, and the headers its type
 // needs (Content-Security-Policy on HTML, Content-Disposition: inline on Markdown).

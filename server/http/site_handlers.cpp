@@ -17,7 +17,8 @@ response document_at(route_input& in, std::string const& path, std::string_view 
 response serve_computed(route_input& in, render::view const& v, boost::json::object const& doc,
                         std::optional<pricing::instant> last_modified)
 {
-    render::page const where{std::string(in.path), std::string(in.query_string), in.formats};
+    render::page where{std::string(in.path), std::string(in.query_string), in.formats};
+    where.form = in.form;
     return serve_body(in.req, in.format, render::write(in.format, v, doc, where), last_modified);
 }
 

@@ -133,14 +133,17 @@ pricing::gpu_model gpu(json::object const& o)
     m.fp16_dense_tflops = figure(object(o, "fp16_dense_tflops"));
     m.fp8_dense_tflops = optional_figure(o, "fp8_dense_tflops");
     m.tdp_w = figure(object(o, "tdp_w"));
-    m.nvlink_gbs = optional_figure(o, "nvlink_gbs");
+    m.interconnect_gbs = optional_figure(o, "interconnect_gbs");
+    if (m.interconnect_gbs)
+        m.interconnect_kind = text(o, "interconnect_kind");
+    m.notes = text(o, "notes");
     m.source = text(o, "source");
     auto const& mig = object(o, "mig");
     m.mig_max_instances = small_integer(mig, "max_instances");
     for (auto const& p : array(mig, "profiles")) {
         auto const& profile = object(p, "a MIG profile");
         m.mig_profiles.push_back({text(profile, "name"), small_integer(profile, "memory_gb"),
-                                  small_integer(profile, "compute_sevenths"), small_integer(profile, "max_instances")});
+                                  small_integer(profile, "compute_slices"), small_integer(profile, "max_instances")});
     }
     auto const& limits = object(o, "instance_limits");
     m.max_gpus_per_instance = small_integer(limits, "max_gpus");

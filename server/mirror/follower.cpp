@@ -46,9 +46,11 @@ bool follower::follow_once()
     std::string const kept = target_.get() ? "; keeping the last good snapshot" : "; not ready until one is accepted";
     try {
         auto next = source_.refresh(target_.get().get(), status->checked_at);
+        status->accepted_at = status->checked_at;
+        // The status first: a reader who sees the new snapshot also sees that it was accepted.
+        target_.set_upstream(status);
         target_.set(next.snapshot);
         ops::metrics::instance().record_snapshot_reload();
-        status->accepted_at = status->checked_at;
         if (next.changed)
             log_event("upstream_accepted", summary(*next.snapshot));
         accepted = true;
@@ -61,7 +63,8 @@ bool follower::follow_once()
         status->detail = e.what();
         log_event("upstream_refused", status->detail + kept);
     }
-    target_.set_upstream(std::move(status));
+    if (!accepted)
+        target_.set_upstream(std::move(status));
     return accepted;
 }
 

@@ -259,9 +259,9 @@ pricing::catalog database::load_catalog()
         pricing::catalog cat;
         for (auto const& r : tx.exec(
                  "SELECT id, name, vendor, architecture, form_factor, vram_gb, memory_type, memory_bandwidth_gbs, "
-                 "fp16_dense_tflops, fp16_dense_tflops_fp16acc, fp8_dense_tflops, tdp_w, nvlink_gbs, "
+                 "fp16_dense_tflops, fp16_dense_tflops_fp16acc, fp8_dense_tflops, tdp_w, interconnect_gbs, "
                  "mig_max_instances, sm_count, source, notes, max_gpus_per_instance, max_vcpus, max_memory_gib, "
-                 "cpu_generations FROM gpu_model ORDER BY id")) {
+                 "cpu_generations, coalesce(interconnect_kind, '') FROM gpu_model ORDER BY id")) {
             pricing::gpu_model g;
             g.id = r[0].as<std::string>();
             g.name = r[1].as<std::string>();
@@ -275,7 +275,8 @@ pricing::catalog database::load_catalog()
             g.fp16_dense_tflops_fp16acc = pricing::parse_figure(r[9].c_str());
             g.fp8_dense_tflops = optional_figure(r[10]);
             g.tdp_w = pricing::parse_figure(r[11].c_str());
-            g.nvlink_gbs = optional_figure(r[12]);
+            g.interconnect_gbs = optional_figure(r[12]);
+            g.interconnect_kind = r[21].as<std::string>();
             g.mig_max_instances = r[13].as<int>();
             g.sm_count = r[14].as<int>();
             g.source = r[15].as<std::string>();

@@ -141,6 +141,9 @@ MIG_PROFILES = {
     # the balanced layout (2 x 1g.24gb + 2g.47gb + 3g.95gb) and 7g.189gb, without their maximum
     # counts; 3 / 2 / 1 are assumed from the H100 pattern. Names depend on the driver (an older
     # mig-parted copy uses 1g.23gb and 3g.93gb; AWS lists 7g.186gb).
+    # 002_catalog.sql keeps 7g.189gb as it was first applied; migration 010_catalog_fixes.sql renames
+    # it 7g.186gb (AWS's name), since no profile may have more memory than the GPU's 186 GB. 010 also
+    # renames the nvlink_gbs column interconnect_gbs and adds interconnect_kind.
     "gb200": [("1g.24gb", 7), ("2g.47gb", 3), ("3g.95gb", 2), ("7g.189gb", 1)],
 }
 

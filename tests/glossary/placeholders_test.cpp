@@ -63,6 +63,7 @@ TEST_CASE("every fact resolves in both languages")
         {"min_top_up", "$40", "40 $"},         {"sla_percent", "99.9%", "99,9 %"},
         {"regions", "32", "32"},               {"max_gpus", "8", "8"},
         {"min_observations", "5", "5"},        {"month_hours", "730", "730"},
+        {"reserved_break_even_percent", "65%", "65 %"},
     };
     CHECK(fact_names().size() == std::size(expected));
     for (auto const& e : expected) {

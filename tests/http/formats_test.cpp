@@ -243,6 +243,39 @@ TEST_CASE("computed responses: every format, from the same JSON")
     CHECK(header(bad, "Content-Type") == "application/problem+json");
 }
 
+TEST_CASE("calculators: a GET form pre-filled from the query, blank fields not given, refusals under the form")
+{
+    // Before its first use: the form alone, 200.
+    auto const empty = fixture_request("/v1/estimate.html");
+    CHECK(empty.result() == bh::status::ok);
+    CHECK(empty.body().find("<form class=\"calculator\" method=\"get\" action=\"/v1/estimate.html\">") !=
+          std::string::npos);
+    CHECK(header(empty, "Content-Security-Policy").find("form-action 'self'") != std::string::npos);
+    CHECK(empty.body().find("<script") == std::string::npos);
+    // Submitted as a browser does, with its blank fields: the result under the form, filled as sent,
+    // and the other formats' links without the blanks.
+    auto const filled = fixture_request("/v1/estimate.html?gpu=h100-sxm&gpus=2&seconds=&hours=10&tier=spot&storage_gb=");
+    CHECK(filled.result() == bh::status::ok);
+    auto const& body = filled.body();
+    CHECK(body.find("<option value=\"h100-sxm\" selected>") != std::string::npos);
+    CHECK(body.find("name=\"hours\" value=\"10\"") != std::string::npos);
+    CHECK(body.find("<option value=\"spot\" selected>") != std::string::npos);
+    CHECK(body.find("</form>") < body.find("<td align=\"right\">16.800</td>"));
+    CHECK(body.find("/v1/estimate.json?gpu=h100-sxm&amp;gpus=2&amp;hours=10&amp;tier=spot\"") != std::string::npos);
+    // A refusal: the form as sent and the problem, with its status, in HTML.
+    auto const bad = fixture_request("/v1/sizing.html?params_b=70&precision=fp7");
+    CHECK(bad.result() == bh::status::bad_request);
+    CHECK(header(bad, "Content-Type") == "text/html; charset=utf-8");
+    CHECK(bad.body().find("name=\"params_b\" value=\"70\"") != std::string::npos);
+    CHECK(bad.body().find("<div class=\"problem\" role=\"alert\"><p><strong>400 Bad Request</strong> "
+                          "(<code>precision</code>)") != std::string::npos);
+    // Only the calculators have a form; their other formats keep refusing blanks.
+    CHECK(fixture_request("/v1/prices.html").body().find("<form") == std::string::npos);
+    CHECK(fixture_request("/v1/estimate?gpu=h100-sxm&hours=10&seconds=").result() == bh::status::bad_request);
+    for (auto const* page : {"/v1/sizing.html", "/v1/compare.html", "/v1/cheapest.html", "/v1/instances/check.html"})
+        CHECK(fixture_request(page).body().find("<form class=\"calculator\"") != std::string::npos);
+}
+
 TEST_CASE("French glossary pages: lang kept in the links, lang attribute on the HTML")
 {
     auto const md = fixture_request("/v1/glossary/interruptible-instance.md?lang=fr");

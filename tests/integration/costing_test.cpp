@@ -160,9 +160,10 @@ TEST_CASE("/v1/sizing: 70B and 400B at one byte per parameter")
     CHECK(text(model_row(s400, "h100-sxm").at("hourly").at("on_demand")) == "13.440");
     auto const& l40s = model_row(s400, "l40s");
     CHECK(l40s.at("gpus_needed").as_int64() == 13);
-    CHECK(l40s.at("practical_gpus").is_null());
+    CHECK(l40s.at("practical_gpus").as_int64() == 16);  // two nodes of 8
+    CHECK(l40s.at("instances").as_int64() == 2);
     CHECK_FALSE(l40s.at("fits_one_node").as_bool());
-    CHECK(text(l40s.at("note")).find("several nodes") != std::string::npos);
+    CHECK(text(l40s.at("note")).find("2 instances") != std::string::npos);
 
     auto const one = get_ok(server, "/v1/sizing?params_b=7&precision=int4&gpu=h100-sxm");
     REQUIRE(one.at("models").as_array().size() == 1);
@@ -274,6 +275,29 @@ TEST_CASE("/v1/gpus: every model carries PowerScore, limits, MIG and regions, an
     auto const mig = get_ok(server, "/v1/gpus?mig=true&nvlink=true");
     CHECK(mig.at("count").as_int64() == 11);  // every MIG model but the RTX PRO 6000 (no NVLink)
     CHECK(get_ok(server, "/v1/gpus?mig=false").at("count").as_int64() == 15);
+    // Migration 010: the link is named with its kind, and no MIG profile is larger than its GPU.
+    auto const listed = get_ok(server, "/v1/gpus");
+    for (auto const& v : listed.at("gpus").as_array()) {
+        auto const& g = v.as_object();
+        std::string const id = text(g.at("id"));
+        CAPTURE(id);
+        auto const& kind = g.at("interconnect_kind");
+        CHECK(kind.is_null() == g.at("interconnect_gbs").is_null());
+        if (!kind.is_null())
+            CHECK(text(kind) == (text(g.at("vendor")) == "AMD" ? "Infinity Fabric" : "NVLink"));
+        CHECK_FALSE(g.contains("nvlink_gbs"));
+        auto const& partitions = g.at("mig").as_object();
+        for (auto const& p : partitions.at("profiles").as_array()) {
+            CHECK(p.at("memory_gb").as_int64() <= g.at("vram_gb").as_int64());
+            CHECK(text(p.at("compute_fraction")) ==
+                  std::to_string(p.at("compute_slices").as_int64()) + "/" + std::to_string(partitions.at("compute_slices").as_int64()));
+        }
+    }
+    CHECK(get_ok(server, "/v1/gpus/rtx-pro-6000-blackwell").at("mig").at("compute_slices").as_int64() == 4);
+    CHECK(get_ok(server, "/v1/gpus/b200").at("notes").as_string().find("180 GB") != std::string::npos);
+    auto const nine = get_ok(server, "/v1/estimate?gpu=h100-sxm&gpus=9&hours=1");
+    CHECK(nine.at("instances").as_int64() == 2);
+    CHECK(text(nine.at("total")) == "15.120");  // 9 × 1.680, linear past one instance
 }
 
 TEST_CASE("bad requests are 400 problem+json naming the parameter, never 500")
@@ -295,8 +319,8 @@ TEST_CASE("bad requests are 400 problem+json naming the parameter, never 500")
         {"/v1/estimate?gpu=h100-sxm&hours=0.0000001", "hours"},
         {"/v1/estimate?gpu=h100-sxm&hours=NaN", "hours"},
         {"/v1/estimate?gpu=h100-sxm&hours=-1", "hours"},
-        {"/v1/estimate?gpu=h100-sxm&hours=1&gpus=9", "gpus"},
-        {"/v1/estimate?gpu=rtx-4090&hours=1&gpus=8", "gpus"},
+        {"/v1/estimate?gpu=h100-sxm&hours=1&gpus=65", "gpus"},
+        {"/v1/estimate?gpu=rtx-4090&hours=1&gpus=0", "gpus"},
         {"/v1/estimate?gpu=h100-sxm&hours=1&tier=cheap", "tier"},
         {"/v1/estimate?gpu=h100-sxm&hours=1&storage_gb=1000001", "storage_gb"},
         {"/v1/estimate?gpu=h100-sxm&hours=1&storage_hours=5", "storage_hours"},

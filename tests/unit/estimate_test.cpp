@@ -10,6 +10,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <utility>
 
 using lcg::pricing::all_tiers;
@@ -217,10 +218,9 @@ TEST_CASE("every parameter is validated and the error names it")
     row const rows[] = {
         {{.hours = "1"}, "gpu", "gpu: required"},
         {{.gpu = "h999", .hours = "1"}, "gpu", "model name: a10, h100-sxm, rtx-4090"},
-        {{.gpu = "h100-sxm", .gpus = "0", .hours = "1"}, "gpus", "from 1 to 8"},
-        {{.gpu = "h100-sxm", .gpus = "9", .hours = "1"}, "gpus", "from 1 to 8"},
+        {{.gpu = "h100-sxm", .gpus = "0", .hours = "1"}, "gpus", "from 1 to 64"},
+        {{.gpu = "h100-sxm", .gpus = "65", .hours = "1"}, "gpus", "from 1 to 64"},
         {{.gpu = "h100-sxm", .gpus = "1.5", .hours = "1"}, "gpus", "is not an integer"},
-        {{.gpu = "rtx-4090", .gpus = "8", .hours = "1"}, "gpus", "from 1 to 4"},
         {{.gpu = "h100-sxm"}, "hours", "a duration is required"},
         {{.gpu = "h100-sxm", .seconds = "60", .hours = "1"}, "seconds", "not both"},
         {{.gpu = "h100-sxm", .seconds = "1.5"}, "seconds", "is not an integer"},
@@ -249,6 +249,22 @@ TEST_CASE("every parameter is validated and the error names it")
         CHECK(job.err().cause.code == errc::invalid_argument);
         CHECK(job.err().cause.message.find(r.phrase) != std::string::npos);
     }
+}
+
+TEST_CASE("past a model's limit per instance, a job runs on several instances at the same per-GPU rate")
+{
+    // The RTX 4090 takes at most 4 per instance: 8 make 2 instances, 9 make 3; an H100 SXM takes 8.
+    for (auto [gpu, gpus, instances] : {std::tuple{"rtx-4090", "8", 2}, std::tuple{"rtx-4090", "9", 3},
+                                        std::tuple{"h100-sxm", "8", 1}, std::tuple{"h100-sxm", "20", 3}}) {
+        CAPTURE(gpu);
+        CAPTURE(gpus);
+        auto const job = parse_job({.gpu = gpu, .gpus = gpus, .hours = "1"}, sample_catalog());
+        REQUIRE(job.has_value());
+        CHECK(job->instances == instances);
+    }
+    // 20 H100 SXM for 10 hours: 200 GPU-hours × 1.680, linear in the GPUs.
+    job_estimate const e = estimate({.gpu = "h100-sxm", .gpus = "20", .hours = "10"});
+    CHECK(to_decimal(e.total) == "336.000");
 }
 
 TEST_CASE("a model without a price this week cannot be estimated")

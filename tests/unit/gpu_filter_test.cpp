@@ -29,8 +29,10 @@ gpu_model model(std::string id, std::string vendor, std::string architecture, in
     g.architecture = std::move(architecture);
     g.vram_gb = vram;
     g.mig_max_instances = mig;
-    if (nvlink)
-        g.nvlink_gbs = parse_figure(nvlink);
+    if (nvlink) {
+        g.interconnect_gbs = parse_figure(nvlink);
+        g.interconnect_kind = g.vendor == "AMD" ? "Infinity Fabric" : "NVLink";
+    }
     return g;
 }
 

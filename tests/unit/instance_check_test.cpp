@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -115,6 +116,40 @@ TEST_CASE("each broken limit is reported with the allowed and requested values")
         CHECK(c.problems[2].limit == "max_memory_gib");
         CHECK(c.problems[3].limit == "cpu_generation");
         CHECK(c.problems[3].allowed_generations == strings{"v7"});  // eu-paris-2 adds nothing to the H100
+    }
+}
+
+TEST_CASE("the attachment rules are named limits: one GPU model, the performance flag, no dedicated VM")
+{
+    instance_parameters p{"h100-sxm", "2", "32", "256", "v7", {}};
+    CHECK(check(p).ok());  // the flag assumed on, not a dedicated VM, one model
+    p.other_gpu = "H100-SXM";
+    p.cpu_performance = "true";
+    p.dedicated_vm = "false";
+    CHECK(check(p).ok());  // the same model twice is one model
+    p.other_gpu = "l40";
+    p.cpu_performance = "false";
+    p.dedicated_vm = "TRUE";
+    instance_check const c = check(p);
+    REQUIRE(c.problems.size() == 3);
+    CHECK(c.problems[0].limit == "one_gpu_model");
+    CHECK(c.problems[0].allowed_text == "h100-sxm");
+    CHECK(c.problems[0].requested_text == "l40");
+    CHECK(c.problems[1].limit == "cpu_performance_flag");
+    CHECK(c.problems[1].allowed_flag == true);
+    CHECK_FALSE(c.problems[1].requested_flag);
+    CHECK(c.problems[2].limit == "not_dedicated_vm");
+    CHECK(c.problems[2].allowed_flag == false);
+    CHECK(c.problems[2].requested_flag);
+    // Bad values name their parameter.
+    for (auto [field, value, name] : {std::tuple{&instance_parameters::other_gpu, "h999", "other_gpu"},
+                                      std::tuple{&instance_parameters::cpu_performance, "yes", "cpu_performance"},
+                                      std::tuple{&instance_parameters::dedicated_vm, "1", "dedicated_vm"}}) {
+        instance_parameters bad{"h100-sxm", "1", "8", "64", "v7", {}};
+        bad.*field = value;
+        auto const req = parse_instance_request(bad, sample_catalog());
+        REQUIRE_FALSE(req.has_value());
+        CHECK(req.err().parameter == name);
     }
 }
 

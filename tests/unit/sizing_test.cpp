@@ -181,13 +181,18 @@ TEST_CASE("400B at 1 byte: 600 GB → H100: 8, H200: 5 (practical 8), B200: 4")
     CHECK(row_of(r, "b200").gpus_needed == 4);
     CHECK(*row_of(r, "b200").practical_gpus == 4);
     CHECK(to_decimal(row_of(r, "b200").hourly->on_demand) == "14.000");  // 4 × 3.500
-    // L40S: 600 / 48 = 12.5 → 13 GPUs: several nodes, no practical count, no price.
+    // L40S: 600 / 48 = 12.5 → 13 GPUs: two nodes of 8 in practice (2 instances), 13 at the least (2
+    // instances of at most 8), priced linearly: 16 × 0.700 and 13 × 0.700.
     auto const& l40s = row_of(r, "l40s");
     CHECK(l40s.gpus_needed == 13);
-    CHECK_FALSE(l40s.practical_gpus.has_value());
+    CHECK(*l40s.practical_gpus == 16);
     CHECK_FALSE(l40s.fits_one_node);
     CHECK_FALSE(l40s.fits_one_instance);
-    CHECK_FALSE(l40s.hourly.has_value());
+    CHECK(l40s.instances == 2);
+    CHECK(l40s.smallest_instances == 2);
+    CHECK(to_decimal(l40s.hourly->on_demand) == "11.200");
+    CHECK(to_decimal(l40s.smallest_hourly->on_demand) == "9.100");
+    // 9.100 for 13 L40S is less than 10.500 for 5 H200, but one instance comes before several.
     // Five H200 hold it for less than any power of two: 5 × 2.100 = 10.500 < 8 × 1.680 = 13.440 < 4 × 3.500.
     CHECK(to_decimal(row_of(r, "h200-sxm").smallest_hourly->on_demand) == "10.500");
     CHECK(to_decimal(row_of(r, "h200-sxm").hourly->on_demand) == "16.800");  // the practical 8
@@ -219,6 +224,10 @@ TEST_CASE("a small model fits a MIG slice: the smallest profile that holds it")
                                                                    {"4g.96gb", 96, 4, 1}});
     CHECK(smallest_mig_fit(pro, 48 * needed_units_per_gb)->profile == "2g.48gb");
     CHECK_FALSE(smallest_mig_fit(pro, 49 * needed_units_per_gb).has_value());
+    // Its GPU is cut in four, not seven: 2g.48gb is 2/4 of the compute.
+    CHECK(lcg::pricing::mig_compute_slices(pro) == 4);
+    CHECK(smallest_mig_fit(pro, 48 * needed_units_per_gb)->slices_per_gpu == 4);
+    CHECK(row.mig->slices_per_gpu == 7);
 }
 
 TEST_CASE("sizing parameters are validated")

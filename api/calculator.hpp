@@ -1,0 +1,25 @@
+#pragma once
+
+#include "api/operation.hpp"
+
+#include "render/calculator.hpp"
+
+#include "pricing/catalog.hpp"
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace lcg::api {
+
+// The form of an operation whose HTML page is a calculator (operation::calculator), its fields the
+// operation's parameters in order, pre-filled from `values` (the query as given); a catalog id or a
+// region is picked from a list of the catalog's. Empty for the other operations.
+std::optional<render::calculator_form> calculator_of(operation const& op, pricing::catalog const& cat,
+                                                     std::map<std::string, std::string, std::less<>> const& values);
+
+// A form sends its blank fields as name=; a calculator treats a blank field as one not given.
+void drop_blank_fields(std::map<std::string, std::string, std::less<>>& values);
+
+}

@@ -42,11 +42,12 @@ using result = std::variant<answer, failure>;
 
 // One call: the service's state, the arguments as given, and the language the client prefers
 // (over HTTP, negotiated from its Accept-Language header; English otherwise), which answers when
-// `lang` is not given. It is read only by the operations that have a language.
+// `lang` is not given. `lang` is the language call() settled on, before the operation runs.
 struct request {
     data_view const& data;
     arguments& args;
     glossary::language preferred_language = glossary::language::en;
+    glossary::language lang = glossary::language::en;
 };
 
 struct operation {
@@ -64,6 +65,17 @@ struct operation {
     // Its HTML page is a calculator: a form of its parameters above the result (api/calculator.hpp).
     bool calculator = false;
 };
+
+// Runs `op` the way both faces do: its `lang` argument (every operation takes one) or else the
+// Accept-Language header settles the language, then the operation answers in it. The answer says
+// its language; a published one names its document in that language. An unknown language is
+// refused (400 naming en and fr).
+result call(operation const& op, request& r);
+
+// The language a `lang` value names, or the client's preferred one when there is none; refused
+// (parameter "lang") when the value is neither en nor fr.
+std::variant<glossary::language, failure> language_of(std::optional<std::string> const& text,
+                                                      glossary::language preferred);
 
 // Every operation, in the order tools/list shows them.
 std::span<const operation> operations();

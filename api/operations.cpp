@@ -82,7 +82,7 @@ constexpr parameter prices_parameters[] = {
      rules::max_observed_price.micros() / 1'000'000},
     {"tier", vt::string, "The tier that max_price and sort=price look at (default on_demand)", false, tiers},
     {"sort", vt::string, "gpu (default, catalog order), price (cheapest first) or vram (most memory first)", false, orders},
-    week};
+    week, lang};
 
 result get_prices(request& r)
 {
@@ -107,10 +107,10 @@ result get_prices(request& r)
         return no_sheet();
     if (query->empty() && sheet == r.data.current_sheet())
         return published("/v1/prices");
-    return computed(render::sheet_json(*sheet, cat, pricing::select_prices(*query, *sheet, cat)));
+    return computed(render::sheet_json(*sheet, cat, pricing::select_prices(*query, *sheet, cat), r.lang));
 }
 
-constexpr parameter gpu_parameters[] = {gpu_id};
+constexpr parameter gpu_parameters[] = {gpu_id, lang};
 
 // The catalog model a required `gpu` argument names, or the refusal: 404 for a name the catalog lacks.
 std::variant<pricing::gpu_model const*, failure> required_gpu(request& r)
@@ -138,7 +138,7 @@ result get_gpu(request& r)
 constexpr parameter catalog_parameters[] = {
     vendor, architecture, min_vram_gb,
     {"mig", vt::boolean, "Only models with (true) or without (false) Multi-Instance GPU"},
-    {"nvlink", vt::boolean, "Only NVIDIA models with (true) or without (false) NVLink"}};
+    {"nvlink", vt::boolean, "Only NVIDIA models with (true) or without (false) NVLink"}, lang};
 
 result list_gpus(request& r)
 {
@@ -154,7 +154,7 @@ result list_gpus(request& r)
 
 constexpr parameter inventory_parameters[] = {
     only_gpu,
-    {"region", vt::string, "Only this region code, such as eu-paris-2 (/v1/regions lists them)"}};
+    {"region", vt::string, "Only this region code, such as eu-paris-2 (/v1/regions lists them)"}, lang};
 
 result get_inventory(request& r)
 {
@@ -164,7 +164,7 @@ result get_inventory(request& r)
         return refused(query.err());
     if (query->empty())
         return published("/v1/inventory");
-    return computed(render::inventory_json(cat, *query));
+    return computed(render::inventory_json(cat, *query, r.lang));
 }
 
 result get_methodology(request&) { return published("/v1/methodology"); }
@@ -173,7 +173,7 @@ result get_methodology(request&) { return published("/v1/methodology"); }
 
 constexpr parameter compare_parameters[] = {
     {"gpus", vt::string_list, "2 to 8 distinct catalog ids (over HTTP separated by commas: l40s,h100-sxm)", true, {},
-     std::nullopt, std::nullopt, false, 2, rules::max_compared_gpus}};
+     std::nullopt, std::nullopt, false, 2, rules::max_compared_gpus}, lang};
 
 result compare_gpus(request& r)
 {
@@ -199,7 +199,7 @@ constexpr parameter estimate_parameters[] = {
     {"egress_gb", vt::number, "GB sent out", false, {}, 0, rules::max_network_gb},
     {"ingress_gb", vt::number, "GB received", false, {}, 0, rules::max_network_gb},
     {"tokens_per_second", vt::number, "Your measured throughput, for the cost per million tokens", false, {}, 0, rules::max_tokens_per_second, true},
-    {"images_per_hour", vt::number, "Your measured throughput, for the cost per image", false, {}, 0, rules::max_images_per_hour, true}};
+    {"images_per_hour", vt::number, "Your measured throughput, for the cost per image", false, {}, 0, rules::max_images_per_hour, true}, lang};
 
 result estimate_job_cost(request& r)
 {
@@ -223,7 +223,7 @@ result estimate_job_cost(request& r)
 }
 
 constexpr parameter sizing_parameters[] = {
-    params_b_required, precision_required, only_gpu};
+    params_b_required, precision_required, only_gpu, lang};
 
 result size_model(request& r)
 {
@@ -239,7 +239,7 @@ constexpr parameter cheapest_parameters[] = {
     params_b, precision,
     {"vram_gb", vt::number, "Memory needed in GB, instead of params_b and precision", false, {}, 0, rules::max_needed_vram_gb, true},
     {"hours", vt::number, "Duration in hours (default 1, up to 6 decimals)", false, {}, 0, rules::max_job_hours, true},
-    tier};
+    tier, lang};
 
 result find_cheapest(request& r)
 {
@@ -263,7 +263,8 @@ constexpr parameter instance_parameters[] = {
     {"region", vt::string, "A region code (optional; some regions allow more CPU generations)"},
     {"other_gpu", vt::string, "Another catalog model wanted on the same instance (its GPUs must all be of one model)"},
     {"cpu_performance", vt::boolean, "Whether the instance has the processor performance flag, which a GPU needs (default true)"},
-    {"dedicated_vm", vt::boolean, "Whether the instance is a dedicated VM, which takes no GPU (default false)"}};
+    {"dedicated_vm", vt::boolean, "Whether the instance is a dedicated VM, which takes no GPU (default false)"},
+    lang};
 
 result check_instance(request& r)
 {
@@ -279,16 +280,6 @@ result check_instance(request& r)
 
 // ---- the glossary -------------------------------------------------------------------------------
 
-std::variant<glossary::language, failure> language_of(request& r)
-{
-    auto const text = take(r, "lang");
-    if (!text)
-        return r.preferred_language;
-    if (auto const parsed = glossary::parse_language(*text))
-        return *parsed;
-    return invalid_parameter("lang", "lang: " + pricing::quote(*text) + " is not a glossary language; accepted: en, fr");
-}
-
 std::string lang_query(glossary::language l) { return "?lang=" + std::string(glossary::to_string(l)); }
 
 failure glossary_unavailable(data_view const& data)
@@ -303,10 +294,7 @@ constexpr parameter term_parameters[] = {
 result explain_term(request& r)
 {
     auto const term = take(r, "term");
-    auto const l = language_of(r);
-    if (auto const* f = std::get_if<failure>(&l))
-        return *f;
-    auto const language = std::get<glossary::language>(l);
+    auto const language = r.lang;
     if (!term || glossary::words(*term).empty())
         return invalid_parameter("term", "term: required; accepted: a glossary slug (gpu-hour), a term's name in "
                                          "English or French (accents optional) or words to search for");
@@ -345,10 +333,7 @@ result search_glossary(request& r)
 {
     auto const q = take(r, "q");
     auto const category = take(r, "category");
-    auto const l = language_of(r);
-    if (auto const* f = std::get_if<failure>(&l))
-        return *f;
-    auto const language = std::get<glossary::language>(l);
+    auto const language = r.lang;
     if (q && glossary::words(*q).empty())
         return invalid_parameter("q", "q: needs at least one letter or digit to search for");
     if (q && q->size() > rules::max_glossary_query_bytes)
@@ -392,7 +377,7 @@ result search_glossary(request& r)
 
 // ---- history ------------------------------------------------------------------------------------
 
-constexpr parameter history_parameters[] = {gpu_id};
+constexpr parameter history_parameters[] = {gpu_id, lang};
 
 result get_price_history(request& r)
 {
@@ -405,7 +390,7 @@ result get_price_history(request& r)
 }
 
 constexpr parameter history_table_parameters[] = {
-    {"tier", vt::string, "The rate the table shows (default on_demand)", false, tiers}};
+    {"tier", vt::string, "The rate the table shows (default on_demand)", false, tiers}, lang};
 
 result get_history(request& r)
 {
@@ -420,7 +405,7 @@ result get_history(request& r)
 
 // ---- the table ----------------------------------------------------------------------------------
 
-constexpr auto none = std::span<const parameter>{};
+constexpr parameter methodology_parameters[] = {lang};
 
 auto const registry = std::to_array<operation>({
     {"get_prices", "/v1/prices", "GPU prices this week",
@@ -489,12 +474,39 @@ auto const registry = std::to_array<operation>({
      "The published pricing rules: the market median, on-demand at most 70 % of it, spot and reserved shares, "
      "rounding, the observation window, per-second billing, storage and network rates, account terms, PowerScore, "
      "sizing and how to audit.",
-     none, get_methodology, &render::methodology_view, "methodology", ""},
+     methodology_parameters, get_methodology, &render::methodology_view, "methodology", ""},
 });
 
 }
 
 std::span<const operation> operations() { return registry; }
+
+std::variant<glossary::language, failure> language_of(std::optional<std::string> const& text,
+                                                      glossary::language preferred)
+{
+    if (!text)
+        return preferred;
+    if (auto const parsed = glossary::parse_language(*text))
+        return *parsed;
+    return invalid_parameter("lang", "lang: " + pricing::quote(*text) + " is not a language of this service; accepted: en, fr");
+}
+
+result call(operation const& op, request& r)
+{
+    auto const l = language_of(r.args.take("lang"), r.preferred_language);
+    if (auto const* f = std::get_if<failure>(&l))
+        return *f;
+    r.lang = std::get<glossary::language>(l);
+    auto out = op.run(r);
+    if (auto* a = std::get_if<answer>(&out)) {
+        a->lang = r.lang;
+        // The operation names its English document; the French one is beside it (the glossary
+        // names its language itself).
+        if (a->is_published())
+            a->published_query = render::language_query(a->published_query, r.lang);
+    }
+    return out;
+}
 
 operation const* find_tool(std::string_view name)
 {

@@ -173,32 +173,20 @@ std::span<const std::string_view> fact_names()
     return names;
 }
 
-std::string format_decimal(std::string_view decimal, language lang)
-{
-    std::string out(decimal);
-    if (lang == language::fr)
-        for (char& c : out)
-            if (c == '.')
-                c = ',';
-    return out;
-}
+// The glossary's English writes "70%"; French follows the pages (language.hpp).
+std::string format_decimal(std::string_view decimal, language lang) { return number(lang, decimal); }
 
 std::string format_percent(std::string_view decimal, language lang)
 {
-    return format_decimal(decimal, lang) + (lang == language::fr ? " %" : "%");
+    return lang == language::fr ? percent(lang, decimal) : std::string(decimal) + "%";
 }
 
-std::string format_rate(pricing::money rate, language lang)
-{
-    std::string const amount = format_decimal(pricing::to_decimal(rate, 3), lang);
-    return lang == language::fr ? amount + " $" : "$" + amount;
-}
+std::string format_rate(pricing::money rate, language lang) { return dollars(lang, pricing::to_decimal(rate, 3)); }
 
 std::string format_amount(pricing::money amount, language lang)
 {
     bool const whole_dollars = amount.micros() % pricing::money::micros_per_dollar == 0;
-    std::string const text = format_decimal(pricing::to_decimal(amount, whole_dollars ? 0 : 2), lang);
-    return lang == language::fr ? text + " $" : "$" + text;
+    return dollars(lang, pricing::to_decimal(amount, whole_dollars ? 0 : 2));
 }
 
 pricing::outcome<std::string> resolve_placeholder(std::string_view inner, language lang, figures const& with)

@@ -28,9 +28,9 @@ namespace lcg::glossary {
 std::span<const std::string_view> fact_names();
 
 std::string format_rate(pricing::money rate, language lang);    // "$1.680" / "1,680 $"
-std::string format_amount(pricing::money amount, language lang);  // "$0.08", "$40" / "0,08 $", "40 $"
+std::string format_amount(pricing::money amount, language lang);  // "$0.08", "$40" / "0,08 $", "40 $" (U+202F)
 std::string format_decimal(std::string_view decimal, language lang);  // "0.70" / "0,70"
-std::string format_percent(std::string_view decimal, language lang);  // "99.9%" / "99,9 %"
+std::string format_percent(std::string_view decimal, language lang);  // "99.9%" / "99,9 %" (U+202F)
 
 // What placeholders are resolved against: the sheet in force and the catalog (for GPU ids and the
 // number of regions). Both must outlive the call.

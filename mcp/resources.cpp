@@ -30,7 +30,8 @@ failure not_found(std::string_view uri, std::string message, bool modern)
             json::object{{"uri", uri.substr(0, 200)}}};
 }
 
-// "lowcostgpu://glossary/gpu-hour?lang=fr" → path "glossary/gpu-hour", language fr.
+// "lowcostgpu://glossary/gpu-hour?lang=fr" → path "glossary/gpu-hour", language fr. Every resource
+// takes ?lang=.
 struct parsed_uri {
     std::string_view path;
     std::optional<glossary::language> lang;
@@ -57,9 +58,9 @@ parsed_uri split(std::string_view rest)
 json::array const& resource_list()
 {
     static json::array const list = json::parse(R"json([
-{"uri":"lowcostgpu://prices","name":"prices","title":"Price sheet in effect","description":"This week's per-GPU hourly rates of every priced model (on-demand, spot, reserved). Markdown, then the JSON of GET /v1/prices.","mimeType":"text/markdown"},
-{"uri":"lowcostgpu://gpus","name":"gpus","title":"GPU catalog","description":"Every GPU model with its memory, bandwidth, PowerScore and on-demand rate. Markdown, then the JSON of GET /v1/gpus.","mimeType":"text/markdown"},
-{"uri":"lowcostgpu://methodology","name":"methodology","title":"Pricing methodology","description":"How prices are set, rounded and audited. Markdown, then the JSON of GET /v1/methodology.","mimeType":"text/markdown"},
+{"uri":"lowcostgpu://prices","name":"prices","title":"Price sheet in effect","description":"This week's per-GPU hourly rates of every priced model (on-demand, spot, reserved). Add ?lang=fr for French. Markdown, then the JSON of GET /v1/prices.","mimeType":"text/markdown"},
+{"uri":"lowcostgpu://gpus","name":"gpus","title":"GPU catalog","description":"Every GPU model with its memory, bandwidth, PowerScore and on-demand rate. Add ?lang=fr for French. Markdown, then the JSON of GET /v1/gpus.","mimeType":"text/markdown"},
+{"uri":"lowcostgpu://methodology","name":"methodology","title":"Pricing methodology","description":"How prices are set, rounded and audited. Add ?lang=fr for French. Markdown, then the JSON of GET /v1/methodology.","mimeType":"text/markdown"},
 {"uri":"lowcostgpu://glossary","name":"glossary","title":"Glossary","description":"The 85 terms and 3 questions with this week's figures; add ?lang=fr for French. Markdown, then the JSON of GET /v1/glossary.","mimeType":"text/markdown"}
 ])json").as_array();
     return list;
@@ -68,10 +69,10 @@ json::array const& resource_list()
 json::array const& resource_templates()
 {
     static json::array const list = json::parse(R"json([
-{"uriTemplate":"lowcostgpu://gpus/{id}","name":"gpu","title":"One GPU model","description":"A catalog model by id (h100-sxm): specs, limits, regions and price. Markdown, then the JSON of GET /v1/gpus/{gpu}.","mimeType":"text/markdown"},
+{"uriTemplate":"lowcostgpu://gpus/{id}","name":"gpu","title":"One GPU model","description":"A catalog model by id (h100-sxm): specs, limits, regions and price. Add ?lang=fr for French. Markdown, then the JSON of GET /v1/gpus/{gpu}.","mimeType":"text/markdown"},
 {"uriTemplate":"lowcostgpu://glossary/{slug}","name":"glossary-term","title":"One glossary entry","description":"A term or question by slug; add ?lang=fr for French. Markdown, then the JSON of GET /v1/glossary/{term}.","mimeType":"text/markdown"},
-{"uriTemplate":"lowcostgpu://sheets/{week}","name":"sheet","title":"One weekly sheet","description":"A published sheet by ISO week (2026-W49) with medians and rates. Markdown, then the JSON of GET /v1/sheets/{week}.","mimeType":"text/markdown"},
-{"uriTemplate":"lowcostgpu://prices/{id}/history","name":"price-history","title":"Price history of a GPU model","description":"Every published week of a model by id (h100-sxm): median, rates and the change from the week before. Markdown, then the JSON of GET /v1/prices/{gpu}/history.","mimeType":"text/markdown"}
+{"uriTemplate":"lowcostgpu://sheets/{week}","name":"sheet","title":"One weekly sheet","description":"A published sheet by ISO week (2026-W49) with medians and rates. Add ?lang=fr for French. Markdown, then the JSON of GET /v1/sheets/{week}.","mimeType":"text/markdown"},
+{"uriTemplate":"lowcostgpu://prices/{id}/history","name":"price-history","title":"Price history of a GPU model","description":"Every published week of a model by id (h100-sxm): median, rates and the change from the week before. Add ?lang=fr for French. Markdown, then the JSON of GET /v1/prices/{gpu}/history.","mimeType":"text/markdown"}
 ])json").as_array();
     return list;
 }
@@ -91,15 +92,15 @@ result_or_failure<json::array> read_resource(std::string_view uri, data_view con
         return not_found(uri, "no resource at that URI; resources/list and resources/templates/list name them", modern);
     auto const parsed = split(uri.substr(scheme.size()));
     auto const path = parsed.path;
-    bool const glossary_path = path == "glossary" || path.starts_with("glossary/");
-    if (parsed.bad_query || (parsed.lang && !glossary_path))
-        return not_found(uri, "only glossary URIs take a query, and only ?lang=en or ?lang=fr", modern);
+    if (parsed.bad_query)
+        return not_found(uri, "a resource URI takes one query, ?lang=en or ?lang=fr", modern);
     auto const lang = parsed.lang.value_or(glossary::language::en);
+    // The glossary's documents name their language, English included; the others name French only.
     std::string const suffix = "?lang=" + std::string(glossary::to_string(lang));
 
     // The path of the HTTP document this URI names; its Markdown and its JSON are served as stored.
     std::string path_of_document;
-    std::string query;
+    std::string query = render::language_query("", lang);
     if (path == "prices") {
         if (!data.current_sheet())
             return not_found(uri, "no price sheet is in effect yet", modern);

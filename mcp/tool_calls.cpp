@@ -71,7 +71,7 @@ std::optional<json::object> call_tool(std::string_view name, json::object const*
     if (auto const* f = std::get_if<api::failure>(&args))
         return error_result(f->message);
     api::request request{data, std::get<api::arguments>(args)};
-    auto result = op->run(request);
+    auto result = api::call(*op, request);
     if (auto const* f = std::get_if<api::failure>(&result))
         return error_result(f->message);
     auto document = document_of(std::get<api::answer>(std::move(result)), data);

@@ -1,15 +1,14 @@
 #include "render/calculator.hpp"
 
 #include "render/markdown_text.hpp"
+#include "render/words.hpp"
 
 namespace lcg::render {
 
 namespace {
 
-// The words a calculator adds to a page, gathered here for translation.
-constexpr std::string_view submit_label = "Calculate";
+// A drop-down list's first choice: nothing chosen.
 constexpr std::string_view not_given = "—";
-constexpr std::string_view blank_note = "A field left blank is not given.";
 
 std::string attribute(std::string_view name, std::string_view value)
 {
@@ -56,8 +55,8 @@ std::string form_html(calculator_form const& form, form_problem const* problem)
         out += f.choices.empty() ? input_html(f, id) : select_html(f, id);
         out += "<br><small>" + html_escape(f.hint) + "</small></p>\n";
     }
-    out += "<p><button type=\"submit\">" + std::string(submit_label) + "</button> <small>" + std::string(blank_note) +
-           "</small></p>\n</form>\n";
+    out += "<p><button type=\"submit\">" + say(form.lang, "calc.submit") + "</button> <small>" +
+           say(form.lang, "calc.blank") + "</small></p>\n</form>\n";
     if (problem) {
         out += "<div class=\"problem\" role=\"alert\"><p><strong>" + std::to_string(problem->status) + " " +
                html_escape(problem->title) + "</strong>";

@@ -29,6 +29,7 @@ struct form_field {
 struct calculator_form {
     std::string action;  // "/v1/estimate.html"
     std::vector<form_field> fields;
+    language lang = language::en;  // of its button and its note
 };
 
 // What was wrong with the query, shown under the form: the problem detail's figures.

@@ -22,13 +22,13 @@ constexpr int scale = 8;
 
 struct series {
     std::string_view key;    // member of a week in the history document
-    std::string_view label;  // legend
+    std::string_view label;  // the legend's message (render/words)
     std::string_view colour;
 };
-constexpr std::array<series, 4> all_series{{{"median", "Market median", "#6b7280"},
-                                            {"on_demand", "On-demand", "#1d4ed8"},
-                                            {"reserved", "Reserved", "#b45309"},
-                                            {"spot", "Spot", "#047857"}}};
+constexpr std::array<series, 4> all_series{{{"median", "col.market_median", "#6b7280"},
+                                            {"on_demand", "rate.on_demand", "#1d4ed8"},
+                                            {"reserved", "col.reserved", "#b45309"},
+                                            {"spot", "col.spot", "#047857"}}};
 
 std::optional<std::int64_t> units(json::object const& week, std::string_view key)
 {
@@ -75,7 +75,7 @@ struct frame {
 };
 
 // One series as polylines (broken where a week has no figure) and its points.
-std::string plot(json::array const& weeks, series const& s, frame const& f, bool with_points)
+std::string plot(json::array const& weeks, series const& s, frame const& f, bool with_points, language l)
 {
     std::string lines, points, run;
     auto const flush = [&] {
@@ -96,8 +96,8 @@ std::string plot(json::array const& weeks, series const& s, frame const& f, bool
             std::string const value(w.at(s.key).as_string());
             points += "<circle data-series=\"" + std::string(s.key) + "\" data-week=\"" + week + "\" data-value=\"" +
                       value + "\" cx=\"" + number(f.x(i)) + "\" cy=\"" + number(f.y(*v)) + "\" r=\"3\" fill=\"" +
-                      std::string(s.colour) + "\"><title>" + week + " " + std::string(s.label) + ": $" + value +
-                      "</title></circle>\n";
+                      std::string(s.colour) + "\"><title>" + week + " " + say(l, s.label) + say(l, "colon") +
+                      dollars(l, value) + "</title></circle>\n";
         }
     }
     flush();
@@ -106,7 +106,7 @@ std::string plot(json::array const& weeks, series const& s, frame const& f, bool
 
 }
 
-std::string history_chart_svg(json::object const& history)
+std::string history_chart_svg(json::object const& history, language l)
 {
     auto const& weeks = history.at("weeks").as_array();
     auto const top = largest_figure(weeks);
@@ -115,17 +115,17 @@ std::string history_chart_svg(json::object const& history)
     std::string const name = html_escape(history.at("name").as_string());
     std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 760 320\" width=\"760\" height=\"320\" "
                       "role=\"img\" aria-labelledby=\"chart-title\" font-family=\"sans-serif\" font-size=\"12\">\n";
-    out += "<title id=\"chart-title\">" + name + ": market median and rates per GPU-hour, USD, by week</title>\n";
+    out += "<title id=\"chart-title\">" + say(l, "chart.title", {{"model", name}}) + "</title>\n";
     out += "<rect width=\"760\" height=\"320\" fill=\"#ffffff\"/>\n";
-    out += "<text x=\"" + number(f.left) + "\" y=\"20\" font-size=\"14\" font-weight=\"bold\">" + name +
-           " — USD per GPU-hour by week</text>\n";
+    out += "<text x=\"" + number(f.left) + "\" y=\"20\" font-size=\"14\" font-weight=\"bold\">" +
+           say(l, "chart.heading", {{"model", name}}) + "</text>\n";
     // The value axis: a labelled gridline per step, from $0.
     for (std::int64_t v = 0; v <= f.max_units; v += step) {
         auto const y = number(f.y(v));
         out += "<line x1=\"" + number(f.left) + "\" x2=\"" + number(f.left + f.width) + "\" y1=\"" + y + "\" y2=\"" + y +
                "\" stroke=\"#e5e7eb\"/>\n";
         out += "<text class=\"y-label\" x=\"" + number(f.left - 6) + "\" y=\"" + number(f.y(v) + 4) +
-               "\" text-anchor=\"end\">" + pricing::decimal_string(v, scale, 2) + "</text>\n";
+               "\" text-anchor=\"end\">" + render::number(l, pricing::decimal_string(v, scale, 2)) + "</text>\n";
     }
     // The week axis: up to 7 labels, counted back from the newest week, which is always labelled.
     std::size_t const every = std::max<std::size_t>(1, (weeks.size() + 6) / 7);
@@ -136,29 +136,29 @@ std::string history_chart_svg(json::object const& history)
     out += "<line x1=\"" + number(f.left) + "\" x2=\"" + number(f.left) + "\" y1=\"" + number(f.top) + "\" y2=\"" +
            number(f.top + f.height) + "\" stroke=\"#374151\"/>\n";
     for (auto const& s : all_series)
-        out += plot(weeks, s, f, true);
+        out += plot(weeks, s, f, true, l);
     // The legend, to the right of the plot.
     int y = f.top + 8;
     for (auto const& s : all_series) {
         out += "<rect x=\"600\" y=\"" + number(y - 9) + "\" width=\"14\" height=\"4\" fill=\"" + std::string(s.colour) + "\"/>";
-        out += "<text x=\"620\" y=\"" + number(y - 4) + "\">" + std::string(s.label) + "</text>\n";
+        out += "<text x=\"620\" y=\"" + number(y - 4) + "\">" + html_escape(say(l, s.label)) + "</text>\n";
         y += 20;
     }
     if (weeks.empty())
-        out += "<text x=\"324\" y=\"150\" text-anchor=\"middle\">No published week yet</text>\n";
+        out += "<text x=\"324\" y=\"150\" text-anchor=\"middle\">" + say(l, "chart.empty") + "</text>\n";
     return out + "</svg>\n";
 }
 
-std::string history_sparkline_svg(json::object const& history)
+std::string history_sparkline_svg(json::object const& history, language l)
 {
     auto const& weeks = history.at("weeks").as_array();
     auto const top = largest_figure(weeks);
     auto const step = axis_step(top);
     frame const f{2, 2, 96, 20, axis_top(top, step), weeks.size()};
     std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 100 24\" width=\"100\" height=\"24\" "
-                      "role=\"img\">\n<title>" + html_escape(history.at("name").as_string()) +
-                      ": on-demand rate by week</title>\n";
-    return out + plot(weeks, all_series[1], f, false) + "</svg>\n";
+                      "role=\"img\">\n<title>" +
+                      say(l, "chart.sparkline", {{"model", html_escape(history.at("name").as_string())}}) + "</title>\n";
+    return out + plot(weeks, all_series[1], f, false, l) + "</svg>\n";
 }
 
 }

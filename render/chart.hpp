@@ -1,5 +1,7 @@
 #pragma once
 
+#include "render/words.hpp"
+
 #include <boost/json/object.hpp>
 
 #include <string>
@@ -14,10 +16,10 @@ inline constexpr std::string_view svg_content_type = "image/svg+xml";
 
 // The median and the three rates over the weeks, with labelled axes and a legend. Each point is a
 // <circle> carrying data-series, data-week and data-value (the decimal string of the document) and
-// a <title> a screen reader or a tooltip shows.
-std::string history_chart_svg(boost::json::object const& history);
+// a <title> a screen reader or a tooltip shows. Its words and labels are in `lang`.
+std::string history_chart_svg(boost::json::object const& history, language lang = language::en);
 
 // The on-demand rate over the weeks in a small line without axes, for a table cell.
-std::string history_sparkline_svg(boost::json::object const& history);
+std::string history_sparkline_svg(boost::json::object const& history, language lang = language::en);
 
 }

@@ -16,41 +16,48 @@ std::string element(std::string_view name, std::string_view text)
 }
 
 // What a reader of the feed wants to know of a new sheet, in one paragraph of plain text.
-std::string entry_summary(pricing::price_sheet const& sheet, pricing::price_sheet const* before)
+std::string entry_summary(pricing::price_sheet const& sheet, pricing::price_sheet const* before, language l)
 {
-    std::string out = "In effect from " + pricing::to_rfc3339(sheet.effective_from) + " until " +
-                      pricing::to_rfc3339(sheet.effective_until) + "; " + std::to_string(sheet.priced_models()) +
-                      " of " + std::to_string(sheet.rows.size()) + " models priced from " +
-                      std::to_string(sheet.observations) + " observations; inputs SHA-256 " + sheet.inputs_sha256 + ".";
+    std::string const move = percent(l, std::to_string(pricing::rules::notable_move_percent));
+    std::string out = say(l, "feed.summary", {{"from", pricing::to_rfc3339(sheet.effective_from)},
+                                              {"until", pricing::to_rfc3339(sheet.effective_until)},
+                                              {"priced", std::to_string(sheet.priced_models())},
+                                              {"models", std::to_string(sheet.rows.size())},
+                                              {"observations", std::to_string(sheet.observations)},
+                                              {"sha", sheet.inputs_sha256}});
     if (!before)
-        return out + " The first published sheet.";
+        return out + " " + say(l, "feed.first");
     auto const moved = pricing::notable_moves(*before, sheet);
+    std::string const since = pricing::to_string(before->week);
     if (moved.empty())
-        return out + " No on-demand rate moved by " + std::to_string(pricing::rules::notable_move_percent) +
-               " % or more since " + pricing::to_string(before->week) + ".";
-    out += " On-demand rates that moved by " + std::to_string(pricing::rules::notable_move_percent) +
-           " % or more since " + pricing::to_string(before->week) + ":";
+        return out + " " + say(l, "feed.no_move", {{"percent", move}, {"week", since}});
+    out += " " + say(l, "feed.moves", {{"percent", move}, {"week", since}});
     for (auto const& gpu : moved) {
         auto const* now_row = sheet.find(gpu);
         auto const* old_row = before->find(gpu);
-        out += " " + gpu + " " + pricing::to_decimal(old_row->rates->on_demand) + " → " +
-               pricing::to_decimal(now_row->rates->on_demand) + " (" +
-               pricing::signed_decimal(now_row->rates->on_demand - old_row->rates->on_demand) + ")" +
-               (&gpu == &moved.back() ? "." : ";");
+        out += " " + gpu + " " + number(l, pricing::to_decimal(old_row->rates->on_demand)) + " → " +
+               number(l, pricing::to_decimal(now_row->rates->on_demand)) + " (" +
+               number(l, pricing::signed_decimal(now_row->rates->on_demand - old_row->rates->on_demand)) + ")" +
+               (&gpu == &moved.back() ? "." : say(l, "semicolon"));
     }
     return out;
 }
 
 }
 
-std::string sheets_feed(std::span<const pricing::price_sheet> sheets)
+std::string sheets_feed(std::span<const pricing::price_sheet> sheets, language l)
 {
-    std::string out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n";
-    out += "  " + element("title", "LowCostGPU price sheets") + "\n";
-    out += "  " + element("subtitle", "Weekly per-GPU rates: on-demand at most 70 % of the public marketplace median") + "\n";
-    out += "  <id>urn:lowcostgpu:sheets</id>\n";
-    out += "  <link rel=\"self\" type=\"application/atom+xml\" href=\"/v1/sheets.atom\"/>\n";
-    out += "  <link rel=\"alternate\" type=\"text/html\" href=\"/v1/sheets.html\"/>\n";
+    // The French feed is another feed: its own id, its entries' own ids, links to French pages.
+    std::string const id_suffix = l == language::en ? "" : ":" + std::string(glossary::to_string(l));
+    std::string const query = language_query("", l);
+    auto const on_demand = pricing::rules::on_demand_of_median;
+    std::string out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"" +
+                      std::string(glossary::to_string(l)) + "\">\n";
+    out += "  " + element("title", say(l, "feed.title")) + "\n";
+    out += "  " + element("subtitle", say(l, "feed.subtitle", {{"percent", percent(l, std::to_string(on_demand.numerator * 100 / on_demand.denominator))}})) + "\n";
+    out += "  <id>urn:lowcostgpu:sheets" + id_suffix + "</id>\n";
+    out += "  <link rel=\"self\" type=\"application/atom+xml\" href=\"" + html_escape("/v1/sheets.atom" + query) + "\"/>\n";
+    out += "  <link rel=\"alternate\" type=\"text/html\" href=\"" + html_escape("/v1/sheets.html" + query) + "\"/>\n";
     pricing::instant updated{};
     for (auto const& s : sheets)
         updated = std::max(updated, s.published_at);
@@ -60,13 +67,13 @@ std::string sheets_feed(std::span<const pricing::price_sheet> sheets)
         auto const& sheet = sheets[i];
         std::string const week = pricing::to_string(sheet.week);
         out += "  <entry>\n";
-        out += "    " + element("title", "Price sheet " + week) + "\n";
-        out += "    <id>urn:lowcostgpu:sheet:" + week + "</id>\n";
-        out += "    <link rel=\"alternate\" type=\"application/json\" href=\"/v1/sheets/" + week + "\"/>\n";
-        out += "    <link rel=\"alternate\" type=\"text/html\" href=\"/v1/sheets/" + week + ".html\"/>\n";
+        out += "    " + element("title", say(l, "feed.entry_title", {{"week", week}})) + "\n";
+        out += "    <id>urn:lowcostgpu:sheet:" + week + id_suffix + "</id>\n";
+        out += "    <link rel=\"alternate\" type=\"application/json\" href=\"" + html_escape("/v1/sheets/" + week + query) + "\"/>\n";
+        out += "    <link rel=\"alternate\" type=\"text/html\" href=\"" + html_escape("/v1/sheets/" + week + ".html" + query) + "\"/>\n";
         out += "    " + element("published", pricing::to_rfc3339(sheet.published_at)) + "\n";
         out += "    " + element("updated", pricing::to_rfc3339(sheet.published_at)) + "\n";
-        out += "    " + element("summary", entry_summary(sheet, i > 0 ? &sheets[i - 1] : nullptr)) + "\n";
+        out += "    " + element("summary", entry_summary(sheet, i > 0 ? &sheets[i - 1] : nullptr, l)) + "\n";
         out += "  </entry>\n";
     }
     return out + "</feed>\n";

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "pricing/sheet.hpp"
+#include "render/words.hpp"
 
 #include <span>
 #include <string>
@@ -12,7 +13,8 @@ namespace lcg::render {
 inline constexpr std::string_view atom_content_type = "application/atom+xml; charset=utf-8";
 
 // `sheets` oldest first, as the snapshot keeps them. Links are relative to the feed's own URL
-// (/v1/sheets.atom), so the same bytes serve every host name; ids are URNs that never change.
-std::string sheets_feed(std::span<const pricing::price_sheet> sheets);
+// (/v1/sheets.atom), so the same bytes serve every host name; ids are URNs that never change. In
+// `lang`: the French feed (/v1/sheets.atom?lang=fr) is a feed of its own, with its own ids.
+std::string sheets_feed(std::span<const pricing::price_sheet> sheets, language lang = language::en);
 
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "render/words.hpp"
+
 #include <array>
 #include <cstdint>
 #include <initializer_list>
@@ -70,12 +72,16 @@ std::string suffixed_url(std::string_view path, format f, std::string_view query
 std::optional<std::pair<std::string, format>> split_suffix(std::string_view path);
 
 // How the Markdown of a page links to other pages: to their Markdown when it is served as
-// Markdown, to their HTML when it is rendered into an HTML page.
+// Markdown, to their HTML when it is rendered into an HTML page, and in the page's language. Its
+// language is also the one the page is written in. A French page's links ask for French; an HTML
+// page's links always name their language, so that a reader who chose one keeps it from page to
+// page whatever the browser's Accept-Language; an English Markdown page's links name none.
 struct links {
     format target = format::markdown;
+    language lang = language::en;
     std::string operator()(std::string_view path, std::string_view query = {}) const
     {
-        return suffixed_url(path, target, query);
+        return suffixed_url(path, target, language_query(query, lang, target == format::html));
     }
 };
 

@@ -59,6 +59,29 @@ std::string title_of(std::string_view markdown)
     return out + " · LowCostGPU";
 }
 
+// The bar on top of every page: the main pages in the page's language, and the same page in the
+// other language (its query kept, its lang replaced).
+std::string navigation(page const& where)
+{
+    auto const lang = where.lang;
+    auto const link = [&](std::string_view path, std::string_view key) {
+        return "<a href=\"" + html_escape(suffixed_url(path, format::html, language_query("", lang, true))) + "\">" +
+               html_escape(say(lang, key)) + "</a>";
+    };
+    std::string out = "<nav><a href=\"" + html_escape(suffixed_url("/", format::html, language_query("", lang, true))) +
+                      "\"><strong>LowCostGPU</strong></a>";
+    out += link("/v1/prices", "nav.prices") + link("/v1/gpus", "nav.catalog") + link("/v1/glossary", "nav.glossary") +
+           link("/v1/methodology", "nav.methodology") + link("/v1/sheets", "nav.history");
+    out += "<a href=\"/openapi.json\">API</a>";
+    auto const other = lang == language::fr ? language::en : language::fr;
+    std::string const same_page =
+        suffixed_url(where.path, format::html, language_query(without_language(where.query), other, true));
+    out += "<a href=\"" + html_escape(same_page) + "\" hreflang=\"" + std::string(glossary::to_string(other)) +
+           "\" lang=\"" + std::string(glossary::to_string(other)) + "\">" + html_escape(say(lang, "other_language")) +
+           "</a></nav>";
+    return out;
+}
+
 // md4c writes bare <table> elements: each goes into a wrapper that scrolls on narrow screens.
 std::string wrap_tables(std::string const& html)
 {
@@ -108,13 +131,11 @@ std::string html_page(std::string_view markdown, page const& where)
                 0) != 0)
         throw std::runtime_error("md4c could not render a page");
 
-    std::string out = "<!DOCTYPE html>\n<html lang=\"" + html_escape(where.lang) + "\">\n<head>\n<meta charset=\"utf-8\">\n"
+    std::string out = "<!DOCTYPE html>\n<html lang=\"" + std::string(glossary::to_string(where.lang)) +
+                      "\">\n<head>\n<meta charset=\"utf-8\">\n"
                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
                       html_escape(title_of(markdown)) + "</title>\n<style>" + std::string(stylesheet) +
-                      "</style>\n</head>\n<body>\n<header><nav><a href=\"/index.html\"><strong>LowCostGPU</strong></a>"
-                      "<a href=\"/v1/prices.html\">Prices</a><a href=\"/v1/gpus.html\">Catalog</a>"
-                      "<a href=\"/v1/glossary.html\">Glossary</a><a href=\"/v1/methodology.html\">Methodology</a>"
-                      "<a href=\"/v1/sheets.html\">History</a><a href=\"/openapi.json\">API</a></nav></header>\n<main>\n";
+                      "</style>\n</head>\n<body>\n<header>" + navigation(where) + "</header>\n<main>\n";
     if (!where.form.empty()) {
         // After the title, before the result.
         std::size_t at = body.find("</h1>");
@@ -134,8 +155,8 @@ std::string html_page(std::string_view markdown, page const& where)
                   std::string(media_type(f)) + "\">" + std::string(display_name(f)) + "</a>";
     });
     if (!others.empty())
-        out += "This page as " + others + ". ";
-    out += "Prices in USD; every input and rule is published.</footer>\n</body>\n</html>\n";
+        out += say(where.lang, "page.formats", {{"formats", others}}) + " ";
+    out += html_escape(say(where.lang, "page.footer")) + "</footer>\n</body>\n</html>\n";
     return out;
 }
 

@@ -12,14 +12,15 @@ struct page {
     std::string path;   // the resource, without suffix or query: "/v1/prices"
     std::string query;  // kept on the links to the other formats: "?lang=fr" or empty
     format_set formats;
-    std::string lang = "en";
+    language lang = language::en;  // the page's language, which its navigation keeps
     std::string form{};  // HTML of a calculator (render/calculator.hpp), put after the page's title
 };
 
 // A complete HTML page from Markdown (rendered by md4c, raw HTML in the Markdown disabled): a title
 // taken from the first "# " heading, a short inline stylesheet, tables inside a scrolling wrapper
-// for narrow screens, a navigation bar, the calculator form when `where` has one, and links to the
-// resource's other formats. No script.
+// for narrow screens, a navigation bar in the page's language with a link to the same page in the
+// other language, the calculator form when `where` has one, and links to the resource's other
+// formats. No script.
 std::string html_page(std::string_view markdown, page const& where);
 
 // What every HTML page may load: its own inline stylesheet and nothing else; it may not be framed.

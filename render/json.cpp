@@ -63,16 +63,16 @@ json::object sheet_row_json(pricing::sheet_row const& row, pricing::gpu_model co
     return o;
 }
 
-json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog const& catalog)
+json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog const& catalog, language lang)
 {
     std::vector<pricing::sheet_row const*> rows;
     for (auto const& row : sheet.rows)
         rows.push_back(&row);
-    return sheet_json(sheet, catalog, rows);
+    return sheet_json(sheet, catalog, rows, lang);
 }
 
 json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog const& catalog,
-                        std::span<const pricing::sheet_row* const> selected)
+                        std::span<const pricing::sheet_row* const> selected, language lang)
 {
     json::array rows;
     for (auto const* row : selected)
@@ -89,7 +89,7 @@ json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog cons
             {"observations_url", "/v1/sheets/" + week + "/observations"},
             {"priced_models", sheet.priced_models()},
             {"prices", std::move(rows)},
-            {"billing", billing_json()},
+            {"billing", billing_json(lang)},
             {"rules_version", sheet.rules_version},
             {"signature", optional_text(sheet.signature)},
             {"key_id", optional_text(sheet.key_id)},
@@ -302,7 +302,7 @@ json::object observations_summary_json(pricing::price_sheet const& sheet,
     return out;
 }
 
-json::object regions_json(pricing::catalog const& catalog)
+json::object regions_json(pricing::catalog const& catalog, language lang)
 {
     json::array list;
     std::vector<std::string> continents;
@@ -317,11 +317,11 @@ json::object regions_json(pricing::catalog const& catalog)
     }
     return {{"count", catalog.regions.size()},
             {"continents", continents.size()},
-            {"note", "prices are the same in every region"},
+            {"note", say(lang, "json.regions_note")},
             {"regions", std::move(list)}};
 }
 
-json::object inventory_json(pricing::catalog const& catalog, pricing::inventory_query const& query)
+json::object inventory_json(pricing::catalog const& catalog, pricing::inventory_query const& query, language lang)
 {
     json::array models;
     for (auto const& m : catalog.gpus) {
@@ -342,26 +342,24 @@ json::object inventory_json(pricing::catalog const& catalog, pricing::inventory_
                           {"max_gpus_per_instance", m.max_gpus_per_instance},
                           {"regions", std::move(regions)}});
     }
-    return {{"note", "sample inventory: synthetic figures, not a live fleet"}, {"gpus", std::move(models)}};
+    return {{"note", say(lang, "json.inventory_note")}, {"gpus", std::move(models)}};
 }
 
-json::object billing_json()
+json::object billing_json(language lang)
 {
     namespace rules = pricing::rules;
-    return {{"billing_granularity", "per second, for GPU time, storage and network"},
-            {"multi_gpu", "an instance of n GPUs (1 to " + std::to_string(rules::max_gpus_per_instance) +
-                              ") costs n times the per-GPU rate"},
+    return {{"billing_granularity", say(lang, "json.billing_granularity")},
+            {"multi_gpu", say(lang, "json.multi_gpu", {{"max", std::to_string(rules::max_gpus_per_instance)}})},
             {"storage_per_gb_month", to_decimal(rules::storage_per_gb_month, 2)},
-            {"storage_note", "volumes and instance disks, running or stopped, until destroyed; a month is " +
-                                 std::to_string(rules::month_hours) + " hours"},
+            {"storage_note", say(lang, "json.storage_note", {{"hours", std::to_string(rules::month_hours)}})},
             {"network_per_gb", to_decimal(rules::network_per_gb, 2)},
-            {"network_note", "ingress and egress alike, in every region; 1 GB = 10^9 bytes"},
-            {"regions_note", "the same prices in every region"},
+            {"network_note", say(lang, "json.network_note")},
+            {"regions_note", say(lang, "json.regions_billing_note")},
             {"reserved_term_months", rules::reserved_term_months},
             {"reserved_break_even_utilisation_percent", rules::reserved_break_even_percent},
             {"rate_locked",
-             {{"on_demand", "for the instance's life, from its deployment"},
-              {"reserved", "for the " + std::to_string(rules::reserved_term_months) + "-month term"}}},
+             {{"on_demand", say(lang, "json.locked_on_demand")},
+              {"reserved", say(lang, "json.locked_reserved", {{"months", std::to_string(rules::reserved_term_months)}})}}},
             {"spot",
              {{"bidding", false},
               {"disk_kept_when_interrupted", true},
@@ -370,23 +368,23 @@ json::object billing_json()
              {{"single_tenant", true},
               {"dedicated_gpus", true},
               {"mig_slices_rented", false},
-              {"note", "every instance's GPUs are its own, whole; a GPU is never shared or rented by the MIG slice"}}},
-            {"data_centre_tier", "Tier III or equivalent"},
+              {"note", say(lang, "json.tenancy")}}},
+            {"data_centre_tier", say(lang, "json.data_centre_tier")},
             {"account",
-             {{"balance", "prepaid, in USD"},
+             {{"balance", say(lang, "json.balance")},
               {"balance_refundable", true},
               {"minimum_top_up", to_decimal(rules::min_top_up, 2)},
               {"credits_expire", false},
-              {"identity", "an e-mail address and a password; no identity documents, no card"},
+              {"identity", say(lang, "json.identity")},
               {"payment_assets",
                json::array{json::object{{"asset", "USDT"}, {"networks", json::array{"TRON (TRC-20)", "Ethereum (ERC-20)"}}},
                            json::object{{"asset", "BTC"}, {"networks", json::array{"Bitcoin"}}},
                            json::object{{"asset", "XMR"}, {"networks", json::array{"Monero"}}}}},
-              {"top_up", "a single-use deposit address per top-up, credited once the network confirms"}}},
+              {"top_up", say(lang, "json.top_up")}}},
             {"sla",
              {{"monthly_target_percent", pricing::decimal_string(rules::sla_target_permille, 1, 1)},
               {"applies_to", json::array{"on_demand", "reserved"}},
-              {"remedy", "service credits"}}}};
+              {"remedy", say(lang, "json.remedy")}}}};
 }
 
 json::object public_key_json(pricing::public_key const& key)

@@ -6,6 +6,8 @@
 #include "pricing/sheet.hpp"
 #include "pricing/signing.hpp"
 
+#include "render/words.hpp"
+
 #include <boost/json/value.hpp>
 
 #include <span>
@@ -15,6 +17,8 @@
 namespace lcg::render {
 
 // JSON documents of the public API, built from domain values. Money is always a decimal string.
+// Those with notes in prose take a language: only those strings change with it, never a member,
+// a number or a money string, so the document has the same shape in every language.
 
 // Parts shared by several documents: a datasheet figure {"value", "confirmed"} (a decimal string,
 // so no digit is lost or invented) and a list of strings.
@@ -22,11 +26,12 @@ boost::json::object figure_json(pricing::figure const& f);
 boost::json::array string_array(std::vector<std::string> const& items);
 
 boost::json::object sheet_row_json(pricing::sheet_row const& row, pricing::gpu_model const* model);
-boost::json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog const& catalog);
+boost::json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog const& catalog,
+                               language lang = language::en);
 // The same sheet with only the rows selected (pricing::select_prices), in their order: the body of
 // /v1/prices with filters. The sheet-wide figures (observations, priced_models) stay the sheet's.
 boost::json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog const& catalog,
-                               std::span<const pricing::sheet_row* const> rows);
+                               std::span<const pricing::sheet_row* const> rows, language lang = language::en);
 // One model's price on a sheet, with the sheet's identity: the body of /v1/prices/{gpu}.
 boost::json::object price_json(pricing::price_sheet const& sheet, pricing::sheet_row const& row,
                                pricing::gpu_model const* model);
@@ -51,11 +56,12 @@ std::string observations_text(pricing::price_sheet const& sheet, std::span<const
 // then, instead of every observation, each model's count and lowest and highest price, by model id.
 boost::json::object observations_summary_json(pricing::price_sheet const& sheet,
                                               std::span<const pricing::observation> observations);
-boost::json::object regions_json(pricing::catalog const& catalog);
+boost::json::object regions_json(pricing::catalog const& catalog, language lang = language::en);
 // /v1/inventory: free GPUs per model and region, of the models and regions `query` keeps.
-boost::json::object inventory_json(pricing::catalog const& catalog, pricing::inventory_query const& query = {});
+boost::json::object inventory_json(pricing::catalog const& catalog, pricing::inventory_query const& query = {},
+                                   language lang = language::en);
 // The billing terms that, with the per-GPU rates, answer "what will I pay".
-boost::json::object billing_json();
+boost::json::object billing_json(language lang = language::en);
 
 // /.well-known/lowcostgpu-keys.json: the public keys sheets are signed with, with their validity
 // windows (trust::parse_key_ring reads this shape back, and `serve --public-keys FILE` takes it).

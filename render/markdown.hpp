@@ -35,6 +35,6 @@ std::string instance_check_markdown(boost::json::object const& check, links cons
 std::string cheapest_markdown(boost::json::object const& cheapest, links const& to);
 
 // The billing terms (render::billing_json) as a "## Billing" section: the sheet's and the methodology's.
-std::string billing_section(boost::json::object const& billing);
+std::string billing_section(boost::json::object const& billing, language l);
 
 }

@@ -1,4 +1,4 @@
-// Markdown of the costing tools: estimate, sizing, comparison, instance check.
+// Markdown of the costing tools: estimate, sizing, comparison, instance check, cheapest.
 #include "render/markdown.hpp"
 
 #include "render/markdown_text.hpp"
@@ -10,29 +10,21 @@ namespace {
 namespace json = boost::json;
 using md::at;
 using md::escape;
+using md::shown;
 using md::text;
 
-std::string tier_name(std::string_view tier)
+// A tier as a table row or a list item names it ("On-demand", "À la demande").
+std::string tier_name(language l, std::string_view tier)
 {
-    if (tier == "on_demand")
-        return "On-demand";
-    if (tier == "spot")
-        return "Spot";
-    if (tier == "reserved")
-        return "Reserved";
+    if (tier == "on_demand" || tier == "spot" || tier == "reserved")
+        return say(l, "tier_title." + std::string(tier));
     return std::string(tier);
 }
 
-std::string item_name(std::string_view item)
+std::string item_name(language l, std::string_view item)
 {
-    if (item == "gpu_time")
-        return "GPU time";
-    if (item == "storage")
-        return "Storage";
-    if (item == "egress")
-        return "Egress";
-    if (item == "ingress")
-        return "Ingress";
+    if (item == "gpu_time" || item == "storage" || item == "egress" || item == "ingress")
+        return say(l, "item." + std::string(item));
     return std::string(item);
 }
 
@@ -52,156 +44,190 @@ std::string ids(json::array const& list, links const& to)
     return out.empty() ? "—" : out;
 }
 
+// A display amount of the JSON ("$12.35", rounded to the cent) as the language writes it.
+std::string displayed(language l, std::string const& amount)
+{
+    return amount.starts_with('$') ? dollars(l, std::string_view(amount).substr(1)) : amount;
+}
+
 std::string week_line(json::object const& o, links const& to)
 {
     auto const& week = at(o, "week");
     if (!week.is_string())
-        return "No price sheet is in effect.";
-    return "Prices of sheet " + md::link(text(week), to("/v1/prices")) + ", in USD.";
+        return say(to.lang, "gpu.no_sheet");
+    return say(to.lang, "costing.prices_of", {{"week", md::link(text(week), to("/v1/prices"))}});
 }
 
 }
 
 std::string estimate_markdown(json::object const& e, links const& to)
 {
+    auto const l = to.lang;
     std::string const tier = text(e, "tier");
     auto const& duration = md::object_at(e, "duration");
-    std::string out = "# Estimate: " + text(e, "gpus") + " × " + escape(text(e, "name")) + ", " + tier_name(tier) +
-                      ", " + text(duration, "hours") + " hours\n\n";
-    out += week_line(e, to) + " Billed per second; each line is prorated and rounded half-up to the micro-dollar.\n\n";
+    std::string out = "# " + say(l, "estimate.title", {{"gpus", text(e, "gpus")},
+                                                       {"model", escape(text(e, "name"))},
+                                                       {"tier", tier_name(l, tier)},
+                                                       {"hours", shown(l, duration, "hours")}}) + "\n\n";
+    out += week_line(e, to) + " " + say(l, "estimate.billing") + "\n\n";
     if (text(e, "instances") != "1")
-        out += "On " + text(e, "instances") + " instances (an instance takes at most " + text(e, "max_gpus_per_instance") +
-               " of these GPUs), at the same per-GPU rate.\n\n";
-    md::table lines{"Item", ">Quantity", "Unit", ">Rate (USD)", "Rate unit", ">Amount (USD)"};
+        out += say(l, "estimate.instances", {{"instances", text(e, "instances")}, {"max", text(e, "max_gpus_per_instance")}}) +
+               "\n\n";
+    md::table lines{say(l, "col.item"), ">" + say(l, "col.quantity"), say(l, "col.unit"), ">" + say(l, "col.rate_usd"),
+                    say(l, "col.rate_unit"), ">" + say(l, "col.amount_usd")};
     for (auto const& v : md::array_at(e, "lines")) {
-        auto const& l = v.get_object();
-        lines.row({item_name(text(l, "item")), text(l, "quantity"), text(l, "unit"), text(l, "unit_rate"),
-                   escape(text(l, "rate_unit")), text(l, "amount")});
+        auto const& line = v.get_object();
+        lines.row({item_name(l, text(line, "item")), shown(l, line, "quantity"), text(line, "unit"),
+                   shown(l, line, "unit_rate"), escape(text(line, "rate_unit")), shown(l, line, "amount")});
     }
-    lines.row({"**Total**", "", "", "", "", "**" + text(e, "total") + "**"});
+    lines.row({"**" + say(l, "col.total") + "**", "", "", "", "", "**" + shown(l, e, "total") + "**"});
     out += lines.str();
-    out += "\n**" + escape(text(e, "headline")) + "**.\n\nTotal " + text(e, "total_display") + "; effective " +
-           text(e, "effective_per_gpu_hour") + " USD per GPU-hour, storage and network included.\n\n";
+    out += "\n**" + escape(text(e, "headline")) + "**.\n\n" +
+           say(l, "estimate.total", {{"total", displayed(l, text(e, "total_display"))},
+                                     {"effective", shown(l, e, "effective_per_gpu_hour")}}) + "\n\n";
 
-    out += "## The same job in every tier\n\n";
+    out += "## " + say(l, "estimate.every_tier") + "\n\n";
     auto const& throughput = at(e, "throughput");
     bool const tokens = throughput.is_object() && throughput.get_object().contains("tokens_per_second");
     bool const images = throughput.is_object() && !tokens;
     bool const per_work = tokens || images;
-    std::string const work_column = tokens ? ">USD per million tokens" : ">USD per image";
+    std::string const work_column = ">" + say(l, tokens ? "col.per_million_tokens" : "col.per_image");
+    std::string const tier_column = say(l, "col.tier"), rate_column = ">" + say(l, "col.usd_per_gpu_hour"),
+                      time_column = ">" + say(l, "col.gpu_time_usd"), total_column = ">" + say(l, "col.total_usd");
     // The last column only when a throughput was given (a row's extra cell is dropped otherwise).
-    md::table tiers = per_work ? md::table{"Tier", ">USD per GPU-hour", ">GPU time (USD)", ">Total (USD)", work_column}
-                               : md::table{"Tier", ">USD per GPU-hour", ">GPU time (USD)", ">Total (USD)"};
+    md::table tiers = per_work ? md::table{tier_column, rate_column, time_column, total_column, work_column}
+                               : md::table{tier_column, rate_column, time_column, total_column};
     for (auto const& v : md::array_at(e, "tiers")) {
         auto const& t = v.get_object();
-        std::string name = tier_name(text(t, "tier"));
+        std::string name = tier_name(l, text(t, "tier"));
         if (at(t, "selected").is_bool() && at(t, "selected").get_bool())
-            name = "**" + name + "** (chosen)";
-        tiers.row({name, text(t, "per_gpu_hour"), text(t, "gpu_time"), text(t, "total"),
-                   text(t, tokens ? "cost_per_million_tokens" : "cost_per_image")});
+            name = say(l, "estimate.chosen", {{"tier", name}});
+        tiers.row({name, shown(l, t, "per_gpu_hour"), shown(l, t, "gpu_time"), shown(l, t, "total"),
+                   shown(l, t, tokens ? "cost_per_million_tokens" : "cost_per_image")});
     }
     out += tiers.str();
     if (throughput.is_object())
-        out += "\nThroughput: " + escape(text(throughput.get_object(), "basis")) + ".\n";
+        out += "\n" + say(l, "estimate.throughput", {{"basis", escape(text(throughput.get_object(), "basis"))}}) + "\n";
 
     auto const& r = md::object_at(e, "reserved_term");
-    out += "\n## Reserved commitment\n\n";
-    out += text(r, "months") + " months (" + text(r, "hours") + " hours) × " + text(r, "gpus") + " GPUs × " +
-           text(r, "per_gpu_hour") + " USD per GPU-hour = **" + text(r, "commitment_display") + "**: " +
-           escape(text(r, "note")) + ".\n\n";
-    out += md::link("Methodology", to("/v1/methodology")) + " · " + md::link("prices", to("/v1/prices")) + "\n";
+    out += "\n## " + say(l, "estimate.reserved") + "\n\n";
+    out += say(l, "estimate.commitment", {{"months", text(r, "months")},
+                                          {"hours", shown(l, r, "hours")},
+                                          {"gpus", text(r, "gpus")},
+                                          {"rate", shown(l, r, "per_gpu_hour")},
+                                          {"commitment", displayed(l, text(r, "commitment_display"))},
+                                          {"note", escape(text(r, "note"))}}) + "\n\n";
+    out += md::link(say(l, "nav.methodology"), to("/v1/methodology")) + " · " +
+           md::link(say(l, "regions.prices"), to("/v1/prices")) + "\n";
     return out;
 }
 
 std::string sizing_markdown(json::object const& s, links const& to)
 {
-    std::string out = "# GPUs for a " + text(s, "params_b") + "B-parameter model at " + text(s, "precision") + "\n\n";
-    out += "Memory needed: " + text(s, "params_b") + " billion × " + text(s, "bytes_per_param") + " bytes × " +
-           text(s, "overhead_factor") + " = **" + text(s, "needed_gb") + " GB**. " + week_line(s, to) +
-           " Hourly costs are for the practical number of GPUs (in several instances past a model's limit); where "
-           "fewer GPUs hold the model, the note gives that count and its on-demand cost. " + escape(text(s, "mig_note")) +
-           ".\n\n";
-    md::table t{"GPU", ">VRAM (GB)", ">GPUs needed", ">Practical GPUs", "Smallest MIG slice", ">On-demand (USD/h)",
-                ">Spot (USD/h)", ">Reserved (USD/h)", "Note"};
+    auto const l = to.lang;
+    std::string out = "# " + say(l, "sizing.title", {{"params", shown(l, s, "params_b")}, {"precision", text(s, "precision")}}) +
+                      "\n\n";
+    out += say(l, "sizing.memory", {{"params", shown(l, s, "params_b")},
+                                    {"bytes", shown(l, s, "bytes_per_param")},
+                                    {"overhead", shown(l, s, "overhead_factor")},
+                                    {"needed", shown(l, s, "needed_gb")}}) + " " + week_line(s, to) + " " +
+           say(l, "sizing.hourly") + " " + escape(text(s, "mig_note")) + ".\n\n";
+    md::table t{say(l, "col.gpu"), ">" + say(l, "col.vram_gb"), ">" + say(l, "col.gpus_needed"),
+                ">" + say(l, "col.practical_gpus"), say(l, "col.smallest_mig"), ">" + say(l, "col.on_demand_hourly"),
+                ">" + say(l, "col.spot_hourly"), ">" + say(l, "col.reserved_hourly"), say(l, "col.note")};
     for (auto const& v : md::array_at(s, "models")) {
         auto const& m = v.get_object();
         auto const& mig = md::object_at(m, "mig");
         auto const& hourly = at(m, "hourly");
         std::string slice = "—";
         if (at(mig, "fits").is_bool() && at(mig, "fits").get_bool())
-            slice = md::code(text(mig, "profile")) + " (" + text(mig, "instances_per_gpu") + " per GPU)";
+            slice = say(l, "sizing.slice", {{"profile", md::code(text(mig, "profile"))},
+                                            {"count", text(mig, "instances_per_gpu")}});
         std::string note = at(m, "note").is_string() ? escape(text(m, "note")) : "";
         if (auto const& smallest = at(m, "smallest_hourly"); smallest.is_object())
-            note += " (" + text(m, "gpus_needed") + " GPUs: " + text(smallest.get_object(), "on_demand") +
-                    " USD/h on-demand)";
+            note += " " + say(l, "sizing.smallest", {{"gpus", text(m, "gpus_needed")},
+                                                     {"rate", shown(l, smallest.get_object(), "on_demand")}});
         if (m.contains("reason"))
             note += (note.empty() ? "" : "; ") + escape(text(m, "reason"));
         auto rate = [&](char const* tier) {
-            return hourly.is_object() ? text(hourly.get_object(), tier) : std::string("—");
+            return hourly.is_object() ? shown(l, hourly.get_object(), tier) : std::string("—");
         };
-        t.row({gpu_link(text(m, "gpu"), text(m, "name"), to), text(m, "vram_gb"), text(m, "gpus_needed"),
+        t.row({gpu_link(text(m, "gpu"), text(m, "name"), to), shown(l, m, "vram_gb"), text(m, "gpus_needed"),
                text(m, "practical_gpus"), slice, rate("on_demand"), rate("spot"), rate("reserved"), note});
     }
     out += t.str();
-    out += "\n## Cheapest configuration\n\n";
+    out += "\n## " + say(l, "sizing.cheapest") + "\n\n";
     for (auto const& [tier, c] : md::object_at(s, "cheapest")) {
-        out += "- " + tier_name(tier) + ": ";
+        out += "- " + tier_name(l, tier) + say(l, "colon");
         if (c.is_object())
-            out += text(c.get_object(), "gpus") + " × " + gpu_link(text(c.get_object(), "gpu"), "", to) + " in " +
-                   text(c.get_object(), "instances") + " instance(s), " + text(c.get_object(), "hourly") +
-                   " USD per hour\n";
+            out += say(l, "sizing.configuration", {{"gpus", text(c.get_object(), "gpus")},
+                                                   {"model", gpu_link(text(c.get_object(), "gpu"), "", to)},
+                                                   {"instances", text(c.get_object(), "instances")},
+                                                   {"hourly", shown(l, c.get_object(), "hourly")}}) + "\n";
         else
-            out += "none priced\n";
+            out += say(l, "sizing.none_fits") + "\n";
     }
-    out += "\nFormula: " + escape(text(s, "formula")) + ".\n";
+    out += "\n" + say(l, "sizing.formula", {{"formula", escape(text(s, "formula"))}}) + "\n";
     return out;
 }
 
 std::string comparison_markdown(json::object const& c, links const& to)
 {
-    std::string out = "# GPU comparison\n\n";
-    out += week_line(c, to) + " Prices per GPU-hour.\n\n";
-    md::table t{"GPU", ">VRAM (GB)", ">Bandwidth (GB/s)", ">FP16 dense TFLOPS", ">PowerScore", ">On-demand",
-                ">Spot", ">Reserved", ">Per 100 PowerScore", ">Per GB of VRAM"};
+    auto const l = to.lang;
+    std::string out = "# " + say(l, "compare.title") + "\n\n";
+    out += week_line(c, to) + " " + say(l, "compare.per_gpu_hour") + "\n\n";
+    md::table t{say(l, "col.gpu"), ">" + say(l, "col.vram_gb"), ">" + say(l, "col.bandwidth"), ">" + say(l, "col.fp16"),
+                ">PowerScore", ">" + say(l, "rate.on_demand"), ">" + say(l, "col.spot"), ">" + say(l, "col.reserved"),
+                ">" + say(l, "col.per_100_power_score"), ">" + say(l, "col.per_gb_vram")};
     for (auto const& v : md::array_at(c, "gpus")) {
         auto const& g = v.get_object();
         auto const& prices = at(g, "prices");
         auto rate = [&](char const* tier) {
-            return prices.is_object() ? text(prices.get_object(), tier) : std::string("—");
+            return prices.is_object() ? shown(l, prices.get_object(), tier) : std::string("—");
         };
-        t.row({gpu_link(text(g, "gpu"), text(g, "name"), to), text(g, "vram_gb"), text(g, "memory_bandwidth_gbs"),
-               md::figure(at(g, "fp16_dense_tflops")), md::figure(at(g, "power_score")), rate("on_demand"), rate("spot"),
-               rate("reserved"), text(g, "price_per_100_power_score"), text(g, "price_per_gb_vram_hour")});
+        t.row({gpu_link(text(g, "gpu"), text(g, "name"), to), shown(l, g, "vram_gb"), shown(l, g, "memory_bandwidth_gbs"),
+               md::figure(l, at(g, "fp16_dense_tflops")), md::figure(l, at(g, "power_score")), rate("on_demand"),
+               rate("spot"), rate("reserved"), shown(l, g, "price_per_100_power_score"),
+               shown(l, g, "price_per_gb_vram_hour")});
     }
     out += t.str();
     auto const& w = md::object_at(c, "winners");
-    out += "\n## Winners\n\n";
+    out += "\n## " + say(l, "compare.winners") + "\n\n";
     for (auto const& [tier, list] : md::object_at(w, "lowest_price"))
-        out += "- Lowest " + (tier == "on_demand" ? std::string("on-demand") : std::string(tier)) + " price: " +
+        out += "- " + say(l, "compare.lowest_price", {{"tier", say(l, "tier." + std::string(tier))}}) + say(l, "colon") +
                ids(list.as_array(), to) + "\n";
-    out += "- Most VRAM: " + ids(md::array_at(w, "most_vram"), to) + "\n";
-    out += "- Most memory bandwidth: " + ids(md::array_at(w, "most_bandwidth"), to) + "\n";
-    out += "- Highest PowerScore: " + ids(md::array_at(w, "highest_power_score"), to) + "\n";
-    out += "- Lowest price per PowerScore: " + ids(md::array_at(w, "lowest_price_per_power_score"), to) + "\n";
-    out += "- Lowest price per GB of VRAM: " + ids(md::array_at(w, "lowest_price_per_gb_vram"), to) + "\n";
-    out += "\n## Notes\n\n";
+    out += "- " + say(l, "compare.most_vram") + say(l, "colon") + ids(md::array_at(w, "most_vram"), to) + "\n";
+    out += "- " + say(l, "compare.most_bandwidth") + say(l, "colon") + ids(md::array_at(w, "most_bandwidth"), to) + "\n";
+    out += "- " + say(l, "compare.highest_power_score") + say(l, "colon") +
+           ids(md::array_at(w, "highest_power_score"), to) + "\n";
+    out += "- " + say(l, "compare.lowest_per_power_score") + say(l, "colon") +
+           ids(md::array_at(w, "lowest_price_per_power_score"), to) + "\n";
+    out += "- " + say(l, "compare.lowest_per_gb_vram") + say(l, "colon") +
+           ids(md::array_at(w, "lowest_price_per_gb_vram"), to) + "\n";
+    out += "\n## " + say(l, "compare.notes") + "\n\n";
     for (auto const& [key, note] : md::object_at(c, "notes"))
-        out += "- " + md::code(key) + ": " + escape(text(note)) + ".\n";
+        out += "- " + md::code(key) + say(l, "colon") + escape(text(note)) + ".\n";
     return out;
 }
 
 std::string instance_check_markdown(json::object const& c, links const& to)
 {
+    auto const l = to.lang;
     bool const ok = text(c, "status") == "ok";
     auto const& req = md::object_at(c, "requested");
     auto const& limits = md::object_at(c, "limits");
     std::string const gpu = text(c, "gpu");
-    std::string out = "# Instance check: " + std::string(ok ? "fits" : "vm-specs-mismatch") + "\n\n";
-    out += text(req, "gpus") + " × " + md::link(gpu, to("/v1/gpus/" + gpu)) + " with " + text(req, "vcpus") +
-           " vCPUs, " + text(req, "memory_gib") + " GiB and CPU generation " + md::code(text(req, "cpu_generation"));
-    out += at(c, "region").is_string() ? " in " + md::code(text(c, "region")) : std::string(" (any region)");
-    out += ok ? ": **within every limit**.\n\n" : ": **outside the limits below**.\n\n";
-    md::table t{"Limit", "Allowed", "Requested", "Status"};
+    std::string out = "# " + say(l, "check.title", {{"status", ok ? say(l, "check.fits") : std::string("vm-specs-mismatch")}}) +
+                      "\n\n";
+    out += say(l, "check.requested", {{"gpus", text(req, "gpus")},
+                                      {"model", md::link(gpu, to("/v1/gpus/" + gpu))},
+                                      {"vcpus", text(req, "vcpus")},
+                                      {"memory", shown(l, req, "memory_gib")},
+                                      {"generation", md::code(text(req, "cpu_generation"))}});
+    out += at(c, "region").is_string() ? " " + say(l, "check.in_region", {{"region", md::code(text(c, "region"))}})
+                                       : " " + say(l, "check.any_region");
+    out += say(l, "colon") + say(l, ok ? "check.within" : "check.outside") + "\n\n";
+    md::table t{say(l, "col.limit"), say(l, "col.allowed"), say(l, "col.requested"), say(l, "col.status")};
     auto problem_of = [&](std::string_view limit) -> json::object const* {
         for (auto const& p : md::array_at(c, "problems"))
             if (text(p.get_object(), "limit") == limit)
@@ -209,44 +235,51 @@ std::string instance_check_markdown(json::object const& c, links const& to)
         return nullptr;
     };
     auto row = [&](std::string_view limit, std::string label, std::string allowed, std::string requested) {
-        t.row({std::move(label), std::move(allowed), std::move(requested), problem_of(limit) ? "**exceeded**" : "ok"});
+        t.row({std::move(label), std::move(allowed), std::move(requested),
+               problem_of(limit) ? "**" + say(l, "check.exceeded") + "**" : "ok"});
     };
-    row("max_gpus_per_instance", "GPUs per instance", "up to " + text(limits, "max_gpus_per_instance"), text(req, "gpus"));
-    row("max_vcpus", "vCPUs per instance", "up to " + text(limits, "max_vcpus"), text(req, "vcpus"));
-    row("max_memory_gib", "Memory per instance (GiB)", "up to " + text(limits, "max_memory_gib"), text(req, "memory_gib"));
-    row("cpu_generation", "CPU generation", md::list(md::array_at(limits, "cpu_generations")),
+    auto up_to = [&](std::string_view key) { return say(l, "check.up_to", {{"max", shown(l, limits, key)}}); };
+    row("max_gpus_per_instance", say(l, "check.gpus"), up_to("max_gpus_per_instance"), text(req, "gpus"));
+    row("max_vcpus", say(l, "check.vcpus"), up_to("max_vcpus"), text(req, "vcpus"));
+    row("max_memory_gib", say(l, "check.memory"), up_to("max_memory_gib"), shown(l, req, "memory_gib"));
+    row("cpu_generation", say(l, "check.generation"), md::list(md::array_at(limits, "cpu_generations")),
         escape(text(req, "cpu_generation")));
     auto const& other = at(req, "other_gpu");
-    row("one_gpu_model", "GPU model", "only " + md::code(gpu), other.is_string() ? md::code(text(other)) : gpu);
-    row("cpu_performance_flag", "Processor performance flag", "on", text(req, "cpu_performance") == "yes" ? "on" : "off");
-    row("not_dedicated_vm", "Dedicated VM", "no", text(req, "dedicated_vm"));
+    row("one_gpu_model", say(l, "check.one_model"), say(l, "check.only", {{"model", md::code(gpu)}}),
+        other.is_string() ? md::code(text(other)) : gpu);
+    row("cpu_performance_flag", say(l, "check.performance_flag"), say(l, "check.on"),
+        say(l, text(req, "cpu_performance") == "yes" ? "check.on" : "check.off"));
+    row("not_dedicated_vm", say(l, "check.dedicated_vm"), say(l, "no"), say(l, text(req, "dedicated_vm") == "yes" ? "yes" : "no"));
     out += t.str();
-    out += "\nLimits apply per " + text(limits, "applies_to") + ", whatever its number of GPUs.\n";
+    out += "\n" + say(l, "check.applies", {{"what", text(limits, "applies_to")}}) + "\n";
     return out;
 }
 
 std::string cheapest_markdown(json::object const& c, links const& to)
 {
-    std::string out = "# Cheapest configuration for " + text(c, "needed_gb") + " GB\n\n";
+    auto const l = to.lang;
+    std::string out = "# " + say(l, "cheapest.title", {{"needed", shown(l, c, "needed_gb")}}) + "\n\n";
     auto const& model = at(c, "model");
     if (model.is_object())
-        out += "A " + text(model.get_object(), "params_b") + "B-parameter model at " +
-               text(model.get_object(), "precision") + " needs " + text(c, "needed_gb") + " GB. ";
-    out += week_line(c, to) + " " + tier_name(text(c, "tier")) + " tier, " + text(c, "hours") + " h.\n\n";
+        out += say(l, "cheapest.model", {{"params", shown(l, model.get_object(), "params_b")},
+                                         {"precision", text(model.get_object(), "precision")},
+                                         {"needed", shown(l, c, "needed_gb")}}) + " ";
+    out += week_line(c, to) + " " + say(l, "cheapest.tier", {{"tier", tier_name(l, text(c, "tier"))},
+                                                             {"hours", shown(l, c, "hours")}}) + "\n\n";
     auto const& best = at(c, "cheapest");
     if (!best.is_object())
-        return out + "No priced configuration holds it: it needs more GPUs than a configuration is priced for, "
-                     "or a smaller precision.\n";
-    md::table t{"GPU", ">GPUs", ">Instances", ">Per GPU-hour", ">Per hour", ">Total"};
+        return out + say(l, "cheapest.none") + "\n";
+    md::table t{say(l, "col.gpu"), ">" + say(l, "col.gpus"), ">" + say(l, "col.instances"), ">" + say(l, "col.per_gpu_hour"),
+                ">" + say(l, "col.per_hour"), ">" + say(l, "col.total")};
     auto add = [&](json::object const& o) {
-        t.row({gpu_link(text(o, "gpu"), text(o, "name"), to), text(o, "gpus"), text(o, "instances"),
-               text(o, "per_gpu_hour"), text(o, "hourly"), text(o, "total")});
+        t.row({gpu_link(text(o, "gpu"), text(o, "name"), to), text(o, "gpus"), text(o, "instances"), shown(l, o, "per_gpu_hour"),
+               shown(l, o, "hourly"), shown(l, o, "total")});
     };
     add(best.get_object());
     for (auto const& v : md::array_at(c, "alternatives"))
         add(v.get_object());
-    out += "The first row is the cheapest; the others are the next cheapest.\n\n" + t.str();
-    out += "\nBasis: " + escape(text(c, "basis")) + ".\n";
+    out += say(l, "cheapest.first_row") + "\n\n" + t.str();
+    out += "\n" + say(l, "cheapest.basis", {{"basis", escape(text(c, "basis"))}}) + "\n";
     return out;
 }
 

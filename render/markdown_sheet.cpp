@@ -18,7 +18,7 @@ namespace json = boost::json;
 namespace rules = pricing::rules;
 using md::at;
 using md::escape;
-using md::percent;
+using md::shown;
 using md::text;
 
 std::string gpu_link(json::object const& row, links const& to, std::string_view id_key = "gpu")
@@ -28,166 +28,198 @@ std::string gpu_link(json::object const& row, links const& to, std::string_view 
     return md::link(name.is_string() ? std::string(name.get_string()) : id, to("/v1/gpus/" + id));
 }
 
-std::string rules_sentence()
+std::string rules_sentence(language l)
 {
-    return "On-demand is at most " + percent(rules::on_demand_of_median) +
-           " of the public marketplace median, rounded down to the mill ($0.001); spot (interruptible) is " +
-           percent(rules::spot_of_on_demand) + " and reserved (" + std::to_string(rules::reserved_term_months) +
-           "-month term) " + percent(rules::reserved_of_on_demand) + " of on-demand, also rounded down.";
+    return say(l, "sheet.rules", {{"on_demand", md::percent(l, rules::on_demand_of_median)},
+                                  {"mill", dollars(l, "0.001")},
+                                  {"spot", md::percent(l, rules::spot_of_on_demand)},
+                                  {"months", std::to_string(rules::reserved_term_months)},
+                                  {"reserved", md::percent(l, rules::reserved_of_on_demand)}});
+}
+
+// A tier's name as the pages write it ("on_demand" → "on-demand", "à la demande").
+std::string tier_name(language l, std::string_view tier) { return say(l, "tier." + std::string(tier)); }
+
+
+// "In effect from … until …" of a sheet or a price.
+std::string in_effect(json::object const& o, language l)
+{
+    return say(l, "sheet.in_effect", {{"from", md::when(text(o, "effective_from"))}, {"until", md::when(text(o, "effective_until"))}});
+}
+
+// The three rates of a priced model, as a table.
+std::string rates_table(json::object const& p, language l)
+{
+    md::table t{say(l, "col.tier"), ">" + say(l, "col.usd_per_gpu_hour")};
+    t.row({say(l, "rate.on_demand"), shown(l, p, "on_demand")});
+    t.row({say(l, "rate.spot"), shown(l, p, "spot")});
+    t.row({say(l, "rate.reserved", {{"months", std::to_string(rules::reserved_term_months)}}), shown(l, p, "reserved")});
+    return t.str();
 }
 
 }
 
-std::string billing_section(json::object const& b)
+std::string billing_section(json::object const& b, language l)
 {
     auto const& account = md::object_at(b, "account");
     auto const& sla = md::object_at(b, "sla");
-    std::string out = "## Billing\n\n";
-    out += "- Billing: " + escape(text(b, "billing_granularity")) + ".\n";
-    out += "- Instances: " + escape(text(b, "multi_gpu")) + ".\n";
-    out += "- Storage: $" + text(b, "storage_per_gb_month") + " per GB-month (" + escape(text(b, "storage_note")) +
-           ").\n";
-    out += "- Network: $" + text(b, "network_per_gb") + " per GB (" + escape(text(b, "network_note")) + ").\n";
-    out += "- Regions: " + escape(text(b, "regions_note")) + ".\n";
-    out += "- Reserved: a " + text(b, "reserved_term_months") + "-month term; it pays off above " +
-           text(b, "reserved_break_even_utilisation_percent") + " % utilisation.\n";
+    std::string out = "## " + say(l, "billing.title") + "\n\n";
+    out += "- " + say(l, "billing.granularity", {{"text", escape(text(b, "billing_granularity"))}}) + "\n";
+    out += "- " + say(l, "billing.instances", {{"text", escape(text(b, "multi_gpu"))}}) + "\n";
+    out += "- " + say(l, "billing.storage", {{"price", dollars(l, text(b, "storage_per_gb_month"))},
+                                             {"text", escape(text(b, "storage_note"))}}) + "\n";
+    out += "- " + say(l, "billing.network", {{"price", dollars(l, text(b, "network_per_gb"))},
+                                             {"text", escape(text(b, "network_note"))}}) + "\n";
+    out += "- " + say(l, "billing.regions", {{"text", escape(text(b, "regions_note"))}}) + "\n";
+    out += "- " + say(l, "billing.reserved", {{"months", text(b, "reserved_term_months")},
+                                              {"percent", render::percent(l, shown(l, b, "reserved_break_even_utilisation_percent"))}}) +
+           "\n";
     auto const& locked = md::object_at(b, "rate_locked");
-    out += "- Rates locked: on-demand " + escape(text(locked, "on_demand")) + "; reserved " +
-           escape(text(locked, "reserved")) + ".\n";
+    out += "- " + say(l, "billing.locked", {{"on_demand", escape(text(locked, "on_demand"))},
+                                            {"reserved", escape(text(locked, "reserved"))}}) + "\n";
     auto const& spot = md::object_at(b, "spot");
-    out += "- Spot: bidding: " + text(spot, "bidding") + "; disk kept when interrupted: " +
-           text(spot, "disk_kept_when_interrupted") + "; queued again automatically: " +
-           text(spot, "requeued_automatically") + ".\n";
-    out += "- Tenancy: " + escape(text(md::object_at(b, "tenancy"), "note")) + ". Data centres: " +
-           escape(text(b, "data_centre_tier")) + ".\n";
+    auto const yes_no = [&](json::object const& o, std::string_view key) { return say(l, text(o, key) == "yes" ? "yes" : "no"); };
+    out += "- " + say(l, "billing.spot", {{"bidding", yes_no(spot, "bidding")},
+                                          {"disk_kept", yes_no(spot, "disk_kept_when_interrupted")},
+                                          {"requeued", yes_no(spot, "requeued_automatically")}}) + "\n";
+    out += "- " + say(l, "billing.tenancy", {{"text", escape(text(md::object_at(b, "tenancy"), "note"))},
+                                             {"tier", escape(text(b, "data_centre_tier"))}}) + "\n";
     std::string assets;
     for (auto const& a : md::array_at(account, "payment_assets"))
         assets += (assets.empty() ? "" : ", ") + text(a.get_object(), "asset") + " (" +
                   md::list(md::array_at(a.get_object(), "networks")) + ")";
-    out += "- Account: " + escape(text(account, "balance")) + ", refundable: " + text(account, "balance_refundable") + ", minimum top-up $" +
-           text(account, "minimum_top_up") + ", credits never expire; " + escape(text(account, "identity")) +
-           "; paid in " + assets + ".\n";
+    out += "- " + say(l, "billing.account", {{"text", escape(text(account, "balance"))},
+                                             {"refundable", yes_no(account, "balance_refundable")},
+                                             {"price", dollars(l, text(account, "minimum_top_up"))},
+                                             {"identity", escape(text(account, "identity"))},
+                                             {"assets", assets}}) + "\n";
     std::string tiers;
     for (auto const& t : md::array_at(sla, "applies_to"))
-        tiers += (tiers.empty() ? "" : " and ") + std::string(text(t) == "on_demand" ? "on-demand" : text(t));
-    out += "- SLA: " + text(sla, "monthly_target_percent") + " % monthly on " + tiers + ", with " +
-           escape(text(sla, "remedy")) + ".\n";
+        tiers += (tiers.empty() ? "" : say(l, "and")) + tier_name(l, text(t));
+    out += "- " + say(l, "billing.sla", {{"percent", render::percent(l, shown(l, sla, "monthly_target_percent"))},
+                                         {"tiers", tiers},
+                                         {"remedy", escape(text(sla, "remedy"))}}) + "\n";
     return out;
 }
 
 std::string sheet_markdown(json::object const& s, links const& to)
 {
+    auto const l = to.lang;
     std::string const week = text(s, "week");
-    std::string out = "# GPU price sheet " + week + "\n\n";
-    out += "In effect from **" + md::when(text(s, "effective_from")) + "** until **" + md::when(text(s, "effective_until")) +
-           "**; published " + md::when(text(s, "published_at")) + ".\n\n";
-    out += "Prices in **USD per GPU-hour**. " + rules_sentence() + "\n\n";
-    std::string const cap_column = ">Cap (" + percent(rules::on_demand_of_median) + " of median)";
+    std::string out = "# " + say(l, "sheet.title", {{"week", week}}) + "\n\n";
+    out += in_effect(s, l) + say(l, "sheet.published", {{"at", md::when(text(s, "published_at"))}}) + "\n\n";
+    out += say(l, "sheet.unit") + " " + rules_sentence(l) + "\n\n";
+    std::string const cap_column = ">" + say(l, "col.cap_of_median", {{"percent", md::percent(l, rules::on_demand_of_median)}});
     // The HTML page adds each model's on-demand trend, a small chart linking to its history.
     bool const trend = to.target == render::format::html;
-    md::table t = trend ? md::table{"GPU", ">Market median", cap_column, ">On-demand", ">Spot", ">Reserved", ">Headroom",
-                                    ">Observations", "Trend"}
-                        : md::table{"GPU", ">Market median", cap_column, ">On-demand", ">Spot", ">Reserved", ">Headroom",
-                                    ">Observations"};
+    std::string const g = say(l, "col.gpu"), median = ">" + say(l, "col.market_median"), od = ">" + say(l, "rate.on_demand"),
+                      spot = ">" + say(l, "col.spot"), reserved = ">" + say(l, "col.reserved"),
+                      headroom = ">" + say(l, "col.headroom"), observations = ">" + say(l, "col.observations");
+    md::table t = trend ? md::table{g, median, cap_column, od, spot, reserved, headroom, observations, say(l, "col.trend")}
+                        : md::table{g, median, cap_column, od, spot, reserved, headroom, observations};
     for (auto const& v : md::array_at(s, "prices")) {
         auto const& row = v.get_object();
         std::vector<std::string> cells;
         if (at(row, "available").is_bool() && at(row, "available").get_bool())
-            cells = {gpu_link(row, to), text(row, "median"), text(row, "cap"), text(row, "on_demand"), text(row, "spot"),
-                     text(row, "reserved"), text(row, "headroom"), text(row, "observations")};
+            cells = {gpu_link(row, to), shown(l, row, "median"), shown(l, row, "cap"), shown(l, row, "on_demand"),
+                     shown(l, row, "spot"), shown(l, row, "reserved"), shown(l, row, "headroom"), shown(l, row, "observations")};
         else
-            cells = {gpu_link(row, to), row.contains("median") ? text(row, "median") : "—", "—",
-                     "not priced: " + escape(text(row, "reason")), "—", "—", "—", text(row, "observations")};
+            cells = {gpu_link(row, to), row.contains("median") ? shown(l, row, "median") : "—", "—",
+                     say(l, "not_priced", {{"reason", md::unpriced_reason(l, row)}}), "—", "—", "—",
+                     shown(l, row, "observations")};
         if (trend) {
             std::string const id = text(row, "gpu");
-            cells.push_back("[![on-demand by week](/v1/prices/" + id + "/sparkline.svg)](" +
-                            to("/v1/prices/" + id + "/history") + ")");
+            cells.push_back("[![" + say(l, "sheet.trend_alt") + "](/v1/prices/" + id + "/sparkline.svg" +
+                            language_query("", l) + ")](" + to("/v1/prices/" + id + "/history") + ")");
         }
         t.row(std::move(cells));
     }
     out += t.str();
     // A filtered sheet (/v1/prices?vendor=…) shows fewer rows than the sheet prices: say both.
-    out += "\n" + std::to_string(md::array_at(s, "prices").size()) + " rows shown; the sheet prices " +
-           text(s, "priced_models") + " models. An instance of n GPUs costs n × the per-GPU rate.\n\n";
-    out += billing_section(md::object_at(s, "billing"));
-    out += "\n## Audit\n\n";
-    out += "- Computed from " + text(s, "observations") + " marketplace observations: " +
-           md::link("the inputs", to("/v1/sheets/" + week + "/observations")) + " (" +
-           md::link("canonical CSV", "/v1/sheets/" + week + "/observations.csv") + ", SHA-256 " +
-           md::code(text(s, "inputs_sha256")) + ").\n";
+    out += "\n" + say(l, "sheet.rows", {{"rows", std::to_string(md::array_at(s, "prices").size())},
+                                       {"priced", text(s, "priced_models")}}) + "\n\n";
+    out += billing_section(md::object_at(s, "billing"), l);
+    out += "\n## " + say(l, "audit.title") + "\n\n";
+    out += "- " + say(l, "audit.computed_from",
+                      {{"count", shown(l, s, "observations")},
+                       {"inputs", md::link(say(l, "audit.the_inputs"), to("/v1/sheets/" + week + "/observations"))},
+                       {"csv", md::link(say(l, "audit.canonical_csv"), "/v1/sheets/" + week + "/observations.csv")},
+                       {"sha", md::code(text(s, "inputs_sha256"))}}) + "\n";
     if (at(s, "signature").is_string())
-        out += "- Signed (Ed25519) with key " + md::code(text(s, "key_id")) + " over " +
-               md::link("these bytes", text(s, "signed_bytes_url")) + "; signature " + md::code(text(s, "signature")) +
-               ".\n";
+        out += "- " + say(l, "audit.signed", {{"key", md::code(text(s, "key_id"))},
+                                              {"bytes", md::link(say(l, "audit.these_bytes"), text(s, "signed_bytes_url"))},
+                                              {"signature", md::code(text(s, "signature"))}}) + "\n";
     else
-        out += "- Not signed.\n";
-    out += "- Rules and how to recompute every figure: " + md::link("methodology", to("/v1/methodology")) + ".\n";
-    out += "- Other weeks: " + md::link("sheets history", to("/v1/sheets")) + ".\n";
+        out += "- " + say(l, "audit.not_signed") + "\n";
+    out += "- " + say(l, "audit.rules", {{"link", md::link(say(l, "audit.methodology"), to("/v1/methodology"))}}) + "\n";
+    out += "- " + say(l, "audit.other_weeks", {{"link", md::link(say(l, "audit.sheets_history"), to("/v1/sheets"))}}) + "\n";
     return out;
 }
 
 std::string price_markdown(json::object const& p, links const& to)
 {
+    auto const l = to.lang;
     std::string const id = text(p, "gpu");
     std::string const name = p.contains("name") ? text(p, "name") : id;
-    std::string out = "# " + escape(name) + " prices, week " + text(p, "week") + "\n\n";
-    out += "In effect from **" + md::when(text(p, "effective_from")) + "** until **" + md::when(text(p, "effective_until")) +
-           "**. " + rules_sentence() + "\n\n";
+    std::string out = "# " + say(l, "price.title", {{"model", escape(name)}, {"week", text(p, "week")}}) + "\n\n";
+    out += in_effect(p, l) + ". " + rules_sentence(l) + "\n\n";
     if (at(p, "available").is_bool() && at(p, "available").get_bool()) {
-        md::table t{"Tier", ">USD per GPU-hour"};
-        t.row({"On-demand", text(p, "on_demand")});
-        t.row({"Spot (interruptible)", text(p, "spot")});
-        t.row({"Reserved (" + std::to_string(rules::reserved_term_months) + "-month term)", text(p, "reserved")});
-        out += t.str() + "\n";
-        out += "- Market median: " + text(p, "median") + " USD per GPU-hour, from " + text(p, "observations") +
-               " observations.\n";
-        out += "- Cap (" + percent(rules::on_demand_of_median) + " of the median): " + text(p, "cap") +
-               "; headroom below the cap: " + text(p, "headroom") + ".\n";
+        out += rates_table(p, l) + "\n";
+        out += "- " + say(l, "price.median", {{"median", shown(l, p, "median")}, {"count", shown(l, p, "observations")}}) + "\n";
+        out += "- " + say(l, "price.cap", {{"percent", md::percent(l, rules::on_demand_of_median)},
+                                           {"cap", shown(l, p, "cap")},
+                                           {"headroom", shown(l, p, "headroom")}}) + "\n";
     } else {
-        out += "**Not priced this week**: " + escape(text(p, "reason")) + "\n\n";
+        out += say(l, "price.not_priced", {{"reason", md::unpriced_reason(l, p)}}) + "\n\n";
     }
-    out += "\n" + md::link("Specifications of the " + name, to("/v1/gpus/" + id)) + " · " +
-           md::link("every price of the sheet", to("/v1/prices")) + "\n";
+    out += "\n" + md::link(say(l, "price.specifications", {{"model", name}}), to("/v1/gpus/" + id)) + " · " +
+           md::link(say(l, "price.every_price"), to("/v1/prices")) + "\n";
     return out;
 }
 
 std::string price_history_markdown(json::object const& h, links const& to)
 {
+    auto const l = to.lang;
     std::string const id = text(h, "gpu");
     std::string const name = text(h, "name");
-    std::string out = "# " + escape(name) + " price history\n\n";
-    out += text(h, "count") + " published weeks, oldest first, in USD per GPU-hour. Each week's figures are those of "
-           "its " + md::link("sheet", to("/v1/sheets")) + "; the change is from the week before, when both were priced.\n\n";
-    out += "![" + escape(name) + ": median and rates by week](" + text(h, "chart_url") + ")\n\n";
-    md::table t{"Week", ">Observations", ">Median", ">Cap", ">On-demand", ">Change", ">Spot", ">Reserved", "Note"};
+    std::string out = "# " + say(l, "history.title", {{"model", escape(name)}}) + "\n\n";
+    out += say(l, "history.intro", {{"count", text(h, "count")}, {"sheet", md::link(say(l, "history.sheet"), to("/v1/sheets"))}}) +
+           "\n\n";
+    out += "![" + say(l, "history.chart_alt", {{"model", escape(name)}}) + "](" + text(h, "chart_url") + language_query("", l) + ")\n\n";
+    md::table t{say(l, "col.week"), ">" + say(l, "col.observations"), ">" + say(l, "col.median"), ">" + say(l, "col.cap"),
+                ">" + say(l, "rate.on_demand"), ">" + say(l, "col.change"), ">" + say(l, "col.spot"),
+                ">" + say(l, "col.reserved"), say(l, "col.note")};
     for (auto const& v : md::array_at(h, "weeks")) {
         auto const& w = v.get_object();
         std::string const week = text(w, "week");
         bool const priced = at(w, "available").is_bool() && at(w, "available").get_bool();
         auto const& change = md::object_at(w, "change");
-        t.row({md::link(week, to("/v1/sheets/" + week)), text(w, "observations"),
-               w.contains("median") ? text(w, "median") : "—", w.contains("cap") ? text(w, "cap") : "—",
-               priced ? text(w, "on_demand") : "—", change.empty() ? "—" : text(change, "on_demand"),
-               priced ? text(w, "spot") : "—", priced ? text(w, "reserved") : "—",
-               priced ? "" : "not priced: " + escape(text(w, "reason"))});
+        t.row({md::link(week, to("/v1/sheets/" + week)), shown(l, w, "observations"),
+               w.contains("median") ? shown(l, w, "median") : "—", w.contains("cap") ? shown(l, w, "cap") : "—",
+               priced ? shown(l, w, "on_demand") : "—", change.empty() ? "—" : shown(l, change, "on_demand"),
+               priced ? shown(l, w, "spot") : "—", priced ? shown(l, w, "reserved") : "—",
+               priced ? "" : say(l, "not_priced", {{"reason", md::unpriced_reason(l, w)}})});
     }
     out += t.str() + "\n";
-    out += md::link("This week's " + name + " price", to("/v1/prices/" + id)) + " · " +
-           md::link("every model's history", to("/v1/history")) + " · " +
+    out += md::link(say(l, "history.this_week", {{"model", name}}), to("/v1/prices/" + id)) + " · " +
+           md::link(say(l, "history.every_model"), to("/v1/history")) + " · " +
            md::link("CSV", "/v1/prices/" + id + "/history.csv") + "\n";
     return out;
 }
 
 std::string history_table_markdown(json::object const& t, links const& to)
 {
+    auto const l = to.lang;
     std::string const tier = text(t, "tier");
-    std::string out = "# Price history of every model\n\n";
-    out += "The " + escape(tier) + " rate of each GPU model over the " + text(t, "count") +
-           " published weeks, in USD per GPU-hour. The " + md::link("CSV", "/v1/history.csv" +
-           std::string(tier == "on_demand" ? "" : "?tier=" + tier)) + " has every week in a row and every model in a column; "
-           "each model's page has its weeks in full.\n\n";
+    std::string out = "# " + say(l, "history_table.title") + "\n\n";
+    out += say(l, "history_table.intro",
+               {{"tier", escape(tier_name(l, tier))},
+                {"count", text(t, "count")},
+                {"csv", md::link("CSV", "/v1/history.csv" + std::string(tier == "on_demand" ? "" : "?tier=" + tier))}}) +
+           "\n\n";
     auto const& weeks = md::array_at(t, "weeks");
-    md::table table{"Model", ">Priced weeks", "First week", ">First rate", "Latest week", ">Latest rate"};
+    md::table table{say(l, "col.model"), ">" + say(l, "col.priced_weeks"), say(l, "col.first_week"),
+                    ">" + say(l, "col.first_rate"), say(l, "col.latest_week"), ">" + say(l, "col.latest_rate")};
     for (auto const& id_value : md::array_at(t, "gpus")) {
         std::string const id(id_value.get_string());
         int priced = 0;
@@ -198,8 +230,8 @@ std::string history_table_markdown(json::object const& t, links const& to)
                 continue;
             ++priced;
             if (first_week.empty())
-                first_week = text(v.get_object(), "week"), first_rate = text(rate);
-            last_week = text(v.get_object(), "week"), last_rate = text(rate);
+                first_week = text(v.get_object(), "week"), first_rate = shown(l, rate);
+            last_week = text(v.get_object(), "week"), last_rate = shown(l, rate);
         }
         table.row({md::link(id, to("/v1/prices/" + id + "/history")), std::to_string(priced),
                    first_week.empty() ? "—" : first_week, first_rate.empty() ? "—" : first_rate,
@@ -211,33 +243,32 @@ std::string history_table_markdown(json::object const& t, links const& to)
 
 std::string catalog_markdown(json::object const& c, links const& to)
 {
-    std::string out = "# GPU catalog\n\n";
-    out += text(c, "count") + " models";
+    auto const l = to.lang;
+    std::string out = "# " + say(l, "catalog.title") + "\n\n";
+    out += say(l, "catalog.models", {{"count", text(c, "count")}});
     if (auto const& f = md::object_at(c, "filters"); !f.empty()) {
-        out += " matching ";
-        bool first = true;
+        std::string filters;
         for (auto const& [key, value] : f) {
-            out += first ? "" : ", ";
-            out += escape(key) + " = " + escape(text(value));
-            first = false;
+            filters += filters.empty() ? "" : ", ";
+            filters += escape(key) + " = " + escape(text(value));
         }
-        out += " (" + md::link("the whole catalog", to("/v1/gpus")) + ")";
+        out += " " + say(l, "catalog.matching", {{"filters", filters},
+                                                 {"link", md::link(say(l, "catalog.whole"), to("/v1/gpus"))}});
     }
     out += ".";
     if (c.contains("prices_week"))
-        out += " On-demand prices from sheet " + md::link(text(c, "prices_week"), to("/v1/prices")) +
-               ", in USD per GPU-hour.";
-    out += " PowerScore: 100 × dense FP16 tensor TFLOPS (FP32 accumulate, no sparsity) / the RTX 3090's. "
-           "A figure followed by ? was not confirmed by a primary source.\n\n";
-    md::table t{"GPU", "Vendor", "Architecture", ">VRAM (GB)", ">Bandwidth (GB/s)", ">FP16 dense TFLOPS",
-                ">PowerScore", "NVLink", "MIG", ">Max GPUs per instance", ">On-demand (USD per GPU-hour)"};
+        out += " " + say(l, "catalog.prices_from", {{"week", md::link(text(c, "prices_week"), to("/v1/prices"))}});
+    out += " " + say(l, "catalog.power_score") + " " + say(l, "unconfirmed") + "\n\n";
+    md::table t{say(l, "col.gpu"), say(l, "col.vendor"), say(l, "col.architecture"), ">" + say(l, "col.vram_gb"),
+                ">" + say(l, "col.bandwidth"), ">" + say(l, "col.fp16"), ">PowerScore", "NVLink", "MIG",
+                ">" + say(l, "col.max_gpus"), ">" + say(l, "col.on_demand_rate")};
     for (auto const& v : md::array_at(c, "gpus")) {
         auto const& g = v.get_object();
         auto const& prices = md::object_at(g, "prices");
-        std::string od = prices.contains("on_demand") ? text(prices, "on_demand") : "—";
-        t.row({gpu_link(g, to, "id"), escape(text(g, "vendor")), escape(text(g, "architecture")), text(g, "vram_gb"),
-               text(g, "memory_bandwidth_gbs"), md::figure(at(g, "fp16_dense_tflops")), md::figure(at(g, "power_score")),
-               text(md::object_at(g, "interconnect"), "nvlink"), text(md::object_at(g, "mig"), "supported"),
+        std::string od = prices.contains("on_demand") ? shown(l, prices, "on_demand") : "—";
+        t.row({gpu_link(g, to, "id"), escape(text(g, "vendor")), escape(text(g, "architecture")), shown(l, g, "vram_gb"),
+               shown(l, g, "memory_bandwidth_gbs"), md::figure(l, at(g, "fp16_dense_tflops")), md::figure(l, at(g, "power_score")),
+               shown(l, md::object_at(g, "interconnect"), "nvlink"), shown(l, md::object_at(g, "mig"), "supported"),
                text(md::object_at(g, "instance_limits"), "max_gpus"), od});
     }
     out += t.str();
@@ -246,95 +277,104 @@ std::string catalog_markdown(json::object const& c, links const& to)
 
 std::string gpu_markdown(json::object const& g, links const& to)
 {
+    auto const l = to.lang;
     std::string const id = text(g, "id");
     std::string out = "# " + escape(text(g, "name")) + "\n\n";
-    out += escape(text(g, "vendor")) + " " + escape(text(g, "architecture")) + ", " + escape(text(g, "form_factor")) +
-           ", " + text(g, "vram_gb") + " GB " + escape(text(g, "memory_type")) + ". Catalog id " + md::code(id) + ".\n\n";
+    out += say(l, "gpu.summary", {{"vendor", escape(text(g, "vendor"))},
+                                  {"architecture", escape(text(g, "architecture"))},
+                                  {"form_factor", escape(text(g, "form_factor"))},
+                                  {"vram", shown(l, g, "vram_gb")},
+                                  {"memory", escape(text(g, "memory_type"))},
+                                  {"id", md::code(id)}}) + "\n\n";
 
-    out += "## Prices\n\n";
+    out += "## " + say(l, "gpu.prices") + "\n\n";
     if (auto const& p = md::object_at(g, "prices"); p.empty()) {
-        out += "No price sheet is in effect.\n\n";
+        out += say(l, "gpu.no_sheet") + "\n\n";
     } else if (at(p, "available").is_bool() && at(p, "available").get_bool()) {
-        md::table t{"Tier", ">USD per GPU-hour"};
-        t.row({"On-demand", text(p, "on_demand")});
-        t.row({"Spot (interruptible)", text(p, "spot")});
-        t.row({"Reserved (" + std::to_string(rules::reserved_term_months) + "-month term)", text(p, "reserved")});
-        out += t.str() + "\nMarket median " + text(p, "median") + " from " + text(p, "observations") +
-               " observations; the same per-GPU rate from 1 to " + text(md::object_at(g, "instance_limits"), "max_gpus") +
-               " GPUs. " + md::link("This week's line", to("/v1/prices/" + id)) + ".\n\n";
+        out += rates_table(p, l) + "\n" +
+               say(l, "gpu.median", {{"median", shown(l, p, "median")},
+                                     {"count", shown(l, p, "observations")},
+                                     {"max", text(md::object_at(g, "instance_limits"), "max_gpus")}}) + " " +
+               md::link(say(l, "gpu.this_week"), to("/v1/prices/" + id)) + ".\n\n";
     } else {
-        out += "Not priced this week: " + escape(text(p, "reason")) + "\n\n";
+        out += say(l, "gpu.not_priced", {{"reason", md::unpriced_reason(l, p)}}) + "\n\n";
     }
 
-    out += "## Specifications\n\n";
+    out += "## " + say(l, "gpu.specifications") + "\n\n";
     auto const& tflops = md::object_at(g, "fp16_dense_tflops");
     auto const& score = at(g, "power_score");
     auto const& link = md::object_at(g, "interconnect");
-    md::table spec{"Figure", "Value"};
-    spec.row({"VRAM", text(g, "vram_gb") + " GB " + escape(text(g, "memory_type"))});
-    spec.row({"Memory bandwidth", text(g, "memory_bandwidth_gbs") + " GB/s"});
-    spec.row({"FP16 dense tensor", md::figure(tflops) + " TFLOPS: " + escape(text(tflops, "convention"))});
-    spec.row({"PowerScore", md::figure(score) + (score.is_object() ? " (" + escape(text(score.get_object(), "reference")) + ")" : "")});
-    spec.row({"FP8 dense tensor", md::figure(at(g, "fp8_dense_tflops")) + " TFLOPS"});
-    spec.row({"TDP", md::figure(at(g, "tdp_w")) + " W"});
-    spec.row({"Interconnect", at(link, "type").is_null() ? "PCIe only"
-                                                          : escape(text(link, "type")) + ", " +
-                                                                md::figure(at(link, "bandwidth_gbs")) + " GB/s"});
+    md::table spec{say(l, "col.figure"), say(l, "col.value")};
+    spec.row({"VRAM", shown(l, g, "vram_gb") + " GB " + escape(text(g, "memory_type"))});
+    spec.row({say(l, "gpu.bandwidth"), shown(l, g, "memory_bandwidth_gbs") + " GB/s"});
+    spec.row({say(l, "gpu.fp16"), md::figure(l, tflops) + " TFLOPS" + say(l, "colon") + escape(text(tflops, "convention"))});
+    spec.row({"PowerScore", md::figure(l, score) + (score.is_object() ? " (" + escape(text(score.get_object(), "reference")) + ")" : "")});
+    spec.row({say(l, "gpu.fp8"), md::figure(l, at(g, "fp8_dense_tflops")) + " TFLOPS"});
+    spec.row({"TDP", md::figure(l, at(g, "tdp_w")) + " W"});
+    spec.row({say(l, "gpu.interconnect"), at(link, "type").is_null()
+                                              ? say(l, "gpu.pcie_only")
+                                              : escape(text(link, "type")) + ", " + md::figure(l, at(link, "bandwidth_gbs")) +
+                                                    " GB/s"});
     out += spec.str();
-    out += "\nA figure followed by ? was not confirmed by a primary source. Source: " + escape(text(g, "source")) + "\n\n";
+    out += "\n" + say(l, "unconfirmed") + " " + say(l, "gpu.source", {{"source", escape(text(g, "source"))}}) + "\n\n";
 
     auto const& mig = md::object_at(g, "mig");
     out += "## MIG\n\n";
     if (at(mig, "supported").is_bool() && at(mig, "supported").get_bool()) {
-        out += "Up to " + text(mig, "max_instances") + " instances per GPU.\n\n";
-        md::table t{"Profile", ">Memory (GB)", ">Compute (of the GPU)", ">Max instances"};
+        out += say(l, "gpu.mig_up_to", {{"count", text(mig, "max_instances")}}) + "\n\n";
+        md::table t{say(l, "col.profile"), ">" + say(l, "col.memory_gb"), ">" + say(l, "col.compute_fraction"),
+                    ">" + say(l, "col.max_instances")};
         for (auto const& v : md::array_at(mig, "profiles")) {
             auto const& p = v.get_object();
-            t.row({md::code(text(p, "name")), text(p, "memory_gb"), text(p, "compute_fraction"), text(p, "max_instances")});
+            t.row({md::code(text(p, "name")), shown(l, p, "memory_gb"), text(p, "compute_fraction"), text(p, "max_instances")});
         }
         out += t.str() + "\n" + escape(text(mig, "note")) + ".\n\n";
     } else {
-        out += "Not supported.\n\n";
+        out += say(l, "gpu.mig_unsupported") + "\n\n";
     }
 
     auto const& limits = md::object_at(g, "instance_limits");
-    out += "## Instance limits\n\n";
-    out += "- GPUs per instance: 1 to " + text(limits, "max_gpus") + ".\n";
-    out += "- Per instance, whatever its number of GPUs: at most " + text(limits, "max_vcpus") + " vCPUs and " +
-           text(limits, "max_memory_gib") + " GiB of memory.\n";
-    out += "- CPU generations: " + md::list(md::array_at(limits, "cpu_generations")) + ".\n";
+    out += "## " + say(l, "gpu.limits") + "\n\n";
+    out += "- " + say(l, "gpu.gpus_per_instance", {{"max", text(limits, "max_gpus")}}) + "\n";
+    out += "- " + say(l, "gpu.per_instance", {{"vcpus", shown(l, limits, "max_vcpus")},
+                                              {"memory", shown(l, limits, "max_memory_gib")}}) + "\n";
+    out += "- " + say(l, "gpu.cpu_generations", {{"list", md::list(md::array_at(limits, "cpu_generations"))}}) + "\n";
     for (auto const& [region, gens] : md::object_at(limits, "extra_cpu_generations_by_region"))
-        out += "- Also in " + md::code(region) + ": " + md::list(gens.as_array()) + ".\n";
+        out += "- " + say(l, "gpu.also_in", {{"region", md::code(region)}, {"list", md::list(gens.as_array())}}) + "\n";
     // An example at the model's limits, which the check accepts.
     auto const& generations = md::array_at(limits, "cpu_generations");
     std::string const example = "?gpu=" + id + "&gpus=" + text(limits, "max_gpus") + "&vcpus=" + text(limits, "max_vcpus") +
                                 "&memory_gib=" + text(limits, "max_memory_gib") + "&cpu_generation=" +
                                 (generations.empty() ? std::string("v7") : text(generations.front()));
-    out += "- Check an instance shape: " + md::link("instance check", to("/v1/instances/check", example)) + ".\n\n";
+    out += "- " + say(l, "gpu.check", {{"link", md::link(say(l, "gpu.instance_check"), to("/v1/instances/check", example))}}) +
+           "\n\n";
 
     auto const& regions = md::object_at(g, "regions");
-    out += "## Regions\n\nOffered in " + text(regions, "count") + " regions, at the same price everywhere: " +
-           md::list(md::array_at(regions, "codes")) + ". " + md::link("All regions", to("/v1/regions")) + " · " +
-           md::link("the catalog", to("/v1/gpus")) + "\n";
+    out += "## " + say(l, "gpu.regions") + "\n\n" +
+           say(l, "gpu.offered_in", {{"count", text(regions, "count")}, {"list", md::list(md::array_at(regions, "codes"))}}) +
+           " " + md::link(say(l, "gpu.all_regions"), to("/v1/regions")) + " · " +
+           md::link(say(l, "gpu.the_catalog"), to("/v1/gpus")) + "\n";
     return out;
 }
 
 std::string sheet_index_markdown(json::object const& idx, links const& to)
 {
-    std::string out = "# Price sheets\n\n";
-    out += text(idx, "count") + " weekly sheets, newest first. Each takes effect on Monday 00:00 UTC and is computed "
-           "from the marketplace observations of the 7 days before.";
+    auto const l = to.lang;
+    std::string out = "# " + say(l, "sheets.title") + "\n\n";
+    out += say(l, "sheets.intro", {{"count", text(idx, "count")}});
     if (auto const& current = at(idx, "current"); current.is_string())
-        out += " In effect now: " + md::link(text(current), to("/v1/prices")) + ".";
+        out += " " + say(l, "sheets.in_effect", {{"week", md::link(text(current), to("/v1/prices"))}});
     out += "\n\n";
-    md::table t{"Week", "Effective from", "Until", "Published", ">Priced models", ">Observations", "Inputs"};
+    md::table t{say(l, "col.week"), say(l, "col.effective_from"), say(l, "col.until"), say(l, "col.published"),
+                ">" + say(l, "col.priced_models"), ">" + say(l, "col.observations"), say(l, "col.inputs")};
     for (auto const& v : md::array_at(idx, "sheets")) {
         auto const& s = v.get_object();
         std::string const week = text(s, "week");
         t.row({md::link(week, to("/v1/sheets/" + week)), md::when(text(s, "effective_from")),
                md::when(text(s, "effective_until")), md::when(text(s, "published_at")),
-               text(s, "priced_models") + " of " + text(s, "models"), text(s, "observations"),
-               md::link("observations", to("/v1/sheets/" + week + "/observations")) + " (" +
+               say(l, "sheets.of", {{"priced", text(s, "priced_models")}, {"models", text(s, "models")}}),
+               shown(l, s, "observations"),
+               md::link(say(l, "sheets.observations"), to("/v1/sheets/" + week + "/observations")) + " (" +
                    md::link("CSV", "/v1/sheets/" + week + "/observations.csv") + ")"});
     }
     out += t.str();
@@ -362,14 +402,19 @@ std::string observations_markdown(json::object const& o, links const& to)
 
 std::string regions_markdown(json::object const& r, links const& to)
 {
-    std::string out = "# Regions\n\n";
-    out += text(r, "count") + " regions on " + text(r, "continents") + " continents; " + escape(text(r, "note")) + " (" +
-           md::link("prices", to("/v1/prices")) + ").\n\n";
-    md::table t{"Code", "City", "Country", "Continent", "Sovereign"};
+    auto const l = to.lang;
+    std::string out = "# " + say(l, "regions.title") + "\n\n";
+    out += say(l, "regions.intro", {{"count", text(r, "count")},
+                                    {"continents", text(r, "continents")},
+                                    {"note", escape(text(r, "note"))},
+                                    {"link", md::link(say(l, "regions.prices"), to("/v1/prices"))}}) +
+           "\n\n";
+    md::table t{say(l, "col.code"), say(l, "col.city"), say(l, "col.country"), say(l, "col.continent"),
+                say(l, "col.sovereign")};
     for (auto const& v : md::array_at(r, "regions")) {
         auto const& reg = v.get_object();
         t.row({md::code(text(reg, "code")), escape(text(reg, "city")), escape(text(reg, "country")),
-               escape(text(reg, "continent")), text(reg, "sovereign")});
+               escape(text(reg, "continent")), shown(l, reg, "sovereign")});
     }
     out += t.str();
     return out;
@@ -377,32 +422,33 @@ std::string regions_markdown(json::object const& r, links const& to)
 
 std::string inventory_markdown(json::object const& inv, links const& to)
 {
-    std::string out = "# Inventory\n\n";
-    out += "Free GPUs per model and region, with the largest instance each region can take now. Note: " +
-           escape(text(inv, "note")) + ".\n\n";
-    md::table t{"GPU", ">Free GPUs", ">Regions with stock", ">Max GPUs per instance"};
+    auto const l = to.lang;
+    std::string out = "# " + say(l, "inventory.title") + "\n\n";
+    out += say(l, "inventory.intro", {{"note", escape(text(inv, "note"))}}) + "\n\n";
+    md::table t{say(l, "col.gpu"), ">" + say(l, "col.free_gpus"), ">" + say(l, "col.regions_with_stock"),
+                ">" + say(l, "col.max_gpus")};
     std::string detail;
     for (auto const& v : md::array_at(inv, "gpus")) {
         auto const& g = v.get_object();
         std::string const id = text(g, "gpu");
         auto const& regions = md::array_at(g, "regions");
-        t.row({md::link(id, to("/v1/gpus/" + id)), text(g, "available_gpus"), std::to_string(regions.size()),
+        t.row({md::link(id, to("/v1/gpus/" + id)), shown(l, g, "available_gpus"), std::to_string(regions.size()),
                text(g, "max_gpus_per_instance")});
         if (regions.empty())
             continue;
-        detail += "- **" + escape(id) + "**: ";
+        detail += "- **" + escape(id) + "**" + say(l, "colon");
         bool first = true;
         for (auto const& rv : regions) {
             auto const& reg = rv.get_object();
             detail += first ? "" : ", ";
-            detail += text(reg, "region") + " " + text(reg, "available_gpus");
+            detail += text(reg, "region") + " " + shown(l, reg, "available_gpus");
             first = false;
         }
         detail += "\n";
     }
     out += t.str();
     if (!detail.empty())
-        out += "\n## Free GPUs by region\n\n" + detail;
+        out += "\n## " + say(l, "inventory.by_region") + "\n\n" + detail;
     return out;
 }
 

@@ -96,12 +96,12 @@ std::string when(std::string_view t)
     return out;
 }
 
-std::string figure(json::value const& v)
+std::string figure(language lang, json::value const& v)
 {
     if (!v.is_object())
         return "—";
     auto const& o = v.get_object();
-    std::string out = text(o, "value");
+    std::string out = shown(lang, o, "value");
     if (auto const* c = o.if_contains("confirmed"); c && c->is_bool() && !c->get_bool())
         out += '?';
     return out;
@@ -160,9 +160,31 @@ std::string table::str() const
     return out;
 }
 
-std::string percent(pricing::rules::ratio r)
+std::string percent(language lang, pricing::rules::ratio r)
 {
-    return std::to_string(r.numerator * 100 / r.denominator) + " %";
+    return render::percent(lang, std::to_string(r.numerator * 100 / r.denominator));
+}
+
+std::string shown(language lang, json::value const& v)
+{
+    if (lang == language::en)
+        return text(v);
+    if (v.is_bool())
+        return say(lang, v.get_bool() ? "yes" : "no");
+    return number(lang, text(v));
+}
+
+std::string shown(language lang, json::object const& o, std::string_view key) { return shown(lang, at(o, key)); }
+
+std::string unpriced_reason(language lang, json::object const& row)
+{
+    std::string const reason = text(row, "reason");
+    auto const& count = at(row, "observations");
+    if (lang == language::en || !reason.starts_with("only ") || !count.is_int64() ||
+        count.get_int64() >= pricing::rules::min_observations)
+        return escape(reason);
+    return say(lang, "reason.too_few", {{"count", std::to_string(count.get_int64())},
+                                        {"min", std::to_string(pricing::rules::min_observations)}});
 }
 
 }

@@ -5,6 +5,7 @@
 
 #include <boost/json/array.hpp>
 #include "pricing/rules.hpp"
+#include "render/words.hpp"
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
@@ -32,9 +33,18 @@ std::string code(std::string_view text);
 // "2026-11-30T00:00:00Z" → "2026-11-30 00:00 UTC".
 std::string when(std::string_view rfc3339);
 // A datasheet figure {"value", "confirmed"}: "25.8", or "25.8?" when unconfirmed.
-std::string figure(boost::json::value const& v);
-// "70 %": a ratio of the methodology as a whole percentage.
-std::string percent(pricing::rules::ratio r);
+// Its number as `lang` writes it.
+std::string figure(language lang, boost::json::value const& v);
+// "70 %": a ratio of the methodology as a whole percentage, as `lang` writes it.
+std::string percent(language lang, pricing::rules::ratio r);
+// A value as a page in `lang` shows it: decimal numbers as the language writes them (number()),
+// true/false as yes/no or oui/non, null as "—", other strings as they are. English is text().
+std::string shown(language lang, boost::json::value const& v);
+std::string shown(language lang, boost::json::object const& o, std::string_view key);
+// Why a row of a sheet is not priced, escaped. The sheet's reason is English, as it was published
+// (and as audits compare it); a French page gives the rules' reason for too few observations in
+// French, and any other reason as published.
+std::string unpriced_reason(language lang, boost::json::object const& row);
 // A comma-separated list of the strings of an array, escaped.
 std::string list(boost::json::array const& items);
 

@@ -12,7 +12,6 @@ namespace {
 
 namespace json = boost::json;
 namespace rules = pricing::rules;
-using md::percent;
 using md::text;
 
 struct resource {
@@ -53,89 +52,80 @@ std::string reading_url(json::object const& r)
 
 // What an assistant needs to connect: the endpoint, both transports, the server card and a
 // configuration for clients that only start local commands.
-std::string mcp_markdown(json::object const& mcp)
+std::string mcp_markdown(json::object const& mcp, language l)
 {
-    std::string out = "## MCP for AI assistants\n\n" + md::escape(text(mcp, "summary")) + "\n\n";
-    out += "- Endpoint: `" + text(mcp, "endpoint") + "`\n";
+    std::string out = "## " + say(l, "site.mcp_heading") + "\n\n" + md::escape(text(mcp, "summary")) + "\n\n";
+    out += "- " + say(l, "site.mcp_endpoint", {{"endpoint", "`" + text(mcp, "endpoint") + "`"}}) + "\n";
     for (auto const& t : md::array_at(mcp, "transports"))
         out += "- " + text(t) + "\n";
-    out += "- Server card (name, versions, capabilities, tools with their schemas): " +
-           md::link(text(mcp, "server_card"), text(mcp, "server_card")) + "\n\n";
-    out += "A client that only starts local commands (Claude Desktop's configuration file) reaches it through "
-           "`mcp-remote`:\n\n```json\n" + text(mcp, "configuration") + "\n```\n";
+    out += "- " + say(l, "site.mcp_card", {{"card", md::link(text(mcp, "server_card"), text(mcp, "server_card"))}}) +
+           "\n\n";
+    out += say(l, "site.mcp_remote") + "\n\n```json\n" + text(mcp, "configuration") + "\n```\n";
     return out;
 }
 
-std::string llms_head(json::object const& index)
+std::string llms_head(json::object const& index, language l)
 {
     std::string out = "# " + text(index, "name") + "\n\n> " + text(index, "summary") + "\n\n";
-    out += "Every resource is JSON by default and also Markdown (`.md` suffix or `Accept: text/markdown`), HTML for "
-           "browsers, and CSV (`.csv`) for tables. Money is exact: decimal strings in USD, per GPU-hour unless said. "
-           "The API is described in OpenAPI 3.1 at /openapi.json.\n";
+    out += say(l, "site.llms_formats") + "\n";
     return out;
 }
 
 }
 
 json::object index_json(pricing::catalog const& catalog, pricing::price_sheet const* current,
-                        std::span<const operation_example> operations)
+                        std::span<const operation_example> operations, language l)
 {
+    auto const w = [l](std::string_view key, std::initializer_list<fill> values = {}) { return say(l, key, values); };
+    std::string const in_language = language_query("", l);
     // Examples use the worked example of the methodology when the catalog has it.
     std::string gpu = catalog.find("h100-sxm") ? "h100-sxm" : (catalog.gpus.empty() ? "" : catalog.gpus.front().id);
     pricing::gpu_model const* model = catalog.find(gpu);
     std::string const week = current ? pricing::to_string(current->week) : "";
 
-    std::vector<resource> prices{{"Current price sheet", "/v1/prices", "",
-                                  "every model's market median, cap, on-demand, spot and reserved rate in USD per "
-                                  "GPU-hour, the billing terms and the audit inputs; filters gpu, vendor, "
-                                  "architecture, min_vram_gb, max_price, tier and sort (gpu, price, vram)",
-                                  table_formats},
-                                 {"Cheapest spot rates first", "/v1/prices", "?tier=spot&sort=price",
-                                  "the same sheet sorted by the spot rate", table_formats}};
+    std::vector<resource> prices{{w("site.prices"), "/v1/prices", in_language, w("site.prices_about"), table_formats},
+                                 {w("site.spot_first"), "/v1/prices", language_query("?tier=spot&sort=price", l),
+                                  w("site.spot_first_about"), table_formats}};
     if (model && current)
-        prices.push_back({model->name + " price", "/v1/prices/" + gpu, "", "one model's line of the current sheet",
-                          document_formats});
-    std::vector<resource> catalog_section{
-        {"GPU catalog", "/v1/gpus", "",
-         std::to_string(catalog.gpus.size()) +
-             " models: VRAM, bandwidth, dense FP16 TFLOPS, PowerScore, NVLink, MIG, instance limits, current price; "
-             "filters vendor, architecture, min_vram_gb, mig, nvlink",
-         table_formats}};
+        prices.push_back({w("site.model_price", {{"model", model->name}}), "/v1/prices/" + gpu, in_language,
+                          w("site.model_price_about"), document_formats});
+    std::vector<resource> catalog_section{{w("site.catalog"), "/v1/gpus", in_language,
+                                           w("site.catalog_about", {{"count", std::to_string(catalog.gpus.size())}}),
+                                           table_formats}};
     if (model)
-        catalog_section.push_back({model->name, "/v1/gpus/" + gpu, "", "one model's specifications, limits and prices",
-                                   document_formats});
+        catalog_section.push_back({model->name, "/v1/gpus/" + gpu, in_language, w("site.model_about"), document_formats});
+    // The glossary in the page's language first, then in the other one.
+    auto const other = l == language::fr ? language::en : language::fr;
     std::vector<resource> glossary{
-        {"Glossary", "/v1/glossary", "", "the terms of GPU cloud pricing, with figures quoted from the current sheet; "
-                                         "filters category and q (search)", table_formats},
-        {"Glossaire (français)", "/v1/glossary", "?lang=fr", "the same glossary in French", table_formats},
-        {"Spot (interruptible) instance", "/v1/glossary/interruptible-instance", "", "one glossary term",
+        {w("site.glossary"), "/v1/glossary", in_language, w("site.glossary_about"), table_formats},
+        {say(other, "site.glossary_other"), "/v1/glossary", language_query("", other, true), w("site.glossary_other_about"),
+         table_formats},
+        {w("site.glossary_term"), "/v1/glossary/interruptible-instance", in_language, w("site.glossary_term_about"),
          document_formats}};
     std::vector<resource> audit{
-        {"Methodology", "/v1/methodology", "", "every constant, each rule as a sentence and a formula, how to audit",
-         document_formats},
-        {"Sheets history", "/v1/sheets", "", "every published week with its dates and the SHA-256 of its inputs",
-         table_formats}};
+        {w("site.methodology"), "/v1/methodology", in_language, w("site.methodology_about"), document_formats},
+        {w("site.sheets"), "/v1/sheets", in_language, w("site.sheets_about"), table_formats}};
     if (current)
-        audit.push_back({"Inputs of sheet " + week, "/v1/sheets/" + week + "/observations", "",
-                         "the marketplace observations the sheet was computed from; the CSV is the canonical file",
-                         table_formats});
+        audit.push_back({w("site.inputs", {{"week", week}}), "/v1/sheets/" + week + "/observations", "",
+                         w("site.inputs_about"), table_formats});
 
     std::vector<resource> tools;
     for (auto const& op : operations)
         tools.push_back({op.title, op.path, op.query, op.description, op.formats});
     std::vector<resource> optional{
-        {"Regions", "/v1/regions", "",
-         "the " + std::to_string(catalog.regions.size()) + " regions, all at the same prices", table_formats},
-        {"Inventory", "/v1/inventory", "", "free GPUs per model and region (sample data); filters gpu and region",
-         table_formats},
-        {"OpenAPI description", "/openapi.json", "", "every endpoint, parameter, response and error", json_only},
-        {"Everything in one file", "/llms-full.txt", "", "the main pages inline, for agents", text_only}};
+        {w("site.regions"), "/v1/regions", in_language,
+         w("site.regions_about", {{"count", std::to_string(catalog.regions.size())}}), table_formats},
+        {w("site.inventory"), "/v1/inventory", in_language, w("site.inventory_about"), table_formats},
+        {w("site.openapi"), "/openapi.json", "", w("site.openapi_about"), json_only},
+        {w("site.llms_full"), "/llms-full.txt", in_language, w("site.llms_full_about"), text_only}};
 
-    json::array sections{section("Prices", false, prices), section("Catalog", false, catalog_section),
-                         section("Glossary", false, glossary), section("Methodology and audit", false, audit)};
+    json::array sections{section(w("site.section_prices"), false, prices),
+                         section(w("site.section_catalog"), false, catalog_section),
+                         section(w("site.section_glossary"), false, glossary),
+                         section(w("site.section_audit"), false, audit)};
     if (!tools.empty())
-        sections.push_back(section("Operations (each also an MCP tool)", false, tools));
-    sections.push_back(section("More", true, optional));
+        sections.push_back(section(w("site.section_operations"), false, tools));
+    sections.push_back(section(w("site.section_more"), true, optional));
 
     json::array formats;
     for (auto f : {format::json, format::markdown, format::html, format::csv})
@@ -143,29 +133,20 @@ json::object index_json(pricing::catalog const& catalog, pricing::price_sheet co
                            {"media_type", media_type(f)},
                            {"suffix", "." + std::string(extension(f))}});
     json::object o{
-        {"name", "LowCostGPU pricing API"},
-        {"summary", "LowCostGPU's weekly GPU price sheet, public and read-only: every on-demand price is at most " +
-                        percent(rules::on_demand_of_median) +
-                        " of the public GPU marketplace median, re-checked every Monday 00:00 UTC; spot is " +
-                        percent(rules::spot_of_on_demand) + " and reserved " + percent(rules::reserved_of_on_demand) +
-                        " of on-demand. Every input and rule is published, so anyone can recompute the prices."},
+        {"name", w("site.name")},
+        {"summary", w("site.summary", {{"on_demand", md::percent(l, rules::on_demand_of_median)},
+                                       {"spot", md::percent(l, rules::spot_of_on_demand)},
+                                       {"reserved", md::percent(l, rules::reserved_of_on_demand)}})},
         {"formats", std::move(formats)},
-        {"negotiation", "a suffix (.json, .md, .html, .csv; the index is /index.md) or the Accept header chooses the "
-                        "format; without either, JSON; browsers get HTML"},
+        {"negotiation", w("site.negotiation")},
         {"sections", std::move(sections)},
         {"openapi", "/openapi.json"},
-        {"llms_txt", "/llms.txt"},
+        {"llms_txt", "/llms.txt" + in_language},
         {"mcp",
          {{"endpoint", "/mcp"},
           {"server_card", "/.well-known/mcp/server-card.json"},
-          {"summary", "The same operations as MCP tools for AI assistants (prices with filters, one GPU, the catalog, "
-                      "compare, estimate a job, size a model, cheapest configuration, instance check, inventory, "
-                      "glossary, methodology): each tool's structuredContent is the JSON document of the matching "
-                      "HTTP route, and resources serve these pages' Markdown. Read-only, no account."},
-          {"transports",
-           json::array{"Streamable HTTP: POST /mcp on this server (JSON responses, stateless; protocol versions "
-                       "2026-07-28, 2025-11-25, 2025-06-18 and 2025-03-26)",
-                       "stdio: `lowcostgpu mcp --database-url URL`, for clients that start a local command"}},
+          {"summary", w("site.mcp_summary")},
+          {"transports", json::array{json::string(w("site.mcp_http")), json::string(w("site.mcp_stdio"))}},
           {"configuration",
            "{\"mcpServers\": {\"lowcostgpu\": {\"command\": \"npx\", \"args\": [\"-y\", \"mcp-remote\", "
            "\"https://YOUR-HOST/mcp\"]}}}"}}}};
@@ -175,10 +156,11 @@ json::object index_json(pricing::catalog const& catalog, pricing::price_sheet co
 
 std::string index_markdown(json::object const& index, links const& to)
 {
+    auto const l = to.lang;
     std::string out = "# " + md::escape(text(index, "name")) + "\n\n" + md::escape(text(index, "summary")) + "\n\n";
     if (auto const& week = md::at(index, "current_week"); week.is_string())
-        out += "Sheet in effect: **" + md::link(text(week), to("/v1/prices")) + "**.\n\n";
-    out += "Formats: " + md::escape(text(index, "negotiation")) + ".\n\n";
+        out += say(l, "site.in_effect", {{"week", md::link(text(week), to("/v1/prices"))}}) + "\n\n";
+    out += say(l, "site.formats", {{"formats", md::escape(text(index, "negotiation"))}}) + "\n\n";
     for (auto const& sv : md::array_at(index, "sections")) {
         auto const& s = sv.get_object();
         out += "## " + md::escape(text(s, "name")) + "\n\n";
@@ -187,7 +169,10 @@ std::string index_markdown(json::object const& index, links const& to)
             auto const& formats = md::object_at(r, "formats");
             std::string const path = text(r, "path");
             std::string const query = text(r, "query");
-            std::string const main = formats.contains("text/markdown") ? to(path, query) : reading_url(r);
+            // The resource's query already says its language (the other glossary names its own).
+            std::string const main = formats.contains("text/markdown")
+                                         ? suffixed_url(path, to.target, language_query(query, l, to.target == format::html))
+                                         : reading_url(r);
             out += "- " + md::link(text(r, "title"), main) + ": " + md::escape(text(r, "description"));
             std::string alternates;
             for (auto const& [type, url] : formats) {
@@ -203,15 +188,16 @@ std::string index_markdown(json::object const& index, links const& to)
         }
         out += "\n";
     }
-    out += mcp_markdown(md::object_at(index, "mcp"));
-    out += "\nMachine-readable: " + md::link("OpenAPI 3.1", "/openapi.json") + " · " + md::link("llms.txt", "/llms.txt") +
-           " · " + md::link("MCP server card", text(md::object_at(index, "mcp"), "server_card")) + "\n";
+    out += mcp_markdown(md::object_at(index, "mcp"), l);
+    out += "\n" + say(l, "site.machine_readable") + " " + md::link("OpenAPI 3.1", "/openapi.json") + " · " +
+           md::link("llms.txt", text(index, "llms_txt")) + " · " +
+           md::link(say(l, "site.server_card"), text(md::object_at(index, "mcp"), "server_card")) + "\n";
     return out;
 }
 
-std::string llms_txt(json::object const& index)
+std::string llms_txt(json::object const& index, language l)
 {
-    std::string out = llms_head(index) + "\n" + mcp_markdown(md::object_at(index, "mcp"));
+    std::string out = llms_head(index, l) + "\n" + mcp_markdown(md::object_at(index, "mcp"), l);
     std::string optional;
     for (auto const& sv : md::array_at(index, "sections")) {
         auto const& s = sv.get_object();
@@ -226,15 +212,16 @@ std::string llms_txt(json::object const& index)
             out += "\n## " + text(s, "name") + "\n\n" + lines;
     }
     if (!optional.empty())
-        out += "\n## Optional\n\n" + optional;
+        out += "\n## Optional\n\n" + optional;  // the heading llmstxt.org defines, in every language
     return out;
 }
 
-std::string llms_full_txt(json::object const& index, std::vector<std::pair<std::string, std::string>> const& pages)
+std::string llms_full_txt(json::object const& index, std::vector<std::pair<std::string, std::string>> const& pages,
+                          language l)
 {
-    std::string out = llms_head(index);
+    std::string out = llms_head(index, l);
     for (auto const& [url, markdown] : pages)
-        out += "\n---\n\nSource: " + url + "\n\n" + markdown;
+        out += "\n---\n\n" + say(l, "site.source", {{"url", url}}) + "\n\n" + markdown;
     return out;
 }
 

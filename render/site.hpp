@@ -27,19 +27,20 @@ struct operation_example {
 
 // "/": every resource grouped in sections, each with its formats and the URL of each format;
 // the optional sections are marked. Example URLs (a GPU page) use models of `catalog`; the
-// operations section lists `operations` as given.
+// operations section lists `operations` as given. Written in `lang`, its links to pages ask for it.
 // {"name", "summary", "current_week", "formats": [...], "sections": [{"name", "optional",
 // "resources": [{"title", "path", "query", "description", "formats": {media type: URL}}]}],
 // "openapi", "llms_txt"}
 boost::json::object index_json(pricing::catalog const& catalog, pricing::price_sheet const* current,
-                               std::span<const operation_example> operations);
+                               std::span<const operation_example> operations, language lang);
 std::string index_markdown(boost::json::object const& index, links const& to);
 
 // /llms.txt from the index: an H1, a blockquote summary, a note on formats, and one section of
 // "- [title](url): description" links per index section, links to the Markdown of each page;
 // the optional sections come last under "## Optional".
-std::string llms_txt(boost::json::object const& index);
+std::string llms_txt(boost::json::object const& index, language lang);
 // /llms-full.txt: the head of llms.txt, then every page given, as {url, markdown}, inline.
-std::string llms_full_txt(boost::json::object const& index, std::vector<std::pair<std::string, std::string>> const& pages);
+std::string llms_full_txt(boost::json::object const& index, std::vector<std::pair<std::string, std::string>> const& pages,
+                          language lang);
 
 }

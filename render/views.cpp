@@ -35,15 +35,11 @@ std::string write(format f, view const& v, boost::json::object const& doc, page 
     case format::json: return to_text(doc);
     case format::markdown:
         if (v.markdown)
-            return v.markdown(doc, links{format::markdown});
+            return v.markdown(doc, links{format::markdown, where.lang});
         break;
     case format::html:
-        if (v.markdown) {
-            page p = where;
-            if (auto const* lang = doc.if_contains("lang"); lang && lang->is_string())
-                p.lang = std::string(lang->get_string());
-            return html_page(v.markdown(doc, links{format::html}), p);
-        }
+        if (v.markdown)
+            return html_page(v.markdown(doc, links{format::html, where.lang}), where);
         break;
     case format::csv:
         if (v.csv)

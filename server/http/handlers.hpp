@@ -26,6 +26,7 @@ struct route_input {
     render::format_set formats{};     // every format of the route
     std::string_view path{};          // "/v1/prices" for "/v1/prices.md?x=1"
     std::string_view query_string{};  // "?x=1", or empty
+    render::language lang = render::language::en;  // from `lang` or Accept-Language (operations: their answer's)
     std::string form{};               // an HTML calculator's form, shown above the computed result
     // Set by a handler whose answer needs a read off the event loop; the response it returns then
     // is ignored. The router adds what it adds to every answer when the response is sent.
@@ -34,11 +35,13 @@ struct route_input {
     snapshot::snapshot const& snap() const { return *ctx.snapshot; }
 };
 
-// The pre-rendered document of `path` (plus `query`, "?lang=en") in the negotiated format, or 404.
+// The pre-rendered document of `path` (plus `query`, "?lang=en") in the negotiated format and in
+// the request's language, or 404. A document written in one language only (the audit inputs, the
+// signatures, the keys) is served as it is. Content-Language says which was served.
 response document_at(route_input& in, std::string const& path, std::string_view query = {});
 
 // A body computed for this request from its JSON document `doc`, written by `v` in the negotiated
-// format; `last_modified` is that of the data it was computed from.
+// format and the request's language; `last_modified` is that of the data it was computed from.
 response serve_computed(route_input& in, render::view const& v, boost::json::object const& doc,
                         std::optional<pricing::instant> last_modified);
 // The same from a document already written as JSON text (render::estimate_text): served as it is,

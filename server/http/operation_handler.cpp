@@ -86,7 +86,10 @@ std::variant<std::map<std::string, std::string, std::less<>>, api::failure> valu
 // none, when /v1/gpus did, since they rest on exactly the catalog and the current prices it shows.
 std::optional<pricing::instant> data_time(route_input& in, api::operation const& op, api::answer const& a)
 {
-    std::string const query = a.lang ? "?lang=" + std::string(glossary::to_string(*a.lang)) : std::string();
+    // The glossary's documents name their language, English included; the others name French only.
+    std::string query = render::language_query("", a.lang.value_or(render::language::en));
+    if (op.route.starts_with("/v1/glossary"))
+        query = render::language_query("", a.lang.value_or(render::language::en), true);
     if (auto const doc = in.snap().find_document(op.route, render::format::json, query))
         return doc->last_modified;
     if (auto const doc = in.snap().find_document("/v1/gpus"))
@@ -131,6 +134,16 @@ json::array catalog_ids(route_input& in)
     return ids;
 }
 
+// The language of a calculator's words: as the operation will answer, English when `lang` is
+// refused (the refusal then shows under the form).
+render::language form_language(route_input const& in, std::map<std::string, std::string, std::less<>> const& given)
+{
+    auto const it = given.find("lang");
+    auto const l = api::language_of(it == given.end() ? std::nullopt : std::optional(it->second),
+                                    negotiate_language(in.req[beast_http::field::accept_language]));
+    return std::holds_alternative<render::language>(l) ? std::get<render::language>(l) : render::language::en;
+}
+
 response handle_operation(route_input& in, api::operation const& op)
 {
     auto values = values_of(in, op.route);
@@ -142,8 +155,9 @@ response handle_operation(route_input& in, api::operation const& op)
         form = api::calculator_of(op, in.snap().catalog, given);
     if (form) {
         api::drop_blank_fields(given);
+        form->lang = form_language(in, given);
         if (given.empty()) {  // the calculator before its first use
-            render::page const where{std::string(in.path), {}, in.formats};
+            render::page const where{std::string(in.path), {}, in.formats, form->lang};
             return serve_body(in.req, in.format, render::calculator_page(op.title, *form, nullptr, where),
                               data_time(in, op, {}));
         }
@@ -158,14 +172,15 @@ response handle_operation(route_input& in, api::operation const& op)
         return refused(in, op, *f, shown);
     mcp_bridge::snapshot_view const view(in.snap());
     api::request r{view, std::get<api::arguments>(args), negotiate_language(in.req[beast_http::field::accept_language])};
-    auto result = op.run(r);
+    auto result = api::call(op, r);
     if (auto const* f = std::get_if<api::failure>(&result))
         return refused(in, op, *f, shown);
     auto& a = std::get<api::answer>(result);
-    auto const lang = a.lang;
+    in.lang = r.lang;
     auto res = serve_answer(in, op, std::move(a));
-    if (lang)
-        res.set(beast_http::field::content_language, glossary::to_string(*lang));
+    // Every operation's document is written in both languages (document_at and serve_computed say
+    // which was served, except for computed JSON written as text).
+    res.set(beast_http::field::content_language, glossary::to_string(r.lang));
     return res;
 }
 

@@ -221,9 +221,18 @@ answer dispatch(request const& req, request_context const& ctx, std::string_view
     auto query = query_params::parse(query_string.empty() ? "" : query_string.substr(1));
     if (!query)
         return from_error(req, query.err());
+    // Every document route (GET, from the snapshot) takes `lang`; an operation reads it with its
+    // other arguments; the probes and /mcp take none.
+    auto lang = render::language::en;
+    if (!r.op && r.needs_snapshot && r.methods == "GET, HEAD") {
+        auto const l = api::language_of(query.value().take("lang"), negotiate_language(req[beast_http::field::accept_language]));
+        if (auto const* f = std::get_if<api::failure>(&l))
+            return bad_parameter(req, f->parameter, f->message);
+        lang = std::get<render::language>(l);
+    }
     // What the answer echoes of the query (links to the other formats) is re-encoded, never the raw bytes.
     std::string const echoed_query = reencoded_query(query_string);
-    route_input in{req, ctx, std::move(captures), query.value(), format, r.formats, found.path, echoed_query};
+    route_input in{req, ctx, std::move(captures), query.value(), format, r.formats, found.path, echoed_query, lang};
     response res = r.op ? handle_operation(in, *r.op) : r.fn(in);
     if (auto const unknown = query->first_unknown();
         unknown && (in.later || res.result() == beast_http::status::ok))

@@ -202,15 +202,8 @@ response handle_observations(route_input& in)
 
 response handle_regions(route_input& in) { return document_at(in, "/v1/regions"); }
 
-// Documents in one format of their own (the feed, the charts), stored under their URL.
-response serve_stored(route_input& in, std::string const& path)
-{
-    if (auto const doc = in.snap().find_document(path))
-        return serve_document(in.req, doc, shared_cache_control);
-    return problem(in.req, beast_http::status::not_found, "nothing is published at " + path);
-}
-
-response handle_sheets_feed(route_input& in) { return serve_stored(in, "/v1/sheets.atom"); }
+// The feed and the charts are documents in one format of their own, stored under their URL.
+response handle_sheets_feed(route_input& in) { return document_at(in, "/v1/sheets.atom"); }
 
 response handle_history_chart(route_input& in)
 {
@@ -219,7 +212,7 @@ response handle_history_chart(route_input& in)
         return unknown_gpu(in, model.err());
     auto const& path = in.path;
     bool const spark = path.ends_with("/sparkline.svg");
-    return serve_stored(in, "/v1/prices/" + (*model)->id + (spark ? "/sparkline.svg" : "/history.svg"));
+    return document_at(in, "/v1/prices/" + (*model)->id + (spark ? "/sparkline.svg" : "/history.svg"));
 }
 
 response handle_signed_bytes(route_input& in)

@@ -8,18 +8,29 @@ namespace lcg::http {
 
 response document_at(route_input& in, std::string const& path, std::string_view query)
 {
-    if (auto const doc = in.snap().find_document(path, in.format, query))
-        return serve_document(in.req, doc, doc->immutable ? immutable_cache_control : shared_cache_control);
-    return problem(in.req, beast_http::status::not_found,
-                   "nothing is published at " + render::url_in(path, in.format, query));
+    auto lang = in.lang;
+    auto doc = in.snap().find_document(path, in.format, render::language_query(query, lang));
+    if (!doc && lang != render::language::en) {
+        lang = render::language::en;
+        doc = in.snap().find_document(path, in.format, query);
+    }
+    if (!doc)
+        return problem(in.req, beast_http::status::not_found,
+                       "nothing is published at " + render::url_in(path, in.format, query));
+    auto res = serve_document(in.req, doc, doc->immutable ? immutable_cache_control : shared_cache_control);
+    if (doc->translated)
+        res.set(beast_http::field::content_language, glossary::to_string(lang));
+    return res;
 }
 
 response serve_computed(route_input& in, render::view const& v, boost::json::object const& doc,
                         std::optional<pricing::instant> last_modified)
 {
-    render::page where{std::string(in.path), std::string(in.query_string), in.formats};
+    render::page where{std::string(in.path), std::string(in.query_string), in.formats, in.lang};
     where.form = in.form;
-    return serve_body(in.req, in.format, render::write(in.format, v, doc, where), last_modified);
+    auto res = serve_body(in.req, in.format, render::write(in.format, v, doc, where), last_modified);
+    res.set(beast_http::field::content_language, glossary::to_string(in.lang));
+    return res;
 }
 
 response serve_computed(route_input& in, render::view const& v, std::string json_text,

@@ -81,39 +81,55 @@ class builder {
 public:
     builder(snapshot& s, snapshot const* previous, pricing::instant now) : s_(s), previous_(previous), now_(now) {}
 
-    // A resource in `formats`, each written from its JSON document `doc` by `v`. `data_time` is when
-    // its data took its current state, if known (a sheet's publication).
+    // A resource in `formats`, each written from its JSON document `doc` by `v`, in `lang` when it
+    // is written in every language (in English otherwise). `data_time` is when its data took its
+    // current state, if known (a sheet's publication).
     void add(std::string const& path, std::string const& query, json::object const& doc, render::view const& v,
              render::format_set formats, bool immutable = false,
-             std::optional<pricing::instant> data_time = std::nullopt)
+             std::optional<pricing::instant> data_time = std::nullopt, std::optional<render::language> lang = std::nullopt)
     {
         std::string json_text = render::to_text(doc);
         auto const before = previous(document_key(path, format::json, query));
         if (before && before->body == json_text && before->immutable == immutable && reuse(path, query, formats))
             return;
         auto const modified = modified_at(before != nullptr, data_time);
-        render::page const where{path, query, formats};
+        render::page const where{path, query, formats, lang.value_or(render::language::en)};
         formats.for_each([&](format f) {
+            auto const key = document_key(path, f, query);
+            if (auto const english = same_in_english(path, f, query, json_text))
+                return put(key, english);
             std::string body = f == format::json ? json_text : render::write(f, v, doc, where);
-            put(document_key(path, f, query), make_document(std::string(render::content_type(f)), std::move(body),
-                                                            immutable, modified));
+            put(key, make_document(std::string(render::content_type(f)), std::move(body), immutable, modified,
+                                   lang.has_value()));
         });
     }
 
-    // A document whose body is given, reused when the body is the same.
-    void add_body(std::string const& key, format f, std::string body, bool immutable = false,
-                  std::optional<pricing::instant> data_time = std::nullopt)
+    // The same resource in every language: English under `query`, French under it plus lang=fr,
+    // each from the JSON document `doc_in` writes in that language.
+    template <class Document>
+    void add_in_every_language(std::string const& path, std::string const& query, Document const& doc_in,
+                               render::view const& v, render::format_set formats, bool immutable = false,
+                               std::optional<pricing::instant> data_time = std::nullopt)
     {
-        add_body(key, render::content_type(f), std::move(body), immutable, data_time);
+        for (auto const lang : glossary::all_languages)
+            add(path, render::language_query(query, lang), doc_in(lang), v, formats, immutable, data_time, lang);
+    }
+
+    // A document whose body is given, reused when the body is the same; `translated` when it is one
+    // language's (document::translated).
+    void add_body(std::string const& key, format f, std::string body, bool immutable = false,
+                  std::optional<pricing::instant> data_time = std::nullopt, bool translated = false)
+    {
+        add_body(key, render::content_type(f), std::move(body), immutable, data_time, translated);
     }
     void add_body(std::string const& key, std::string_view content_type, std::string body, bool immutable = false,
-                  std::optional<pricing::instant> data_time = std::nullopt)
+                  std::optional<pricing::instant> data_time = std::nullopt, bool translated = false)
     {
         auto const before = previous(key);
-        if (before && before->body == body && before->immutable == immutable)
+        if (before && before->body == body && before->immutable == immutable && before->translated == translated)
             return put(key, before);
         put(key, make_document(std::string(content_type), std::move(body), immutable,
-                               modified_at(before != nullptr, data_time)));
+                               modified_at(before != nullptr, data_time), translated));
     }
 
     // Copies every format of a resource from the previous snapshot; false if one is missing.
@@ -142,6 +158,18 @@ private:
     }
 
     void put(std::string const& key, std::shared_ptr<const document> doc) { s_.documents.insert_or_assign(key, std::move(doc)); }
+
+    // A translation's data formats are the English ones: CSV is always the same, JSON when it has no
+    // prose. Sharing them keeps the second language from doubling the memory they take.
+    std::shared_ptr<const document> same_in_english(std::string const& path, format f, std::string const& query,
+                                                    std::string const& json_text) const
+    {
+        std::string const english = render::without_language(query);
+        if (english == query || (f != format::json && f != format::csv))
+            return nullptr;
+        auto doc = s_.find_document(document_key(path, f, english));
+        return doc && (f == format::csv || doc->body == json_text) ? doc : nullptr;
+    }
 
     snapshot& s_;
     snapshot const* previous_;
@@ -176,16 +204,24 @@ void add_history(snapshot const& s, builder& b, std::optional<pricing::instant> 
     for (auto const& m : s.catalog.gpus) {
         std::string const path = "/v1/prices/" + m.id + "/history";
         auto const history = render::price_history_json(s.sheets, m);
-        b.add(path, "", history, render::price_history_view, render::table_formats, false, last_published);
-        b.add_body(path + ".svg", render::svg_content_type, render::history_chart_svg(history), false, last_published);
-        b.add_body("/v1/prices/" + m.id + "/sparkline.svg", render::svg_content_type,
-                   render::history_sparkline_svg(history), false, last_published);
+        b.add_in_every_language(path, "", [&](render::language) { return history; }, render::price_history_view,
+                                render::table_formats, false, last_published);
+        for (auto const lang : glossary::all_languages) {
+            std::string const query = render::language_query("", lang);
+            b.add_body(path + ".svg" + query, render::svg_content_type, render::history_chart_svg(history, lang), false,
+                       last_published, true);
+            b.add_body("/v1/prices/" + m.id + "/sparkline.svg" + query, render::svg_content_type,
+                       render::history_sparkline_svg(history, lang), false, last_published, true);
+        }
     }
     for (auto t : pricing::all_tiers)
-        b.add("/v1/history", t == pricing::tier::on_demand ? "" : "?tier=" + std::string(pricing::to_string(t)),
-              render::history_table_json(s.sheets, s.catalog, t), render::history_table_view, render::table_formats,
-              false, last_published);
-    b.add_body("/v1/sheets.atom", render::atom_content_type, render::sheets_feed(s.sheets), false, last_published);
+        b.add_in_every_language("/v1/history",
+                                t == pricing::tier::on_demand ? "" : "?tier=" + std::string(pricing::to_string(t)),
+                                [&](render::language) { return render::history_table_json(s.sheets, s.catalog, t); },
+                                render::history_table_view, render::table_formats, false, last_published);
+    for (auto const lang : glossary::all_languages)
+        b.add_body("/v1/sheets.atom" + render::language_query("", lang), render::atom_content_type,
+                   render::sheets_feed(s.sheets, lang), false, last_published, true);
 }
 
 void add_glossary(snapshot& s, builder& b, std::optional<pricing::instant> since)
@@ -210,50 +246,57 @@ void add_glossary(snapshot& s, builder& b, std::optional<pricing::instant> since
         auto const& doc = s.glossary->in(lang);
         std::string const query = "?lang=" + std::string(glossary::to_string(lang));
         b.add("/v1/glossary", query, render::glossary_json(doc, lang, doc.terms(), render::every_question(doc), week), render::glossary_view,
-              render::table_formats, false, since);
+              render::table_formats, false, since, lang);
         for (auto const& t : doc.terms())
             b.add("/v1/glossary/" + t.term->slug, query,
                   render::glossary_entry_json(render::glossary_term_json(t), lang, week), render::glossary_entry_view,
-                  render::document_formats, false, since);
+                  render::document_formats, false, since, lang);
         for (auto const& q : doc.questions)
             b.add("/v1/glossary/" + q.slug, query,
                   render::glossary_entry_json(render::glossary_question_json(q), lang, week),
-                  render::glossary_entry_view, render::document_formats, false, since);
+                  render::glossary_entry_view, render::document_formats, false, since, lang);
     }
 }
 
-// "/", llms.txt and llms-full.txt (the main pages' Markdown inline), and the OpenAPI description.
+// "/", llms.txt and llms-full.txt (the main pages' Markdown inline) in each language, and the
+// OpenAPI description.
 void add_site(snapshot& s, builder& b)
 {
-    std::vector<render::operation_example> operations;
-    for (auto const& op : api::operations()) {
-        if (op.example.empty())
-            continue;  // nothing to show beyond the published page the index lists anyway
-        auto target = api::example_target(op);
-        operations.push_back({std::string(op.title), std::move(target.path), std::move(target.query),
-                              std::string(op.description) + " MCP tool: " + std::string(op.tool) + ".",
-                              op.view->formats()});
-    }
-    auto const index = render::index_json(s.catalog, s.current, operations);
-    b.add("/", "", index, index_view, render::document_formats);
-    b.add_body("/llms.txt", format::text, render::llms_txt(index));
+    for (auto const lang : glossary::all_languages) {
+        std::vector<render::operation_example> operations;
+        for (auto const& op : api::operations()) {
+            if (op.example.empty())
+                continue;  // nothing to show beyond the published page the index lists anyway
+            auto target = api::example_target(op);
+            // The registry's English: the tools' own descriptions, which MCP clients also read.
+            operations.push_back({std::string(op.title), std::move(target.path), std::move(target.query),
+                                  std::string(op.description) + " MCP tool: " + std::string(op.tool) + ".",
+                                  op.view->formats()});
+        }
+        std::string const query = render::language_query("", lang);
+        auto const index = render::index_json(s.catalog, s.current, operations, lang);
+        b.add("/", query, index, index_view, render::document_formats, false, std::nullopt, lang);
+        b.add_body(document_key("/llms.txt", format::text, query), format::text, render::llms_txt(index, lang), false,
+                   std::nullopt, true);
 
-    std::vector<std::pair<std::string, std::string>> pages;
-    auto page = [&](std::string const& path, std::string const& query = {}) {
-        auto const key = document_key(path, format::markdown, query);
-        if (auto const doc = s.find_document(key))
-            pages.emplace_back(key, doc->body);
-    };
-    page("/v1/prices");
-    page("/v1/gpus");
-    for (auto const& m : s.catalog.gpus)
-        page("/v1/gpus/" + m.id);
-    page("/v1/methodology");
-    page("/v1/glossary", "?lang=en");
-    page("/v1/sheets");
-    page("/v1/regions");
-    page("/v1/inventory");
-    b.add_body("/llms-full.txt", format::text, render::llms_full_txt(index, pages));
+        std::vector<std::pair<std::string, std::string>> pages;
+        auto page = [&](std::string const& path, std::string const& page_query = {}) {
+            auto const key = document_key(path, format::markdown, page_query);
+            if (auto const doc = s.find_document(key))
+                pages.emplace_back(key, doc->body);
+        };
+        page("/v1/prices", query);
+        page("/v1/gpus", query);
+        for (auto const& m : s.catalog.gpus)
+            page("/v1/gpus/" + m.id, query);
+        page("/v1/methodology", query);
+        page("/v1/glossary", render::language_query("", lang, true));
+        page("/v1/sheets", query);
+        page("/v1/regions", query);
+        page("/v1/inventory", query);
+        b.add_body(document_key("/llms-full.txt", format::text, query), format::text,
+                   render::llms_full_txt(index, pages, lang), false, std::nullopt, true);
+    }
 
     for (auto const& f : openapi_files()) {
         auto spec = json::parse(f.content).as_object();
@@ -265,7 +308,7 @@ void add_site(snapshot& s, builder& b)
 }
 
 std::shared_ptr<const document> make_document(std::string content_type, std::string body, bool immutable,
-                                              pricing::instant last_modified)
+                                              pricing::instant last_modified, bool translated)
 {
     // 32 hex digits of SHA-256 are plenty to tell two bodies apart.
     std::string const tag = store::sha256_hex(body).substr(0, 32);
@@ -274,7 +317,7 @@ std::shared_ptr<const document> make_document(std::string content_type, std::str
         zipped.clear();
     return std::make_shared<const document>(document{std::move(content_type), std::move(body), "\"" + tag + "\"",
                                                      immutable, last_modified, std::move(zipped),
-                                                     "\"" + tag + "-gz\"", nullptr, 0});
+                                                     "\"" + tag + "-gz\"", nullptr, 0, translated});
 }
 
 memory_file::~memory_file() { ::close(fd_); }
@@ -322,34 +365,42 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
         current_since = std::max(s->current->published_at, s->current->effective_from);
 
     builder b(*s, previous, now);
-    b.add("/v1/gpus", "", render::catalog_json(s->catalog, s->current), render::catalog_view, render::table_formats,
-          false, current_since);
+    b.add_in_every_language("/v1/gpus", "", [&](render::language) { return render::catalog_json(s->catalog, s->current); },
+                            render::catalog_view, render::table_formats, false, current_since);
     for (auto const& m : s->catalog.gpus)
-        b.add("/v1/gpus/" + m.id, "", render::gpu_json(m, s->current ? s->current->find(m.id) : nullptr),
-              render::gpu_view, render::document_formats, false, current_since);
+        b.add_in_every_language(
+            "/v1/gpus/" + m.id, "",
+            [&](render::language) { return render::gpu_json(m, s->current ? s->current->find(m.id) : nullptr); },
+            render::gpu_view, render::document_formats, false, current_since);
     if (s->current) {
-        b.add("/v1/prices", "", render::sheet_json(*s->current, s->catalog), render::sheet_view, render::table_formats,
-              false, current_since);
+        b.add_in_every_language("/v1/prices", "", [&](render::language l) { return render::sheet_json(*s->current, s->catalog, l); },
+                                render::sheet_view, render::table_formats, false, current_since);
         for (auto const& row : s->current->rows)
-            b.add("/v1/prices/" + row.gpu, "", render::price_json(*s->current, row, s->catalog.find(row.gpu)),
-                  render::price_view, render::document_formats, false, current_since);
+            b.add_in_every_language(
+                "/v1/prices/" + row.gpu, "",
+                [&](render::language) { return render::price_json(*s->current, row, s->catalog.find(row.gpu)); },
+                render::price_view, render::document_formats, false, current_since);
     }
     std::optional<pricing::instant> last_published;
     for (auto const& sheet : s->sheets)
         last_published = std::max(last_published.value_or(sheet.published_at), sheet.published_at);
-    b.add("/v1/sheets", "", render::sheet_index_json(s->sheets, s->current), render::sheet_index_view,
-          render::table_formats, false, last_published);
+    b.add_in_every_language("/v1/sheets", "", [&](render::language) { return render::sheet_index_json(s->sheets, s->current); },
+                            render::sheet_index_view, render::table_formats, false, last_published);
     for (auto const& sheet : s->sheets) {
         bool const past = sheet.effective_until <= now;
-        b.add("/v1/sheets/" + pricing::to_string(sheet.week), "", render::sheet_json(sheet, s->catalog),
-              render::sheet_view, render::table_formats, past, sheet.published_at);
+        b.add_in_every_language("/v1/sheets/" + pricing::to_string(sheet.week), "",
+                                [&](render::language l) { return render::sheet_json(sheet, s->catalog, l); }, render::sheet_view,
+                                render::table_formats, past, sheet.published_at);
         add_signature(b, sheet, past);
     }
     add_history(*s, b, last_published);
-    b.add("/v1/methodology", "", render::methodology_json(s->keys), render::methodology_view, render::document_formats);
+    b.add_in_every_language("/v1/methodology", "", [&](render::language l) { return render::methodology_json(s->keys, l); },
+                            render::methodology_view, render::document_formats);
     add_keys(b, s->keys);
-    b.add("/v1/regions", "", render::regions_json(s->catalog), render::regions_view, render::table_formats);
-    b.add("/v1/inventory", "", render::inventory_json(s->catalog), render::inventory_view, render::table_formats);
+    b.add_in_every_language("/v1/regions", "", [&](render::language l) { return render::regions_json(s->catalog, l); },
+                            render::regions_view, render::table_formats);
+    b.add_in_every_language("/v1/inventory", "", [&](render::language l) { return render::inventory_json(s->catalog, {}, l); },
+                            render::inventory_view, render::table_formats);
     add_glossary(*s, b, current_since);
     add_site(*s, b);
     place_in_memory_file(*s);

@@ -52,11 +52,15 @@ struct document {
     // offers no memory file.
     std::shared_ptr<const memory_file> file{};
     std::uint64_t file_offset = 0;
+    // Written in every language: this document is one language's (the one its key names, English
+    // without lang=), or is the same in all of them (JSON without prose, CSV). False for what is
+    // written once (the audit inputs, signatures, keys, OpenAPI).
+    bool translated = false;
 };
 
 // A document with its validators and its gzip copy.
 std::shared_ptr<const document> make_document(std::string content_type, std::string body, bool immutable,
-                                              pricing::instant last_modified);
+                                              pricing::instant last_modified, bool translated = false);
 
 // The key of a resource's document in one format: the URL that names that format, so "/v1/prices"
 // (JSON), "/v1/prices.md", "/v1/glossary.html?lang=fr", "/index.md", "/llms.txt".

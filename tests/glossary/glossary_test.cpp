@@ -145,10 +145,10 @@ TEST_CASE("every placeholder of both files resolves against a sheet")
     }
     CHECK(term(*r, language::en, "interruptible-instance").text.find("($0.840 per GPU-hour for an H100 SXM)") !=
           std::string::npos);
-    CHECK(term(*r, language::fr, "interruptible-instance").text.find("(0,840 $ par GPU-heure sur une H100 SXM)") !=
+    CHECK(term(*r, language::fr, "interruptible-instance").text.find("(0,840\u202F$ par GPU-heure sur une H100 SXM)") !=
           std::string::npos);
     CHECK(term(*r, language::en, "region").text.find("32 regions") != std::string::npos);
-    CHECK(term(*r, language::fr, "sla").text.find("99,9 %") != std::string::npos);
+    CHECK(term(*r, language::fr, "sla").text.find("99,9\u202F%") != std::string::npos);
     CHECK(term(*r, language::en, "sla").text.find("99.9%") != std::string::npos);
     CHECK(term(*r, language::en, "reserved-instance").text.find("$1.092") != std::string::npos);
     // The source keeps its placeholders: resolving copies.
@@ -167,8 +167,8 @@ TEST_CASE("the resolved text follows the sheet")
         auto const& a = term(*before, lang, "interruptible-instance").text;
         auto const& b = term(*after, lang, "interruptible-instance").text;
         CHECK(a != b);
-        CHECK(a.find(lang == language::en ? "$0.840" : "0,840 $") != std::string::npos);
-        CHECK(b.find(lang == language::en ? "$0.700" : "0,700 $") != std::string::npos);
+        CHECK(a.find(lang == language::en ? "$0.840" : "0,840\u202F$") != std::string::npos);
+        CHECK(b.find(lang == language::en ? "$0.700" : "0,700\u202F$") != std::string::npos);
         CHECK(before->in(lang).questions[1].text != after->in(lang).questions[1].text);
         // Terms without a price do not move.
         CHECK(term(*before, lang, "sla").text == term(*after, lang, "sla").text);

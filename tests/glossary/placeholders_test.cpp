@@ -37,14 +37,14 @@ TEST_CASE("figures are written per language")
 {
     auto const rate = pricing::money::from_mills(1680);
     CHECK(format_rate(rate, language::en) == "$1.680");
-    CHECK(format_rate(rate, language::fr) == "1,680 $");
+    CHECK(format_rate(rate, language::fr) == "1,680\u202F$");
     CHECK(format_amount(pricing::money::from_micros(80'000), language::en) == "$0.08");
-    CHECK(format_amount(pricing::money::from_micros(80'000), language::fr) == "0,08 $");
+    CHECK(format_amount(pricing::money::from_micros(80'000), language::fr) == "0,08\u202F$");
     CHECK(format_amount(pricing::money::from_dollars(40), language::en) == "$40");
-    CHECK(format_amount(pricing::money::from_dollars(40), language::fr) == "40 $");
+    CHECK(format_amount(pricing::money::from_dollars(40), language::fr) == "40\u202F$");
     CHECK(format_decimal("0.70", language::fr) == "0,70");
     CHECK(format_percent("99.9", language::en) == "99.9%");
-    CHECK(format_percent("99.9", language::fr) == "99,9 %");
+    CHECK(format_percent("99.9", language::fr) == "99,9\u202F%");
 }
 
 TEST_CASE("every fact resolves in both languages")
@@ -56,14 +56,14 @@ TEST_CASE("every fact resolves in both languages")
     };
     // The figures the methodology states (DESIGN §2); the code derives them from pricing/rules.hpp.
     expectation const expected[] = {
-        {"on_demand_ratio", "0.70", "0,70"},   {"on_demand_percent", "70%", "70 %"},
-        {"discount_percent", "30%", "30 %"},   {"spot_percent", "50%", "50 %"},
-        {"reserved_percent", "65%", "65 %"},   {"reserved_term_months", "3", "3"},
-        {"storage_gb_month", "$0.08", "0,08 $"}, {"network_gb", "$0.01", "0,01 $"},
-        {"min_top_up", "$40", "40 $"},         {"sla_percent", "99.9%", "99,9 %"},
+        {"on_demand_ratio", "0.70", "0,70"},   {"on_demand_percent", "70%", "70\u202F%"},
+        {"discount_percent", "30%", "30\u202F%"},   {"spot_percent", "50%", "50\u202F%"},
+        {"reserved_percent", "65%", "65\u202F%"},   {"reserved_term_months", "3", "3"},
+        {"storage_gb_month", "$0.08", "0,08\u202F$"}, {"network_gb", "$0.01", "0,01\u202F$"},
+        {"min_top_up", "$40", "40\u202F$"},         {"sla_percent", "99.9%", "99,9\u202F%"},
         {"regions", "32", "32"},               {"max_gpus", "8", "8"},
         {"min_observations", "5", "5"},        {"month_hours", "730", "730"},
-        {"reserved_break_even_percent", "65%", "65 %"},
+        {"reserved_break_even_percent", "65%", "65\u202F%"},
     };
     CHECK(fact_names().size() == std::size(expected));
     for (auto const& e : expected) {
@@ -90,7 +90,7 @@ TEST_CASE("prices come from the sheet, per tier")
     CHECK(resolved("price:h100-sxm:on_demand") == "$1.680");
     CHECK(resolved("price:h100-sxm:spot") == "$0.840");
     CHECK(resolved("price:h100-sxm:reserved") == "$1.092");
-    CHECK(resolved("price:h100-sxm:spot", language::fr) == "0,840 $");
+    CHECK(resolved("price:h100-sxm:spot", language::fr) == "0,840\u202F$");
     CHECK(resolved("price:rtx-4090:on_demand") == "$0.700");
 }
 

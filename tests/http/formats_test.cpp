@@ -213,11 +213,58 @@ TEST_CASE("Markdown by Accept and by suffix are the same, with the same numbers 
     CHECK(md.find("| [H100 SXM](/v1/gpus/h100-sxm.md) | 2.400 | 1.680 | 1.680 | 0.840 | 1.092 |") != std::string::npos);
     auto const html = fixture_request("/v1/prices.html").body();
     CHECK(html.find("<div class=\"table\"><table>") != std::string::npos);
-    CHECK(html.find("<a href=\"/v1/gpus/h100-sxm.html\">H100 SXM</a>") != std::string::npos);
+    // An HTML page's links keep the reader's language from page to page.
+    CHECK(html.find("<a href=\"/v1/gpus/h100-sxm.html?lang=en\">H100 SXM</a>") != std::string::npos);
     CHECK(html.find("<td align=\"right\">1.092</td>") != std::string::npos);
     auto const csv = fixture_request("/v1/prices.csv").body();
     CHECK(csv.find("2026-W49,h100-sxm,H100 SXM,true,5,2.400,1.680,1.680,0.840,1.092,0.000,USD,per GPU-hour,\n") !=
           std::string::npos);
+}
+
+TEST_CASE("the sheet in French: French words and numbers in its pages, the same JSON and CSV")
+{
+    auto const md = fixture_request("/v1/prices.md?lang=fr");
+    CHECK(md.result_int() == 200);
+    CHECK(md[bh::field::content_language] == "fr");
+    CHECK(md.body().starts_with("# Fiche de prix GPU 2026-W49\n"));
+    // Decimal commas in the French table; "0,001 $" with a narrow no-break space before the sign.
+    CHECK(md.body().find("| [H100 SXM](/v1/gpus/h100-sxm.md?lang=fr) | 2,400 | 1,680 | 1,680 | 0,840 | 1,092 |") !=
+          std::string::npos);
+    CHECK(md.body().find("(0,001\u202F$)") != std::string::npos);
+    // Accept-Language chooses when lang is absent; lang wins over it.
+    CHECK(fixture_request("/v1/prices.md", {{"Accept-Language", "fr-FR, en;q=0.5"}}).body() == md.body());
+    auto const english = fixture_request("/v1/prices.md?lang=en", {{"Accept-Language", "fr"}});
+    CHECK(english[bh::field::content_language] == "en");
+    CHECK(english.body().starts_with("# GPU price sheet 2026-W49\n"));
+    // Data are language-neutral: the JSON's rows (figures, money strings, the published reasons) are the
+    // same, only its notes are French; the CSV is the same bytes.
+    auto const fr_json = boost::json::parse(fixture_request("/v1/prices?lang=fr").body()).as_object();
+    auto const en_json = boost::json::parse(fixture_request("/v1/prices").body()).as_object();
+    CHECK(fr_json.at("prices") == en_json.at("prices"));
+    CHECK(fr_json.at("billing").at("storage_per_gb_month") == en_json.at("billing").at("storage_per_gb_month"));
+    CHECK(fr_json.at("billing").at("regions_note") == "les mêmes prix dans toutes les régions");
+    CHECK(fixture_request("/v1/prices.csv?lang=fr").body() == fixture_request("/v1/prices.csv").body());
+    // The HTML page's navigation is French and links to the same page in English.
+    auto const html = fixture_request("/v1/prices.html?lang=fr").body();
+    CHECK(html.find("<html lang=\"fr\">") != std::string::npos);
+    CHECK(html.find("<a href=\"/v1/gpus.html?lang=fr\">Catalogue</a>") != std::string::npos);
+    CHECK(html.find("<a href=\"/v1/prices.html?lang=en\" hreflang=\"en\" lang=\"en\">In English</a>") !=
+          std::string::npos);
+    CHECK(fixture_request("/v1/prices.html").body().find(
+              "<a href=\"/v1/prices.html?lang=fr\" hreflang=\"fr\" lang=\"fr\">En français</a>") != std::string::npos);
+}
+
+TEST_CASE("an unknown language is a 400 naming the accepted ones, on operations and other documents alike")
+{
+    for (auto const* target : {"/v1/prices?lang=de", "/v1/sheets?lang=de", "/v1/estimate?gpu=h100-sxm&hours=1&lang=de",
+                               "/index.md?lang=fr-CA"}) {
+        auto const res = fixture_request(target);
+        INFO(target);
+        CHECK(res.result_int() == 400);
+        auto const body = boost::json::parse(res.body()).as_object();
+        CHECK(body.at("parameter").as_string() == "lang");
+        CHECK(std::string(body.at("detail").as_string()).find("accepted: en, fr") != std::string::npos);
+    }
 }
 
 TEST_CASE("computed responses: every format, from the same JSON")

@@ -1,5 +1,5 @@
 // Golden files, reviewed like code: the Markdown of the sheet, the catalog, a glossary term and
-// llms.txt, rendered from the fixture snapshot. LCG_UPDATE_GOLDEN=1 rewrites them after a change.
+// llms.txt, and French pages, rendered from the fixture snapshot. LCG_UPDATE_GOLDEN=1 rewrites them after a change.
 #include "fixture.hpp"
 
 #include <doctest/doctest.h>
@@ -12,7 +12,24 @@ TEST_CASE("golden Markdown and llms.txt")
              {"/v1/prices.md", "prices.md"},
              {"/v1/gpus.md", "gpus.md"},
              {"/v1/glossary/interruptible-instance.md", "glossary-interruptible-instance.md"},
-             {"/llms.txt", "llms.txt"}}) {
+             {"/llms.txt", "llms.txt"},
+             // The same in French, and the French of a computed page and of the pages around the sheet.
+             {"/v1/prices.md?lang=fr", "fr/prices.md"},
+             {"/v1/gpus.md?lang=fr", "fr/gpus.md"},
+             {"/v1/gpus/h100-sxm.md?lang=fr", "fr/gpu-h100-sxm.md"},
+             {"/v1/glossary/interruptible-instance.md?lang=fr", "fr/glossary-interruptible-instance.md"},
+             {"/llms.txt?lang=fr", "fr/llms.txt"},
+             {"/v1/methodology.md?lang=fr", "fr/methodology.md"},
+             {"/v1/sheets.md?lang=fr", "fr/sheets.md"},
+             {"/v1/prices/h100-sxm/history.md?lang=fr", "fr/history-h100-sxm.md"},
+             {"/v1/sheets.atom?lang=fr", "fr/sheets.atom"},
+             {"/v1/estimate.md?gpu=h100-sxm&gpus=2&hours=10&tier=spot&storage_gb=500&egress_gb=50&tokens_per_second=1500&lang=fr",
+              "fr/estimate.md"},
+             {"/v1/sizing.md?params_b=70&precision=int8&lang=fr", "fr/sizing.md"},
+             {"/v1/compare.md?gpus=h100-sxm,a100-80gb-sxm,mi300x&lang=fr", "fr/compare.md"},
+             {"/v1/cheapest.md?params_b=70&precision=fp8&hours=10&lang=fr", "fr/cheapest.md"},
+             {"/v1/instances/check.md?gpu=h100-sxm&gpus=8&vcpus=512&memory_gib=2048&cpu_generation=v7&lang=fr",
+              "fr/instance-check.md"}}) {
         std::string const target = target_name, file = file_name;  // doctest's macros cannot capture bindings
         CAPTURE(target);
         auto const res = fixture_request(target);

@@ -28,7 +28,7 @@ std::string in_english(std::string const& rate) { return "$" + rate; }
 std::string in_french(std::string rate)
 {
     std::replace(rate.begin(), rate.end(), '.', ',');
-    return rate + " $";
+    return rate + "\u202F$";
 }
 
 }
@@ -103,7 +103,7 @@ TEST_CASE("the glossary quotes the H100 SXM spot rate of the current sheet, in b
     std::string const fr_definition(fr_term.at("definition").as_string());
     CAPTURE(fr_definition);
     CHECK(fr_definition.find(in_french(spot) + " par GPU-heure") != std::string::npos);
-    CHECK(fr_definition.find("50 %") != std::string::npos);
+    CHECK(fr_definition.find("50\u202F%") != std::string::npos);
     CHECK(definition_of(parse(server.get("/v1/glossary?lang=fr").body), "interruptible-instance") == fr_definition);
 
     auto const question = parse(server.get("/v1/glossary/on-demand-vs-interruptible?lang=en").body);
@@ -126,7 +126,7 @@ TEST_CASE("Accept-Language chooses the language when lang is absent, English by 
 
     r = server.get("/v1/glossary/sla", {{"Accept-Language", "fr"}});
     CHECK(r.header("content-language") == "fr");
-    CHECK(parse(r.body).at("definition").as_string().find("99,9 %") != json::string::npos);
+    CHECK(parse(r.body).at("definition").as_string().find("99,9\u202F%") != json::string::npos);
 
     r = server.get("/v1/glossary");
     CHECK(r.header("content-language") == "en");

@@ -205,7 +205,7 @@ def check_sparklines(chromium, base):
     for price in sheet["prices"]:
         gpu = price["gpu"]
         check(f'src="/v1/prices/{gpu}/sparkline.svg"' in dom_text, f"the prices page shows {gpu}'s sparkline")
-        check(f'href="/v1/prices/{gpu}/history.html"' in dom_text, f"{gpu}'s sparkline links to its history page")
+        check(f'href="/v1/prices/{gpu}/history.html?lang=en"' in dom_text, f"{gpu}'s sparkline links to its history page")
     svg = chromium.dump_dom(base + "/v1/prices/h100-sxm/sparkline.svg")
     check("<polyline" in svg, "the sparkline draws a line")
 
@@ -298,6 +298,28 @@ def check_markdown_is_shown(chromium, base):
           "Chromium displays the Markdown as text inside a <pre> rather than downloading it")
 
 
+def check_french(chromium, base, artifacts):
+    """The same sheet in French, reached through the language switch of the navigation: French words,
+    French numbers (decimal comma) equal to the JSON's, and a navigation that stays in French."""
+    english = chromium.dump_dom(base + "/v1/prices.html")
+    check('href="/v1/prices.html?lang=fr"' in english, "the English page links to its French version")
+    sheet = get_json(base + "/v1/prices")
+    page = chromium.dump_dom(base + "/v1/prices.html?lang=fr")
+    check('<html lang="fr">' in page, "the French page says it is French")
+    dom = parse_dom(page)
+    check(any(h.startswith("Fiche de prix GPU ") for h in dom.headings), "the French page has a French title")
+    rows = {row[0]: row for row in table_rows(dom, "GPU")}
+    h100 = next(p for p in sheet["prices"] if p["gpu"] == "h100-sxm")
+    row = rows.get(h100["name"], [])
+    check(row[1:4] == [h100[k].replace(".", ",") for k in ("median", "cap", "on_demand")],
+          f"the French row {row[1:4]} has the JSON's figures with a decimal comma")
+    check('href="/v1/gpus.html?lang=fr"' in page and 'href="/v1/prices.html?lang=en"' in page,
+          "the French navigation stays in French and links back to English")
+    catalog = parse_dom(chromium.dump_dom(base + "/v1/gpus.html?lang=fr"))
+    check("Catalogue des GPU" in catalog.headings, "the navigation's catalog is French too")
+    chromium.screenshot(base + "/v1/prices.html?lang=fr", os.path.join(artifacts, "prices-fr.png"))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--artifacts", required=True, help="folder for the screenshots")
@@ -312,12 +334,13 @@ def main():
         check_sparklines(chromium, server.base)
         check_history_chart(chromium, server.base, args.artifacts)
         check_markdown_is_shown(chromium, server.base)
-        for name in ("prices", "catalog", "glossary", "history"):
+        check_french(chromium, server.base, args.artifacts)
+        for name in ("prices", "catalog", "glossary", "history", "prices-fr"):
             path = os.path.join(args.artifacts, name + ".png")
             check(os.path.exists(path) and os.path.getsize(path) > 10_000, f"screenshot {path} saved")
     finally:
         server.stop()
-    checks = "prices, sparklines, history chart, catalog, glossary and Markdown display"
+    checks = "prices, sparklines, history chart, catalog, glossary, Markdown display and French pages"
     if FAILURES:
         print(f"0 passed, {len(FAILURES)} failed: browser end-to-end ({checks})")
         return 1

@@ -1,0 +1,88 @@
+#include "render/words.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace lcg::render {
+
+namespace {
+
+// French typography: a narrow no-break space (U+202F) before ; : ! ? % and $ and between groups
+// of thousands. Written as an escape so that no editor turns it into a plain space.
+#define NNBSP "\u202F"
+
+#include "render/words_catalog.inc"
+
+#undef NNBSP
+
+std::unordered_map<std::string_view, message const*> const& index()
+{
+    static auto const by_key = [] {
+        std::unordered_map<std::string_view, message const*> out;
+        for (auto const& m : catalog)
+            out.emplace(m.key, &m);
+        return out;
+    }();
+    return by_key;
+}
+
+
+}
+
+std::span<const message> messages() { return catalog; }
+
+std::string say(language lang, std::string_view key, std::initializer_list<fill> values)
+{
+    auto const it = index().find(key);
+    if (it == index().end())
+        throw std::logic_error("no message " + std::string(key));
+    std::string_view const text = lang == language::fr ? it->second->fr : it->second->en;
+    std::string out;
+    out.reserve(text.size() + 32);
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '{') {
+            out += text[i];
+            continue;
+        }
+        auto const close = text.find('}', i);
+        auto const name = text.substr(i + 1, close - i - 1);
+        auto const v = std::find_if(values.begin(), values.end(), [&](fill const& f) { return f.first == name; });
+        if (close == std::string_view::npos || v == values.end())
+            throw std::logic_error("message " + std::string(key) + " needs a value for {" + std::string(name) + "}");
+        out += v->second;
+        i = close;
+    }
+    return out;
+}
+
+std::string without_language(std::string_view query)
+{
+    if (query.starts_with('?'))
+        query.remove_prefix(1);
+    std::string out;
+    while (!query.empty()) {
+        auto const amp = query.find('&');
+        auto const item = query.substr(0, amp);
+        query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+        if (item.starts_with("lang=") || item == "lang")
+            continue;
+        out += out.empty() ? "?" : "&";
+        out += item;
+    }
+    return out;
+}
+
+std::string language_query(std::string_view query, language lang, bool explicit_english)
+{
+    std::string out(query);
+    if (query.starts_with("?lang=") || query.find("&lang=") != std::string_view::npos)
+        return out;
+    if (lang == language::en && !explicit_english)
+        return out;
+    out += out.empty() ? "?lang=" : "&lang=";
+    out += glossary::to_string(lang);
+    return out;
+}
+
+}

@@ -1,6 +1,7 @@
 #include "render/json.hpp"
 
 #include "render/costing_json.hpp"
+#include "render/json_writer.hpp"
 
 #include "pricing/history.hpp"
 #include "pricing/rules.hpp"
@@ -8,6 +9,8 @@
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
+#include <map>
+#include <type_traits>
 
 namespace lcg::render {
 
@@ -223,26 +226,80 @@ json::object history_table_json(std::span<const pricing::price_sheet> sheets, pr
             {"weeks", std::move(weeks)}};
 }
 
-json::object observations_json(pricing::price_sheet const& sheet, std::vector<pricing::observation> const& observations)
+namespace {
+
+// The members both forms of a sheet's inputs begin with.
+template <class AddMember>
+void observations_heading(pricing::price_sheet const& sheet, std::size_t count, AddMember&& add)
 {
-    json::array list;
-    list.reserve(observations.size());
-    for (auto const& o : observations)
-        list.push_back({{"observed_at", pricing::to_rfc3339(o.observed_at)},
-                        {"gpu", o.gpu},
-                        {"price_per_gpu_hour", to_decimal(o.price, 6)},
-                        {"source", o.source},
-                        {"listing_id", o.listing_id},
-                        {"source_url", optional_text(o.source_url)}});
     auto const window = pricing::observation_window(sheet.week);
     std::string const week = pricing::to_string(sheet.week);
-    return {{"week", week},
-            {"window_from", pricing::to_rfc3339(window.from)},
-            {"window_until", pricing::to_rfc3339(window.until)},
-            {"inputs_sha256", sheet.inputs_sha256},
-            {"canonical_csv_url", "/v1/sheets/" + week + "/observations.csv"},
-            {"count", observations.size()},
-            {"observations", std::move(list)}};
+    add("week", week);
+    add("window_from", pricing::to_rfc3339(window.from));
+    add("window_until", pricing::to_rfc3339(window.until));
+    add("inputs_sha256", sheet.inputs_sha256);
+    add("canonical_csv_url", "/v1/sheets/" + week + "/observations.csv");
+    add("count", count);
+}
+
+}
+
+std::string observations_text(pricing::price_sheet const& sheet, std::span<const pricing::observation> observations)
+{
+    json_writer w;
+    w.begin_object();
+    observations_heading(sheet, observations.size(), [&](std::string_view name, auto const& value) {
+        if constexpr (std::is_integral_v<std::decay_t<decltype(value)>>)
+            w.member_number(name, static_cast<std::int64_t>(value));
+        else
+            w.member(name, value);
+    });
+    w.key("observations").begin_array();
+    for (auto const& o : observations) {
+        w.begin_object()
+            .member("observed_at", pricing::to_rfc3339(o.observed_at))
+            .member("gpu", o.gpu)
+            .member("price_per_gpu_hour", to_decimal(o.price, 6))
+            .member("source", o.source)
+            .member("listing_id", o.listing_id);
+        if (o.source_url.empty())
+            w.key("source_url").null();
+        else
+            w.member("source_url", o.source_url);
+        w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+    return std::move(w).text();
+}
+
+json::object observations_summary_json(pricing::price_sheet const& sheet,
+                                       std::span<const pricing::observation> observations)
+{
+    struct range {
+        std::int64_t count = 0;
+        pricing::money low, high;
+    };
+    std::map<std::string_view, range> ranges;
+    for (auto const& o : observations) {
+        auto& r = ranges[o.gpu];
+        if (r.count == 0 || o.price < r.low)
+            r.low = o.price;
+        if (r.count == 0 || o.price > r.high)
+            r.high = o.price;
+        ++r.count;
+    }
+    json::object out;
+    observations_heading(sheet, observations.size(),
+                         [&](std::string_view name, auto const& value) { out[name] = value; });
+    json::array models;
+    for (auto const& [gpu, r] : ranges)
+        models.push_back({{"gpu", gpu},
+                          {"count", r.count},
+                          {"lowest", to_decimal(r.low, 6)},
+                          {"highest", to_decimal(r.high, 6)}});
+    out["models"] = std::move(models);
+    return out;
 }
 
 json::object regions_json(pricing::catalog const& catalog, language lang)

@@ -48,9 +48,14 @@ boost::json::object price_history_json(std::span<const pricing::price_sheet> she
 // models across), oldest week first; null where a model was not priced.
 boost::json::object history_table_json(std::span<const pricing::price_sheet> sheets, pricing::catalog const& catalog,
                                        pricing::tier tier);
-// /v1/sheets/{week}/observations: the inputs of a sheet, in canonical order.
-boost::json::object observations_json(pricing::price_sheet const& sheet,
-                                      std::vector<pricing::observation> const& observations);
+// /v1/sheets/{week}/observations: the inputs of a sheet, in canonical order, as JSON text. Written
+// straight into the string (a week holds hundreds of thousands of observations: a Boost.JSON tree
+// of them would take several times the text's memory).
+std::string observations_text(pricing::price_sheet const& sheet, std::span<const pricing::observation> observations);
+// What the Markdown and HTML of those inputs show (observations_view): the same leading members,
+// then, instead of every observation, each model's count and lowest and highest price, by model id.
+boost::json::object observations_summary_json(pricing::price_sheet const& sheet,
+                                              std::span<const pricing::observation> observations);
 boost::json::object regions_json(pricing::catalog const& catalog, language lang = language::en);
 // /v1/inventory: free GPUs per model and region, of the models and regions `query` keeps.
 boost::json::object inventory_json(pricing::catalog const& catalog, pricing::inventory_query const& query = {},

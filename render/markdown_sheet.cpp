@@ -57,15 +57,6 @@ std::string rates_table(json::object const& p, language l)
     return t.str();
 }
 
-// The lowest and highest price of each model among the observations of a week.
-struct price_range {
-    int count = 0;
-    pricing::money low;
-    pricing::money high;
-    std::string low_text;
-    std::string high_text;
-};
-
 }
 
 std::string billing_section(json::object const& b, language l)
@@ -399,23 +390,12 @@ std::string observations_markdown(json::object const& o, links const& to)
     out += "The " + md::link("canonical CSV", "/v1/sheets/" + week + "/observations.csv") +
            " lists every observation; its SHA-256 is the sheet's `inputs_sha256`, " + md::code(text(o, "inputs_sha256")) +
            ". The " + md::link("sheet", to("/v1/sheets/" + week)) + " publishes each model's median.\n\n";
-    std::map<std::string, price_range> ranges;
-    for (auto const& v : md::array_at(o, "observations")) {
-        auto const& obs = v.get_object();
-        std::string const price = text(obs, "price_per_gpu_hour");
-        auto const parsed = pricing::parse_money(price);
-        if (!parsed)
-            continue;
-        auto& r = ranges[text(obs, "gpu")];
-        if (r.count == 0 || *parsed < r.low)
-            r.low = *parsed, r.low_text = price;
-        if (r.count == 0 || *parsed > r.high)
-            r.high = *parsed, r.high_text = price;
-        ++r.count;
-    }
     md::table t{"GPU", ">Observations", ">Lowest", ">Highest"};
-    for (auto const& [gpu, r] : ranges)
-        t.row({md::link(gpu, to("/v1/gpus/" + gpu)), std::to_string(r.count), r.low_text, r.high_text});
+    for (auto const& v : md::array_at(o, "models")) {
+        auto const& m = v.get_object();
+        std::string const gpu = text(m, "gpu");
+        t.row({md::link(gpu, to("/v1/gpus/" + gpu)), text(m, "count"), text(m, "lowest"), text(m, "highest")});
+    }
     out += t.empty() ? "No observations.\n" : t.str();
     return out;
 }

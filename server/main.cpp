@@ -1,4 +1,5 @@
 // lowcostgpu: the command line of the pricing service (see README.md and `lowcostgpu --help`).
+#include "server/archive/archive.hpp"
 #include "server/audit/audit.hpp"
 #include "server/http/headers.hpp"
 #include "server/http/server.hpp"
@@ -80,11 +81,13 @@ connections are not counted),
 log line per request; 0: none), --rate-limit R (requests per second per client address; 0: off),
 --rate-burst B (2R), --rate-limit-loopback true|false (false), --trusted-proxies A,B (addresses
 whose X-Forwarded-For is believed), --allowed-hosts H,H and --allowed-origins O,O (who may
-POST /mcp; default: localhost, 127.0.0.1 and [::1] on any port; "*" allows any).
+POST /mcp; default: localhost, 127.0.0.1 and [::1] on any port; "*" allows any),
+--archive-cache-bytes N (67108864: the memory kept for weeks' inputs read back from PostgreSQL,
+least recently used out first; 0: none kept).
 Environment: DATABASE_URL, LISTEN, THREADS, HEADER_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
 READY_MAX_AGE, LOG_EVERY, RATE_LIMIT, RATE_BURST, RATE_LIMIT_LOOPBACK, TRUSTED_PROXIES,
 ALLOWED_HOSTS, ALLOWED_ORIGINS, LCG_PUBLIC_KEYS_FILE (--public-keys), LCG_SIGNING_KEY_FILE,
-LCG_SIGNING_KEY, UPSTREAM, UPSTREAM_KEYS, UPSTREAM_INTERVAL, UPSTREAM_TIMEOUT.
+LCG_SIGNING_KEY, UPSTREAM, UPSTREAM_KEYS, UPSTREAM_INTERVAL, UPSTREAM_TIMEOUT, LCG_ARCHIVE_CACHE_BYTES.
 Flags override the environment.
 )";
 
@@ -485,6 +488,19 @@ std::optional<mirror::upstream_options> upstream_settings(arguments const& args)
     return o;
 }
 
+// How long a request waits for a week's inputs before it gets 503, and the bound on each read.
+constexpr std::chrono::milliseconds archive_timeout{5000};
+
+// The archive of the sheets' inputs: its cache budget (--archive-cache-bytes, LCG_ARCHIVE_CACHE_BYTES).
+archive::options archive_settings(arguments const& args)
+{
+    archive::options o;
+    o.cache_bytes = static_cast<std::size_t>(number_setting(args, "archive-cache-bytes", "LCG_ARCHIVE_CACHE_BYTES",
+                                                            64L * 1024 * 1024, 0, 1L << 40));
+    o.timeout = archive_timeout;
+    return o;
+}
+
 std::chrono::seconds upstream_interval(arguments const& args)
 {
     return std::chrono::seconds(number_setting(args, "upstream-interval", "UPSTREAM_INTERVAL",
@@ -497,11 +513,15 @@ int run_serve(arguments const& args)
                       "ready-max-age", "log-every", "rate-limit", "rate-burst", "rate-limit-loopback",
                       "max-connections-per-address",
                       "trusted-proxies", "allowed-hosts", "allowed-origins", "public-keys", "upstream",
-                      "upstream-keys", "upstream-interval", "upstream-timeout"},
+                      "upstream-keys", "upstream-interval", "upstream-timeout", "archive-cache-bytes"},
                0);
     auto options = listen_options(args);
     fit_connections_to_descriptors(options);
     auto const mirrored = upstream_settings(args);
+    // The sheets' inputs, read on demand: from the upstream for a mirror, else from PostgreSQL.
+    archive::archive inputs(archive_settings(args), mirrored ? mirror::inputs_readers(*mirrored)
+                                                             : archive::database_readers(database_url(args), archive_timeout));
+    options.archive = &inputs;
     snapshot::holder snapshots;
     http::server server(options, snapshots);
     std::cout << "listening on http://" << options.address << ":" << server.port() << std::endl;
@@ -518,6 +538,7 @@ int run_serve(arguments const& args)
         server.run();
         refresher.stop();
     }
+    inputs.stop();  // before the server goes: its last answers are posted to the workers' loops
     std::cout << "stopped" << std::endl;
     return 0;
 }

@@ -209,8 +209,8 @@ std::string const& busy_connection_answer()
     return answer;
 }
 
-response answer_request(connection_shared& shared, request const& req, std::string const& peer, std::string& client,
-                        std::string_view& route, bool& linger)
+answer answer_request(connection_shared& shared, request const& req, std::string const& peer, std::string& client,
+                      std::string_view& route, bool& linger)
 {
     if (req.target().size() > shared.options.target_limit) {
         route = "(unmatched)";
@@ -229,12 +229,12 @@ response answer_request(connection_shared& shared, request const& req, std::stri
             return too_many_requests(req, decision, shared.limiter->options());
         }
     }
-    return handle(req,
-                  {shared.snapshots.get(),
-                   std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now()),
-                   shared.options.max_snapshot_age, shared.options.mcp_policy, shared.snapshots.checked_at(),
-                   shared.snapshots.upstream()},
-                  &route);
+    return handle_deferrable(req,
+                             {shared.snapshots.get(),
+                              std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now()),
+                              shared.options.max_snapshot_age, shared.options.mcp_policy, shared.snapshots.checked_at(),
+                              shared.snapshots.upstream(), shared.options.archive},
+                             &route);
 }
 
 // A body on a route that takes none is refused, and one that would take the server past its budget

@@ -37,6 +37,7 @@
 #include "server/ops/metrics.hpp"
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
@@ -172,10 +173,11 @@ std::size_t per_address_cap(server_options const& o);
 std::string const& busy_connection_answer();
 
 // Answers one complete request: the target limit, the rate limit, then the router on the snapshot
-// in force. `route` names the matched route for the metrics; `linger` is set when the connection
-// must close after answering (the target was too long to trust what follows).
-response answer_request(connection_shared& shared, request const& req, std::string const& peer,
-                        std::string& client, std::string_view& route, bool& linger);
+// in force (and the archive, whose answers may come later). `route` names the matched route for the
+// metrics; `linger` is set when the connection must close after answering (the target was too long
+// to trust what follows).
+answer answer_request(connection_shared& shared, request const& req, std::string const& peer,
+                      std::string& client, std::string_view& route, bool& linger);
 
 // The checks made when a request's headers are in and before a byte of its body is buffered.
 // `reserved` is set to the share of the body budget taken, to give back with release_body_budget.
@@ -317,9 +319,31 @@ private:
         busy_ = true;
         release_body_budget(shared_, body_reserved_);
         auto const started = steady::now();
-        request const req = parser_->release();
+        request req = parser_->release();
         std::string_view route;
-        response res = answer_request(shared_, req, peer_, client_, route, linger_);
+        answer given = answer_request(shared_, req, peer_, client_, route, linger_);
+        if (given.later)
+            return await_answer(std::move(req), route, started, std::move(given.later));
+        finish(req, route, started, std::move(given.now));
+    }
+
+    // The one hook for answers given later (a week's inputs read off the event loop): the response
+    // comes back to this connection's own loop, and the connection reads nothing meanwhile. Its
+    // deadline waits, since the archive answers (at worst 503) within its own timeout.
+    void await_answer(request req, std::string_view route, steady::time_point started, deferred later)
+    {
+        deadline_ = steady::time_point::max();
+        auto held = std::make_shared<request>(std::move(req));
+        later([self = this->shared_from_this(), held, route, started](response res) mutable {
+            auto& loop = self->loop_.ioc;
+            asio::post(loop, [self = std::move(self), held, route, started, res = std::move(res)]() mutable {
+                self->finish(*held, route, started, std::move(res));
+            });
+        });
+    }
+
+    void finish(request const& req, std::string_view route, steady::time_point started, response res)
+    {
         if (closing_)
             res.keep_alive(false);
         auto const took = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - started);

@@ -28,6 +28,9 @@ struct route_input {
     std::string_view query_string{};  // "?x=1", or empty
     render::language lang = render::language::en;  // from `lang` or Accept-Language (operations: their answer's)
     std::string form{};               // an HTML calculator's form, shown above the computed result
+    // Set by a handler whose answer needs a read off the event loop; the response it returns then
+    // is ignored. The router adds what it adds to every answer when the response is sent.
+    deferred later{};
 
     snapshot::snapshot const& snap() const { return *ctx.snapshot; }
 };

@@ -5,13 +5,40 @@
 
 namespace lcg::http {
 
+namespace {
+
+// The archive of the sheets' inputs: its cache and its reads, in the same text format.
+std::string archive_metrics(archive::archive::figures const& f)
+{
+    std::string out;
+    auto sample = [&](std::string_view name, std::string_view type, std::string_view help, std::uint64_t value) {
+        out.append("# HELP ").append(name).append(" ").append(help).append("\n# TYPE ").append(name).append(" ");
+        out.append(type).append("\n").append(name).append(" ").append(std::to_string(value)).append("\n");
+    };
+    sample("lowcostgpu_archive_cache_bytes", "gauge", "Bytes of the sheets' inputs kept in the archive's cache.",
+           f.cached_bytes);
+    sample("lowcostgpu_archive_cached_documents", "gauge", "Documents of the sheets' inputs in the archive's cache.",
+           f.cached_documents);
+    sample("lowcostgpu_archive_cache_hits_total", "counter", "Requests for a sheet's inputs answered from the cache.",
+           f.hits);
+    sample("lowcostgpu_archive_cache_misses_total", "counter", "Requests for a sheet's inputs not in the cache.",
+           f.misses);
+    sample("lowcostgpu_archive_reads_total", "counter", "Reads of a sheet's inputs from the archive's source.",
+           f.reads);
+    sample("lowcostgpu_archive_failed_reads_total", "counter",
+           "Reads of a sheet's inputs that failed (the requests got 503).", f.failed_reads);
+    return out;
+}
+
+}
+
 response handle_metrics(route_input& in)
 {
     double const age = in.ctx.snapshot ? static_cast<double>((in.ctx.now - in.ctx.snapshot->built_at).count()) : -1.0;
     auto res = base_response(in.req, beast_http::status::ok);
     res.set(beast_http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
     res.set(beast_http::field::cache_control, "no-store");
-    res.body() = ops::metrics::instance().render(age);
+    res.body() = ops::metrics::instance().render(age) + (in.ctx.archive ? archive_metrics(in.ctx.archive->measure()) : "");
     res.prepare_payload();
     return res;
 }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <future>
 #include <string>
 
 namespace lcg::http {
@@ -153,6 +154,12 @@ response not_acceptable(request const& req, std::string_view path, std::string_v
                    {{"available", std::move(types)}, {"alternates", std::move(urls)}});
 }
 
+// Whether a response carries the resource (and so the links to its other formats).
+bool has_resource(response const& res)
+{
+    return res.result() == beast_http::status::ok || res.result() == beast_http::status::not_modified;
+}
+
 // Whether `method` is one of `allowed` ("GET, HEAD").
 bool method_allowed(std::string_view allowed, std::string_view method)
 {
@@ -170,7 +177,7 @@ response method_not_allowed(request const& req, std::string_view path, std::stri
     return res;
 }
 
-response dispatch(request const& req, request_context const& ctx, std::string_view& route)
+answer dispatch(request const& req, request_context const& ctx, std::string_view& route)
 {
     std::string_view const target = req.target();
     auto const question = target.find('?');
@@ -227,17 +234,29 @@ response dispatch(request const& req, request_context const& ctx, std::string_vi
     std::string const echoed_query = reencoded_query(query_string);
     route_input in{req, ctx, std::move(captures), query.value(), format, r.formats, found.path, echoed_query, lang};
     response res = r.op ? handle_operation(in, *r.op) : r.fn(in);
-    if (auto const unknown = query->first_unknown(); unknown && res.result() == beast_http::status::ok)
+    if (auto const unknown = query->first_unknown();
+        unknown && (in.later || res.result() == beast_http::status::ok))
         return bad_parameter(req, *unknown,
                              "unknown parameter " + pricing::quote(*unknown) + " for " + std::string(found.path));
-    if (res.result() == beast_http::status::ok || res.result() == beast_http::status::not_modified) {
-        auto const& fixed = r.links_without_query[static_cast<std::size_t>(format)];
-        if (query_string.empty() && !fixed.empty())
-            res.set(beast_http::field::link, fixed);
-        else if (auto const links = alternate_links(found.path, echoed_query, r.formats, format); !links.empty())
-            res.set(beast_http::field::link, links);
+    auto const& fixed = r.links_without_query[static_cast<std::size_t>(format)];
+    if (!in.later) {
+        if (has_resource(res)) {
+            if (query_string.empty() && !fixed.empty())
+                res.set(beast_http::field::link, fixed);
+            else if (auto const links = alternate_links(found.path, echoed_query, r.formats, format); !links.empty())
+                res.set(beast_http::field::link, links);
+        }
+        return res;
     }
-    return res;
+    std::string links = query_string.empty() && !fixed.empty() ? fixed
+                                                               : alternate_links(found.path, echoed_query, r.formats, format);
+    return deferred([later = std::move(in.later), links = std::move(links)](responder send) {
+        later([send = std::move(send), links](response given) {
+            if (has_resource(given) && !links.empty())
+                given.set(beast_http::field::link, links);
+            send(std::move(given));
+        });
+    });
 }
 
 }
@@ -269,7 +288,7 @@ std::vector<route_info> route_list()
     return out;
 }
 
-response handle(request const& req, request_context const& ctx, std::string_view* route)
+answer handle_deferrable(request const& req, request_context const& ctx, std::string_view* route)
 {
     std::string_view matched = unmatched_route;
     try {
@@ -284,6 +303,17 @@ response handle(request const& req, request_context const& ctx, std::string_view
                                                  e.what());
         return problem(req, beast_http::status::internal_server_error, "the server failed to answer this request");
     }
+}
+
+response handle(request const& req, request_context const& ctx, std::string_view* route)
+{
+    auto a = handle_deferrable(req, ctx, route);
+    if (!a.later)
+        return std::move(a.now);
+    std::promise<response> given;
+    auto result = given.get_future();
+    a.later([&given](response res) { given.set_value(std::move(res)); });
+    return result.get();
 }
 
 }

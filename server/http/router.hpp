@@ -1,5 +1,6 @@
 #pragma once
 
+#include "server/archive/archive.hpp"
 #include "server/http/mcp_access.hpp"
 #include "server/http/payload.hpp"
 #include "server/snapshot/snapshot.hpp"
@@ -7,6 +8,7 @@
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -29,10 +31,31 @@ struct request_context {
     // snapshot's build when empty), so a healthy database with no new sheet never looks stale.
     std::optional<pricing::instant> database_checked_at{};
     std::shared_ptr<const snapshot::upstream_status> upstream{};  // a mirror's; null otherwise
+    // The sheets' inputs, read on demand; null where the server has none (they are then 503).
+    archive::archive* archive = nullptr;
 };
 
-// Answers one request. Never throws: a failure becomes a problem+json 500 with no internals.
-// `route`, when given, receives the route pattern matched (see route_pattern), for metrics.
+// Sends a response that was not ready when the request was handled; callable from any thread, once.
+using responder = std::function<void(response)>;
+// Starts producing such a response: called once with the responder that will send it.
+using deferred = std::function<void(responder)>;
+
+// What handling a request gives: the response, or (when `later` is set) the way to get it once a
+// read that must not block an event loop is done (a week's inputs from the archive). Whoever
+// starts `later` receives the response through the responder, within the archive's timeout.
+struct answer {
+    answer(response r) : now(std::move(r)) {}
+    answer(deferred d) : later(std::move(d)) {}
+    response now;
+    deferred later;
+};
+
+// Answers one request, maybe later. Never throws: a failure becomes a problem+json 500 with no
+// internals. `route`, when given, receives the route pattern matched (see route_pattern), for metrics.
+answer handle_deferrable(request const& req, request_context const& ctx, std::string_view* route = nullptr);
+
+// The same, waiting on the calling thread for an answer given later: for tests and tools, never on
+// an event loop.
 response handle(request const& req, request_context const& ctx, std::string_view* route = nullptr);
 
 // The route pattern a target matches ("/v1/prices/{gpu}"), or "(unmatched)": a bounded label for

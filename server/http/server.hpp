@@ -1,5 +1,6 @@
 #pragma once
 
+#include "server/archive/archive.hpp"
 #include "server/http/mcp_access.hpp"
 #include "server/ops/rate_limiter.hpp"
 #include "server/snapshot/snapshot.hpp"
@@ -40,6 +41,9 @@ struct server_options {
     int log_every = 1;                         // one JSON log line per this many requests; 0: none
     std::chrono::seconds max_snapshot_age{300};  // /readyz is 503 beyond it
     std::shared_ptr<const mcp_access> mcp_policy{};  // who may POST /mcp; null: localhost only
+    // The sheets' inputs (null: none, they are 503). Stop it after run() returns, before the server
+    // is destroyed: its last answers go back to the workers' event loops.
+    archive::archive* archive = nullptr;
 };
 
 // The Beast server: accepts connections and answers each request through http::handle with the

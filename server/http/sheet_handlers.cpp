@@ -22,6 +22,14 @@ response no_sheet_yet(request const& req)
     return res;
 }
 
+// The archive of inputs cannot answer now: a retry soon may find it (PostgreSQL back, a read done).
+response archive_unavailable(request const& req, std::string const& detail)
+{
+    auto res = problem(req, beast_http::status::service_unavailable, detail);
+    res.set(beast_http::field::retry_after, "10");
+    return res;
+}
+
 // The published sheet named by the {week} segment ("2026-W48", or latest or current), or the
 // response that explains why there is none.
 // "latest" and "current" name a sheet that changes with the next publication.
@@ -164,12 +172,32 @@ response handle_sheet(route_input& in)
     return document_of_week(in, "/v1/sheets/" + pricing::to_string(std::get<0>(found)->week));
 }
 
+// A sheet's inputs come from the archive, not the snapshot: from its cache at once, else read off the
+// event loop and sent when ready (or 503 with Retry-After when the archive cannot be read in time).
 response handle_observations(route_input& in)
 {
     auto const found = published_week(in);
     if (auto const* res = std::get_if<response>(&found))
         return *res;
-    return document_of_week(in, "/v1/sheets/" + pricing::to_string(std::get<0>(found)->week) + "/observations");
+    pricing::price_sheet const& sheet = *std::get<0>(found);
+    bool const immutable = !names_week_alias(in.captures[0]) && sheet.effective_until <= in.ctx.now;
+    std::string_view const cache_control = immutable ? immutable_cache_control : shared_cache_control;
+    auto* const inputs = in.ctx.archive;
+    if (!inputs)
+        return archive_unavailable(in.req, "this server keeps no archive of the sheets' inputs");
+    if (auto const doc = inputs->cached(sheet, in.format))
+        return serve_document(in.req, doc, cache_control);
+    in.later = [inputs, sheet, format = in.format, req = std::make_shared<const request>(in.req),
+                cache_control](responder send) {
+        inputs->fetch(sheet, format, [req, send = std::move(send), cache_control](archive::result read) {
+            if (read)
+                return send(serve_document(*req, *read, cache_control));
+            if (read.err().code == pricing::errc::unavailable)
+                return send(archive_unavailable(*req, read.err().message));
+            send(from_error(*req, read.err()));
+        });
+    };
+    return {};
 }
 
 response handle_regions(route_input& in) { return document_at(in, "/v1/regions"); }

@@ -28,6 +28,11 @@ T accepted_or_throw(pricing::outcome<T> r)
 
 std::string sheet_path(pricing::iso_week week) { return "/v1/sheets/" + pricing::to_string(week); }
 
+std::string fetch_inputs_of(upstream_options const& options, pricing::price_sheet const& sheet)
+{
+    return client::get_body(options.origin, sheet_path(sheet.week) + "/observations.csv", "text/csv", options.limits);
+}
+
 }
 
 upstream::upstream(upstream_options options) : options_(std::move(options)) {}
@@ -76,14 +81,9 @@ std::map<std::string, upstream::document, std::less<>> upstream::poll(bool& chan
     return out;
 }
 
-std::string upstream::fetch_inputs(pricing::price_sheet const& sheet) const
-{
-    return client::get_body(options_.origin, sheet_path(sheet.week) + "/observations.csv", "text/csv",
-                            options_.limits);
-}
+std::string upstream::fetch_inputs(pricing::price_sheet const& sheet) const { return fetch_inputs_of(options_, sheet); }
 
-upstream::accepted_state upstream::fetch_whole(std::map<std::string, document, std::less<>> documents,
-                                               std::map<pricing::iso_week, std::string>& checked_inputs) const
+upstream::accepted_state upstream::fetch_whole(std::map<std::string, document, std::less<>> documents) const
 {
     accepted_state next;
     next.catalog = accepted_or_throw(parse_catalog(documents.at("/v1/gpus").body, documents.at("/v1/regions").body,
@@ -107,9 +107,7 @@ upstream::accepted_state upstream::fetch_whole(std::map<std::string, document, s
             sheet.published_at != entry.published_at)
             throw std::runtime_error("sheet " + pricing::to_string(entry.week) +
                                      " refused: it is not the sheet /v1/sheets lists for that week");
-        std::string csv = fetch_inputs(sheet);
-        accepted_or_throw(check_sheet(sheet, csv, options_.pinned_keys));
-        checked_inputs[sheet.week] = std::move(csv);
+        accepted_or_throw(check_sheet(sheet, fetch_inputs(sheet), options_.pinned_keys));
         next.sheets.push_back(std::move(sheet));
         next.sheet_bodies[entry.week] = std::move(body);
     }
@@ -125,30 +123,28 @@ refresh_result upstream::refresh(snapshot::snapshot const* previous, pricing::in
 {
     bool changed = false;
     auto documents = poll(changed);
-    std::map<pricing::iso_week, std::string> checked_inputs;
     std::optional<accepted_state> next;
     if (changed || !accepted_)
-        next = fetch_whole(std::move(documents), checked_inputs);
+        next = fetch_whole(std::move(documents));
     accepted_state const& state = next ? *next : *accepted_;
-    // Inputs just checked are used as they are; any other (a sheet the previous snapshot held
-    // whose documents must be written again) is fetched now and must be the bytes checked before.
-    auto load_inputs = [&](pricing::iso_week week) {
-        if (auto it = checked_inputs.find(week); it != checked_inputs.end())
-            return std::move(it->second);
-        auto const sheet = std::find_if(state.sheets.begin(), state.sheets.end(), [&](auto const& s) { return s.week == week; });
-        if (sheet == state.sheets.end())
-            throw std::logic_error("inputs asked for a week the snapshot does not hold");
-        std::string csv = fetch_inputs(*sheet);
-        if (store::sha256_hex(csv) != sheet->inputs_sha256)
-            throw std::runtime_error("sheet " + pricing::to_string(week) +
-                                     " refused: its inputs no longer hash to its inputs_sha256");
-        return csv;
-    };
     // The keys a mirror publishes are those it verifies with: an auditor of the mirror checks the same.
-    auto snap = snapshot::build(state.catalog, state.sheets, load_inputs, previous, now, options_.pinned_keys);
+    auto snap = snapshot::build(state.catalog, state.sheets, previous, now, options_.pinned_keys);
     if (next)
         accepted_ = std::move(next);
     return {std::move(snap), changed};
+}
+
+archive::reader_factory inputs_readers(upstream_options options)
+{
+    return [options] {
+        return [options](pricing::price_sheet const& sheet) {
+            std::string csv = fetch_inputs_of(options, sheet);
+            if (store::sha256_hex(csv) != sheet.inputs_sha256)
+                throw std::runtime_error("the upstream's inputs of " + pricing::to_string(sheet.week) +
+                                         " do not hash to the sheet's inputs_sha256");
+            return csv;
+        };
+    };
 }
 
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "server/archive/archive.hpp"
 #include "server/client/http_client.hpp"
 #include "server/snapshot/snapshot.hpp"
 
@@ -33,9 +34,9 @@ struct refresh_result {
 // /v1/sheets/{week}, each checked by check_sheet against its canonical CSV before it is accepted.
 // Asks with If-None-Match whether the Atom feed of new sheets (where the upstream has one) and those
 // four documents changed (/v1/sheets only when the feed did or is absent); when one did, re-reads every
-// sheet and checks again each one whose body differs from the body accepted before. A past
-// week's inputs are fetched again on demand when the snapshot needs them, and must still hash to
-// the sheet's inputs_sha256. Not thread-safe: the follower's thread owns it.
+// sheet and checks again each one whose body differs from the body accepted before. The inputs are
+// read to check a sheet, then let go: the mirror serves them through its archive (inputs_readers).
+// Not thread-safe: the follower's thread owns it.
 class upstream {
 public:
     explicit upstream(upstream_options options);
@@ -59,12 +60,16 @@ private:
     };
 
     std::map<std::string, document, std::less<>> poll(bool& changed) const;
-    accepted_state fetch_whole(std::map<std::string, document, std::less<>> documents,
-                               std::map<pricing::iso_week, std::string>& checked_inputs) const;
+    accepted_state fetch_whole(std::map<std::string, document, std::less<>> documents) const;
     std::string fetch_inputs(pricing::price_sheet const& sheet) const;
 
     upstream_options options_;
     std::optional<accepted_state> accepted_;
 };
+
+// Readers of a sheet's inputs from the upstream, for a mirror's archive: the canonical CSV is
+// fetched again on demand and must still hash to the sheet's inputs_sha256 (checked when the sheet was
+// accepted), else the read fails.
+archive::reader_factory inputs_readers(upstream_options options);
 
 }

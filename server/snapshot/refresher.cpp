@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <iostream>
 
+#include <malloc.h>
+
 namespace lcg::snapshot {
 
 namespace {
@@ -20,8 +22,15 @@ std::shared_ptr<const snapshot> load_from(store::database& db, snapshot const* p
 {
     auto catalog = db.load_catalog();
     auto sheets = db.load_sheets();
-    return build(std::move(catalog), std::move(sheets), [&db](pricing::iso_week w) { return db.load_sheet_inputs(w); },
-                 previous, now_seconds(), keys);
+    return build(std::move(catalog), std::move(sheets), previous, now_seconds(), keys);
+}
+
+// Swaps in a new snapshot. What is free then (the build's working memory, the old snapshot unless a
+// request still holds it) goes back to the system: a publication costs the new sheet's memory.
+void replace_snapshot(holder& target, std::shared_ptr<const snapshot> next)
+{
+    target.set(std::move(next));
+    malloc_trim(0);
 }
 
 }
@@ -80,7 +89,7 @@ void refresher::loop()
                 db = std::make_unique<store::database>(database_url_);
                 if (!db->listen_for_changes())
                     log_event("listen_unavailable", "this server cannot LISTEN (a standby?): polling only");
-                target_.set(load_from(*db, target_.get().get(), keys_));
+                replace_snapshot(target_, load_from(*db, target_.get().get(), keys_));
                 ops::metrics::instance().record_snapshot_reload();
                 last_load = steady_clock::now();
                 answered();
@@ -93,7 +102,7 @@ void refresher::loop()
             if ((notified && since_load >= min_reload_spacing) || since_load >= poll_interval_) {
                 bool const changed = notified;
                 notified = false;
-                target_.set(load_from(*db, target_.get().get(), keys_));
+                replace_snapshot(target_, load_from(*db, target_.get().get(), keys_));
                 ops::metrics::instance().record_snapshot_reload();
                 last_load = steady_clock::now();
                 answered();

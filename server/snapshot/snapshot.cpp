@@ -31,11 +31,6 @@ using render::format;
 // Bodies this small gain nothing worth a Content-Encoding header.
 constexpr std::size_t min_gzip_size = 256;
 
-bool same_publication(pricing::price_sheet const& a, pricing::price_sheet const& b)
-{
-    return a.week == b.week && a.inputs_sha256 == b.inputs_sha256 && a.published_at == b.published_at;
-}
-
 render::view const index_view{render::index_markdown};
 
 // Adds documents to a snapshot being built, reusing those of the previous snapshot whose content did
@@ -138,26 +133,6 @@ private:
     snapshot const* previous_;
     pricing::instant now_;
 };
-
-// The inputs of one sheet: JSON, Markdown and HTML from the observations, and the canonical CSV
-// exactly as stored. Reused whole from the previous snapshot when the publication is the same.
-void add_inputs(builder& b, snapshot const* previous, pricing::price_sheet const& sheet, bool immutable,
-                inputs_loader const& load_inputs)
-{
-    std::string const base = "/v1/sheets/" + pricing::to_string(sheet.week) + "/observations";
-    if (previous) {
-        auto const* before = previous->find_sheet(sheet.week);
-        auto const json_doc = b.previous(base);
-        if (before && same_publication(*before, sheet) && json_doc && json_doc->immutable == immutable &&
-            b.reuse(base, "", render::table_formats))
-            return;
-    }
-    std::string csv = load_inputs(sheet.week);
-    auto const inputs = pricing::parse_observations_csv(csv, [](std::string_view) { return true; });
-    b.add(base, "", render::observations_json(sheet, inputs.observations), render::observations_view, render::document_formats,
-          immutable, sheet.published_at);
-    b.add_body(document_key(base, format::csv), format::csv, std::move(csv), immutable, sheet.published_at);
-}
 
 // What a sheet's signature covers and the signature itself, as text for stock tools (openssl,
 // base64): read from the sheet, never computed here.
@@ -331,7 +306,7 @@ pricing::price_sheet const* snapshot::find_sheet(pricing::iso_week week) const
 }
 
 std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pricing::price_sheet> sheets,
-                                      inputs_loader const& load_inputs, snapshot const* previous,
+                                      snapshot const* previous,
                                       pricing::instant now, pricing::key_ring keys)
 {
     auto s = std::make_shared<snapshot>();
@@ -374,7 +349,6 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
         b.add_in_every_language("/v1/sheets/" + pricing::to_string(sheet.week), "",
                                 [&](render::language l) { return render::sheet_json(sheet, s->catalog, l); }, render::sheet_view,
                                 render::table_formats, past, sheet.published_at);
-        add_inputs(b, previous, sheet, past, load_inputs);
         add_signature(b, sheet, past);
     }
     add_history(*s, b, last_published);

@@ -25,7 +25,7 @@ struct document {
     std::string content_type;
     std::string body;
     std::string etag;  // quoted, strong
-    bool immutable = false;  // a past sheet and its inputs never change
+    bool immutable = false;  // a past sheet never changes
     pricing::instant last_modified{};
     std::string gzip_body;  // empty when compressing would not save bytes
     std::string gzip_etag;  // the etag with "-gz" inside the quotes
@@ -66,15 +66,13 @@ struct snapshot {
     pricing::price_sheet const* find_sheet(pricing::iso_week week) const;
 };
 
-// Reads the canonical observations CSV a sheet was computed from.
-using inputs_loader = std::function<std::string(pricing::iso_week)>;
-
-// Builds a snapshot and pre-renders its documents. `now` picks the current sheet. The inputs of a
-// week are loaded only when `previous` lacks them for the same publication. `keys` are published
+// Builds a snapshot and pre-renders its documents. `now` picks the current sheet. A sheet's inputs
+// (its observations) are not in it: server/archive reads them on demand, so neither the snapshot's
+// size nor its build time grows with the archive of past weeks. `keys` are published
 // at /.well-known/lowcostgpu-keys.json and in the methodology. Signatures are only read here: they
 // were computed when each sheet was published.
 std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pricing::price_sheet> sheets,
-                                      inputs_loader const& load_inputs, snapshot const* previous,
+                                      snapshot const* previous,
                                       pricing::instant now, pricing::key_ring keys = {});
 
 // How a mirror (`serve --upstream`) is following its upstream: /readyz shows it. After a refusal

@@ -195,19 +195,33 @@ public:
     bool received = false;
 };
 
+// `url` with libpq's connect_timeout added: as a query parameter of a URI, or one more
+// keyword=value pair of a connection string.
+std::string with_connect_timeout(std::string const& url, std::chrono::milliseconds timeout)
+{
+    if (timeout <= std::chrono::milliseconds::zero())
+        return url;
+    auto const seconds = std::to_string(std::max<long long>(1, (timeout.count() + 999) / 1000));
+    if (!url.starts_with("postgresql://") && !url.starts_with("postgres://"))
+        return url + " connect_timeout=" + seconds;
+    return url + (url.find('?') == std::string::npos ? "?" : "&") + "connect_timeout=" + seconds;
+}
+
 }
 
 struct database::impl {
-    explicit impl(std::string const& url) : conn(url)
+    impl(std::string const& url, connection_limits limits) : conn(with_connect_timeout(url, limits.connect_timeout))
     {
         conn.set_variable("TimeZone", "'UTC'");
+        if (limits.statement_timeout > std::chrono::milliseconds::zero())
+            conn.set_variable("statement_timeout", std::to_string(limits.statement_timeout.count()));
     }
     pqxx::connection conn;
     std::unique_ptr<change_receiver> receiver;
 };
 
-database::database(std::string const& url)
-    : impl_(guarded("connecting to PostgreSQL", [&] { return std::make_unique<impl>(url); }))
+database::database(std::string const& url, connection_limits limits)
+    : impl_(guarded("connecting to PostgreSQL", [&] { return std::make_unique<impl>(url, limits); }))
 {
 }
 
@@ -314,12 +328,14 @@ std::vector<pricing::observation> database::load_observations(pricing::time_wind
     });
 }
 
-std::string database::load_sheet_inputs(pricing::iso_week week)
+std::string database::load_sheet_inputs(pricing::iso_week week, std::string const& inputs_sha256)
 {
     return guarded("loading a sheet's inputs", [&] {
         pqxx::read_transaction tx(impl_->conn);
-        auto const r = tx.exec_params("SELECT canonical_csv FROM sheet_input WHERE week = $1", pricing::to_string(week));
-        return r.empty() ? std::string() : r[0][0].as<std::string>();
+        auto const r = tx.exec_params("SELECT i.canonical_csv FROM sheet_input i JOIN sheet s USING (week) "
+                                      "WHERE i.week = $1 AND s.inputs_sha256 = $2",
+                                      pricing::to_string(week), inputs_sha256);
+        return r.empty() ? std::string() : std::string(r[0][0].c_str(), r[0][0].size());
     });
 }
 
@@ -431,10 +447,7 @@ publish_summary database::publish(pricing::iso_week week, bool replace, pricing:
                            "spot_micros, reserved_micros, unavailable_reason) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)",
                            name, row.gpu, row.observations, row.twice_median_micros, od, spot, reserved, reason);
         }
-        // pglz takes about a second to compress a million observations' CSV, lz4 a tenth of that (and
-        // it reads back faster). A server built without lz4 keeps its default.
-        tx.exec("SELECT set_config('default_toast_compression', 'lz4', true) FROM pg_settings "
-                "WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals)");
+        // Compressed with lz4 where the server has it: the column's setting (migration 009).
         // Moved, not copied, into libpqxx's parameters: it is tens of megabytes.
         tx.exec_params("INSERT INTO sheet_input (week, canonical_csv) VALUES ($1, $2)", name, std::move(canonical));
         summary.models = static_cast<int>(sheet.rows.size());

@@ -56,11 +56,17 @@ struct publish_summary {
     bool replaced = false;
 };
 
+// Bounds on a connection's waits; zero: libpq's and the server's defaults (no limit).
+struct connection_limits {
+    std::chrono::milliseconds connect_timeout{0};    // rounded up to whole seconds (libpq's unit)
+    std::chrono::milliseconds statement_timeout{0};  // each statement, on the server
+};
+
 // The only code that talks to PostgreSQL: one connection, domain values in and out, libpqxx
 // exceptions turned into store_error at this boundary. Not thread-safe: one per thread.
 class database {
 public:
-    explicit database(std::string const& url);
+    explicit database(std::string const& url, connection_limits limits = {});
     ~database();
     database(database const&) = delete;
     database& operator=(database const&) = delete;
@@ -71,8 +77,9 @@ public:
     pricing::catalog load_catalog();
     std::vector<pricing::price_sheet> load_sheets();  // oldest first
     std::vector<pricing::observation> load_observations(pricing::time_window window);
-    // The canonical observations CSV a published sheet was computed from (empty if none).
-    std::string load_sheet_inputs(pricing::iso_week week);
+    // The canonical observations CSV a published sheet was computed from, empty if none is stored
+    // for that week with that inputs_sha256 (it was republished since).
+    std::string load_sheet_inputs(pricing::iso_week week, std::string const& inputs_sha256);
 
     // All-or-nothing import of an observations CSV. `on_progress` gets the line count now and then.
     import_summary import_observations(std::istream& csv, std::function<void(long)> const& on_progress = {});

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes N synthetic observations (CSV) inside one sheet's window, for benchmarks only.
 
-Usage: make_observations.py N WEEK_MONDAY_ISO (e.g. 2030-01-07) > file.csv
+Usage: make_observations.py N WEEK_MONDAY_ISO [WEEKS] > file.csv   (e.g. 200000 2030-01-07 52)
+With WEEKS, N observations in the window of each of WEEKS consecutive weeks from that Monday.
 Deterministic (fixed seed); prices are integer micro-dollars printed with 6 decimals.
 """
 import datetime
@@ -17,11 +18,13 @@ GPUS = ["a10", "a100-40gb-sxm", "a100-80gb-pcie", "a100-80gb-sxm", "b200", "b300
 def main():
     count = int(sys.argv[1])
     monday = datetime.datetime.fromisoformat(sys.argv[2]).replace(tzinfo=datetime.timezone.utc)
-    start = int((monday - datetime.timedelta(days=7)).timestamp())
+    weeks = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+    first_start = int((monday - datetime.timedelta(days=7)).timestamp())
     rng = random.Random(20261130)
     out = sys.stdout
     out.write("observed_at,gpu,price_per_gpu_hour,source,listing_id\n")
-    for i in range(count):
+    for i in range(count * weeks):
+        start = first_start + (i // count) * 7 * 86400
         t = datetime.datetime.fromtimestamp(start + rng.randrange(7 * 86400), datetime.timezone.utc)
         micros = rng.randrange(100_000, 9_000_000)
         out.write(f"{t:%Y-%m-%dT%H:%M:%SZ},{GPUS[i % len(GPUS)]},{micros // 1_000_000}.{micros % 1_000_000:06d},"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints the table of tests/bench/run: every figure, its baseline, the ratio and a verdict.
 
-Usage: report.py RUNS.tsv FIGURES.tsv
+Usage: report.py RUNS.tsv FIGURES.tsv [archive]   (archive: only the rows of tests/bench/archive.sh)
   RUNS.tsv     label, round, rps, p50_us, p99_us, status_errors, socket_errors (one wrk run a line)
   FIGURES.tsv  key, value (start-up, import, publish, memory, and why a figure is missing)
 
@@ -111,10 +111,52 @@ def many_connections_rows(table, runs, fig):
                   " with the idle connections open")
 
 
+def archive_rows(table, runs, fig):
+    """Years of history (tests/bench/archive.sh): what serving costs with the archive, against 1 week."""
+    if "archive_weeks" not in fig:
+        return
+    weeks, rows = int(fig["archive_weeks"]), int(fig["archive_rows"])
+    scale = f"{weeks} weeks x {rows:,} observations"
+    s1, sa = float(fig["archive_1w_startup_s"]), float(fig["archive_all_startup_s"])
+    table.add(f"serve ready with {scale}", f"{sa:.3f} s", f"{s1:.3f} s with 1 week", f"{sa / s1:.2f}x", "< 1 s",
+              "PASS" if sa < 1 else "FAIL", f"best of 3 (hyperfine); {weeks} weeks generated, imported and"
+              f" published in {float(fig['archive_load_s']):.0f} s")
+    r1, ra = int(fig["archive_1w_rss_kib"]) / 1024, int(fig["archive_all_rss_kib"]) / 1024
+    table.add(f"RSS of serve with {scale}", f"{ra:.1f} MiB", f"{r1:.1f} MiB with 1 week", f"{ra / r1:.2f}x",
+              "<= 96 MiB", "PASS" if ra <= 96 else "FAIL", "once ready")
+    if "archive_publish_seen_s" in fig:
+        seen = float(fig["archive_publish_seen_s"])
+        table.add("a new week published while serving: shown after", f"{seen:.3f} s", "1 s target", f"{seen:.2f}x",
+                  "< 1 s", "PASS" if seen < 1 else "FAIL", "from the end of publish to /v1/sheets listing it")
+    else:
+        table.add("a new week published while serving: shown after", "-", "1 s target", "-", "< 1 s", "not measured",
+                  fig.get("archive_publish_missing", ""))
+    start = int(fig["archive_start_rss_kib"]) / 1024
+    before, after = int(fig["archive_first_publish_rss_kib"]) / 1024, int(fig["archive_after_publish_rss_kib"]) / 1024
+    table.add("RSS growth with a new week", f"{after - before:+.2f} MiB", f"{before:.1f} MiB before",
+              f"{after / before:.3f}x", "<= +1 MiB", "PASS" if after - before <= 1 else "FAIL",
+              f"the second new week; the first after start took {start:.1f} -> {before:.1f} MiB (once)")
+    first = float(fig["archive_cold_first_byte_s"]) * 1000
+    table.add("old week observations.csv, cold: first byte", f"{first:.1f} ms", "100 ms target", f"{first / 100:.2f}x",
+              "<= 100 ms", "PASS" if first <= 100 else "FAIL",
+              f"{int(fig['archive_csv_bytes']) / 1e6:.1f} MB body read from PostgreSQL; best of 3 weeks")
+    rate = float(fig["archive_cold_mb_per_s"])
+    table.add("old week observations.csv, cold: whole body", f"{rate:,.0f} MB/s", "100 MB/s target",
+              f"{rate / 100:.2f}x", ">= 100 MB/s", "PASS" if rate >= 100 else "FAIL", "loopback, curl")
+    throughput_row(table, "old week observations.csv, warm vs nginx same file", runs, "archive_warm", "archive_nginx",
+                   0.9)
+    throughput_row(table, f"GET /v1/prices/h100-sxm/history ({weeks}+ weeks) vs /v1/prices", runs,
+                   "archive_history", "archive_prices", 0.8)
+
+
 def main():
     runs = load_runs(sys.argv[1])
     fig = load_figures(sys.argv[2])
     t = Table()
+    if sys.argv[3:] == ["archive"]:
+        archive_rows(t, runs, fig)
+        t.print()
+        return
 
     throughput_row(t, "GET /v1/prices, 1 thread vs nginx 1 worker", runs, "prices_1t", "nginx_1w", 1.0)
     throughput_row(t, "GET /v1/estimate (computed) vs nginx static", runs, "estimate_1t", "nginx_1w", 0.5)
@@ -185,6 +227,7 @@ def main():
     elif "big_missing" in fig:
         t.add("serve with a 1,000,000-observation week loaded", "-", "-", "-", "none (reported)", "info",
               fig["big_missing"])
+    archive_rows(t, runs, fig)
     t.print()
 
 

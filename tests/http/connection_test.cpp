@@ -10,6 +10,7 @@
 #include <boost/beast/_experimental/test/stream.hpp>
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <string>
 #include <thread>
 #include <vector>
@@ -59,11 +60,34 @@ public:
         return client_.str();
     }
 
+    // The same, then waits (5 s at most) until the server has written `count` answers: for answers
+    // given later, which come back to the event loop from another thread.
+    std::string send(std::string_view bytes, std::size_t count)
+    {
+        http::asio::write(client_, http::asio::buffer(bytes.data(), bytes.size()));
+        // The loop may have nothing to wait on meanwhile (the connection waits on another thread).
+        for (int waited = 0; waited < 500 && answers_written() < count; ++waited) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            run();
+        }
+        run();
+        return client_.str();
+    }
+
     // Whether the server still holds the connection (it closes after `Connection: close`, HTTP/1.0
     // and any refusal).
     bool open() const { return !loop_.connections.empty(); }
 
 private:
+    std::size_t answers_written() const
+    {
+        std::string const out = client_.str();
+        std::size_t n = 0;
+        for (auto at = out.find("HTTP/1.1 "); at != std::string::npos; at = out.find("HTTP/1.1 ", at + 1))
+            n += at == 0 || out.compare(at - 2, 2, "\r\n") == 0 ? 1 : 0;
+        return n;
+    }
+
     // Runs every handler that is ready: the test stream completes at once, so nothing waits on time.
     void run()
     {
@@ -132,6 +156,30 @@ TEST_CASE("a keep-alive connection answers request after request, pipelined ones
 
     auto const more = w.send(get_prices);  // and a later one on the same connection
     CHECK(responses(more, {false, false, false, false})[3].result() == status::ok);
+}
+
+TEST_CASE("an answer given later (a week's inputs read off the loop) keeps its place among pipelined ones")
+{
+    lcg::archive::archive inputs({}, [] {
+        return [](pricing::price_sheet const& sheet) { return testing::fixture_inputs(sheet.week); };
+    });
+    http::server_options o;
+    o.archive = &inputs;
+    wire w(o);
+    auto const out = w.send("GET /v1/sheets/2026-W48/observations.csv HTTP/1.1\r\nHost: x\r\n\r\n" + get_prices +
+                                "HEAD /v1/sheets/2026-W49/observations.csv HTTP/1.1\r\nHost: x\r\n\r\n",
+                            3);
+    auto const answers = responses(out, {false, false, true});
+    CHECK(answers[0].result() == status::ok);
+    CHECK(answers[0].body() == testing::fixture_inputs({2026, 48}));
+    CHECK(answers[0][http::beast_http::field::cache_control] == "public, max-age=31536000, immutable");
+    CHECK(answers[1].body() == testing::fixture_request("/v1/prices").body());
+    CHECK(answers[2].result() == status::ok);
+    CHECK(answers[2][http::beast_http::field::content_length] ==
+          std::to_string(testing::fixture_inputs({2026, 49}).size()));
+    CHECK(answers[2].body().empty());
+    CHECK(w.open());
+    CHECK(inputs.measure().reads == 2);
 }
 
 TEST_CASE("HEAD is the head of GET, with the full Content-Length and no body, on every kind of answer")
@@ -253,9 +301,7 @@ TEST_CASE("a HEAD refused from its headers gets the head alone")
 TEST_CASE("a snapshot rebuilt with nothing changed shares every document of the previous one")
 {
     auto const before = testing::fixture_snapshot();
-    auto const after = snapshot::build(
-        before->catalog, before->sheets, [](pricing::iso_week) -> std::string { throw std::runtime_error("not reloaded"); },
-        before.get(), testing::fixture_now(), before->keys);
+    auto const after = snapshot::build(before->catalog, before->sheets, before.get(), testing::fixture_now(), before->keys);
     std::size_t unchanged = 0;
     for (auto const& [key, doc] : after->documents)
         if (auto const old = before->find_document(key); old && old->etag == doc->etag) {

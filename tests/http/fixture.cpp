@@ -127,9 +127,16 @@ trust::signing_key const& fixture_signing_key()
 
 pricing::instant fixture_now() { return pricing::instant(sys_days(2026y / December / 2).time_since_epoch() + hours(12)); }
 
-std::shared_ptr<const snapshot::snapshot> fixture_snapshot()
+namespace {
+
+struct fixture_data {
+    std::shared_ptr<const snapshot::snapshot> snap;
+    std::map<std::string, std::string> inputs;  // each week's canonical CSV
+};
+
+fixture_data const& data()
 {
-    static auto const snap = [] {
+    static auto const built = [] {
         auto catalog = make_catalog();
         auto w48 = make_week(catalog, {2026, 48}, 20'000);
         auto w49 = make_week(catalog, {2026, 49}, 0);
@@ -138,12 +145,25 @@ std::shared_ptr<const snapshot::snapshot> fixture_snapshot()
         pricing::key_ring keys{{{fixture_signing_key().key_id(), fixture_signing_key().public_key_pem(),
                                  pricing::instant(sys_days(2026y / January / 1).time_since_epoch()), std::nullopt}}};
         std::map<std::string, std::string> inputs{{"2026-W48", w48.csv}, {"2026-W49", w49.csv}};
-        return snapshot::build(
-            std::move(catalog), {w48.sheet, w49.sheet},
-            [inputs](pricing::iso_week w) { return inputs.at(pricing::to_string(w)); }, nullptr, fixture_now(),
-            std::move(keys));
+        return fixture_data{
+            snapshot::build(std::move(catalog), {w48.sheet, w49.sheet}, nullptr, fixture_now(), std::move(keys)),
+            std::move(inputs)};
     }();
-    return snap;
+    return built;
+}
+
+}
+
+std::shared_ptr<const snapshot::snapshot> fixture_snapshot() { return data().snap; }
+
+std::string const& fixture_inputs(pricing::iso_week week) { return data().inputs.at(pricing::to_string(week)); }
+
+archive::archive& fixture_archive()
+{
+    static archive::archive inputs({}, [] {
+        return [](pricing::price_sheet const& sheet) { return data().inputs.at(pricing::to_string(sheet.week)); };
+    });
+    return inputs;
 }
 
 http::response fixture_request(std::string const& target, std::map<std::string, std::string> const& headers,
@@ -153,7 +173,9 @@ http::response fixture_request(std::string const& target, std::map<std::string, 
     req.set(http::beast_http::field::host, "127.0.0.1");
     for (auto const& [k, v] : headers)
         req.set(k, v);
-    return http::handle(req, {fixture_snapshot(), fixture_now()});
+    http::request_context ctx{fixture_snapshot(), fixture_now()};
+    ctx.archive = &fixture_archive();
+    return http::handle(req, ctx);
 }
 
 std::string read_golden(std::string const& name)

@@ -7,6 +7,7 @@
 // example of the methodology (H100 SXM median $2.400 → on-demand $1.680, spot $0.840, reserved
 // $1.092). Golden files are rendered from it, so they never change with the calendar.
 
+#include "server/archive/archive.hpp"
 #include "server/http/router.hpp"
 #include "server/snapshot/snapshot.hpp"
 
@@ -24,6 +25,10 @@ pricing::instant fixture_now();
 
 // Built once per process.
 std::shared_ptr<const snapshot::snapshot> fixture_snapshot();
+// The canonical CSV of a week of the fixture (2026-W48 or 2026-W49).
+std::string const& fixture_inputs(pricing::iso_week week);
+// An archive that reads the fixture's weeks from memory (fixture_request uses it).
+archive::archive& fixture_archive();
 
 // GET (or `method`) `target` with `headers` through http::handle on the fixture snapshot.
 http::response fixture_request(std::string const& target, std::map<std::string, std::string> const& headers = {},

@@ -17,7 +17,13 @@ using namespace lcg;
 
 namespace {
 
-std::string body_of(std::string const& key) { return testing::fixture_snapshot()->find_document(key)->body; }
+// A document as served (a sheet's inputs come from the archive, the rest from the snapshot).
+std::string body_of(std::string const& target)
+{
+    auto const res = testing::fixture_request(target);
+    REQUIRE(res.result_int() == 200);
+    return res.body().str();
+}
 
 std::string replaced(std::string text, std::string const& from, std::string const& to)
 {

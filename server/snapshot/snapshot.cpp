@@ -390,12 +390,12 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
         current_since = std::max(s->current->published_at, s->current->effective_from);
 
     builder b(*s, previous, now);
-    b.add_in_every_language("/v1/gpus", "", [&](render::language) { return render::catalog_json(s->catalog, s->current); },
+    b.add_in_every_language("/v1/gpus", "", [&](render::language l) { return render::catalog_json(s->catalog, s->current, l); },
                             render::catalog_view, render::table_formats, false, current_since);
     for (auto const& m : s->catalog.gpus)
         b.add_in_every_language(
             "/v1/gpus/" + m.id, "",
-            [&](render::language) { return render::gpu_json(m, s->current ? s->current->find(m.id) : nullptr); },
+            [&](render::language l) { return render::gpu_json(m, s->current ? s->current->find(m.id) : nullptr, l); },
             render::gpu_view, render::document_formats, false, current_since);
     if (s->current) {
         b.add_in_every_language("/v1/prices", "", [&](render::language l) { return render::sheet_json(*s->current, s->catalog, l); },

@@ -293,9 +293,11 @@ void add_site(snapshot& s, builder& b)
             if (op.example.empty())
                 continue;  // nothing to show beyond the published page the index lists anyway
             auto target = api::example_target(op);
-            // The registry's English: the tools' own descriptions, which MCP clients also read.
-            operations.push_back({std::string(op.title), std::move(target.path), std::move(target.query),
-                                  std::string(op.description) + " MCP tool: " + std::string(op.tool) + ".",
+            // The catalog's words for the operation (in English, the registry's, which MCP clients read).
+            std::string const tool = "tool." + std::string(op.tool);
+            operations.push_back({render::say(lang, tool + ".title"), std::move(target.path), std::move(target.query),
+                                  render::say(lang, tool + ".description") + " " +
+                                      render::say(lang, "site.mcp_tool", {{"tool", op.tool}}),
                                   op.view->formats()});
         }
         std::string const query = render::language_query("", lang);

@@ -3,7 +3,9 @@
 // its French counterpart.
 #include "render/words.hpp"
 
+#include "api/calculator.hpp"
 #include "api/operation.hpp"
+#include "render/html.hpp"
 
 #include "fixture.hpp"
 
@@ -213,12 +215,43 @@ TEST_CASE("French pages and JSON documents hold none of the English notes, units
 
 TEST_CASE("the site's English words for an operation are the registry's, which MCP and OpenAPI read")
 {
+    int hints = 0;
     for (auto const& op : api::operations()) {
         INFO(op.tool);
         std::string const key = "tool." + std::string(op.tool);
         CHECK(render::say(render::language::en, key + ".title") == op.title);
         CHECK(render::say(render::language::en, key + ".description") == op.description);
         CHECK(render::say(render::language::fr, key + ".title") != op.title);
+        CHECK(api::calculator_title(op, render::language::fr) == render::say(render::language::fr, key + ".title"));
+        if (!op.calculator)
+            continue;
+        for (auto const& p : op.parameters) {
+            INFO(p.name);
+            CHECK(api::parameter_hint(op, p, render::language::en) == p.description);
+            CHECK(api::parameter_hint(op, p, render::language::fr) != p.description);
+            ++hints;
+        }
+    }
+    CHECK(hints > 25);
+}
+
+TEST_CASE("a French calculator names its fields in French, before its first use as after")
+{
+    for (auto const& op : api::operations()) {
+        if (!op.calculator)
+            continue;
+        INFO(op.tool);
+        auto const empty = testing::fixture_request(std::string(op.route) + ".html?lang=fr").body();
+        auto const example = api::example_target(op);
+        auto const used = testing::fixture_request(example.path + ".html" + example.query + "&lang=fr").body();
+        CHECK(empty.find(std::string(op.title)) == std::string::npos);
+        for (auto const& p : op.parameters) {
+            INFO(p.name);
+            std::string const hint = render::html_escape(api::parameter_hint(op, p, render::language::fr));
+            CHECK(empty.find(hint) != std::string::npos);
+            CHECK(used.find(hint) != std::string::npos);
+            CHECK(used.find(render::html_escape(p.description)) == std::string::npos);
+        }
     }
 }
 

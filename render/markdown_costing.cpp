@@ -156,7 +156,7 @@ std::string sizing_markdown(json::object const& s, links const& to)
             note += " " + say(l, "sizing.smallest", {{"gpus", text(m, "gpus_needed")},
                                                      {"rate", shown(l, smallest.get_object(), "on_demand")}});
         if (m.contains("reason"))
-            note += (note.empty() ? "" : "; ") + escape(text(m, "reason"));
+            note += (note.empty() ? "" : say(l, "semicolon") + " ") + md::unpriced_reason(l, m);
         auto rate = [&](char const* tier) {
             return hourly.is_object() ? shown(l, hourly.get_object(), tier) : std::string("—");
         };

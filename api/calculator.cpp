@@ -1,6 +1,7 @@
 #include "api/calculator.hpp"
 
 #include "render/format.hpp"
+#include "render/words.hpp"
 
 namespace lcg::api {
 
@@ -26,14 +27,26 @@ std::vector<render::form_choice> choices_of(parameter const& p, pricing::catalog
 
 }
 
+std::string calculator_title(operation const& op, render::language lang)
+{
+    return render::say(lang, "tool." + std::string(op.tool) + ".title");
+}
+
+std::string parameter_hint(operation const& op, parameter const& p, render::language lang)
+{
+    std::string const own = "param." + std::string(op.tool) + "." + std::string(p.name);
+    return render::say(lang, render::has_message(own) ? own : "param." + std::string(p.name));
+}
+
 std::optional<render::calculator_form> calculator_of(operation const& op, pricing::catalog const& cat,
-                                                     std::map<std::string, std::string, std::less<>> const& values)
+                                                     std::map<std::string, std::string, std::less<>> const& values,
+                                                     render::language lang)
 {
     if (!op.calculator)
         return std::nullopt;
-    render::calculator_form form{render::url_in(std::string(op.route), render::format::html), {}};
+    render::calculator_form form{render::url_in(std::string(op.route), render::format::html), {}, lang};
     for (auto const& p : op.parameters) {
-        render::form_field f{std::string(p.name), std::string(p.description), choices_of(p, cat), p.required,
+        render::form_field f{std::string(p.name), parameter_hint(op, p, lang), choices_of(p, cat), p.required,
                              p.type == value_type::integer, p.type == value_type::number, {}};
         if (auto const it = values.find(p.name); it != values.end())
             f.value = it->second;

@@ -149,7 +149,7 @@ result list_gpus(request& r)
         return refused(filter.err());
     if (filter->empty())
         return published("/v1/gpus");
-    return computed(render::filtered_catalog_json(cat, r.data.current_sheet(), *filter));
+    return computed(render::filtered_catalog_json(cat, r.data.current_sheet(), *filter, r.lang));
 }
 
 constexpr parameter inventory_parameters[] = {
@@ -185,7 +185,7 @@ result compare_gpus(request& r)
     auto const comparison = pricing::compare_gpus(*ids, cat, r.data.current_sheet());
     if (!comparison)
         return refused(comparison.err(), "gpus");
-    return computed(render::comparison_json(*comparison, cat, r.data.current_sheet()));
+    return computed(render::comparison_json(*comparison, cat, r.data.current_sheet(), r.lang));
 }
 
 constexpr parameter estimate_parameters[] = {
@@ -218,7 +218,7 @@ result estimate_job_cost(request& r)
     if (!estimate)
         return refused(estimate.err(), "gpu");
     answer a;
-    a.json_text = render::estimate_text(*estimate, *cat.find(job->gpu), *sheet);
+    a.json_text = render::estimate_text(*estimate, *cat.find(job->gpu), *sheet, r.lang);
     return a;
 }
 
@@ -232,7 +232,7 @@ result size_model(request& r)
     if (!spec)
         return refused(spec.err());
     auto const* sheet = r.data.current_sheet();
-    return computed(render::sizing_json(pricing::size_model(*spec, cat, sheet), cat, sheet));
+    return computed(render::sizing_json(pricing::size_model(*spec, cat, sheet), cat, sheet, r.lang));
 }
 
 constexpr parameter cheapest_parameters[] = {
@@ -251,7 +251,7 @@ result find_cheapest(request& r)
     auto const* sheet = r.data.current_sheet();
     if (!sheet)
         return no_sheet();
-    return computed(render::cheapest_json(*query, pricing::cheapest_configurations(*query, cat, *sheet), cat, *sheet));
+    return computed(render::cheapest_json(*query, pricing::cheapest_configurations(*query, cat, *sheet), cat, *sheet, r.lang));
 }
 
 constexpr parameter instance_parameters[] = {

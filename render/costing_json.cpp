@@ -2,6 +2,7 @@
 
 #include "render/json.hpp"
 #include "render/json_writer.hpp"
+#include "render/words.hpp"
 
 #include "pricing/power_score.hpp"
 #include "pricing/rules.hpp"
@@ -20,12 +21,20 @@ using pricing::decimal_string;
 using pricing::money;
 using pricing::to_decimal;
 
-constexpr char const* fp16_convention = "dense tensor throughput (no 2:4 sparsity), FP16 inputs with FP32 accumulate";
-
 // A quantity held in millionths of its unit ("200", "1.5").
 std::string micro_text(std::int64_t micro) { return decimal_string(micro, 6, 0); }
 
 std::string display(money m) { return "$" + pricing::to_cents(m); }
+
+// An amount rounded to the cent as `lang` writes it in prose ("$12.35", "12,35 $").
+std::string display(language lang, money m) { return dollars(lang, pricing::to_cents(m)); }
+
+// A tier named in prose: its id in English, as the English notes always wrote it; its name in French.
+std::string tier_in_prose(language lang, pricing::tier t)
+{
+    std::string const id(pricing::to_string(t));
+    return lang == language::en ? id : say(lang, "tier." + id);
+}
 
 json::value optional_money(std::optional<money> const& m) { return m ? json::value(to_decimal(*m)) : json::value(nullptr); }
 
@@ -50,14 +59,14 @@ std::string ratio_text(pricing::rules::ratio r)
     return decimal_string(r.numerator * 1'000'000 / r.denominator, 6, 0);
 }
 
-json::object fp16_dense_tflops_json(pricing::gpu_model const& m)
+json::object fp16_dense_tflops_json(pricing::gpu_model const& m, language lang)
 {
     json::object o = figure_json(m.fp16_dense_tflops);
-    o["convention"] = fp16_convention;
+    o["convention"] = say(lang, "json.fp16_convention");
     return o;
 }
 
-json::value power_score_json(pricing::gpu_model const& m)
+json::value power_score_json(pricing::gpu_model const& m, language lang)
 {
     auto const score = pricing::compute_power_score(m.fp16_dense_tflops);
     if (!score)
@@ -65,21 +74,20 @@ json::value power_score_json(pricing::gpu_model const& m)
     return json::object{{"value", pricing::to_string(*score)},
                         {"confirmed", score->confirmed},
                         {"reference", std::string(rules::power_score_reference_gpu) + " = 100"},
-                        {"formula", "100 × fp16_dense_tflops / 71, one decimal, rounded half-up"}};
+                        {"formula", say(lang, "json.power_score_formula")}};
 }
 
-json::object interconnect_json(pricing::gpu_model const& m)
+json::object interconnect_json(pricing::gpu_model const& m, language lang)
 {
     if (!m.interconnect_gbs)
         return {{"type", nullptr}, {"bandwidth_gbs", nullptr}, {"nvlink", false}};
     return {{"type", m.interconnect_kind},
             {"bandwidth_gbs", figure_json(*m.interconnect_gbs)},
             {"nvlink", pricing::has_nvlink(m)},
-            {"note", "total bidirectional bandwidth per GPU; PCIe and consumer cards only through a bridge between "
-                     "cards"}};
+            {"note", say(lang, "json.interconnect_note")}};
 }
 
-json::object mig_json(pricing::gpu_model const& m)
+json::object mig_json(pricing::gpu_model const& m, language lang)
 {
     int const slices = pricing::mig_compute_slices(m);
     json::array profiles;
@@ -93,11 +101,10 @@ json::object mig_json(pricing::gpu_model const& m)
             {"max_instances", m.mig_max_instances},
             {"compute_slices", slices},
             {"profiles", std::move(profiles)},
-            {"note", "max_instances of a profile is the most one GPU runs of that profile alone; counts of "
-                     "different profiles do not add up"}};
+            {"note", say(lang, "json.mig_note")}};
 }
 
-json::object instance_limits_json(pricing::gpu_model const& m)
+json::object instance_limits_json(pricing::gpu_model const& m, language lang)
 {
     json::object extra;
     for (auto const& e : m.extra_cpu_generations)
@@ -108,25 +115,23 @@ json::object instance_limits_json(pricing::gpu_model const& m)
             {"cpu_generations", string_array(m.cpu_generations)},
             {"extra_cpu_generations_by_region", std::move(extra)},
             {"applies_to", "instance"},
-            {"note", "vCPU and memory limits are per instance, whatever its number of GPUs; a region may accept "
-                     "more CPU generations (extra_cpu_generations_by_region); check a shape with "
-                     "/v1/instances/check"}};
+            {"note", say(lang, "json.instance_limits_note")}};
 }
 
-json::object regions_json(pricing::gpu_model const& m)
+json::object regions_json(pricing::gpu_model const& m, language lang)
 {
     return {{"count", m.regions.size()},
             {"codes", string_array(m.regions)},
-            {"note", "offered in every region, at the same price everywhere"}};
+            {"note", say(lang, "json.gpu_regions_note")}};
 }
 
 json::object filtered_catalog_json(pricing::catalog const& catalog, pricing::price_sheet const* current,
-                                   pricing::gpu_filter const& f)
+                                   pricing::gpu_filter const& f, language lang)
 {
     json::array gpus;
     for (auto const& m : catalog.gpus)
         if (pricing::matches(f, m))
-            gpus.push_back(gpu_json(m, current ? current->find(m.id) : nullptr));
+            gpus.push_back(gpu_json(m, current ? current->find(m.id) : nullptr, lang));
     json::object filters;
     if (f.vendor)
         filters["vendor"] = *f.vendor;
@@ -162,16 +167,17 @@ void write_optional_money(json_writer& w, std::string_view name, std::optional<m
         w.key(name).null();
 }
 
-std::string rate_unit(pricing::line_kind kind, pricing::tier billed)
+std::string rate_unit(language lang, pricing::line_kind kind, pricing::tier billed)
 {
     switch (kind) {
-    case pricing::line_kind::gpu_time: return "USD per GPU-hour, " + std::string(pricing::to_string(billed));
-    case pricing::line_kind::storage: return "USD per GB-month of " + std::to_string(rules::month_hours) + " hours";
-    default: return "USD per GB";
+    case pricing::line_kind::gpu_time: return say(lang, "json.rate_unit.gpu_time", {{"tier", tier_in_prose(lang, billed)}});
+    case pricing::line_kind::storage:
+        return say(lang, "json.rate_unit.storage", {{"hours", std::to_string(rules::month_hours)}});
+    default: return say(lang, "json.rate_unit.network");
     }
 }
 
-void write_lines(json_writer& w, pricing::job_estimate const& e)
+void write_lines(json_writer& w, pricing::job_estimate const& e, language lang)
 {
     auto const& job = e.job;
     w.key("lines").begin_array();
@@ -181,7 +187,7 @@ void write_lines(json_writer& w, pricing::job_estimate const& e)
         w.begin_object().member("item", pricing::to_string(l.kind)).member("quantity", l.quantity.text);
         w.member_boolean("quantity_exact", l.quantity.exact);
         w.member("unit", gpu_time ? "GPU-hour" : (storage ? "GB-month" : "GB"));
-        w.member("unit_rate", to_decimal(l.unit_rate)).member("rate_unit", rate_unit(l.kind, job.billed));
+        w.member("unit_rate", to_decimal(l.unit_rate)).member("rate_unit", rate_unit(lang, l.kind, job.billed));
         w.member("amount", to_decimal(l.amount));
         if (gpu_time) {
             w.member_number("gpus", job.gpus);
@@ -213,7 +219,7 @@ void write_tiers(json_writer& w, pricing::job_estimate const& e)
     w.end_array();
 }
 
-void write_throughput(json_writer& w, pricing::job_estimate const& e)
+void write_throughput(json_writer& w, pricing::job_estimate const& e, language lang)
 {
     auto const& job = e.job;
     w.key("throughput");
@@ -221,66 +227,66 @@ void write_throughput(json_writer& w, pricing::job_estimate const& e)
         w.null();
         return;
     }
-    std::string const basis = "GPU time only, " + std::string(pricing::to_string(job.billed)) +
-                              ", the throughput you gave: hourly cost of the instance / ";
-    std::string const rounding = ", rounded half-up to the micro-dollar";
+    std::string const tier = tier_in_prose(lang, job.billed);
     w.begin_object();
     if (job.work->unit == pricing::work_unit::tokens_per_second) {
         w.member("tokens_per_second", micro_text(job.work->micro_rate));
         w.member("tokens_per_hour", micro_text(job.work->micro_rate * rules::seconds_per_hour));
         write_optional_money(w, "cost_per_million_tokens", e.per_work);
-        w.member("basis", basis + "tokens per hour × 10^6" + rounding);
+        w.member("basis", say(lang, "json.basis.tokens", {{"tier", tier}}));
     } else {
         w.member("images_per_hour", micro_text(job.work->micro_rate));
         write_optional_money(w, "cost_per_image", e.per_work);
-        w.member("basis", basis + "images per hour" + rounding);
+        w.member("basis", say(lang, "json.basis.images", {{"tier", tier}}));
     }
     w.end_object();
 }
 
-void write_reserved_term(json_writer& w, pricing::reserved_commitment const& r)
+void write_reserved_term(json_writer& w, pricing::reserved_commitment const& r, language lang)
 {
     w.key("reserved_term").begin_object();
     w.member_number("months", r.months).member_number("hours", r.hours).member_number("gpus", r.gpus);
     w.member("per_gpu_hour", to_decimal(r.per_gpu_hour)).member("commitment", to_decimal(r.commitment));
     w.member("commitment_display", display(r.commitment));
     w.member_number("break_even_utilization_percent", r.break_even_percent);
-    w.member("note", "a reserved instance is billed for its whole term (" + std::to_string(r.months) + " × " +
-                         std::to_string(rules::month_hours) + " h × GPUs × the reserved rate), used or not; it costs "
-                         "less than on-demand when the instance would run more than " +
-                         std::to_string(r.break_even_percent) + " % of the term");
+    w.member("note", say(lang, "json.reserved_note",
+                         {{"months", std::to_string(r.months)},
+                          {"month_hours", number(lang, std::to_string(rules::month_hours))},
+                          {"percent", percent(lang, std::to_string(r.break_even_percent))}}));
     w.end_object();
 }
 
 // What the estimate comes to, in one sentence. A reserved job is billed as its whole term, so its
 // headline states the commitment before the job's own share.
-std::string headline(pricing::job_estimate const& e)
+std::string headline(pricing::job_estimate const& e, language lang)
 {
     if (e.job.billed != pricing::tier::reserved)
-        return display(e.total) + " in all: GPU time, storage and network";
+        return say(lang, "json.headline", {{"total", display(lang, e.total)}});
     auto const& r = e.reserved;
-    return "a reserved instance commits " + display(r.commitment) + " for its " + std::to_string(r.months) +
-           "-month term (" + std::to_string(r.gpus) + (r.gpus == 1 ? " GPU × " : " GPUs × ") + std::to_string(r.hours) +
-           " h), billed whether it runs or not; this job's share at the reserved rate is " + display(e.total);
+    return say(lang, "json.headline.reserved",
+               {{"commitment", display(lang, r.commitment)},
+                {"months", std::to_string(r.months)},
+                {"gpus", say(lang, r.gpus == 1 ? "json.one_gpu" : "json.gpus", {{"count", std::to_string(r.gpus)}})},
+                {"hours", number(lang, std::to_string(r.hours))},
+                {"total", display(lang, e.total)}});
 }
 
-void write_billing_rules(json_writer& w)
+void write_billing_rules(json_writer& w, language lang)
 {
-    w.key("rules").begin_object().member("billing", "per second");
-    w.member("proration", "each line: rate × duration / 1 hour (storage: / 730-hour month), rounded half-up to "
-                          "the micro-dollar; the total is the sum of the lines");
-    w.member("gpus", "n GPUs cost n × the per-GPU rate");
+    w.key("rules").begin_object().member("billing", say(lang, "json.rules.billing"));
+    w.member("proration", say(lang, "json.rules.proration", {{"hours", number(lang, std::to_string(rules::month_hours))}}));
+    w.member("gpus", say(lang, "json.rules.gpus"));
     w.member("storage_per_gb_month", to_decimal(rules::storage_per_gb_month));
     w.member_number("month_hours", rules::month_hours);
     w.member("network_per_gb", to_decimal(rules::network_per_gb));
-    w.member("effective_per_gpu_hour", "total / (gpus × hours), storage and network included");
+    w.member("effective_per_gpu_hour", say(lang, "json.rules.effective_per_gpu_hour"));
     w.end_object();
 }
 
 }
 
 std::string estimate_text(pricing::job_estimate const& e, pricing::gpu_model const& model,
-                          pricing::price_sheet const& sheet)
+                          pricing::price_sheet const& sheet, language lang)
 {
     auto const& job = e.job;
     json_writer w;
@@ -288,20 +294,20 @@ std::string estimate_text(pricing::job_estimate const& e, pricing::gpu_model con
     w.member("currency", "USD").member("tier", pricing::to_string(job.billed)).member_number("gpus", job.gpus);
     w.member_number("instances", job.instances).member_number("max_gpus_per_instance", model.max_gpus_per_instance);
     write_hours(w, "duration", job.duration_us);
-    write_lines(w, e);
+    write_lines(w, e, lang);
     w.member("total", to_decimal(e.total)).member("total_micros", std::to_string(e.total.micros()));
     w.member("total_display", display(e.total)).member("effective_per_gpu_hour", to_decimal(e.effective_per_gpu_hour));
-    w.member("headline", headline(e));
+    w.member("headline", headline(e, lang));
     write_tiers(w, e);
-    write_reserved_term(w, e.reserved);
-    write_throughput(w, e);
-    write_billing_rules(w);
+    write_reserved_term(w, e.reserved, lang);
+    write_throughput(w, e, lang);
+    write_billing_rules(w, lang);
     w.end_object();
     return std::move(w).text();
 }
 
 json::object sizing_json(pricing::sizing_result const& result, pricing::catalog const& catalog,
-                         pricing::price_sheet const* sheet)
+                         pricing::price_sheet const* sheet, language lang)
 {
     json::array models;
     for (auto const& r : result.rows) {
@@ -317,18 +323,16 @@ json::object sizing_json(pricing::sizing_result const& result, pricing::catalog 
                        {"instances", r.instances},
                        {"smallest_instances", r.smallest_instances}};
         if (!r.practical_gpus)
-            o["note"] = "needs " + std::to_string(r.gpus_needed) + " GPUs, more than the " +
-                        std::to_string(rules::max_priced_gpus) + " a configuration is priced for";
+            o["note"] = say(lang, "json.sizing.too_many", {{"gpus", std::to_string(r.gpus_needed)},
+                                                           {"max", std::to_string(rules::max_priced_gpus)}});
         else if (!r.fits_one_instance)
-            o["note"] = std::to_string(*r.practical_gpus) + " GPUs make " + std::to_string(r.instances) +
-                        " instances (an instance of " + r.gpu + " takes at most " +
-                        std::to_string(r.max_gpus_per_instance) +
-                        "), priced at the same per-GPU rate; the model is split across nodes";
+            o["note"] = say(lang, "json.sizing.instances", {{"gpus", std::to_string(*r.practical_gpus)},
+                                                            {"instances", std::to_string(r.instances)},
+                                                            {"gpu", r.gpu},
+                                                            {"max", std::to_string(r.max_gpus_per_instance)}});
         else if (r.smallest_hourly)
-            o["note"] = std::to_string(r.gpus_needed) + " GPUs hold it and cost least; " +
-                        std::to_string(*r.practical_gpus) +
-                        ", the next power of two, is the usual choice because tensor parallelism splits a model's "
-                        "attention heads evenly over 2, 4 or 8 GPUs";
+            o["note"] = say(lang, "json.sizing.smallest", {{"gpus", std::to_string(r.gpus_needed)},
+                                                           {"practical", std::to_string(*r.practical_gpus)}});
         else
             o["note"] = nullptr;
         json::object mig{{"supported", m && pricing::has_mig(*m)}, {"fits", r.mig.has_value()}};
@@ -361,23 +365,18 @@ json::object sizing_json(pricing::sizing_result const& result, pricing::catalog 
                    {"bytes_per_param", decimal_string(halves * 5, 1, 0)},
                    {"overhead_factor", ratio_text(rules::sizing_overhead)},
                    {"needed_gb", decimal_string(result.needed_units, pricing::needed_gb_decimals, 0)},
-                   {"formula", "needed_gb = params_b × bytes_per_param × overhead_factor; gpus_needed = "
-                               "ceil(needed_gb / vram_gb); practical_gpus = the next power of two up to 8, then whole "
-                               "nodes of 8; smallest_hourly prices gpus_needed where that is fewer; instances = "
-                               "ceil(gpus / max_gpus_per_instance)"},
+                   {"formula", say(lang, "json.sizing.formula")},
                    {"models", std::move(models)},
                    {"cheapest", std::move(cheapest)},
                    {"currency", "USD"},
-                   {"hourly_unit", "per hour for practical_gpus GPUs (hourly) or gpus_needed GPUs (smallest_hourly), in "
-                                   "instances (or smallest_instances) instances"},
-                   {"mig_note", "a MIG slice is what the model would need of a GPU partitioned on your own instance; "
-                                "GPUs are rented whole, never by the slice"}};
+                   {"hourly_unit", say(lang, "json.sizing.hourly_unit")},
+                   {"mig_note", say(lang, "json.sizing.mig_note")}};
     o["week"] = sheet ? json::value(pricing::to_string(sheet->week)) : json::value(nullptr);
     return o;
 }
 
 json::object comparison_json(pricing::comparison const& c, pricing::catalog const& catalog,
-                             pricing::price_sheet const* sheet)
+                             pricing::price_sheet const* sheet, language lang)
 {
     json::array gpus;
     for (auto const& r : c.rows) {
@@ -386,8 +385,8 @@ json::object comparison_json(pricing::comparison const& c, pricing::catalog cons
                        {"name", m ? m->name : r.gpu},
                        {"vram_gb", r.vram_gb},
                        {"memory_bandwidth_gbs", r.memory_bandwidth_gbs},
-                       {"fp16_dense_tflops", m ? json::value(fp16_dense_tflops_json(*m)) : json::value(nullptr)},
-                       {"power_score", m ? power_score_json(*m) : json::value(nullptr)},
+                       {"fp16_dense_tflops", m ? json::value(fp16_dense_tflops_json(*m, lang)) : json::value(nullptr)},
+                       {"power_score", m ? power_score_json(*m, lang) : json::value(nullptr)},
                        {"available", r.rates.has_value()},
                        {"prices", optional_rates(r.rates)},
                        {"price_per_100_power_score", optional_money(r.per_100_power_score)},
@@ -411,12 +410,10 @@ json::object comparison_json(pricing::comparison const& c, pricing::catalog cons
           {"lowest_price_per_power_score", string_array(c.winners.lowest_price_per_power_score)},
           {"lowest_price_per_gb_vram", string_array(c.winners.lowest_price_per_gb_vram)}}},
         {"notes",
-         {{"power_score", "100 × dense FP16 tensor TFLOPS (FP32 accumulate, no sparsity) / 71: the RTX 3090 is 100"},
-          {"price_per_100_power_score", "on-demand per GPU-hour × 71 / TFLOPS, from the exact PowerScore, rounded "
-                                        "half-up to the micro-dollar"},
-          {"price_per_gb_vram_hour", "on-demand per GPU-hour / VRAM GB, rounded half-up to the micro-dollar"},
-          {"winners", "ids of the best model for each criterion, several on a tie; ratios are compared exactly; "
-                      "models without a price take no part in the price criteria"}}}};
+         {{"power_score", say(lang, "json.compare.power_score")},
+          {"price_per_100_power_score", say(lang, "json.compare.per_100_power_score")},
+          {"price_per_gb_vram_hour", say(lang, "json.compare.per_gb_vram")},
+          {"winners", say(lang, "json.compare.winners")}}}};
     o["week"] = sheet ? json::value(pricing::to_string(sheet->week)) : json::value(nullptr);
     return o;
 }
@@ -461,7 +458,7 @@ json::object instance_check_json(pricing::instance_check const& c)
 }
 
 json::object cheapest_json(pricing::cheapest_query const& q, std::span<const pricing::configuration> options,
-                           pricing::catalog const& catalog, pricing::price_sheet const& sheet)
+                           pricing::catalog const& catalog, pricing::price_sheet const& sheet, language lang)
 {
     auto option_json = [&](pricing::configuration const& c) {
         pricing::gpu_model const* m = catalog.find(c.gpu);
@@ -489,9 +486,7 @@ json::object cheapest_json(pricing::cheapest_query const& q, std::span<const pri
             {"model", std::move(model)},
             {"cheapest", options.empty() ? json::value(nullptr) : json::value(option_json(options.front()))},
             {"alternatives", std::move(alternatives)},
-            {"basis", "the fewest GPUs of one model whose memory holds needed_gb, in one instance where the model "
-                      "allows that many, else in several instances (listed after every one-instance configuration); GPU "
-                      "time only, billed per second; the cheapest hourly cost first, fewer GPUs first on a tie"}};
+            {"basis", say(lang, "json.cheapest.basis")}};
 }
 
 }

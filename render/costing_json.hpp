@@ -9,6 +9,8 @@
 #include "pricing/sheet.hpp"
 #include "pricing/sizing.hpp"
 
+#include "render/words.hpp"
+
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
@@ -16,34 +18,35 @@
 
 // JSON of the costing tools (/v1/estimate, /v1/sizing, /v1/compare, /v1/instances/check) and of the
 // catalog fields they rest on (PowerScore, MIG, instance limits, regions). Money and exact ratios
-// are decimal strings.
+// are decimal strings. Their notes, formulas and headlines are prose, written in `lang`; members,
+// numbers, money strings and unit ids are the same in every language.
 namespace lcg::render {
 
 // Parts of a catalog entry (gpu_json).
-boost::json::object fp16_dense_tflops_json(pricing::gpu_model const& model);  // figure + its convention
-boost::json::value power_score_json(pricing::gpu_model const& model);         // null if the figure is malformed
-boost::json::object interconnect_json(pricing::gpu_model const& model);
-boost::json::object mig_json(pricing::gpu_model const& model);
-boost::json::object instance_limits_json(pricing::gpu_model const& model);
-boost::json::object regions_json(pricing::gpu_model const& model);
+boost::json::object fp16_dense_tflops_json(pricing::gpu_model const& model, language lang);  // figure + its convention
+boost::json::value power_score_json(pricing::gpu_model const& model, language lang);  // null if the figure is malformed
+boost::json::object interconnect_json(pricing::gpu_model const& model, language lang);
+boost::json::object mig_json(pricing::gpu_model const& model, language lang);
+boost::json::object instance_limits_json(pricing::gpu_model const& model, language lang);
+boost::json::object regions_json(pricing::gpu_model const& model, language lang);
 
 // The catalog listing restricted to the models `filter` matches (every model for an empty one),
 // with the filters applied: the body of /v1/gpus.
 boost::json::object filtered_catalog_json(pricing::catalog const& catalog, pricing::price_sheet const* current,
-                                          pricing::gpu_filter const& filter);
+                                          pricing::gpu_filter const& filter, language lang);
 
 // An estimate as JSON text, written directly: it is computed on every request, and building a
 // tree first cost more than the estimate. Other formats parse it back.
 std::string estimate_text(pricing::job_estimate const& estimate, pricing::gpu_model const& model,
-                          pricing::price_sheet const& sheet);
+                          pricing::price_sheet const& sheet, language lang);
 boost::json::object sizing_json(pricing::sizing_result const& result, pricing::catalog const& catalog,
-                                pricing::price_sheet const* sheet);
+                                pricing::price_sheet const* sheet, language lang);
 boost::json::object comparison_json(pricing::comparison const& comparison, pricing::catalog const& catalog,
-                                    pricing::price_sheet const* sheet);
+                                    pricing::price_sheet const* sheet, language lang);
 boost::json::object instance_check_json(pricing::instance_check const& check);
 // /v1/cheapest: the cheapest configuration of `options` (cheapest first) and the next few.
 boost::json::object cheapest_json(pricing::cheapest_query const& query, std::span<const pricing::configuration> options,
-                                  pricing::catalog const& catalog, pricing::price_sheet const& sheet);
+                                  pricing::catalog const& catalog, pricing::price_sheet const& sheet, language lang);
 
 // A ratio of the rules as a decimal: {3, 2} is "1.5".
 std::string ratio_text(pricing::rules::ratio r);

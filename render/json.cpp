@@ -109,7 +109,7 @@ json::object price_json(pricing::price_sheet const& sheet, pricing::sheet_row co
     return o;
 }
 
-json::object gpu_json(pricing::gpu_model const& m, pricing::sheet_row const* current)
+json::object gpu_json(pricing::gpu_model const& m, pricing::sheet_row const* current, language lang)
 {
     json::object o{{"id", m.id},
                    {"name", m.name},
@@ -119,16 +119,16 @@ json::object gpu_json(pricing::gpu_model const& m, pricing::sheet_row const* cur
                    {"vram_gb", m.vram_gb},
                    {"memory_type", m.memory_type},
                    {"memory_bandwidth_gbs", m.memory_bandwidth_gbs},
-                   {"fp16_dense_tflops", fp16_dense_tflops_json(m)},
-                   {"power_score", power_score_json(m)},
+                   {"fp16_dense_tflops", fp16_dense_tflops_json(m, lang)},
+                   {"power_score", power_score_json(m, lang)},
                    {"fp8_dense_tflops", optional_figure_json(m.fp8_dense_tflops)},
                    {"tdp_w", figure_json(m.tdp_w)},
                    {"interconnect_gbs", optional_figure_json(m.interconnect_gbs)},
                    {"interconnect_kind", m.interconnect_kind.empty() ? json::value(nullptr) : json::value(m.interconnect_kind)},
-                   {"interconnect", interconnect_json(m)},
-                   {"mig", mig_json(m)},
-                   {"instance_limits", instance_limits_json(m)},
-                   {"regions", regions_json(m)},
+                   {"interconnect", interconnect_json(m, lang)},
+                   {"mig", mig_json(m, lang)},
+                   {"instance_limits", instance_limits_json(m, lang)},
+                   {"regions", regions_json(m, lang)},
                    {"source", m.source},
                    {"notes", m.notes}};
     if (current) {
@@ -139,9 +139,9 @@ json::object gpu_json(pricing::gpu_model const& m, pricing::sheet_row const* cur
     return o;
 }
 
-json::object catalog_json(pricing::catalog const& catalog, pricing::price_sheet const* current)
+json::object catalog_json(pricing::catalog const& catalog, pricing::price_sheet const* current, language lang)
 {
-    return filtered_catalog_json(catalog, current, {});  // one shape, filtered or not
+    return filtered_catalog_json(catalog, current, {}, lang);  // one shape, filtered or not
 }
 
 json::object sheet_index_json(std::vector<pricing::price_sheet> const& sheets, pricing::price_sheet const* current)

@@ -35,8 +35,8 @@ boost::json::object sheet_json(pricing::price_sheet const& sheet, pricing::catal
 // One model's price on a sheet, with the sheet's identity: the body of /v1/prices/{gpu}.
 boost::json::object price_json(pricing::price_sheet const& sheet, pricing::sheet_row const& row,
                                pricing::gpu_model const* model);
-boost::json::object gpu_json(pricing::gpu_model const& model, pricing::sheet_row const* current);
-boost::json::object catalog_json(pricing::catalog const& catalog, pricing::price_sheet const* current);
+boost::json::object gpu_json(pricing::gpu_model const& model, pricing::sheet_row const* current, language lang);
+boost::json::object catalog_json(pricing::catalog const& catalog, pricing::price_sheet const* current, language lang);
 
 // /v1/sheets: every published week, newest first, with `current` naming the sheet in effect.
 boost::json::object sheet_index_json(std::vector<pricing::price_sheet> const& sheets,

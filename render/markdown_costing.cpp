@@ -28,6 +28,14 @@ std::string item_name(language l, std::string_view item)
     return std::string(item);
 }
 
+// A line's unit (an id of the JSON: "GPU-hour") as the language writes it.
+std::string unit_name(language l, std::string_view unit)
+{
+    if (unit == "GPU-hour" || unit == "GB-month" || unit == "GB")
+        return say(l, "unit." + std::string(unit));
+    return escape(std::string(unit));
+}
+
 std::string gpu_link(std::string const& id, std::string const& name, links const& to)
 {
     return md::link(name.empty() ? id : name, to("/v1/gpus/" + id));
@@ -77,7 +85,7 @@ std::string estimate_markdown(json::object const& e, links const& to)
                     say(l, "col.rate_unit"), ">" + say(l, "col.amount_usd")};
     for (auto const& v : md::array_at(e, "lines")) {
         auto const& line = v.get_object();
-        lines.row({item_name(l, text(line, "item")), shown(l, line, "quantity"), text(line, "unit"),
+        lines.row({item_name(l, text(line, "item")), shown(l, line, "quantity"), unit_name(l, text(line, "unit")),
                    shown(l, line, "unit_rate"), escape(text(line, "rate_unit")), shown(l, line, "amount")});
     }
     lines.row({"**" + say(l, "col.total") + "**", "", "", "", "", "**" + shown(l, e, "total") + "**"});
@@ -148,7 +156,7 @@ std::string sizing_markdown(json::object const& s, links const& to)
             note += " " + say(l, "sizing.smallest", {{"gpus", text(m, "gpus_needed")},
                                                      {"rate", shown(l, smallest.get_object(), "on_demand")}});
         if (m.contains("reason"))
-            note += (note.empty() ? "" : "; ") + escape(text(m, "reason"));
+            note += (note.empty() ? "" : say(l, "semicolon") + " ") + md::unpriced_reason(l, m);
         auto rate = [&](char const* tier) {
             return hourly.is_object() ? shown(l, hourly.get_object(), tier) : std::string("—");
         };

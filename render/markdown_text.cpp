@@ -179,11 +179,19 @@ std::string shown(language lang, json::object const& o, std::string_view key) { 
 std::string unpriced_reason(language lang, json::object const& row)
 {
     std::string const reason = text(row, "reason");
-    auto const& count = at(row, "observations");
-    if (lang == language::en || !reason.starts_with("only ") || !count.is_int64() ||
-        count.get_int64() >= pricing::rules::min_observations)
+    if (lang == language::en || !reason.starts_with("only "))
         return escape(reason);
-    return say(lang, "reason.too_few", {{"count", std::to_string(count.get_int64())},
+    // The row's count of observations; a sizing's or comparison's row has none, and its reason,
+    // the sheet's, starts with the count.
+    std::int64_t count = -1;
+    if (auto const& n = at(row, "observations"); n.is_int64())
+        count = n.get_int64();
+    else if (auto const digits = reason.substr(5, reason.find(' ', 5) - 5);
+             !digits.empty() && digits.size() < 10 && digits.find_first_not_of("0123456789") == std::string::npos)
+        count = std::stoll(digits);
+    if (count < 0 || count >= pricing::rules::min_observations)
+        return escape(reason);
+    return say(lang, "reason.too_few", {{"count", std::to_string(count)},
                                         {"min", std::to_string(pricing::rules::min_observations)}});
 }
 

@@ -32,6 +32,8 @@ std::unordered_map<std::string_view, message const*> const& index()
 
 std::span<const message> messages() { return catalog; }
 
+bool has_message(std::string_view key) { return index().contains(key); }
+
 std::string say(language lang, std::string_view key, std::initializer_list<fill> values)
 {
     auto const it = index().find(key);

@@ -35,6 +35,9 @@ using fill = std::pair<std::string_view, std::string_view>;
 // that render every page in both languages).
 std::string say(language lang, std::string_view key, std::initializer_list<fill> values = {});
 
+// Whether the catalog has a message `key`: where a specific message may stand in for a general one.
+bool has_message(std::string_view key);
+
 // Numbers, money and percentages as each language writes them (glossary/language.hpp), for the
 // pages as for the glossary's figures.
 using glossary::dollars;

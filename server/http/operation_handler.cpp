@@ -42,8 +42,9 @@ response refused(route_input& in, api::operation const& op, api::failure const& 
         auto const status = status_of(f.code);
         render::form_problem const problem{static_cast<int>(status), std::string(beast_http::obsolete_reason(status)),
                                            f.message, f.parameter};
-        render::page const where{std::string(in.path), {}, in.formats};
-        return html_error_page(in.req, status, render::calculator_page(op.title, *form, &problem, where));
+        render::page const where{std::string(in.path), {}, in.formats, form->lang};
+        return html_error_page(in.req, status,
+                               render::calculator_page(api::calculator_title(op, form->lang), *form, &problem, where));
     }
     json::object extra;
     if (names(op, f, "gpu"))
@@ -151,14 +152,18 @@ response handle_operation(route_input& in, api::operation const& op)
         return refused(in, op, *f);
     auto& given = std::get<0>(values);
     std::optional<render::calculator_form> form;
-    if (in.format == render::format::html)
-        form = api::calculator_of(op, in.snap().catalog, given);
+    if (in.format == render::format::html && op.calculator) {
+        api::drop_blank_fields(given);  // before its language is read: a blank lang is none
+        form = api::calculator_of(op, in.snap().catalog, given, form_language(in, given));
+    }
     if (form) {
-        api::drop_blank_fields(given);
-        form->lang = form_language(in, given);
-        if (given.empty()) {  // the calculator before its first use
+        // The calculator before its first use, in the language asked for.
+        bool const only_language = given.size() == 1 && given.contains("lang") &&
+                                   glossary::parse_language(given.begin()->second);
+        if (given.empty() || only_language) {
             render::page const where{std::string(in.path), {}, in.formats, form->lang};
-            return serve_body(in.req, in.format, render::calculator_page(op.title, *form, nullptr, where),
+            return serve_body(in.req, in.format,
+                              render::calculator_page(api::calculator_title(op, form->lang), *form, nullptr, where),
                               data_time(in, op, {}));
         }
         in.form = render::form_html(*form);

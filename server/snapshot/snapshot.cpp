@@ -226,9 +226,11 @@ void add_site(snapshot& s, builder& b)
             if (op.example.empty())
                 continue;  // nothing to show beyond the published page the index lists anyway
             auto target = api::example_target(op);
-            // The registry's English: the tools' own descriptions, which MCP clients also read.
-            operations.push_back({std::string(op.title), std::move(target.path), std::move(target.query),
-                                  std::string(op.description) + " MCP tool: " + std::string(op.tool) + ".",
+            // The catalog's words for the operation (in English, the registry's, which MCP clients read).
+            std::string const tool = "tool." + std::string(op.tool);
+            operations.push_back({render::say(lang, tool + ".title"), std::move(target.path), std::move(target.query),
+                                  render::say(lang, tool + ".description") + " " +
+                                      render::say(lang, "site.mcp_tool", {{"tool", op.tool}}),
                                   op.view->formats()});
         }
         std::string const query = render::language_query("", lang);
@@ -323,12 +325,12 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
         current_since = std::max(s->current->published_at, s->current->effective_from);
 
     builder b(*s, previous, now);
-    b.add_in_every_language("/v1/gpus", "", [&](render::language) { return render::catalog_json(s->catalog, s->current); },
+    b.add_in_every_language("/v1/gpus", "", [&](render::language l) { return render::catalog_json(s->catalog, s->current, l); },
                             render::catalog_view, render::table_formats, false, current_since);
     for (auto const& m : s->catalog.gpus)
         b.add_in_every_language(
             "/v1/gpus/" + m.id, "",
-            [&](render::language) { return render::gpu_json(m, s->current ? s->current->find(m.id) : nullptr); },
+            [&](render::language l) { return render::gpu_json(m, s->current ? s->current->find(m.id) : nullptr, l); },
             render::gpu_view, render::document_formats, false, current_since);
     if (s->current) {
         b.add_in_every_language("/v1/prices", "", [&](render::language l) { return render::sheet_json(*s->current, s->catalog, l); },

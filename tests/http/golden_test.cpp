@@ -25,6 +25,7 @@ TEST_CASE("golden Markdown and llms.txt")
              {"/v1/sheets.atom?lang=fr", "fr/sheets.atom"},
              {"/v1/estimate.md?gpu=h100-sxm&gpus=2&hours=10&tier=spot&storage_gb=500&egress_gb=50&tokens_per_second=1500&lang=fr",
               "fr/estimate.md"},
+             {"/v1/estimate.md?gpu=h100-sxm&hours=2&tier=reserved&images_per_hour=120&lang=fr", "fr/estimate-reserved.md"},
              {"/v1/sizing.md?params_b=70&precision=int8&lang=fr", "fr/sizing.md"},
              {"/v1/compare.md?gpus=h100-sxm,a100-80gb-sxm,mi300x&lang=fr", "fr/compare.md"},
              {"/v1/cheapest.md?params_b=70&precision=fp8&hours=10&lang=fr", "fr/cheapest.md"},

@@ -39,11 +39,11 @@ TEST_CASE("the catalog read back from /v1/gpus, /v1/regions and /v1/inventory re
     auto const snap = testing::fixture_snapshot();
     auto const catalog = mirror::parse_catalog(body_of("/v1/gpus"), body_of("/v1/regions"), body_of("/v1/inventory"));
     REQUIRE_MESSAGE(catalog, (catalog ? "" : catalog.err().message));
-    CHECK(render::to_text(render::catalog_json(*catalog, snap->current)) == body_of("/v1/gpus"));
+    CHECK(render::to_text(render::catalog_json(*catalog, snap->current, render::language::en)) == body_of("/v1/gpus"));
     CHECK(render::to_text(render::regions_json(*catalog)) == body_of("/v1/regions"));
     CHECK(render::to_text(render::inventory_json(*catalog)) == body_of("/v1/inventory"));
     for (auto const& m : catalog->gpus)
-        CHECK(render::to_text(render::gpu_json(m, snap->current->find(m.id))) == body_of("/v1/gpus/" + m.id));
+        CHECK(render::to_text(render::gpu_json(m, snap->current->find(m.id), render::language::en)) == body_of("/v1/gpus/" + m.id));
 }
 
 TEST_CASE("every sheet read back renders the same document and passes check_sheet with its inputs")

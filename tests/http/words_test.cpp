@@ -3,14 +3,20 @@
 // its French counterpart.
 #include "render/words.hpp"
 
+#include "api/calculator.hpp"
+#include "api/operation.hpp"
+#include "render/html.hpp"
+
 #include "fixture.hpp"
 
 #include <boost/json.hpp>
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 #include <string>
+#include <vector>
 
 using namespace lcg;
 
@@ -121,18 +127,137 @@ std::string plain_space_before_punctuation(std::string_view text)
     return {};
 }
 
-// The index and llms.txt are left out: their list of operations quotes the tools' descriptions,
-// which are English.
+// French pages of the costing tools, each with its notes: an estimate with a throughput, a reserved
+// one, sizings (one with too many GPUs for one instance), a comparison, the cheapest configuration
+// and an instance check.
+constexpr char const* french_costing_pages[] = {
+    "/v1/estimate.md?gpu=h100-sxm&gpus=2&hours=10&tier=spot&storage_gb=500&egress_gb=50&tokens_per_second=1500&lang=fr",
+    "/v1/estimate.md?gpu=h100-sxm&hours=2&tier=reserved&images_per_hour=120&lang=fr",
+    "/v1/sizing.md?params_b=70&precision=int8&lang=fr",
+    "/v1/sizing.md?params_b=405&precision=fp16&lang=fr",
+    "/v1/compare.md?gpus=h100-sxm,a100-80gb-sxm&lang=fr",
+    "/v1/cheapest.md?params_b=70&precision=fp8&hours=10&lang=fr",
+    "/v1/instances/check.md?gpu=h100-sxm&gpus=2&vcpus=64&memory_gib=256&cpu_generation=v7&lang=fr",
+};
+
 TEST_CASE("French pages follow French typography, the glossary's terms included")
 {
-    for (auto const* target : {"/v1/glossary.md?lang=fr", "/v1/prices.md?lang=fr", "/v1/gpus.md?lang=fr",
-                               "/v1/methodology.md?lang=fr", "/v1/sheets.md?lang=fr", "/v1/regions.md?lang=fr",
-                               "/v1/inventory.md?lang=fr",
-                               "/v1/prices/h100-sxm/history.md?lang=fr", "/v1/sheets.atom?lang=fr"}) {
+    std::vector<std::string> targets{"/v1/glossary.md?lang=fr", "/v1/prices.md?lang=fr", "/v1/gpus.md?lang=fr",
+                                     "/v1/methodology.md?lang=fr", "/v1/sheets.md?lang=fr", "/v1/regions.md?lang=fr",
+                                     "/v1/inventory.md?lang=fr", "/v1/prices/h100-sxm/history.md?lang=fr",
+                                     "/v1/sheets.atom?lang=fr", "/v1/gpus/h100-sxm.md?lang=fr", "/index.md?lang=fr",
+                                     "/llms.txt?lang=fr"};
+    targets.insert(targets.end(), std::begin(french_costing_pages), std::end(french_costing_pages));
+    for (auto const& target : targets) {
         INFO(target);
         auto const body = testing::fixture_request(target).body();
         CHECK(plain_space_before_punctuation(body) == "");
         CHECK(plain_space_before_punctuation("a plain : colon") != "");  // the check can fail
+    }
+}
+
+// The English sentences of the messages that write the prose of JSON documents, units and the
+// operations' descriptions (and, for pages, the reasons a model has no price, which JSON keeps as
+// published): each stretch between placeholders long enough to be a sentence of its own, for
+// messages whose French differs.
+std::vector<std::string> english_prose(bool reasons)
+{
+    std::vector<std::string> out;
+    for (auto const& m : render::messages()) {
+        bool const prose = m.key.starts_with("json.") || m.key.starts_with("tool.") || m.key.starts_with("unit.") ||
+                           m.key.starts_with("param.") || (reasons && m.key.starts_with("reason."));
+        if (m.en == m.fr || !prose)
+            continue;
+        std::string_view rest = m.en;
+        while (!rest.empty()) {
+            auto const open = rest.find('{');
+            auto const stretch = rest.substr(0, open);
+            if (stretch.size() >= 24)
+                out.emplace_back(stretch);
+            rest = open == std::string_view::npos ? std::string_view{} : rest.substr(rest.find('}', open) + 1);
+        }
+    }
+    return out;
+}
+
+TEST_CASE("French pages and JSON documents hold none of the English notes, units or operation descriptions")
+{
+    auto const page_sentences = english_prose(true);
+    auto const json_sentences = english_prose(false);
+    CHECK(json_sentences.size() > 40);
+    CHECK(page_sentences.size() > json_sentences.size());
+    std::vector<std::string> targets{"/v1/gpus.md?lang=fr", "/v1/gpus.json?lang=fr", "/index.md?lang=fr",
+                                     "/index.json?lang=fr", "/llms.txt?lang=fr", "/llms-full.txt?lang=fr"};
+    for (auto const& m : testing::fixture_snapshot()->catalog.gpus) {
+        targets.push_back("/v1/gpus/" + m.id + ".md?lang=fr");
+        targets.push_back("/v1/gpus/" + m.id + ".html?lang=fr");
+    }
+    for (std::string const page : french_costing_pages) {
+        targets.push_back(page);
+        auto const md = page.find(".md?");
+        targets.push_back(page.substr(0, md) + ".json?" + page.substr(md + 4));
+        targets.push_back(page.substr(0, md) + ".html?" + page.substr(md + 4));
+    }
+    int english_found = 0;
+    for (auto const& target : targets) {
+        INFO(target);
+        auto const res = testing::fixture_request(target);
+        REQUIRE(res.result_int() == 200);
+        auto const question = target.find('?');
+        auto const english =
+            testing::fixture_request(target.substr(0, question) + render::without_language(target.substr(question)));
+        bool const json = target.find(".json?") != std::string::npos;
+        for (auto const& sentence : json ? json_sentences : page_sentences) {
+            INFO(sentence);
+            CHECK(res.body().find(sentence) == std::string::npos);
+            english_found += english.body().find(sentence) != std::string::npos;
+        }
+        // Data stay the same: the French JSON has the English one's members, numbers and money.
+        if (json)
+            CHECK(same_shape(boost::json::parse(english.body()), boost::json::parse(res.body())));
+    }
+    CHECK(english_found > 100);  // the English pages do say them: the check can fail
+}
+
+TEST_CASE("the site's English words for an operation are the registry's, which MCP and OpenAPI read")
+{
+    int hints = 0;
+    for (auto const& op : api::operations()) {
+        INFO(op.tool);
+        std::string const key = "tool." + std::string(op.tool);
+        CHECK(render::say(render::language::en, key + ".title") == op.title);
+        CHECK(render::say(render::language::en, key + ".description") == op.description);
+        CHECK(render::say(render::language::fr, key + ".title") != op.title);
+        CHECK(api::calculator_title(op, render::language::fr) == render::say(render::language::fr, key + ".title"));
+        if (!op.calculator)
+            continue;
+        for (auto const& p : op.parameters) {
+            INFO(p.name);
+            CHECK(api::parameter_hint(op, p, render::language::en) == p.description);
+            CHECK(api::parameter_hint(op, p, render::language::fr) != p.description);
+            ++hints;
+        }
+    }
+    CHECK(hints > 25);
+}
+
+TEST_CASE("a French calculator names its fields in French, before its first use as after")
+{
+    for (auto const& op : api::operations()) {
+        if (!op.calculator)
+            continue;
+        INFO(op.tool);
+        auto const empty = testing::fixture_request(std::string(op.route) + ".html?lang=fr").body();
+        auto const example = api::example_target(op);
+        auto const used = testing::fixture_request(example.path + ".html" + example.query + "&lang=fr").body();
+        CHECK(empty.find(std::string(op.title)) == std::string::npos);
+        for (auto const& p : op.parameters) {
+            INFO(p.name);
+            std::string const hint = render::html_escape(api::parameter_hint(op, p, render::language::fr));
+            CHECK(empty.find(hint) != std::string::npos);
+            CHECK(used.find(hint) != std::string::npos);
+            CHECK(used.find(render::html_escape(p.description)) == std::string::npos);
+        }
     }
 }
 

@@ -383,20 +383,24 @@ std::string sheet_index_markdown(json::object const& idx, links const& to)
 
 std::string observations_markdown(json::object const& o, links const& to)
 {
+    auto const l = to.lang;
     std::string const week = text(o, "week");
-    std::string out = "# Inputs of sheet " + week + "\n\n";
-    out += text(o, "count") + " on-demand listings observed on the public GPU marketplace from " +
-           md::when(text(o, "window_from")) + " until " + md::when(text(o, "window_until")) + ", prices in USD per GPU-hour.\n\n";
-    out += "The " + md::link("canonical CSV", "/v1/sheets/" + week + "/observations.csv") +
-           " lists every observation; its SHA-256 is the sheet's `inputs_sha256`, " + md::code(text(o, "inputs_sha256")) +
-           ". The " + md::link("sheet", to("/v1/sheets/" + week)) + " publishes each model's median.\n\n";
-    md::table t{"GPU", ">Observations", ">Lowest", ">Highest"};
+    std::string out = "# " + say(l, "inputs.title", {{"week", week}}) + "\n\n";
+    out += say(l, "inputs.count", {{"count", text(o, "count")},
+                                   {"from", md::when(text(o, "window_from"))},
+                                   {"until", md::when(text(o, "window_until"))}}) +
+           "\n\n";
+    out += say(l, "inputs.files", {{"csv", md::link(say(l, "inputs.csv"), "/v1/sheets/" + week + "/observations.csv")},
+                                   {"sha", md::code(text(o, "inputs_sha256"))},
+                                   {"sheet", md::link(say(l, "inputs.sheet"), to("/v1/sheets/" + week))}}) +
+           "\n\n";
+    md::table t{say(l, "col.gpu"), ">" + say(l, "col.observations"), ">" + say(l, "col.lowest"), ">" + say(l, "col.highest")};
     for (auto const& v : md::array_at(o, "models")) {
         auto const& m = v.get_object();
         std::string const gpu = text(m, "gpu");
-        t.row({md::link(gpu, to("/v1/gpus/" + gpu)), text(m, "count"), text(m, "lowest"), text(m, "highest")});
+        t.row({md::link(gpu, to("/v1/gpus/" + gpu)), text(m, "count"), shown(l, m, "lowest"), shown(l, m, "highest")});
     }
-    out += t.empty() ? "No observations.\n" : t.str();
+    out += t.empty() ? say(l, "inputs.none") + "\n" : t.str();
     return out;
 }
 

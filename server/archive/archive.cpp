@@ -23,10 +23,14 @@ constexpr std::size_t max_compressed_size = 1024 * 1024;
 // Reads larger than this close their database connection afterwards (see database_readers).
 constexpr std::size_t large_read = 4 * 1024 * 1024;
 
-std::string document_key(pricing::price_sheet const& sheet, render::format f)
+// Only the pages have prose: the CSV and the JSON are the same in every language.
+bool written_in(render::format f) { return f == render::format::markdown || f == render::format::html; }
+
+std::string document_key(pricing::price_sheet const& sheet, render::format f, render::language l = render::language::en)
 {
     return pricing::to_string(sheet.week) + '|' + sheet.inputs_sha256 + '|' +
-           std::to_string(sheet.published_at.time_since_epoch().count()) + '|' + std::string(render::media_type(f));
+           std::to_string(sheet.published_at.time_since_epoch().count()) + '|' + std::string(render::media_type(f)) +
+           (written_in(f) ? "|" + std::string(glossary::to_string(l)) : "");
 }
 
 std::string observations_path(pricing::price_sheet const& sheet)
@@ -56,12 +60,12 @@ std::shared_ptr<const snapshot::document> make_archive_document(pricing::price_s
 }
 
 // A document rendered from the canonical CSV.
-std::string render_inputs(pricing::price_sheet const& sheet, render::format f, std::string_view csv)
+std::string render_inputs(pricing::price_sheet const& sheet, render::format f, render::language l, std::string_view csv)
 {
     auto const inputs = pricing::parse_observations_csv(csv, [](std::string_view) { return true; });
     if (f == render::format::json)
         return render::observations_text(sheet, inputs.observations);
-    render::page const where{observations_path(sheet), "", render::table_formats};
+    render::page const where{observations_path(sheet), render::language_query("", l), render::table_formats, l};
     return render::write(f, render::observations_view, render::observations_summary_json(sheet, inputs.observations),
                          where);
 }
@@ -115,10 +119,11 @@ std::shared_ptr<const snapshot::document> archive::recall(std::string const& key
     return it->second.doc;
 }
 
-std::shared_ptr<const snapshot::document> archive::cached(pricing::price_sheet const& sheet, render::format f)
+std::shared_ptr<const snapshot::document> archive::cached(pricing::price_sheet const& sheet, render::format f,
+                                                         render::language l)
 {
     std::lock_guard lock(mutex_);
-    auto doc = recall(document_key(sheet, f));
+    auto doc = recall(document_key(sheet, f, l));
     ++(doc ? figures_.hits : figures_.misses);
     return doc;
 }
@@ -139,9 +144,9 @@ void archive::remember(std::string const& key, std::shared_ptr<const snapshot::d
     cached_bytes_ += size;
 }
 
-void archive::fetch(pricing::price_sheet const& sheet, render::format f, completion done)
+void archive::fetch(pricing::price_sheet const& sheet, render::format f, render::language l, completion done)
 {
-    std::string const key = document_key(sheet, f);
+    std::string const key = document_key(sheet, f, l);
     std::shared_ptr<const snapshot::document> doc;
     std::string refused;
     {
@@ -157,7 +162,7 @@ void archive::fetch(pricing::price_sheet const& sheet, render::format f, complet
         else if (waiting_ >= options_.max_waiting)
             refused = "too many reads are waiting";
         if (!doc && refused.empty()) {
-            auto [it, added] = pending_.try_emplace(key, job{sheet, f, {}});
+            auto [it, added] = pending_.try_emplace(key, job{sheet, f, l, {}});
             it->second.waiters.push_back({std::move(done), now + options_.timeout});
             ++waiting_;
             if (added)
@@ -195,8 +200,9 @@ void archive::work(reader read)
         auto const& j = pending_.at(key);
         pricing::price_sheet const sheet = j.sheet;
         render::format const f = j.format;
+        render::language const l = j.lang;
         lock.unlock();
-        result r = produce(read, sheet, f);
+        result r = produce(read, sheet, f, l);
         // A read and its rendering take several times a document's size for a moment (the driver's
         // copy, the parsed observations): give it back to the system rather than keep it.
         malloc_trim(0);
@@ -215,7 +221,7 @@ void archive::work(reader read)
     }
 }
 
-result archive::produce(reader const& read, pricing::price_sheet const& sheet, render::format f)
+result archive::produce(reader const& read, pricing::price_sheet const& sheet, render::format f, render::language l)
 {
     try {
         std::shared_ptr<const snapshot::document> csv;
@@ -239,7 +245,7 @@ result archive::produce(reader const& read, pricing::price_sheet const& sheet, r
         }
         if (f == render::format::csv)
             return csv;
-        return make_archive_document(sheet, f, render_inputs(sheet, f, csv->body));
+        return make_archive_document(sheet, f, render_inputs(sheet, f, l, csv->body));
     } catch (std::exception const& e) {
         ops::report_caught_exception("archive", "reading the inputs of " + pricing::to_string(sheet.week) + ": " + e.what());
         return unavailable(sheet, "the archive could not be read");

@@ -59,11 +59,17 @@ public:
     archive& operator=(archive const&) = delete;
 
     // The document if it is cached, else null. Counts a hit or a miss.
-    std::shared_ptr<const snapshot::document> cached(pricing::price_sheet const& sheet, render::format f);
+    // `l`: the language of a page (Markdown, HTML); the CSV and the JSON are the same in both.
+    std::shared_ptr<const snapshot::document> cached(pricing::price_sheet const& sheet, render::format f,
+                                                     render::language l = render::language::en);
 
     // Reads and renders the document (one read for every request waiting on the same document) and
     // calls `done` with it, or with errc::unavailable within options.timeout at the latest.
-    void fetch(pricing::price_sheet const& sheet, render::format f, completion done);
+    void fetch(pricing::price_sheet const& sheet, render::format f, render::language l, completion done);
+    void fetch(pricing::price_sheet const& sheet, render::format f, completion done)
+    {
+        fetch(sheet, f, render::language::en, std::move(done));
+    }
 
     // Ends the threads; completions still waiting are called with errc::unavailable. Idempotent.
     void stop();
@@ -86,6 +92,7 @@ private:
     struct job {
         pricing::price_sheet sheet;
         render::format format;
+        render::language lang;
         std::vector<waiter> waiters;
     };
     struct entry {
@@ -95,7 +102,7 @@ private:
 
     void work(reader read);
     void watch();
-    result produce(reader const& read, pricing::price_sheet const& sheet, render::format f);
+    result produce(reader const& read, pricing::price_sheet const& sheet, render::format f, render::language l);
     void remember(std::string const& key, std::shared_ptr<const snapshot::document> const& doc);
     std::shared_ptr<const snapshot::document> recall(std::string const& key);  // under mutex_
     std::vector<waiter> take_waiters(std::string const& key);

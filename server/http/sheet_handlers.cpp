@@ -185,13 +185,20 @@ response handle_observations(route_input& in)
     auto* const inputs = in.ctx.archive;
     if (!inputs)
         return archive_unavailable(in.req, "this server keeps no archive of the sheets' inputs");
-    if (auto const doc = inputs->cached(sheet, in.format))
-        return serve_document(in.req, doc, cache_control);
-    in.later = [inputs, sheet, format = in.format, req = std::make_shared<const request>(in.req),
-                cache_control](responder send) {
-        inputs->fetch(sheet, format, [req, send = std::move(send), cache_control](archive::result read) {
+    // The pages speak the reader's language; the CSV and the JSON are data, the same in both.
+    bool const page = in.format == render::format::markdown || in.format == render::format::html;
+    auto const served = [page, lang = in.lang](response res) {
+        if (page)
+            res.set(beast_http::field::content_language, glossary::to_string(lang));
+        return res;
+    };
+    if (auto const doc = inputs->cached(sheet, in.format, in.lang))
+        return served(serve_document(in.req, doc, cache_control));
+    in.later = [inputs, sheet, format = in.format, lang = in.lang, req = std::make_shared<const request>(in.req),
+                cache_control, served](responder send) {
+        inputs->fetch(sheet, format, lang, [req, send = std::move(send), cache_control, served](archive::result read) {
             if (read)
-                return send(serve_document(*req, *read, cache_control));
+                return send(served(serve_document(*req, *read, cache_control)));
             if (read.err().code == pricing::errc::unavailable)
                 return send(archive_unavailable(*req, read.err().message));
             send(from_error(*req, read.err()));

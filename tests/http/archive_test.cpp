@@ -112,6 +112,23 @@ TEST_CASE("the JSON, Markdown and HTML of a week's inputs are rendered from its 
     auto const html = testing::fixture_request("/v1/sheets/2026-W49/observations", {{"Accept", "text/html"}});
     CHECK(header(html, bh::field::content_type) == "text/html; charset=utf-8");
     CHECK(html.body().find("Inputs of sheet 2026-W49") != std::string::npos);
+    CHECK(header(md, bh::field::content_language) == "en");
+}
+
+TEST_CASE("a week's inputs pages speak French with lang=fr; the CSV and the JSON are the same in both")
+{
+    auto const md = testing::fixture_request("/v1/sheets/2026-W49/observations.md?lang=fr");
+    REQUIRE(md.result() == bh::status::ok);
+    CHECK(header(md, bh::field::content_language) == "fr");
+    CHECK(md.body().starts_with("# Données d’entrée de la fiche 2026-W49\n\n19 annonces à la demande"));
+    CHECK(md.body().find("Inputs of sheet") == std::string::npos);
+    auto const html = testing::fixture_request("/v1/sheets/2026-W49/observations.html", {{"Accept-Language", "fr"}});
+    CHECK(header(html, bh::field::content_language) == "fr");
+    CHECK(html.body().find("Données d’entrée de la fiche 2026-W49") != std::string::npos);
+    CHECK(testing::fixture_request("/v1/sheets/2026-W49/observations.csv?lang=fr").body() ==
+          testing::fixture_request("/v1/sheets/2026-W49/observations.csv").body());
+    CHECK(testing::fixture_request("/v1/sheets/2026-W49/observations?lang=fr").body() ==
+          testing::fixture_request("/v1/sheets/2026-W49/observations").body());
 }
 
 TEST_CASE("a document read once is served from the cache, and read once for requests waiting together")

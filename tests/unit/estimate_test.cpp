@@ -254,8 +254,12 @@ TEST_CASE("every parameter is validated and the error names it")
 TEST_CASE("past a model's limit per instance, a job runs on several instances at the same per-GPU rate")
 {
     // The RTX 4090 takes at most 4 per instance: 8 make 2 instances, 9 make 3; an H100 SXM takes 8.
-    for (auto [gpu, gpus, instances] : {std::tuple{"rtx-4090", "8", 2}, std::tuple{"rtx-4090", "9", 3},
-                                        std::tuple{"h100-sxm", "8", 1}, std::tuple{"h100-sxm", "20", 3}}) {
+    for (auto const& c : {std::tuple{"rtx-4090", "8", 2}, std::tuple{"rtx-4090", "9", 3}, std::tuple{"h100-sxm", "8", 1},
+                          std::tuple{"h100-sxm", "20", 3}}) {
+        // Named copies: a structured binding cannot be captured by CAPTURE's lambda in C++20.
+        char const* gpu = std::get<0>(c);
+        char const* gpus = std::get<1>(c);
+        int const instances = std::get<2>(c);
         CAPTURE(gpu);
         CAPTURE(gpus);
         auto const job = parse_job({.gpu = gpu, .gpus = gpus, .hours = "1"}, sample_catalog());

@@ -8,12 +8,6 @@
 
 #include <linux/sockios.h>
 #include <sys/ioctl.h>
-#include <sys/sendfile.h>
-#include <sys/mman.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
-#include <cerrno>
 
 #include <cstdio>
 
@@ -84,7 +78,6 @@ void event_loop::sweep()
         // set is not changed while we walk it.
         for (auto* c : connections)
             c->expire_if_due(now);
-        files.forget_gone();
         flush_log();
         sweep();
     });
@@ -98,64 +91,6 @@ void event_loop::flush_log()
     std::fwrite(log_lines.data(), 1, log_lines.size(), stdout);
     std::fflush(stdout);
     log_lines.clear();
-}
-
-static_assert(document_files::max_files + 4 <= descriptors_per_thread, "main.cpp's descriptor reserve must cover the files");
-
-memory_file::~memory_file() { ::close(fd_); }
-
-std::shared_ptr<const memory_file> document_files::file_for(std::shared_ptr<const void> const& owner, std::string_view bytes)
-{
-    if (auto it = entries_.find(bytes.data()); it != entries_.end()) {
-        // The same address may hold another document's bytes once the first is gone.
-        if (it->second.owner.lock() == owner && it->second.size == bytes.size()) {
-            it->second.used = ++clock_;
-            return it->second.file;
-        }
-        erase(it);
-    }
-    if (bytes.size() > max_bytes / 4)
-        return nullptr;  // it would push out every other document; copied instead
-    int const fd = ::memfd_create("lowcostgpu-document", MFD_CLOEXEC);
-    if (fd < 0)
-        return nullptr;
-    auto file = std::make_shared<const memory_file>(fd);
-    for (std::string_view rest = bytes; !rest.empty();) {
-        auto const n = ::write(fd, rest.data(), rest.size());
-        if (n <= 0)
-            return nullptr;
-        rest.remove_prefix(static_cast<std::size_t>(n));
-    }
-    evict_for(bytes.size());
-    entries_[bytes.data()] = {owner, bytes.size(), file, ++clock_};
-    bytes_ += bytes.size();
-    return file;
-}
-
-void document_files::evict_for(std::size_t size)
-{
-    while (!entries_.empty() && (entries_.size() >= max_files || bytes_ + size > max_bytes)) {
-        auto oldest = entries_.begin();
-        for (auto it = entries_.begin(); it != entries_.end(); ++it)
-            if (it->second.used < oldest->second.used)
-                oldest = it;
-        erase(oldest);
-    }
-}
-
-void document_files::forget_gone()
-{
-    for (auto it = entries_.begin(); it != entries_.end();)
-        if (it->second.owner.expired())
-            erase(it++);
-        else
-            ++it;
-}
-
-void document_files::erase(std::unordered_map<char const*, entry>::iterator it)
-{
-    bytes_ -= it->second.size;
-    entries_.erase(it);
 }
 
 // A request body is framed only by chunked as the final coding, never in HTTP/1.0 and never across
@@ -296,7 +231,6 @@ void transport<tcp_socket>::tune(tcp_socket& s)
 {
     beast::error_code ec;
     s.set_option(asio::ip::tcp::no_delay(true), ec);
-    s.native_non_blocking(true, ec);  // sendfile must return rather than wait for room
 }
 
 std::optional<std::size_t> transport<tcp_socket>::unsent(tcp_socket& s)
@@ -305,26 +239,6 @@ std::optional<std::size_t> transport<tcp_socket>::unsent(tcp_socket& s)
     if (ioctl(s.native_handle(), SIOCOUTQ, &unsent) != 0 || unsent < 0)
         return std::nullopt;
     return static_cast<std::size_t>(unsent);
-}
-
-std::optional<std::size_t> transport<tcp_socket>::send_some(tcp_socket& s, std::string_view head)
-{
-    auto const n = ::send(s.native_handle(), head.data(), head.size(), MSG_MORE | MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (n >= 0)
-        return static_cast<std::size_t>(n);
-    return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? std::optional<std::size_t>(0) : std::nullopt;
-}
-
-std::optional<std::size_t> transport<tcp_socket>::send_file_some(tcp_socket& s, int fd, std::uint64_t offset,
-                                                                 std::size_t count)
-{
-    auto at = static_cast<off_t>(offset);
-    auto const n = ::sendfile(s.native_handle(), fd, &at, count);
-    if (n > 0)
-        return static_cast<std::size_t>(n);
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
-        return 0;
-    return std::nullopt;  // an error, or the file ended early: either way the answer cannot go on
 }
 
 void transport<tcp_socket>::shutdown_send(tcp_socket& s)

@@ -21,10 +21,9 @@
 //   idle timeout applies, the header timeout once a request's first byte is in.
 // - Writing. Beast: `http::async_write(stream, message)` through its serializer. Here: the head is
 //   written once by write_head (wire.hpp) and sent with the body in gathered writes of at most
-//   256 KiB (rows "GET /v1/prices" and its p99). A pre-rendered document of 4 KiB or more goes by
-//   sendfile from a memory file the event loop keeps for it (document_files), after its head sent
-//   with MSG_MORE, as nginx serves a static file: about 15 % less CPU per /v1/prices request than
-//   copying it into the socket. HEAD
+//   256 KiB (rows "GET /v1/prices" and its p99). (sendfile from memory files, as nginx sends a
+//   static file, was tried and measured on a quiet machine: no less CPU per /v1/prices request
+//   than this copy, so it is not used.) HEAD
 //   is answered here, for every route: the handler's head, Content-Length of the full body, no body.
 // - Closing. Beast: `shutdown(send)`. The same, and after a refused request the connection lingers
 //   briefly draining what the client still sends, so the answer is not lost to a reset.
@@ -90,52 +89,6 @@ struct connection_shared {
     address_slots slots{};                              // for max_connections_per_address
 };
 
-// An anonymous memory file (memfd_create), closed with its last holder.
-class memory_file {
-public:
-    explicit memory_file(int fd) : fd_(fd) {}
-    ~memory_file();
-    memory_file(memory_file const&) = delete;
-    memory_file& operator=(memory_file const&) = delete;
-    int fd() const { return fd_; }
-
-private:
-    int fd_;
-};
-
-// The bodies of the documents an event loop served last, each in a memory file, so they go to the
-// socket with sendfile and are not copied into it per response (nginx sends a static file so).
-// Bounded like nginx's open_file_cache: at most max_files files and max_bytes bytes per loop, the
-// least recently used evicted first, and a file whose document is gone dropped at the next sweep.
-// A response being written keeps its file open after an eviction.
-class document_files {
-public:
-    static constexpr std::size_t min_size = 4 * 1024;  // below it, copying costs less than the extra call
-    static constexpr std::size_t max_files = 64;
-    static constexpr std::size_t max_bytes = 32 * 1024 * 1024;
-
-    // The file holding `bytes`, which `owner` keeps alive, made on first use; null when the body
-    // is too large for the budget or no file can be made (the body is then copied).
-    std::shared_ptr<const memory_file> file_for(std::shared_ptr<const void> const& owner, std::string_view bytes);
-    void forget_gone();  // drops the files of documents no longer alive
-    std::size_t files() const { return entries_.size(); }
-    std::size_t bytes() const { return bytes_; }
-
-private:
-    struct entry {
-        std::weak_ptr<const void> owner;
-        std::size_t size = 0;
-        std::shared_ptr<const memory_file> file;
-        std::uint64_t used = 0;
-    };
-    void evict_for(std::size_t size);
-    void erase(std::unordered_map<char const*, entry>::iterator it);
-
-    std::unordered_map<char const*, entry> entries_;  // by the address of the document's bytes
-    std::size_t bytes_ = 0;
-    std::uint64_t clock_ = 0;
-};
-
 // What an event loop's sweep and shutdown need of a connection, whatever its stream.
 class connection_base {
 public:
@@ -159,7 +112,6 @@ struct event_loop {
     // this set in their destructors.
     std::unordered_set<connection_base*> connections;
     std::string log_lines;  // pending request log, flushed in batches
-    document_files files;   // for sendfile
     asio::io_context ioc;
     asio::basic_waitable_timer<steady, asio::wait_traits<steady>, loop_executor> sweeper;
 };
@@ -195,11 +147,6 @@ struct transport;
 
 template <>
 struct transport<tcp_socket> {
-    static constexpr bool sends_files = true;
-    // What the socket takes now without blocking: the bytes sent, 0 when it is full, nothing on an
-    // error (the peer is gone). The head is sent with MSG_MORE: the body follows at once.
-    static std::optional<std::size_t> send_some(tcp_socket& s, std::string_view head);
-    static std::optional<std::size_t> send_file_some(tcp_socket& s, int fd, std::uint64_t offset, std::size_t count);
     static std::string peer(tcp_socket const& s);
     static void tune(tcp_socket& s);  // no Nagle delay: a response is written at once
     // The bytes the kernel holds that the reader has not acknowledged, when it can tell.
@@ -393,51 +340,7 @@ private:
         write_head(response_, head_);
         body_ = head_only ? std::string_view{} : response_.body().view();
         written_ = 0;
-        if constexpr (transport<Stream>::sends_files) {
-            auto const& owner = response_.body().lasting_owner();
-            if (owner && body_.size() >= document_files::min_size)
-                if ((file_ = loop_.files.file_for(owner, body_)))
-                    return write_from_file();
-        }
         write_more();
-    }
-
-    // A document's body goes from its memory file to the socket with sendfile, after the head sent
-    // with MSG_MORE so both leave in one segment: the kernel never copies the body from our memory
-    // (nginx's sendfile; row "GET /v1/prices"). What the socket cannot take now waits until it is
-    // writable; a long body yields to the other connections every write_burst bytes.
-    void write_from_file()
-    {
-        std::size_t const total = head_.size() + body_.size();
-        deadline_ = steady::now() + shared_.options.header_timeout;
-        writing_ = true;
-        unsent_seen_ = std::numeric_limits<std::size_t>::max();
-        for (std::size_t burst = 0; written_ < total && burst < write_burst;) {
-            auto const sent = written_ < head_.size()
-                                  ? transport<Stream>::send_some(stream_, std::string_view(head_).substr(written_))
-                                  : transport<Stream>::send_file_some(stream_, file_->fd(), written_ - head_.size(),
-                                                                      std::min(total - written_, write_chunk));
-            if (!sent) {
-                writing_ = false;
-                return do_close();
-            }
-            if (*sent == 0)
-                break;  // the socket is full
-            written_ += *sent;
-            burst += *sent;
-            deadline_ = steady::now() + shared_.options.header_timeout;
-        }
-        if (written_ == total) {
-            writing_ = false;
-            return written_all();
-        }
-        stream_.async_wait(asio::socket_base::wait_write, [self = this->shared_from_this()](beast::error_code ec) {
-            if (ec) {
-                self->writing_ = false;
-                return self->do_close();
-            }
-            self->write_from_file();
-        });
     }
 
     // The head and the body leave in gathered writes of at most write_chunk bytes. Each one that
@@ -478,7 +381,6 @@ private:
             return do_close();
         response_ = {};
         body_ = {};
-        file_.reset();
         await_request(shared_.options.idle_timeout);
     }
 
@@ -508,7 +410,6 @@ private:
 
     static constexpr std::size_t read_size = 4096;
     static constexpr std::size_t write_chunk = 256 * 1024;
-    static constexpr std::size_t write_burst = 4 * 1024 * 1024;  // then the other connections' turn
     static constexpr std::size_t log_batch_bytes = 32 * 1024;  // request log lines are written in batches
 
     Stream stream_;
@@ -524,7 +425,6 @@ private:
     response response_;
     std::string head_;
     std::string_view body_;  // of response_, or empty for HEAD
-    std::shared_ptr<const memory_file> file_;  // body_ in a file, while it is sent from there
     std::size_t written_ = 0;  // of head_ and body_
     std::array<asio::const_buffer, 2> parts_{};  // what the write in progress sends
     bool writing_ = false;

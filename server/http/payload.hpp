@@ -20,24 +20,15 @@ class payload {
 public:
     payload() = default;
     payload(std::string text) : text_(std::move(text)) {}
-    // `lasting`: the owner is a document that outlives this response (a snapshot's), so its bytes
-    // are worth keeping in a file for sendfile; a body computed for one request is not.
-    payload(std::shared_ptr<const void> owner, std::string_view bytes, bool lasting = false)
-        : owner_(std::move(owner)), shared_(bytes), lasting_(lasting)
-    {
-    }
+    payload(std::shared_ptr<const void> owner, std::string_view bytes) : owner_(std::move(owner)), shared_(bytes) {}
 
     payload& operator=(std::string text)
     {
         text_ = std::move(text);
         owner_.reset();
         shared_ = {};
-        lasting_ = false;
         return *this;
     }
-
-    // The document these bytes belong to, when they are a lasting one's; null otherwise.
-    std::shared_ptr<const void> const& lasting_owner() const { return lasting_ ? owner_ : no_owner_; }
 
     std::string_view view() const { return owner_ ? shared_ : std::string_view(text_); }
     operator std::string_view() const { return view(); }
@@ -68,8 +59,6 @@ private:
     std::string text_;
     std::shared_ptr<const void> owner_;  // keeps `shared_` alive; null for text
     std::string_view shared_;
-    bool lasting_ = false;
-    static inline std::shared_ptr<const void> const no_owner_{};
 };
 
 // The Beast body type over a payload (serialization only: requests keep string_body).

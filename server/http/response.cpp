@@ -44,7 +44,6 @@ struct representation {
     std::string_view gzip_body;  // empty: none
     std::string_view gzip_etag;
     std::optional<pricing::instant> last_modified;
-    bool lasting = false;  // the bytes belong to a document that outlives the response
 };
 
 // A cheap validator for computed bodies: a 64-bit multiply-xorshift hash taken 8 bytes at a
@@ -106,7 +105,7 @@ response conditional(request const& req, representation const& r, std::string_vi
         res.set(beast_http::field::content_disposition, "inline");  // shown as text, not downloaded
     if (gzipped)
         res.set(beast_http::field::content_encoding, "gzip");
-    res.body() = payload(r.owner, gzipped ? r.gzip_body : r.body, r.lasting);
+    res.body() = payload(r.owner, gzipped ? r.gzip_body : r.body);
     res.prepare_payload();
     return res;
 }
@@ -179,7 +178,7 @@ response serve_document(request const& req, std::shared_ptr<const snapshot::docu
                         std::string_view cache_control)
 {
     return conditional(req,
-                       {doc, doc->content_type, doc->body, doc->etag, doc->gzip_body, doc->gzip_etag, doc->last_modified, true},
+                       {doc, doc->content_type, doc->body, doc->etag, doc->gzip_body, doc->gzip_etag, doc->last_modified},
                        cache_control);
 }
 
@@ -197,7 +196,7 @@ response serve_body(request const& req, render::format f, std::string body,
         made->zipped = snapshot::gzip(made->body);
     if (made->zipped.size() >= made->body.size())
         made->zipped.clear();
-    return conditional(req, {made, render::content_type(f), made->body, etag, made->zipped, gzip_etag, last_modified, false},
+    return conditional(req, {made, render::content_type(f), made->body, etag, made->zipped, gzip_etag, last_modified},
                        cache_control);
 }
 

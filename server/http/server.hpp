@@ -14,9 +14,8 @@
 
 namespace lcg::http {
 
-// Descriptors each server thread may hold besides its connections: its event loop and the memory
-// files it sends documents from (connection.hpp, document_files).
-inline constexpr std::size_t descriptors_per_thread = 4 + 64;
+// Descriptors each server thread holds besides its connections (its event loop's).
+inline constexpr std::size_t descriptors_per_thread = 4;
 
 struct server_options {
     std::string address = "127.0.0.1";

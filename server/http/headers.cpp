@@ -22,16 +22,36 @@ std::vector<std::string_view> items_of(Fields const& fields)
 
 std::string_view trim_whitespace(std::string_view text) { return glossary::trim(text); }
 
+namespace {
+
+// Calls `f` with each element of `list` until it returns true; whether one did.
+template <class F>
+bool any_item(std::string_view list, F&& f)
+{
+    while (!list.empty()) {
+        auto const comma = list.find(',');
+        if (auto const item = trim_whitespace(list.substr(0, comma)); !item.empty() && f(item))
+            return true;
+        list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+    }
+    return false;
+}
+
+}
+
 std::vector<std::string_view> list_items(std::string_view list)
 {
     std::vector<std::string_view> out;
-    while (!list.empty()) {
-        auto const comma = list.find(',');
-        if (auto const item = trim_whitespace(list.substr(0, comma)); !item.empty())
-            out.push_back(item);
-        list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
-    }
+    any_item(list, [&](std::string_view item) {
+        out.push_back(item);
+        return false;
+    });
     return out;
+}
+
+bool list_has(std::string_view list, std::string_view item)
+{
+    return any_item(list, [&](std::string_view each) { return each == item; });
 }
 
 std::vector<std::string_view> list_items(request const& req, beast_http::field name)

@@ -23,6 +23,10 @@ std::string_view trim_whitespace(std::string_view text);
 // "a, ,b" gives "a" and "b". The one splitter of header lists (and of the comma-separated flags).
 std::vector<std::string_view> list_items(std::string_view list);
 
+// Whether `item` is an element of `list` ("GET, HEAD" has "HEAD"), without building the list: it
+// is asked on every request.
+bool list_has(std::string_view list, std::string_view item);
+
 // The elements of every field named `name` in `req`, in order, as if the fields were one list.
 std::vector<std::string_view> list_items(request const& req, beast_http::field name);
 std::vector<std::string_view> list_items(request const& req, std::string_view name);

@@ -161,11 +161,7 @@ bool has_resource(response const& res)
 }
 
 // Whether `method` is one of `allowed` ("GET, HEAD").
-bool method_allowed(std::string_view allowed, std::string_view method)
-{
-    auto const methods = list_items(allowed);
-    return std::find(methods.begin(), methods.end(), method) != methods.end();
-}
+bool method_allowed(std::string_view allowed, std::string_view method) { return list_has(allowed, method); }
 
 response method_not_allowed(request const& req, std::string_view path, std::string_view allowed)
 {

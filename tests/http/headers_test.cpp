@@ -25,6 +25,11 @@ TEST_CASE("a header list is split at commas, each element trimmed, empty element
     CHECK(items("gzip") == std::vector<std::string>{"gzip"});
     CHECK(items(" a ,\tb\t, , ,c,") == std::vector<std::string>{"a", "b", "c"});
     CHECK(items(",,,") == std::vector<std::string>{});
+    CHECK(list_has("GET, HEAD", "HEAD"));
+    CHECK(list_has(" GET ,HEAD", "GET"));
+    CHECK_FALSE(list_has("GET, HEAD", "POST"));
+    CHECK_FALSE(list_has("GET, HEAD", "GE"));
+    CHECK_FALSE(list_has("", ""));
 
     request req{beast_http::verb::get, "/", 11};
     req.insert(beast_http::field::transfer_encoding, "gzip, ");

@@ -105,9 +105,7 @@ std::string without_blank_fields(std::string_view query)
     if (query.starts_with('?'))
         query.remove_prefix(1);
     while (!query.empty()) {
-        auto const amp = query.find('&');
-        auto const pair = query.substr(0, amp);
-        query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+        auto const pair = next_query_pair(query);
         if (pair.empty() || pair.back() == '=')
             continue;
         out += (out.empty() ? "?" : "&") + std::string(pair);

@@ -64,9 +64,7 @@ std::string reencoded_query(std::string_view query)
     if (query.starts_with('?'))
         query.remove_prefix(1);
     while (!query.empty()) {
-        auto const amp = query.find('&');
-        auto const pair = query.substr(0, amp);
-        query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+        auto const pair = next_query_pair(query);
         auto const eq = pair.find('=');
         auto const name = percent_decode(pair.substr(0, eq), true);
         auto const value = percent_decode(eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1), true);
@@ -86,9 +84,7 @@ pricing::outcome<query_params> query_params::parse(std::string_view query)
 {
     query_params params;
     while (!query.empty()) {
-        auto const amp = query.find('&');
-        auto const pair = query.substr(0, amp);
-        query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+        auto const pair = next_query_pair(query);
         if (pair.empty())
             continue;
         auto const eq = pair.find('=');

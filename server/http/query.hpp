@@ -13,6 +13,16 @@ namespace lcg::http {
 // Decodes %XX escapes (and '+' as a space in queries). Nothing for a broken escape or a NUL.
 std::optional<std::string> percent_decode(std::string_view text, bool plus_is_space);
 
+// The first "name=value" pair of `rest` (a query without its '?'), which loses it and its '&':
+// the one place that splits a query string.
+inline std::string_view next_query_pair(std::string_view& rest)
+{
+    auto const amp = rest.find('&');
+    auto const pair = rest.substr(0, amp);
+    rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
+    return pair;
+}
+
 // `query` ("?a=b&c=d", or empty) with every name and value re-encoded: unreserved characters as
 // they are, anything else %XX (',' too: it separates a Link header's values). What a response may
 // echo of a client's query (the Link header, links in a page); a part that does not decode is dropped.

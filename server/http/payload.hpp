@@ -27,8 +27,16 @@ public:
         text_ = std::move(text);
         owner_.reset();
         shared_ = {};
+        published_ = false;
         return *this;
     }
+
+    // Marks the bytes as a published document's (document_at): the same for every request that asks
+    // with the same target and negotiation headers on the same snapshot, so the connection may store
+    // the answer and replay it (stored_answers).
+    void mark_published() { published_ = owner_ != nullptr; }
+    // The document owning the bytes when they are a published document's; null otherwise.
+    std::shared_ptr<const void> const& published_owner() const { return published_ ? owner_ : no_owner_; }
 
     std::string_view view() const { return owner_ ? shared_ : std::string_view(text_); }
     operator std::string_view() const { return view(); }
@@ -59,6 +67,8 @@ private:
     std::string text_;
     std::shared_ptr<const void> owner_;  // keeps `shared_` alive; null for text
     std::string_view shared_;
+    bool published_ = false;
+    static inline std::shared_ptr<const void> const no_owner_{};
 };
 
 // The Beast body type over a payload (serialization only: requests keep string_body).

@@ -12,6 +12,7 @@ namespace lcg::pricing {
 struct figure {
     std::string value;
     bool confirmed = true;
+    bool operator==(figure const&) const = default;
 };
 figure parse_figure(std::string_view text);  // "25.8?" → {"25.8", false}
 
@@ -20,11 +21,13 @@ struct mig_profile {
     int memory_gb = 0;
     int compute_slices = 0;  // k of the GPU's slices (7, or 4 on the RTX PRO 6000 Blackwell)
     int max_instances = 0;
+    bool operator==(mig_profile const&) const = default;
 };
 
 struct region_cpu_generations {
     std::string region;
     std::vector<std::string> cpu_generations;
+    bool operator==(region_cpu_generations const&) const = default;
 };
 
 // One GPU model of the catalog: datasheet facts plus the instance limits it attaches under.
@@ -58,6 +61,7 @@ struct gpu_model {
     // accepts more for some models), on top of cpu_generations. Sorted by region.
     std::vector<region_cpu_generations> extra_cpu_generations;
     std::vector<std::string> regions;  // codes of the regions offering it, sorted
+    bool operator==(gpu_model const&) const = default;
 };
 
 // The compute slices MIG cuts a model's GPU into: those of its whole-GPU profile (7g.80gb: 7;
@@ -70,6 +74,7 @@ struct region {
     std::string country;
     std::string continent;
     bool sovereign = false;
+    bool operator==(region const&) const = default;
 };
 
 // How many GPUs of a model are free in a region right now.
@@ -77,12 +82,15 @@ struct stock {
     std::string gpu;
     std::string region;
     int available_gpus = 0;
+    bool operator==(stock const&) const = default;
 };
 
 struct catalog {
     std::vector<gpu_model> gpus;  // sorted by id
     std::vector<region> regions;  // sorted by code
     std::vector<stock> inventory;  // sorted by gpu, then region
+    // Member by member: a reload compares what it read with what is served (snapshot/refresher).
+    bool operator==(catalog const&) const = default;
 
     gpu_model const* find(std::string_view id) const;
     std::vector<std::string> ids() const;

@@ -26,6 +26,7 @@ struct tier_rates {
     money on_demand;
     money spot;
     money reserved;
+    bool operator==(tier_rates const&) const = default;
     money of(tier t) const;
 };
 
@@ -50,6 +51,7 @@ struct sheet_row {
     std::optional<std::int64_t> twice_median_micros;  // empty when there were no observations
     std::optional<tier_rates> rates;                  // empty when the model is not priced
     std::string unavailable_reason;
+    bool operator==(sheet_row const&) const = default;
 
     bool available() const { return rates.has_value(); }
 };
@@ -96,6 +98,7 @@ struct price_sheet {
     // made it; both empty on a sheet published unsigned and not signed since.
     std::string signature;
     std::string key_id;
+    bool operator==(price_sheet const&) const = default;
 
     sheet_row const* find(std::string_view gpu) const;
     int priced_models() const;

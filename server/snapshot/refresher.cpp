@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <optional>
 
 #include <malloc.h>
 
@@ -18,11 +19,28 @@ using namespace std::chrono;
 
 pricing::instant now_seconds() { return time_point_cast<seconds>(system_clock::now()); }
 
-std::shared_ptr<const snapshot> load_from(store::database& db, snapshot const* previous, pricing::key_ring const& keys)
+// What a snapshot is built from, as read from the database.
+struct inputs {
+    pricing::catalog catalog;
+    std::vector<pricing::price_sheet> sheets;
+    bool operator==(inputs const&) const = default;
+};
+
+inputs read_inputs(store::database& db) { return {db.load_catalog(), db.load_sheets()}; }
+
+std::shared_ptr<const snapshot> build_from(inputs given, snapshot const* previous, pricing::instant now,
+                                           pricing::key_ring const& keys)
 {
-    auto catalog = db.load_catalog();
-    auto sheets = db.load_sheets();
-    return build(std::move(catalog), std::move(sheets), previous, now_seconds(), keys);
+    return build(std::move(given.catalog), std::move(given.sheets), previous, now, keys);
+}
+
+// Whether time alone changes a snapshot built at `built` from `sheets` by `now`: a sheet comes
+// into effect (the current sheet moves on) or ends (it becomes immutable).
+bool time_changes(std::vector<pricing::price_sheet> const& sheets, pricing::instant built, pricing::instant now)
+{
+    auto const passed = [&](pricing::instant t) { return built < t && t <= now; };
+    return std::any_of(sheets.begin(), sheets.end(),
+                       [&](auto const& s) { return passed(s.effective_from) || passed(s.effective_until); });
 }
 
 // Swaps in a new snapshot. What is free then (the build's working memory, the old snapshot unless a
@@ -38,7 +56,7 @@ void replace_snapshot(holder& target, std::shared_ptr<const snapshot> next)
 std::shared_ptr<const snapshot> load_once(std::string const& database_url, pricing::key_ring const& keys)
 {
     store::database db(database_url);
-    return load_from(db, nullptr, keys);
+    return build_from(read_inputs(db), nullptr, now_seconds(), keys);
 }
 
 refresher::refresher(std::string database_url, holder& target, std::chrono::seconds poll_interval, std::ostream& log,
@@ -83,16 +101,29 @@ void refresher::loop()
         last_check = steady_clock::now();
         target_.mark_checked(now_seconds());
     };
+    // What the snapshot in force was built from. A poll that reads the same, with no sheet coming
+    // into effect or ending since, keeps the snapshot: rebuilding would render every document again
+    // (years of sheets) for the same bytes.
+    std::optional<inputs> served;
+    auto const reload = [&] {
+        auto read = read_inputs(*db);
+        auto const now = now_seconds();
+        auto const current = target_.get();
+        last_load = steady_clock::now();
+        answered();
+        if (served && current && read == *served && !time_changes(read.sheets, current->built_at, now))
+            return;
+        served = read;
+        replace_snapshot(target_, build_from(std::move(read), current.get(), now, keys_));
+        ops::metrics::instance().record_snapshot_reload();
+    };
     while (!stopping_) {
         try {
             if (!db) {
                 db = std::make_unique<store::database>(database_url_);
                 if (!db->listen_for_changes())
                     log_event("listen_unavailable", "this server cannot LISTEN (a standby?): polling only");
-                replace_snapshot(target_, load_from(*db, target_.get().get(), keys_));
-                ops::metrics::instance().record_snapshot_reload();
-                last_load = steady_clock::now();
-                answered();
+                reload();
                 backoff = milliseconds(250);
                 log_event("snapshot_loaded", "connected");
             }
@@ -102,10 +133,7 @@ void refresher::loop()
             if ((notified && since_load >= min_reload_spacing) || since_load >= poll_interval_) {
                 bool const changed = notified;
                 notified = false;
-                replace_snapshot(target_, load_from(*db, target_.get().get(), keys_));
-                ops::metrics::instance().record_snapshot_reload();
-                last_load = steady_clock::now();
-                answered();
+                reload();
                 if (changed)
                     log_event("snapshot_loaded", "change notified");
             } else if (steady_clock::now() - last_check >= check_interval) {

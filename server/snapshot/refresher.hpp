@@ -12,7 +12,10 @@ namespace lcg::snapshot {
 
 // Keeps `holder` current from PostgreSQL on a thread of its own, so no request ever waits on the
 // database: loads at start, again on every NOTIFY lowcostgpu_changed, and on a slow poll as a
-// fallback (which also moves the current sheet on when a new week begins). On a database failure
+// fallback (which also moves the current sheet on when a new week begins). What it reads is
+// rebuilt only when it differs from what the snapshot was built from, or a sheet has come into
+// effect or ended since: a poll or a notification that changes nothing costs a read, not a render
+// of every document (nor the memory of one). On a database failure
 // the last good snapshot keeps serving while it reconnects with backoff.
 class refresher {
 public:

@@ -260,6 +260,40 @@ TEST_CASE("a new sheet reaches a running server without restart")
     CHECK(parse(server.get("/v1/prices/h100-sxm").body).at("median").as_string() == "2.640");
 }
 
+namespace {
+
+// The snapshots the server has built, as /metrics counts them.
+long snapshots_built(server_process const& server)
+{
+    auto const metrics = server.get("/metrics").body;
+    std::string const name = "lowcostgpu_snapshot_reloads_total ";
+    auto const at = metrics.find("\n" + name);
+    REQUIRE(at != std::string::npos);
+    return std::stol(metrics.substr(at + 1 + name.size()));
+}
+
+}
+
+TEST_CASE("a notification that changes nothing rebuilds nothing, and one after a change rebuilds")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    long const built = snapshots_built(server);
+    auto const etag = server.get("/").header("etag");
+    // Anyone may notify (migration 007): the refresher reads the inputs again, finds them as they
+    // were, and keeps the snapshot it has (reloads are a second apart at most; three seconds pass).
+    for (int i = 0; i < 3; ++i) {
+        db.exec("NOTIFY lowcostgpu_changed");
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
+    CHECK(snapshots_built(server) == built);
+    CHECK(server.get("/").header("etag") == etag);
+    db.exec("UPDATE gpu_model SET notes = notes || ' (checked)' WHERE id = 'h100-sxm'");
+    db.exec("NOTIFY lowcostgpu_changed");
+    CHECK(eventually([&] { return snapshots_built(server) == built + 1; }, std::chrono::seconds(5)));
+    CHECK(parse(server.get("/v1/gpus/h100-sxm").body).at("notes").as_string().ends_with(" (checked)"));
+}
+
 TEST_CASE("lowcostgpu mcp (stdio) follows a new sheet without restart")
 {
     test_database db;

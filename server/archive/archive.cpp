@@ -254,9 +254,10 @@ void archive::work(std::unique_ptr<source> from)
         if (what.what == task::page)
             malloc_trim(0);
         lock.lock();
-        if (r)
-            remember(key, *r, size_of(what.what, *r));
-        else if (r.err().code == pricing::errc::unavailable) {
+        if (r) {
+            if (worth_keeping(what))
+                remember(key, *r, size_of(what.what, *r));
+        } else if (r.err().code == pricing::errc::unavailable) {
             ++figures_.failed_reads;
             failing_until_ = clock::now() + options_.retry_after_failure;
         }
@@ -266,6 +267,13 @@ void archive::work(std::unique_ptr<source> from)
             w.done(r);
         lock.lock();
     }
+}
+
+// A week whose CSV is larger than the whole budget is sent and let go, as any item over it: kept
+// chunk by chunk it would push everything else out, and be read again all the same next time.
+bool archive::worth_keeping(request const& what) const
+{
+    return what.what != task::chunk_part || what.layout->total_bytes() <= options_.cache_bytes;
 }
 
 // The bytes an item holds, as the cache's budget counts them.
@@ -328,7 +336,7 @@ std::shared_ptr<const std::string> archive::csv_chunk(source& from, request cons
     auto chunk = std::make_shared<const std::string>(from.chunk(what.sheet, seq));
     if (chunk->size() != what.layout->chunk_sizes.at(seq))
         throw std::runtime_error("chunk " + std::to_string(seq) + " is not the size its layout gives (republished?)");
-    if (what.format != render::format::csv) {  // a CSV part is remembered as the job's result
+    if (what.format != render::format::csv && worth_keeping(what)) {  // a CSV part is the job's result
         std::lock_guard lock(mutex_);
         remember(key, chunk, chunk->size());
     }
@@ -368,6 +376,7 @@ archive::value_result archive::render_page(source& from, request const& what)
         remember(layout_key(what.sheet), layout, size_of(task::layout, layout));
     }
     request of_chunks = what;
+    of_chunks.what = task::chunk_part;  // each chunk kept as a CSV part would be
     of_chunks.layout = layout;
     std::string csv;
     csv.reserve(layout->total_bytes());

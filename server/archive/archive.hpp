@@ -146,6 +146,7 @@ private:
                    std::shared_ptr<const store::input_layout> const& layout, std::size_t seq, part_completion done,
                    std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
     static std::size_t size_of(task what, value const& item);
+    bool worth_keeping(request const& what) const;
     void work(std::unique_ptr<source> from);
     void watch();
     value_result produce(source& from, request const& what);

@@ -43,6 +43,15 @@ http::response get(archive::archive* inputs, std::string const& target)
     return http::handle(req, ctx);
 }
 
+// Whether the Markdown page of a week could be read.
+bool fetched_page(archive::archive& a, pricing::price_sheet const& sheet)
+{
+    std::promise<archive::result> given;
+    auto result = given.get_future();
+    a.fetch(sheet, render::format::markdown, render::language::en, [&given](archive::result r) { given.set_value(std::move(r)); });
+    return static_cast<bool>(result.get());
+}
+
 archive::opened opened(archive::archive& a, pricing::price_sheet const& sheet, render::format f)
 {
     std::promise<archive::opened> given;
@@ -387,6 +396,29 @@ TEST_CASE("the cache keeps within its byte budget, least recently used out first
     REQUIRE(read_whole(uncached, sheet_of(current_week), render::format::csv) == testing::fixture_inputs(current_week));
     CHECK(uncached.measure().reads == before.reads + 2);
     CHECK(uncached.measure().cached_bytes == 0);
+}
+
+TEST_CASE("a week larger than the whole budget is sent and let go: it pushes nothing else out")
+{
+    auto const& small = testing::fixture_inputs(past_week);
+    std::string big = testing::fixture_inputs(current_week);
+    std::string const rows = big.substr(big.find('\n') + 1);
+    for (int i = 0; i < 10; ++i)
+        big += rows;
+    archive::options o;
+    o.cache_bytes = small.size() + 4096;  // room for the layouts and a page, not for the big week
+    REQUIRE(big.size() > o.cache_bytes);
+    archive::archive inputs(o, testing::text_sources(
+                                   [&](pricing::price_sheet const& s) { return s.week == past_week ? small : big; },
+                                   small_chunks));
+    CHECK(read_whole(inputs, sheet_of(past_week), render::format::csv) == small);
+    REQUIRE(inputs.open_cached(sheet_of(past_week), render::format::csv) != nullptr);
+    CHECK(read_whole(inputs, sheet_of(current_week), render::format::csv) == big);
+    CHECK(read_whole(inputs, sheet_of(current_week), render::format::json).size() > big.size());
+    CHECK(fetched_page(inputs, sheet_of(current_week)));
+    CHECK(inputs.open_cached(sheet_of(past_week), render::format::csv) != nullptr);  // still there
+    CHECK(inputs.open_cached(sheet_of(current_week), render::format::csv) == nullptr);
+    CHECK(inputs.measure().cached_bytes <= o.cache_bytes);
 }
 
 TEST_CASE("a republished week is a new publication: its inputs are read again, and a stream never mixes two")

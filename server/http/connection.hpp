@@ -23,7 +23,9 @@
 //   written once by write_head (wire.hpp) and sent with the body in gathered writes of at most
 //   256 KiB (rows "GET /v1/prices" and its p99). (sendfile from memory files, as nginx sends a
 //   static file, was tried and measured on a quiet machine: no less CPU per /v1/prices request
-//   than this copy, so it is not used.) HEAD
+//   than this copy, so it is not used.) A body that arrives in parts (payload.hpp body_source: a
+//   week's inputs read a chunk at a time) is pulled a part at a time, each once the one before is
+//   written, framed by its Content-Length, else chunked (HTTP/1.0: by closing). HEAD
 //   is answered here, for every route: the handler's head, Content-Length of the full body, no body.
 // - Closing. Beast: `shutdown(send)`. The same, and after a refused request the connection lingers
 //   briefly draining what the client still sends, so the answer is not lost to a reset.

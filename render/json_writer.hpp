@@ -18,7 +18,7 @@ void append_json_string(std::string& out, std::string_view text, bool ascii_only
 // document's format does not depend on which of the two wrote it.
 class json_writer {
 public:
-    json_writer() { out_.reserve(4096); }
+    json_writer() { out_.resize(4096); }
 
     json_writer& begin_object();
     json_writer& end_object();
@@ -45,11 +45,24 @@ public:
     json_writer& resume(std::size_t depth);
     std::string part() &&;  // what was written, open containers and all
 
+    // Bytes that are already JSON (a fragment rendered once), written as they are.
+    json_writer& raw_value(std::string_view json)
+    {
+        before_value();
+        raw(json);
+        return *this;
+    }
+
 private:
     void before_value();
+    char* room(std::size_t n);  // n bytes to write at the end
+    void raw(std::string_view bytes);
+    void quoted(std::string_view text, std::string_view after);
 
+    // Written up to used_; the rest is room, so a write is a copy and no call into std::string.
     std::string out_;
-    std::vector<bool> has_members_;  // per open object or array
+    std::size_t used_ = 0;
+    std::vector<char> has_members_;  // per open object or array (not vector<bool>: its bit access cost)
     bool after_key_ = false;
 };
 

@@ -42,18 +42,19 @@ std::string say(language lang, std::string_view key, std::initializer_list<fill>
     std::string_view const text = lang == language::fr ? it->second->fr : it->second->en;
     std::string out;
     out.reserve(text.size() + 32);
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] != '{') {
-            out += text[i];
-            continue;
-        }
-        auto const close = text.find('}', i);
-        auto const name = text.substr(i + 1, close - i - 1);
+    // The text between placeholders is copied in runs: messages are written on every computed answer.
+    for (std::size_t i = 0; i < text.size();) {
+        auto const open = std::min(text.find('{', i), text.size());
+        out.append(text.data() + i, open - i);
+        if (open == text.size())
+            break;
+        auto const close = text.find('}', open);
+        auto const name = text.substr(open + 1, close - open - 1);
         auto const v = std::find_if(values.begin(), values.end(), [&](fill const& f) { return f.first == name; });
         if (close == std::string_view::npos || v == values.end())
             throw std::logic_error("message " + std::string(key) + " needs a value for {" + std::string(name) + "}");
         out += v->second;
-        i = close;
+        i = close + 1;
     }
     return out;
 }

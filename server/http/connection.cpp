@@ -144,8 +144,8 @@ std::string const& busy_connection_answer()
     return answer;
 }
 
-answer answer_request(connection_shared& shared, request const& req, std::string const& peer, std::string& client,
-                      std::string_view& route, bool& linger)
+std::optional<response> admit(connection_shared& shared, request const& req, std::string const& peer,
+                              std::string& client, std::string_view& route, bool& linger)
 {
     if (req.target().size() > shared.options.target_limit) {
         route = "(unmatched)";
@@ -164,8 +164,14 @@ answer answer_request(connection_shared& shared, request const& req, std::string
             return too_many_requests(req, decision, shared.limiter->options());
         }
     }
+    return std::nullopt;
+}
+
+answer answer_request(connection_shared const& shared, std::shared_ptr<const snapshot::snapshot> snapshot,
+                      request const& req, std::string_view& route)
+{
     return handle_deferrable(req,
-                             {shared.snapshots.get(),
+                             {std::move(snapshot),
                               std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now()),
                               shared.options.max_snapshot_age, shared.options.mcp_policy, shared.snapshots.checked_at(),
                               shared.snapshots.upstream(), shared.options.archive},

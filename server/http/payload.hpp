@@ -49,10 +49,18 @@ public:
         owner_.reset();
         shared_ = {};
         source_.reset();
+        published_ = false;
         return *this;
     }
 
     std::shared_ptr<body_source> const& source() const { return source_; }
+
+    // Marks the bytes as a published document's (document_at): the same for every request that asks
+    // with the same target and negotiation headers on the same snapshot, so the connection may store
+    // the answer and replay it (stored_answers).
+    void mark_published() { published_ = owner_ != nullptr; }
+    // The document owning the bytes when they are a published document's; null otherwise.
+    std::shared_ptr<const void> const& published_owner() const { return published_ ? owner_ : no_owner_; }
 
     std::string_view view() const { return owner_ ? shared_ : std::string_view(text_); }
     operator std::string_view() const { return view(); }
@@ -84,6 +92,8 @@ private:
     std::shared_ptr<const void> owner_;  // keeps `shared_` alive; null for text
     std::string_view shared_;
     std::shared_ptr<body_source> source_;
+    bool published_ = false;
+    static inline std::shared_ptr<const void> const no_owner_{};
 };
 
 // The Beast body type over a payload (serialization only: requests keep string_body).

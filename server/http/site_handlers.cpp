@@ -20,6 +20,7 @@ response document_at(route_input& in, std::string const& path, std::string_view 
     auto res = serve_document(in.req, doc, doc->immutable ? immutable_cache_control : shared_cache_control);
     if (doc->translated)
         res.set(beast_http::field::content_language, glossary::to_string(lang));
+    res.body().mark_published();
     return res;
 }
 

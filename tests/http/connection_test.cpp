@@ -93,6 +93,11 @@ public:
     // and any refusal).
     bool open() const { return !loop_.connections.empty(); }
 
+    // Puts another snapshot in force, as the refresher does.
+    void publish(std::shared_ptr<const snapshot::snapshot> next) { holder_.set(std::move(next)); }
+    // How many answers the event loop keeps to replay.
+    std::size_t stored() const { return loop_.answers.size(); }
+
 private:
     std::size_t answers_written() const
     {
@@ -462,4 +467,111 @@ TEST_CASE("over a real socket, documents arrive byte for byte, gzip, HEAD and pi
     CHECK(again.body() == expected.body().view());
     w.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");  // and a later one on the same connection
     CHECK(w.read().result() == status::ok);
+}
+
+namespace {
+
+// The whole bytes of each answer in `bytes` (heads as `heads` says), in order: what a replay must
+// repeat exactly.
+std::vector<std::string> answer_bytes(std::string_view bytes, std::vector<bool> const& heads)
+{
+    std::vector<std::string> out;
+    for (auto const& res : responses(bytes, heads)) {
+        std::string whole;
+        for (auto const& field : res)
+            whole += std::string(field.name_string()) + ": " + std::string(field.value()) + "\r\n";
+        out.push_back(std::to_string(res.result_int()) + "\r\n" + whole + "\r\n" + res.body());
+    }
+    return out;
+}
+
+std::string request_of(std::string_view method, std::string const& target, std::string const& headers = {})
+{
+    return std::string(method) + " " + target + " HTTP/1.1\r\nHost: x\r\n" + headers + "\r\n";
+}
+
+}
+
+TEST_CASE("a published document asked again on the same snapshot is replayed byte for byte, in every negotiation")
+{
+    std::vector<std::string> const targets = {"/v1/prices", "/v1/prices.md", "/v1/prices?lang=fr", "/v1/gpus",
+                                              "/v1/gpus/h100-sxm.html", "/", "/llms.txt", "/v1/glossary",
+                                              "/v1/sheets/2026-W48"};
+    std::vector<std::string> const negotiations = {
+        "", "Accept: text/markdown\r\n", "Accept-Language: fr\r\n", "Accept-Encoding: gzip\r\n",
+        "Accept: text/html\r\nAccept-Language: fr-CA, en;q=0.5\r\nAccept-Encoding: gzip, br\r\n",
+        // Repeated lines: the router reads the first of each, and so does the store's key.
+        "Accept-Language: fr\r\nAccept-Language: en\r\n", "Accept-Language: en\r\nAccept-Language: fr\r\n"};
+    for (auto const& target : targets)
+        for (auto const& negotiation : negotiations) {
+            wire w;
+            auto const ask = request_of("GET", target, negotiation);
+            auto const first = w.send(ask);
+            auto const again = w.send(ask + request_of("HEAD", target, negotiation));
+            auto const answers = answer_bytes(again, {false, false, true});
+            INFO(target, " with ", negotiation);
+            REQUIRE(answers.size() == 3);
+            // A format the resource lacks (406) is refused afresh each time, and the same.
+            CHECK(w.stored() == (answers[0].starts_with("200") ? 1 : 0));
+            CHECK(answers[1] == answers[0]);
+            // The HEAD answered from the store is the GET's head, with no body.
+            CHECK(answers[2] == answers[0].substr(0, answers[0].find("\r\n\r\n") + 4));
+            // And the same as a connection that never stored it.
+            wire fresh;
+            CHECK(answer_bytes(fresh.send(ask), {false})[0] == answers[0]);
+        }
+}
+
+TEST_CASE("a different negotiation, a validator, a close or HTTP/1.0 is never given another question's stored answer")
+{
+    wire w;
+    auto const plain = answer_bytes(w.send(get_prices), {false})[0];
+    std::string const etag(testing::fixture_request("/v1/prices")[http::beast_http::field::etag]);
+    struct question {
+        std::string request;
+        status expected;
+    };
+    std::vector<question> const questions = {
+        {request_of("GET", "/v1/prices", "Accept: text/markdown\r\n"), status::ok},
+        {request_of("GET", "/v1/prices", "Accept-Encoding: gzip\r\n"), status::ok},
+        {request_of("GET", "/v1/prices", "Accept-Language: fr\r\n"), status::ok},
+        {request_of("GET", "/v1/prices", "If-None-Match: " + etag + "\r\n"), status::not_modified},
+        {request_of("GET", "/v1/prices", "If-Modified-Since: Thu, 01 Jan 2099 00:00:00 GMT\r\n"), status::not_modified},
+        {request_of("GET", "/v1/prices?lang=xx"), status::bad_request},
+        {request_of("GET", "/v1/prices?vendor=nvidia"), status::ok},
+    };
+    for (auto const& q : questions) {
+        auto const all = answer_bytes(w.send(q.request), std::vector<bool>(2 + (&q - questions.data()), false));
+        INFO(q.request);
+        CHECK(all.back().starts_with(std::to_string(static_cast<int>(q.expected))));
+        CHECK(all.back() != plain);
+    }
+    // Answers that are not a published document's are not kept: a computed estimate, a refusal.
+    wire computed;
+    computed.send(request_of("GET", "/v1/estimate?gpu=h100-sxm&hours=1") + request_of("GET", "/no/such/thing") +
+                  request_of("GET", "/v1/prices?lang=xx"));
+    CHECK(computed.stored() == 0);
+    // Connection: close and HTTP/1.0 get an answer that says so, not the stored keep-alive one.
+    auto const closing = answer_bytes(w.send(request_of("GET", "/v1/prices", "Connection: close\r\n")),
+                                      std::vector<bool>(2 + questions.size(), false));
+    CHECK(closing.back().find("Connection: close") != std::string::npos);
+    wire old;
+    old.send(get_prices);
+    auto const one_oh = old.send("GET /v1/prices HTTP/1.0\r\n\r\n");
+    CHECK(one_oh.find("HTTP/1.0 200") != std::string::npos);
+    CHECK_FALSE(old.open());
+}
+
+TEST_CASE("a new snapshot empties the stored answers: the next answer is the new document's")
+{
+    wire w;
+    auto const before = responses(w.send(get_prices + get_prices), {false, false});
+    CHECK(before[1].body() == testing::fixture_request("/v1/prices").body());
+    auto next = std::make_shared<snapshot::snapshot>(*testing::fixture_snapshot());
+    next->documents[snapshot::document_key("/v1/prices", render::format::json)] =
+        snapshot::make_document("application/json", "{\"changed\":true}\n", false, testing::fixture_now());
+    w.publish(next);
+    auto const after = responses(w.send(get_prices), {false, false, false});
+    CHECK(after[2].body() == "{\"changed\":true}\n");
+    CHECK(w.stored() == 1);
 }

@@ -34,6 +34,31 @@ TEST_CASE("json_writer matches Boost.JSON byte for byte")
     CHECK(std::move(w).text() == boost::json::serialize(expected) + "\n");
 }
 
+TEST_CASE("json_writer grows past its first buffer, and escapes at every position of a word")
+{
+    json_writer w;
+    boost::json::array expected;
+    w.begin_array();
+    // Strings of every length up to 40 with a quote at each position, then plain ones, far past
+    // the 4 KiB the writer starts with.
+    for (std::size_t length = 1; length <= 40; ++length)
+        for (std::size_t at = 0; at < length; ++at) {
+            std::string text(length, 'x');
+            text[at] = '"';
+            w.string(text);
+            expected.emplace_back(text);
+        }
+    for (int i = 0; i < 500; ++i) {
+        std::string const plain = "plain text number " + std::to_string(i);
+        w.string(plain);
+        expected.emplace_back(plain);
+    }
+    w.end_array();
+    std::string const written = std::move(w).text();
+    CHECK(written.size() > 16 * 1024);
+    CHECK(written == boost::json::serialize(expected) + "\n");
+}
+
 TEST_CASE("json_writer refuses an unfinished document")
 {
     json_writer open;

@@ -88,17 +88,27 @@ def parse_dom(text):
     return dom
 
 
+# How every test starts Chromium: headless, with nothing of its own reaching for the network.
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def chromium_binary():
+    binary = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not binary:
+        sys.exit("chromium is not installed: deploy/lib.sh installs Debian's chromium package")
+    return binary
+
+
 class Chromium:
+    """Chromium run once per page from its command line (--dump-dom, --screenshot)."""
+
     def __init__(self):
-        self.binary = shutil.which("chromium") or shutil.which("chromium-browser")
-        if not self.binary:
-            sys.exit("chromium is not installed: deploy/lib.sh installs Debian's chromium package")
+        self.binary = chromium_binary()
 
     def run(self, *args):
         with tempfile.TemporaryDirectory(prefix="lcg-chromium-") as profile:
-            command = [self.binary, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                       "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                       "--user-data-dir=" + profile, *args]
+            command = [self.binary, *CHROMIUM_FLAGS, "--user-data-dir=" + profile, *args]
             done = subprocess.run(command, capture_output=True, text=True, timeout=120)
             if done.returncode != 0:
                 raise RuntimeError(f"chromium failed ({done.returncode}): {done.stderr[-2000:]}")

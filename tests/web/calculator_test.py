@@ -18,7 +18,6 @@ import fcntl
 import json
 import os
 import select
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -26,16 +25,14 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser_test import FAILURES, Server, check, get_json, parse_dom, table_rows  # noqa: E402
+from browser_test import CHROMIUM_FLAGS, FAILURES, Server, check, chromium_binary, get_json, parse_dom, table_rows  # noqa: E402
 
 
 class Browser:
     """Headless Chromium driven over the DevTools protocol on fds 3 (commands) and 4 (answers)."""
 
     def __init__(self):
-        binary = shutil.which("chromium") or shutil.which("chromium-browser")
-        if not binary:
-            sys.exit("chromium is not installed: deploy/lib.sh installs Debian's chromium package")
+        binary = chromium_binary()
         self.profile = tempfile.TemporaryDirectory(prefix="lcg-chromium-")
         to_browser_r, self.to_browser = os.pipe()
         self.from_browser, from_browser_w = os.pipe()
@@ -47,9 +44,7 @@ class Browser:
             os.dup2(high_r, 3)
             os.dup2(high_w, 4)
         self.process = subprocess.Popen(
-            [binary, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             "--remote-debugging-pipe", "--window-size=1280,900", "--user-data-dir=" + self.profile.name,
+            [binary, *CHROMIUM_FLAGS, "--remote-debugging-pipe", "--window-size=1280,900", "--user-data-dir=" + self.profile.name,
              "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             pass_fds=(to_browser_r, from_browser_w, 3, 4), preexec_fn=child_fds)

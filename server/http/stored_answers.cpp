@@ -1,0 +1,74 @@
+#include "server/http/stored_answers.hpp"
+
+namespace lcg::http {
+
+namespace {
+
+// What a stored answer may depend on besides the snapshot and the target: the headers the router
+// negotiates with. Each is read as the router reads it (the first line of the field).
+constexpr beast_http::field negotiation_fields[] = {beast_http::field::accept, beast_http::field::accept_encoding,
+                                                     beast_http::field::accept_language};
+
+bool plain(request const& req)
+{
+    auto const method = req.method();
+    return (method == beast_http::verb::get || method == beast_http::verb::head) && req.version() == 11 &&
+           req.keep_alive() && req.body().empty() && req.find(beast_http::field::if_none_match) == req.end() &&
+           req.find(beast_http::field::if_modified_since) == req.end();
+}
+
+}
+
+bool stored_answers::key_of(request const& req)
+{
+    if (!plain(req))
+        return false;
+    key_.assign(req.target().data(), req.target().size());
+    for (auto const field : negotiation_fields) {
+        // A line feed cannot occur in a field value, so it separates the parts unambiguously.
+        key_ += '\n';
+        auto const value = req[field];
+        key_.append(value.data(), value.size());
+    }
+    return key_.size() <= max_key_bytes;
+}
+
+bool stored_answers::same_snapshot(std::shared_ptr<const snapshot::snapshot> const& snapshot) const
+{
+    // Compares the owners: the weak reference keeps the old snapshot's control block, so a new
+    // snapshot can never be taken for it.
+    return !snapshot_.owner_before(snapshot) && !snapshot.owner_before(snapshot_);
+}
+
+std::optional<stored_answers::found> stored_answers::find(request const& req,
+                                                          std::shared_ptr<const snapshot::snapshot> const& snapshot)
+{
+    if (answers_.empty() || !same_snapshot(snapshot) || !key_of(req))
+        return std::nullopt;
+    auto const it = answers_.find(key_);
+    if (it == answers_.end())
+        return std::nullopt;
+    auto owner = it->second.owner.lock();
+    if (!owner) {
+        answers_.erase(it);
+        return std::nullopt;
+    }
+    return found{&it->second, std::move(owner)};
+}
+
+void stored_answers::keep(request const& req, std::shared_ptr<const snapshot::snapshot> const& snapshot,
+                          response const& res, std::string_view route, std::string_view head)
+{
+    auto const& owner = res.body().published_owner();
+    if (!snapshot || !owner || res.result() != beast_http::status::ok || !res.keep_alive() || !key_of(req))
+        return;
+    if (!same_snapshot(snapshot)) {
+        answers_.clear();
+        snapshot_ = snapshot;
+    }
+    if (answers_.size() >= max_answers)
+        answers_.clear();  // many distinct questions: start again rather than track which are asked most
+    answers_.insert_or_assign(key_, stored{std::string(head), owner, res.body().view(), res.result_int(), route});
+}
+
+}

@@ -1,0 +1,63 @@
+#pragma once
+
+#include "server/http/router.hpp"
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace lcg::http {
+
+// The answers an event loop wrote for published documents, kept as the bytes of their head and a
+// view of the document's body, so that the same question asked again on the same snapshot is
+// answered without the router and without building a response: what nginx does for a static file
+// from its open-file cache (row "GET /v1/prices" of tests/bench/run).
+//
+// Only plain requests qualify: GET or HEAD, HTTP/1.1 keep-alive, no body, no validators, and a
+// target and negotiation headers of bounded size. Only answers the router marks as a published
+// document's are kept (payload::published_owner), and only when they are 200: such an answer
+// depends on the snapshot, the target, and Accept, Accept-Encoding and Accept-Language as the router
+// reads them (their first line each), and on nothing else of the request. A new snapshot empties
+// the store; a document that is gone makes its answers stale. Touched by one event loop only.
+class stored_answers {
+public:
+    struct stored {
+        std::string head;                 // status line and headers, as written the first time
+        std::weak_ptr<const void> owner;  // the document that owns `body`
+        std::string_view body;
+        unsigned status = 0;
+        std::string_view route;  // for the metrics: a pattern of the route table
+    };
+    // A stored answer and its document, held while the answer is written.
+    struct found {
+        stored const* answer;
+        std::shared_ptr<const void> owner;
+    };
+
+    static constexpr std::size_t max_answers = 256;    // then the store starts again, empty
+    static constexpr std::size_t max_key_bytes = 1024;  // a longer question is answered afresh
+
+    // The stored answer to `req` on `snapshot`, if any.
+    std::optional<found> find(request const& req, std::shared_ptr<const snapshot::snapshot> const& snapshot);
+
+    // Keeps `res` (whose head was written as `head`) as the answer to `req` on `snapshot`, when both
+    // qualify.
+    void keep(request const& req, std::shared_ptr<const snapshot::snapshot> const& snapshot, response const& res,
+              std::string_view route, std::string_view head);
+
+    std::size_t size() const { return answers_.size(); }
+
+private:
+    // The key of a qualifying request into key_; false when it does not qualify.
+    bool key_of(request const& req);
+    bool same_snapshot(std::shared_ptr<const snapshot::snapshot> const& snapshot) const;
+
+    std::weak_ptr<const snapshot::snapshot> snapshot_;
+    std::unordered_map<std::string, stored> answers_;
+    std::string key_;  // reused for every lookup, so a lookup allocates nothing
+};
+
+}

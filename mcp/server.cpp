@@ -618,6 +618,7 @@ reply server::impl::handle_batch(json::array const& batch, std::vector<duplicate
         }
         merged.tool_calls.insert(merged.tool_calls.end(), answer.tool_calls.begin(), answer.tool_calls.end());
         merged.failures.insert(merged.failures.end(), answer.failures.begin(), answer.failures.end());
+        merged.subscriptions.insert(merged.subscriptions.end(), answer.subscriptions.begin(), answer.subscriptions.end());
         if (answer.body.empty())
             continue;
         if (body.size() > 1)
@@ -780,7 +781,9 @@ reply server::impl::run(request const& r) const
         if (m == "resources/subscribe")
             if (auto contents = read_resource(*uri, *data, r.modern); auto const* f = std::get_if<failure>(&contents))
                 return fail(r, *f);
-        return answer(r, {}, false);
+        auto done = answer(r, {}, false);
+        done.subscriptions.emplace_back(std::string(*uri), m == "resources/subscribe");
+        return done;
     }
     if (m == "prompts/list") {
         if (auto bad = no_cursor())

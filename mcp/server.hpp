@@ -99,6 +99,9 @@ struct reply {
     // answering, with what was being answered (for its log: the body says only "internal error").
     std::vector<tool_call> tool_calls{};
     std::vector<std::string> failures{};
+    // The resources a message subscribed to (true) or unsubscribed from (false), in order: the
+    // stdio session keeps them and announces their updates.
+    std::vector<std::pair<std::string, bool>> subscriptions{};
 };
 
 // One MCP server over one immutable data view. Build it once per view (it pre-renders the tool list

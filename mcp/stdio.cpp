@@ -62,8 +62,11 @@ public:
                       << std::endl;
         std::lock_guard lock(state_mutex_);
         spoken_ = true;
-        if (message.find("resources/") != std::string_view::npos && answer.body.find("\"result\"") != std::string::npos)
-            record_subscription(message);
+        for (auto const& [uri, subscribed] : answer.subscriptions)
+            if (subscribed)
+                subscribed_.insert(uri);
+            else
+                subscribed_.erase(uri);
     }
 
     // Announces what changed since the data last seen; called by the announcer only.
@@ -90,24 +93,6 @@ public:
     }
 
 private:
-    void record_subscription(std::string_view message)
-    {
-        json::error_code ec;
-        auto const parsed = json::parse(message, ec);
-        auto const* o = parsed.if_object();
-        if (ec || !o)
-            return;
-        auto const* method = o->if_contains("method");
-        auto const* params = o->if_contains("params");
-        auto const* uri = params && params->is_object() ? params->get_object().if_contains("uri") : nullptr;
-        if (!method || !method->is_string() || !uri || !uri->is_string())
-            return;
-        if (method->get_string() == "resources/subscribe")
-            subscribed_.insert(std::string(uri->get_string()));
-        else if (method->get_string() == "resources/unsubscribe")
-            subscribed_.erase(std::string(uri->get_string()));
-    }
-
     std::function<std::shared_ptr<const server>()> const& current_;
     std::ostream& out_;
     std::ostream* log_;

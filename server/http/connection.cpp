@@ -10,6 +10,7 @@
 #include <sys/ioctl.h>
 
 #include <cstdio>
+#include <ctime>
 
 namespace lcg::http {
 
@@ -48,6 +49,14 @@ response too_many_requests(request const& req, ops::rate_decision const& d, ops:
     return res;
 }
 
+}
+
+steady::time_point coarse_now()
+{
+    timespec t{};
+    ::clock_gettime(CLOCK_MONOTONIC_COARSE, &t);
+    return steady::time_point(std::chrono::duration_cast<steady::duration>(std::chrono::seconds(t.tv_sec) +
+                                                                         std::chrono::nanoseconds(t.tv_nsec)));
 }
 
 bool address_slots::take(std::string const& address, std::size_t cap)

@@ -74,6 +74,11 @@ using steady = std::chrono::steady_clock;
 using loop_executor = asio::io_context::executor_type;
 using tcp_socket = asio::basic_stream_socket<asio::ip::tcp, loop_executor>;
 
+// The steady clock at the kernel's tick (a few milliseconds), for deadlines: cheaper to read than
+// steady::now(), which a request would otherwise read five times, and deadlines are swept every
+// 250 ms anyway. The same clock, so the two compare.
+steady::time_point coarse_now();
+
 // How many connections each address holds, shared by the acceptor (which takes a slot) and the
 // connections (which give it back when they end).
 class address_slots {
@@ -229,7 +234,7 @@ private:
         body_checked_ = false;
         if (buffer_.size() > 0)
             return parse_buffered();  // a pipelined request is already here
-        deadline_ = steady::now() + wait;
+        deadline_ = coarse_now() + wait;
         read_more();
     }
 
@@ -248,7 +253,7 @@ private:
     {
         if (!request_started_) {
             request_started_ = true;
-            deadline_ = steady::now() + shared_.options.header_timeout;
+            deadline_ = coarse_now() + shared_.options.header_timeout;
         }
         while (buffer_.size() > 0 && !parser_->is_done()) {
             if (!parser_->is_header_done())
@@ -466,7 +471,7 @@ private:
             std::size_t const from = std::max(written_, head_.size()) - head_.size();
             parts_[n++] = asio::buffer(body_.data() + from, end - head_.size() - from);
         }
-        deadline_ = steady::now() + shared_.options.header_timeout;
+        deadline_ = coarse_now() + shared_.options.header_timeout;
         writing_ = true;
         unsent_seen_ = std::numeric_limits<std::size_t>::max();
         // The buffer sequence is copied by async_write, the buffers it names are not: parts_ is a member.
@@ -507,7 +512,7 @@ private:
         // After refusing a request the client may still be sending it: closing now would reset the
         // connection and could destroy our answer before it is read. Drain briefly, then close.
         linger_ = false;
-        deadline_ = steady::now() + std::chrono::seconds(2);
+        deadline_ = coarse_now() + std::chrono::seconds(2);
         drain();
     }
 

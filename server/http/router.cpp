@@ -190,8 +190,10 @@ answer dispatch(request const& req, request_context const& ctx, std::string_view
     if (!method_allowed(r.methods, req.method_string()))
         return method_not_allowed(req, path, r.methods);
     // Only routes that take POST read a body; on the others one is a client error, never ignored.
-    if (!req.body().empty() && !method_allowed(r.methods, "POST"))
-        return problem(req, beast_http::status::bad_request, "this resource takes no request body");
+    // The connection asks the same before reading a body; this is for requests handed over whole.
+    if (!req.body().empty())
+        if (auto refusal = refuse_unwanted_body(req))
+            return std::move(*refusal);
     if (r.needs_snapshot && !ctx.snapshot) {
         auto res = problem(req, beast_http::status::service_unavailable,
                            "the service is starting: no data loaded yet");

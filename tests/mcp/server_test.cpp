@@ -299,3 +299,24 @@ TEST_CASE("an unexpected exception is a -32603 without internals, and the reply 
     CHECK(line.at("where") == "mcp");
     CHECK(std::string(line.at("detail").as_string()).find("the sheet exploded") != std::string::npos);
 }
+
+TEST_CASE("a reply says which resources a stdio client subscribed to or left, batches included, refusals not")
+{
+    auto const message = [](int id, std::string const& method, std::string const& uri) {
+        return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":")" + method + R"(","params":{"uri":")" +
+               uri + R"("}})";
+    };
+    using change = std::pair<std::string, bool>;
+    auto const one = test_server().handle(message(1, "resources/subscribe", "lowcostgpu://prices"), {});
+    CHECK(one.subscriptions == std::vector<change>{{"lowcostgpu://prices", true}});
+    CHECK(test_server().handle(message(2, "resources/subscribe", "lowcostgpu://nothing"), {}).subscriptions.empty());
+    auto const batch = test_server().handle("[" + message(3, "resources/subscribe", "lowcostgpu://methodology") + "," +
+                                                message(4, "resources/unsubscribe", "lowcostgpu://prices") + "]",
+                                            {});
+    CHECK(batch.subscriptions ==
+          std::vector<change>{{"lowcostgpu://methodology", true}, {"lowcostgpu://prices", false}});
+    // Over HTTP there is no session to keep them: the methods are not offered there.
+    mcp::message_context http;
+    http.via = mcp::transport::http;
+    CHECK(test_server().handle(message(5, "resources/subscribe", "lowcostgpu://prices"), http).subscriptions.empty());
+}

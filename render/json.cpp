@@ -244,17 +244,22 @@ void observations_heading(pricing::price_sheet const& sheet, std::size_t count, 
 
 }
 
-std::string observations_text(pricing::price_sheet const& sheet, std::span<const pricing::observation> observations)
+std::string observations_text(pricing::price_sheet const& sheet, std::size_t count,
+                              std::span<const pricing::observation> observations, text_part where)
 {
     json_writer w;
-    w.begin_object();
-    observations_heading(sheet, observations.size(), [&](std::string_view name, auto const& value) {
-        if constexpr (std::is_integral_v<std::decay_t<decltype(value)>>)
-            w.member_number(name, static_cast<std::int64_t>(value));
-        else
-            w.member(name, value);
-    });
-    w.key("observations").begin_array();
+    if (where.first) {
+        w.begin_object();
+        observations_heading(sheet, count, [&](std::string_view name, auto const& value) {
+            if constexpr (std::is_integral_v<std::decay_t<decltype(value)>>)
+                w.member_number(name, static_cast<std::int64_t>(value));
+            else
+                w.member(name, value);
+        });
+        w.key("observations").begin_array();
+    } else {
+        w.resume(2);  // the document's object and its observations array
+    }
     for (auto const& o : observations) {
         w.begin_object()
             .member("observed_at", pricing::to_rfc3339(o.observed_at))
@@ -268,6 +273,8 @@ std::string observations_text(pricing::price_sheet const& sheet, std::span<const
             w.member("source_url", o.source_url);
         w.end_object();
     }
+    if (!where.last)
+        return std::move(w).part();
     w.end_array();
     w.end_object();
     return std::move(w).text();

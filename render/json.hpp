@@ -50,8 +50,16 @@ boost::json::object history_table_json(std::span<const pricing::price_sheet> she
                                        pricing::tier tier);
 // /v1/sheets/{week}/observations: the inputs of a sheet, in canonical order, as JSON text. Written
 // straight into the string (a week holds hundreds of thousands of observations: a Boost.JSON tree
-// of them would take several times the text's memory).
-std::string observations_text(pricing::price_sheet const& sheet, std::span<const pricing::observation> observations);
+// of them would take several times the text's memory), and in parts, so a week is sent as its
+// stored chunks are read: the first part begins the document (`count`, the observations of all
+// the parts, is among its first members), each part adds its observations after those of the
+// parts before, the last ends it. A part both first and last is the whole document.
+struct text_part {
+    bool first = true;
+    bool last = true;
+};
+std::string observations_text(pricing::price_sheet const& sheet, std::size_t count,
+                              std::span<const pricing::observation> observations, text_part where = {});
 // What the Markdown and HTML of those inputs show (observations_view): the same leading members,
 // then, instead of every observation, each model's count and lowest and highest price, by model id.
 boost::json::object observations_summary_json(pricing::price_sheet const& sheet,

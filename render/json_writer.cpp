@@ -236,4 +236,16 @@ std::string json_writer::text() &&
     return std::move(out_);
 }
 
+json_writer& json_writer::resume(std::size_t depth)
+{
+    has_members_.assign(depth, true);
+    return *this;
+}
+
+std::string json_writer::part() &&
+{
+    out_.resize(used_);
+    return std::move(out_);
+}
+
 }

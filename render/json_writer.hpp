@@ -39,6 +39,12 @@ public:
 
     std::string text() &&;  // the document, with the final newline every JSON body has
 
+    // A document written in parts, each sent before the next is written (a week's inputs): a
+    // part after the first resumes inside the `depth` containers the parts before it left open,
+    // the innermost already holding a value, and a part before the last is taken with part().
+    json_writer& resume(std::size_t depth);
+    std::string part() &&;  // what was written, open containers and all
+
     // Bytes that are already JSON (a fragment rendered once), written as they are.
     json_writer& raw_value(std::string_view json)
     {

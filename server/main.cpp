@@ -519,8 +519,8 @@ int run_serve(arguments const& args)
     fit_connections_to_descriptors(options);
     auto const mirrored = upstream_settings(args);
     // The sheets' inputs, read on demand: from the upstream for a mirror, else from PostgreSQL.
-    archive::archive inputs(archive_settings(args), mirrored ? mirror::inputs_readers(*mirrored)
-                                                             : archive::database_readers(database_url(args), archive_timeout));
+    archive::archive inputs(archive_settings(args), mirrored ? mirror::inputs_sources(*mirrored)
+                                                             : archive::database_sources(database_url(args), archive_timeout));
     options.archive = &inputs;
     snapshot::holder snapshots;
     http::server server(options, snapshots);

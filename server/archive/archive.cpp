@@ -2,7 +2,6 @@
 
 #include "server/ops/metrics.hpp"
 #include "server/store/database.hpp"
-#include "server/store/digest.hpp"
 
 #include "render/json.hpp"
 #include "render/views.hpp"
@@ -17,20 +16,23 @@ namespace {
 
 using clock = std::chrono::steady_clock;
 
-// Compressing tens of megabytes at the best level would cost seconds on a cold read: a document
-// larger than this is sent as it is (a CDN in front compresses it once, an immutable week for good).
-constexpr std::size_t max_compressed_size = 1024 * 1024;
-// Reads larger than this close their database connection afterwards (see database_readers).
-constexpr std::size_t large_read = 4 * 1024 * 1024;
-
-// Only the pages have prose: the CSV and the JSON are the same in every language.
-bool written_in(render::format f) { return f == render::format::markdown || f == render::format::html; }
-
-std::string document_key(pricing::price_sheet const& sheet, render::format f, render::language l = render::language::en)
+// What is cached is keyed by the publication, so a republished week is read again.
+std::string publication_key(pricing::price_sheet const& sheet)
 {
     return pricing::to_string(sheet.week) + '|' + sheet.inputs_sha256 + '|' +
-           std::to_string(sheet.published_at.time_since_epoch().count()) + '|' + std::string(render::media_type(f)) +
-           (written_in(f) ? "|" + std::string(glossary::to_string(l)) : "");
+           std::to_string(sheet.published_at.time_since_epoch().count());
+}
+
+std::string layout_key(pricing::price_sheet const& sheet) { return publication_key(sheet) + "|layout"; }
+
+std::string part_key(pricing::price_sheet const& sheet, render::format f, std::size_t seq)
+{
+    return publication_key(sheet) + '|' + std::string(render::media_type(f)) + '|' + std::to_string(seq);
+}
+
+std::string page_key(pricing::price_sheet const& sheet, render::format f, render::language l)
+{
+    return publication_key(sheet) + '|' + std::string(render::media_type(f)) + '|' + std::string(glossary::to_string(l));
 }
 
 std::string observations_path(pricing::price_sheet const& sheet)
@@ -44,38 +46,37 @@ pricing::error unavailable(pricing::price_sheet const& sheet, std::string_view w
                                             " cannot be read now (" + std::string(why) + "); retry shortly"};
 }
 
-// A document of the archive. Its validator is that of its bytes, as for every snapshot document;
-// the canonical CSV's is the sheet's inputs_sha256, which is the SHA-256 of those bytes.
-std::shared_ptr<const snapshot::document> make_archive_document(pricing::price_sheet const& sheet, render::format f,
-                                                                std::string body)
+pricing::error nothing_stored(pricing::price_sheet const& sheet)
 {
-    std::string content_type(render::content_type(f));
-    body.shrink_to_fit();  // a rendered body grew by doubling: up to twice its size is held otherwise
-    if (body.size() <= max_compressed_size)
-        return snapshot::make_document(std::move(content_type), std::move(body), false, sheet.published_at);
-    std::string const digest = f == render::format::csv ? sheet.inputs_sha256 : store::sha256_hex(body);
-    std::string const tag = digest.substr(0, 32);
-    return std::make_shared<const snapshot::document>(snapshot::document{
-        std::move(content_type), std::move(body), "\"" + tag + "\"", false, sheet.published_at, {}, "\"" + tag + "-gz\""});
+    return {pricing::errc::not_found, "no inputs are stored for the sheet " + pricing::to_string(sheet.week) +
+                                          " as published at " + pricing::to_rfc3339(sheet.published_at)};
 }
 
-// A document rendered from the canonical CSV.
-std::string render_inputs(pricing::price_sheet const& sheet, render::format f, render::language l, std::string_view csv)
+// The part after the last: the end of a stream.
+std::shared_ptr<const std::string> const& end_of_stream()
+{
+    static auto const none = std::make_shared<const std::string>();
+    return none;
+}
+
+// A page (Markdown, HTML) of a sheet's inputs: a summary per model, rendered from the whole CSV.
+std::shared_ptr<const snapshot::document> render_page_of(pricing::price_sheet const& sheet, render::format f,
+                                                         render::language l, std::string_view csv)
 {
     auto const inputs = pricing::parse_observations_csv(csv, [](std::string_view) { return true; });
-    if (f == render::format::json)
-        return render::observations_text(sheet, inputs.observations);
     render::page const where{observations_path(sheet), render::language_query("", l), render::table_formats, l};
-    return render::write(f, render::observations_view, render::observations_summary_json(sheet, inputs.observations),
-                         where);
+    return snapshot::make_document(std::string(render::content_type(f)),
+                                   render::write(f, render::observations_view,
+                                                 render::observations_summary_json(sheet, inputs.observations), where),
+                                   false, sheet.published_at);
 }
 
 }
 
-archive::archive(options o, reader_factory make_reader) : options_(o)
+archive::archive(options o, source_factory make_source) : options_(o)
 {
     for (int i = 0; i < std::max(1, options_.threads); ++i)
-        threads_.emplace_back([this, make_reader] { work(make_reader()); });
+        threads_.emplace_back([this, make_source] { work(make_source()); });
     watcher_ = std::thread([this] { watch(); });
 }
 
@@ -101,7 +102,7 @@ void archive::stop()
         std::lock_guard lock(mutex_);
         for (auto& [key, j] : pending_)
             for (auto& w : j.waiters)
-                left.emplace_back(j.sheet, std::move(w));
+                left.emplace_back(j.what.sheet, std::move(w));
         pending_.clear();
         queue_.clear();
         waiting_ = 0;
@@ -110,71 +111,119 @@ void archive::stop()
         w.done(unavailable(sheet, "the server is stopping"));
 }
 
-std::shared_ptr<const snapshot::document> archive::recall(std::string const& key)
+archive::value archive::recall(std::string const& key)
 {
     auto it = cache_.find(key);
     if (it == cache_.end())
         return nullptr;
     order_.splice(order_.begin(), order_, it->second.in_order);
-    return it->second.doc;
+    return it->second.item;
 }
 
 std::shared_ptr<const snapshot::document> archive::cached(pricing::price_sheet const& sheet, render::format f,
                                                          render::language l)
 {
     std::lock_guard lock(mutex_);
-    auto doc = recall(document_key(sheet, f, l));
-    ++(doc ? figures_.hits : figures_.misses);
-    return doc;
+    auto page = std::static_pointer_cast<const snapshot::document>(recall(page_key(sheet, f, l)));
+    ++(page ? figures_.hits : figures_.misses);
+    return page;
 }
 
-void archive::remember(std::string const& key, std::shared_ptr<const snapshot::document> const& doc)
+std::shared_ptr<stream> archive::open_cached(pricing::price_sheet const& sheet, render::format f)
 {
-    std::size_t const size = doc->body.size() + doc->gzip_body.size();
-    if (size > options_.cache_bytes || cache_.contains(key))
+    std::lock_guard lock(mutex_);
+    auto const layout = std::static_pointer_cast<const store::input_layout>(recall(layout_key(sheet)));
+    auto const first = layout ? std::static_pointer_cast<const std::string>(recall(part_key(sheet, f, 0))) : nullptr;
+    ++(first ? figures_.hits : figures_.misses);
+    return first ? std::make_shared<stream>(*this, sheet, f, layout, first) : nullptr;
+}
+
+void archive::remember(std::string const& key, value const& item, std::size_t bytes)
+{
+    if (bytes > options_.cache_bytes || cache_.contains(key))
         return;  // served once and let go: it would push everything else out
-    while (cached_bytes_ + size > options_.cache_bytes && !order_.empty()) {
+    while (cached_bytes_ + bytes > options_.cache_bytes && !order_.empty()) {
         auto const oldest = cache_.find(order_.back());
-        cached_bytes_ -= oldest->second.doc->body.size() + oldest->second.doc->gzip_body.size();
+        cached_bytes_ -= oldest->second.bytes;
         cache_.erase(oldest);
         order_.pop_back();
     }
     order_.push_front(key);
-    cache_.emplace(key, entry{doc, order_.begin()});
-    cached_bytes_ += size;
+    cache_.emplace(key, entry{item, bytes, order_.begin()});
+    cached_bytes_ += bytes;
 }
 
-void archive::fetch(pricing::price_sheet const& sheet, render::format f, render::language l, completion done)
+void archive::obtain(std::string const& key, request const& what, value_completion done,
+                     std::optional<clock::time_point> deadline)
 {
-    std::string const key = document_key(sheet, f, l);
-    std::shared_ptr<const snapshot::document> doc;
+    value found;
     std::string refused;
     {
         std::lock_guard lock(mutex_);
         auto const now = clock::now();
-        doc = recall(key);
-        if (doc)
-            ;  // cached since the caller looked
+        found = recall(key);
+        if (found)
+            ;  // cached
         else if (stopping_)
             refused = "the server is stopping";
         else if (now < failing_until_ && !pending_.contains(key))
             refused = "the archive did not answer a moment ago";
         else if (waiting_ >= options_.max_waiting)
             refused = "too many reads are waiting";
-        if (!doc && refused.empty()) {
-            auto [it, added] = pending_.try_emplace(key, job{sheet, f, l, {}});
-            it->second.waiters.push_back({std::move(done), now + options_.timeout});
+        if (!found && refused.empty()) {
+            auto [it, added] = pending_.try_emplace(key, job{what, {}});
+            it->second.waiters.push_back({std::move(done), deadline.value_or(now + options_.timeout)});
             ++waiting_;
             if (added)
                 queue_.push_back(key);
         }
     }
-    if (doc)
-        return done(doc);
+    if (found)
+        return done(found);
     if (!refused.empty())
-        return done(unavailable(sheet, refused));
+        return done(unavailable(what.sheet, refused));
     work_ready_.notify_one();
     deadlines_changed_.notify_one();
+}
+
+void archive::fetch(pricing::price_sheet const& sheet, render::format f, render::language l, completion done)
+{
+    obtain(page_key(sheet, f, l), {task::page, sheet, f, l}, [done = std::move(done)](value_result r) {
+        if (!r)
+            return done(r.err());
+        done(std::static_pointer_cast<const snapshot::document>(*r));
+    });
+}
+
+// The layout, then the first part, both within one timeout: a client waits that long at most for
+// its answer's head.
+void archive::open(pricing::price_sheet const& sheet, render::format f, open_completion done)
+{
+    auto const deadline = clock::now() + options_.timeout;
+    obtain(layout_key(sheet), {task::layout, sheet}, [this, sheet, f, deadline, done = std::move(done)](value_result r) {
+        if (!r)
+            return done(r.err());
+        auto layout = std::static_pointer_cast<const store::input_layout>(*r);
+        read_part(sheet, f, layout, 0, [this, sheet, f, layout, done](part first) {
+            if (!first)
+                return done(first.err());
+            done(std::make_shared<stream>(*this, sheet, f, layout, *first));
+        }, deadline);
+    }, deadline);
+}
+
+void archive::read_part(pricing::price_sheet const& sheet, render::format f,
+                        std::shared_ptr<const store::input_layout> const& layout, std::size_t seq, part_completion done,
+                        std::optional<clock::time_point> deadline)
+{
+    if (seq >= layout->chunk_sizes.size())
+        return done(end_of_stream());
+    obtain(part_key(sheet, f, seq), {task::chunk_part, sheet, f, render::language::en, seq, layout},
+           [done = std::move(done)](value_result r) {
+               if (!r)
+                   return done(r.err());
+               done(std::static_pointer_cast<const std::string>(*r));
+           }, deadline);
 }
 
 std::vector<archive::waiter> archive::take_waiters(std::string const& key)
@@ -188,7 +237,7 @@ std::vector<archive::waiter> archive::take_waiters(std::string const& key)
     return out;
 }
 
-void archive::work(reader read)
+void archive::work(std::unique_ptr<source> from)
 {
     std::unique_lock lock(mutex_);
     while (true) {
@@ -197,19 +246,18 @@ void archive::work(reader read)
             return;
         std::string const key = queue_.front();
         queue_.pop_front();
-        auto const& j = pending_.at(key);
-        pricing::price_sheet const sheet = j.sheet;
-        render::format const f = j.format;
-        render::language const l = j.lang;
+        request const what = pending_.at(key).what;
         lock.unlock();
-        result r = produce(read, sheet, f, l);
-        // A read and its rendering take several times a document's size for a moment (the driver's
-        // copy, the parsed observations): give it back to the system rather than keep it.
-        malloc_trim(0);
+        value_result r = produce(*from, what);
+        // A page's read and rendering take several times a week's size for a moment (the whole
+        // CSV, the parsed observations): give it back to the system rather than keep it.
+        if (what.what == task::page)
+            malloc_trim(0);
         lock.lock();
-        if (r)
-            remember(key, *r);
-        else if (r.err().code == pricing::errc::unavailable) {
+        if (r) {
+            if (worth_keeping(what))
+                remember(key, *r, size_of(what.what, *r));
+        } else if (r.err().code == pricing::errc::unavailable) {
             ++figures_.failed_reads;
             failing_until_ = clock::now() + options_.retry_after_failure;
         }
@@ -221,35 +269,120 @@ void archive::work(reader read)
     }
 }
 
-result archive::produce(reader const& read, pricing::price_sheet const& sheet, render::format f, render::language l)
+// A week whose CSV is larger than the whole budget is sent and let go, as any item over it: kept
+// chunk by chunk it would push everything else out, and be read again all the same next time.
+bool archive::worth_keeping(request const& what) const
+{
+    return what.what != task::chunk_part || what.layout->total_bytes() <= options_.cache_bytes;
+}
+
+// The bytes an item holds, as the cache's budget counts them.
+std::size_t archive::size_of(task what, value const& item)
+{
+    switch (what) {
+    case task::layout: {
+        auto const& layout = *std::static_pointer_cast<const store::input_layout>(item);
+        return sizeof layout + layout.header.size() + layout.chunk_sizes.size() * sizeof(std::size_t);
+    }
+    case task::chunk_part: return std::static_pointer_cast<const std::string>(item)->size();
+    case task::page: {
+        auto const& page = *std::static_pointer_cast<const snapshot::document>(item);
+        return page.body.size() + page.gzip_body.size();
+    }
+    }
+    return 0;
+}
+
+archive::value_result archive::produce(source& from, request const& what)
 {
     try {
-        std::shared_ptr<const snapshot::document> csv;
-        {
-            std::lock_guard lock(mutex_);
-            csv = recall(document_key(sheet, render::format::csv));
-            if (!csv)
-                ++figures_.reads;
+        switch (what.what) {
+        case task::layout: return read_layout(from, what.sheet);
+        case task::chunk_part: return render_part(from, what);
+        case task::page: return render_page(from, what);
         }
-        if (!csv) {
-            std::string text = read(sheet);
-            if (text.empty())
-                return pricing::error{pricing::errc::not_found,
-                                      "no inputs are stored for the sheet " + pricing::to_string(sheet.week) +
-                                          " as published at " + pricing::to_rfc3339(sheet.published_at)};
-            csv = make_archive_document(sheet, render::format::csv, std::move(text));
-            if (f != render::format::csv) {
-                std::lock_guard lock(mutex_);
-                remember(document_key(sheet, render::format::csv), csv);
-            }
-        }
-        if (f == render::format::csv)
-            return csv;
-        return make_archive_document(sheet, f, render_inputs(sheet, f, l, csv->body));
+        return unavailable(what.sheet, "nothing to read");
     } catch (std::exception const& e) {
-        ops::report_caught_exception("archive", "reading the inputs of " + pricing::to_string(sheet.week) + ": " + e.what());
-        return unavailable(sheet, "the archive could not be read");
+        ops::report_caught_exception("archive", "reading the inputs of " + pricing::to_string(what.sheet.week) + ": " +
+                                                    e.what());
+        return unavailable(what.sheet, "the archive could not be read");
     }
+}
+
+archive::value_result archive::read_layout(source& from, pricing::price_sheet const& sheet)
+{
+    {
+        std::lock_guard lock(mutex_);
+        ++figures_.reads;
+    }
+    auto layout = from.layout(sheet);
+    if (layout.chunk_sizes.empty())
+        return nothing_stored(sheet);
+    return value(std::make_shared<const store::input_layout>(std::move(layout)));
+}
+
+// Chunk `seq` of the CSV, from the cache or the source. A chunk not of the size its layout gives
+// belongs to another publication (the week was republished while read): the read fails rather
+// than mix two publications or send other than the length announced.
+std::shared_ptr<const std::string> archive::csv_chunk(source& from, request const& what, std::size_t seq)
+{
+    auto const key = part_key(what.sheet, render::format::csv, seq);
+    {
+        std::lock_guard lock(mutex_);
+        if (auto const held = recall(key))
+            return std::static_pointer_cast<const std::string>(held);
+        ++figures_.chunk_reads;
+    }
+    auto chunk = std::make_shared<const std::string>(from.chunk(what.sheet, seq));
+    if (chunk->size() != what.layout->chunk_sizes.at(seq))
+        throw std::runtime_error("chunk " + std::to_string(seq) + " is not the size its layout gives (republished?)");
+    if (what.format != render::format::csv && worth_keeping(what)) {  // a CSV part is the job's result
+        std::lock_guard lock(mutex_);
+        remember(key, chunk, chunk->size());
+    }
+    return chunk;
+}
+
+// A part of the CSV is its chunk as stored; a part of the JSON is rendered from that chunk's rows
+// (read with the header line, which only chunk 0 has), the first opening the document and the
+// last closing it.
+archive::value_result archive::render_part(source& from, request const& what)
+{
+    auto chunk = csv_chunk(from, what, what.seq);
+    if (what.format == render::format::csv)
+        return value(chunk);
+    std::string const headed = what.seq == 0 ? std::string() : what.layout->header + '\n';
+    auto const rows = pricing::parse_observations_csv(what.seq == 0 ? *chunk : headed + *chunk,
+                                                      [](std::string_view) { return true; });
+    bool const last = what.seq + 1 == what.layout->chunk_sizes.size();
+    return value(std::make_shared<const std::string>(render::observations_text(
+        what.sheet, static_cast<std::size_t>(what.sheet.observations), rows.observations, {what.seq == 0, last})));
+}
+
+// A page needs every row: its chunks are read (or found cached) one after another and joined.
+archive::value_result archive::render_page(source& from, request const& what)
+{
+    std::shared_ptr<const store::input_layout> layout;
+    {
+        std::lock_guard lock(mutex_);
+        layout = std::static_pointer_cast<const store::input_layout>(recall(layout_key(what.sheet)));
+    }
+    if (!layout) {
+        auto read = read_layout(from, what.sheet);
+        if (!read)
+            return read;
+        layout = std::static_pointer_cast<const store::input_layout>(*read);
+        std::lock_guard lock(mutex_);
+        remember(layout_key(what.sheet), layout, size_of(task::layout, layout));
+    }
+    request of_chunks = what;
+    of_chunks.what = task::chunk_part;  // each chunk kept as a CSV part would be
+    of_chunks.layout = layout;
+    std::string csv;
+    csv.reserve(layout->total_bytes());
+    for (std::size_t seq = 0; seq < layout->chunk_sizes.size(); ++seq)
+        csv += *csv_chunk(from, of_chunks, seq);
+    return value(render_page_of(what.sheet, what.format, what.lang, csv));
 }
 
 void archive::watch()
@@ -270,7 +403,7 @@ void archive::watch()
             auto late = std::stable_partition(j.waiters.begin(), j.waiters.end(),
                                               [&](waiter const& w) { return w.deadline > now; });
             for (auto it = late; it != j.waiters.end(); ++it)
-                expired.emplace_back(j.sheet, std::move(*it));
+                expired.emplace_back(j.what.sheet, std::move(*it));
             j.waiters.erase(late, j.waiters.end());
         }
         if (expired.empty())
@@ -288,29 +421,76 @@ archive::figures archive::measure() const
     std::lock_guard lock(mutex_);
     figures f = figures_;
     f.cached_bytes = cached_bytes_;
-    f.cached_documents = cache_.size();
+    f.cached_items = cache_.size();
     return f;
 }
 
-reader_factory database_readers(std::string database_url, std::chrono::milliseconds timeout)
+stream::stream(archive& from, pricing::price_sheet sheet, render::format f,
+               std::shared_ptr<const store::input_layout> layout, std::shared_ptr<const std::string> first)
+    : archive_(from), sheet_(std::move(sheet)), format_(f), layout_(std::move(layout)), first_(std::move(first))
 {
-    return [database_url, timeout]() -> reader {
-        auto db = std::make_shared<std::unique_ptr<store::database>>();
-        return [database_url, timeout, db](pricing::price_sheet const& sheet) {
-            try {
-                if (!*db)
-                    *db = std::make_unique<store::database>(database_url, store::connection_limits{timeout, timeout});
-                std::string csv = (*db)->load_sheet_inputs(sheet.week, sheet.inputs_sha256);
-                // libpq keeps its input buffer as large as the largest answer it received: a
-                // connection that read a big week is closed, so that memory goes with it.
-                if (csv.size() > large_read)
-                    db->reset();
-                return csv;
-            } catch (...) {
-                db->reset();  // a new connection next time
-                throw;
-            }
-        };
+}
+
+std::optional<std::size_t> stream::size() const
+{
+    if (format_ == render::format::csv)
+        return layout_->total_bytes();
+    return std::nullopt;
+}
+
+void stream::next(part_completion done)
+{
+    std::size_t const seq = next_++;
+    if (seq == 0)
+        return done(std::move(first_));
+    archive_.read_part(sheet_, format_, layout_, seq, std::move(done));
+}
+
+namespace {
+
+// One archive thread's connection to PostgreSQL: opened when first needed, dropped after a failure
+// so the next read opens a new one.
+class database_source final : public source {
+public:
+    database_source(std::string url, std::chrono::milliseconds timeout) : url_(std::move(url)), timeout_(timeout) {}
+
+    store::input_layout layout(pricing::price_sheet const& sheet) override
+    {
+        return with_database<store::input_layout>(
+            [&](store::database& db) { return db.load_input_layout(sheet.week, sheet.inputs_sha256); });
+    }
+
+    std::string chunk(pricing::price_sheet const& sheet, std::size_t seq) override
+    {
+        return with_database<std::string>(
+            [&](store::database& db) { return db.load_input_chunk(sheet.week, sheet.inputs_sha256, seq); });
+    }
+
+private:
+    template <class T>
+    T with_database(std::function<T(store::database&)> const& read)
+    {
+        try {
+            if (!db_)
+                db_ = std::make_unique<store::database>(url_, store::connection_limits{timeout_, timeout_});
+            return read(*db_);
+        } catch (...) {
+            db_.reset();  // a new connection next time; the archive logs the failure
+            throw;
+        }
+    }
+
+    std::string url_;
+    std::chrono::milliseconds timeout_;
+    std::unique_ptr<store::database> db_;
+};
+
+}
+
+source_factory database_sources(std::string database_url, std::chrono::milliseconds timeout)
+{
+    return [database_url, timeout]() -> std::unique_ptr<source> {
+        return std::make_unique<database_source>(database_url, timeout);
     };
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "server/snapshot/snapshot.hpp"
+#include "server/store/inputs.hpp"
 
 #include "render/format.hpp"
 
@@ -16,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -23,88 +25,137 @@
 
 namespace lcg::archive {
 
-// Reads the canonical observations CSV a published sheet was computed from, where the archive is
-// kept (PostgreSQL, or a mirror's upstream). Throws when it cannot; returns "" when nothing is stored
-// for that sheet. Each archive thread makes its own with a reader_factory and never shares it.
-using reader = std::function<std::string(pricing::price_sheet const&)>;
-using reader_factory = std::function<reader()>;
+// Where the canonical observations CSV of published sheets is kept (PostgreSQL, or a mirror's
+// upstream), read as it is stored: in chunks of whole lines (store::input_chunks). Both calls throw
+// when the source cannot be read. Each archive thread makes its own with a source_factory and
+// never shares it.
+class source {
+public:
+    virtual ~source() = default;
+    // The chunks' sizes and the header line; no chunks when nothing is stored for that publication.
+    virtual store::input_layout layout(pricing::price_sheet const& sheet) = 0;
+    // Chunk `seq` of that publication; "" when it is not stored (the week was republished since).
+    virtual std::string chunk(pricing::price_sheet const& sheet, std::size_t seq) = 0;
+};
+using source_factory = std::function<std::unique_ptr<source>()>;
 
 struct options {
-    std::size_t cache_bytes = 64 * 1024 * 1024;  // the rendered documents kept, all formats together
+    std::size_t cache_bytes = 64 * 1024 * 1024;  // chunks, parts and pages kept, all formats together
     int threads = 2;                             // reads in progress at once
-    std::chrono::milliseconds timeout{5000};     // the longest a request waits for a read
+    std::chrono::milliseconds timeout{5000};     // the longest a request waits for a read (each part's too)
     std::size_t max_waiting = 256;               // requests waiting at once; beyond, refused at once
-    // After a failed read, requests for documents not cached are refused at once for this long
+    // After a failed read, requests for what is not cached are refused at once for this long
     // instead of each trying the source again.
     std::chrono::milliseconds retry_after_failure{1000};
 };
 
-// A document of a sheet's inputs, or why there is none: errc::unavailable when the source cannot
-// be read in time (the client may retry), errc::not_found when it holds nothing for the sheet.
+// A page of a sheet's inputs, or why there is none: errc::unavailable when the source cannot be
+// read in time (the client may retry), errc::not_found when it holds nothing for the sheet.
 using result = pricing::outcome<std::shared_ptr<const snapshot::document>>;
-// Called exactly once, from any thread.
-using completion = std::function<void(result)>;
+using completion = std::function<void(result)>;  // called exactly once, from any thread
+
+// One part of a week's inputs in CSV or JSON (its bytes are shared with the cache), or why it
+// cannot be read. An empty part follows the last.
+using part = pricing::outcome<std::shared_ptr<const std::string>>;
+using part_completion = std::function<void(part)>;  // called exactly once, from any thread
+
+class stream;
+using opened = pricing::outcome<std::shared_ptr<stream>>;
+using open_completion = std::function<void(opened)>;  // called exactly once, from any thread
 
 // The inputs of published sheets (GET /v1/sheets/{week}/observations in every format), read on
 // demand off the event loops and kept in a cache bounded by a byte budget, least recently used
-// first out. What the snapshot does not hold: memory and start-up do not grow with the archive.
-// The CSV is served as stored; JSON, Markdown and HTML are rendered from it. A document is keyed by
-// the publication (week, inputs_sha256, published_at), so a republished week is read again.
-// Thread-safe.
+// first out: what the snapshot does not hold, so memory and start-up do not grow with the archive.
+// The CSV and the JSON are streams, a part per stored chunk, each read (the CSV as stored, the JSON
+// rendered from it) when the client has taken the part before: a week's first byte does not wait
+// for its last chunk, and neither a big week nor a slow client holds a thread, a database
+// connection or the whole week. The Markdown and HTML pages (a summary per model) are rendered
+// whole from every chunk. What is cached is keyed by the publication (week, inputs_sha256,
+// published_at), so a republished week is read again. Thread-safe.
 class archive {
 public:
-    archive(options o, reader_factory make_reader);
+    archive(options o, source_factory make_source);
     ~archive();
     archive(archive const&) = delete;
     archive& operator=(archive const&) = delete;
 
-    // The document if it is cached, else null. Counts a hit or a miss.
-    // `l`: the language of a page (Markdown, HTML); the CSV and the JSON are the same in both.
+    // The page (Markdown, HTML) in language `l` if it is cached, else null. Counts a hit or a miss.
     std::shared_ptr<const snapshot::document> cached(pricing::price_sheet const& sheet, render::format f,
                                                      render::language l = render::language::en);
-
-    // Reads and renders the document (one read for every request waiting on the same document) and
-    // calls `done` with it, or with errc::unavailable within options.timeout at the latest.
+    // Reads and renders the page (one read for every request waiting on the same page) and calls
+    // `done` with it, or with errc::unavailable within options.timeout at the latest.
     void fetch(pricing::price_sheet const& sheet, render::format f, render::language l, completion done);
-    void fetch(pricing::price_sheet const& sheet, render::format f, completion done)
-    {
-        fetch(sheet, f, render::language::en, std::move(done));
-    }
+
+    // The stream of the CSV or the JSON when its layout and first part are cached, else null.
+    // Counts a hit or a miss.
+    std::shared_ptr<stream> open_cached(pricing::price_sheet const& sheet, render::format f);
+    // Reads the layout and the first part (from the cache where they are) and calls `done` with
+    // the stream holding that part, or with errc::unavailable within options.timeout at the latest
+    // (errc::not_found when nothing is stored for the publication).
+    void open(pricing::price_sheet const& sheet, render::format f, open_completion done);
 
     // Ends the threads; completions still waiting are called with errc::unavailable. Idempotent.
     void stop();
 
     struct figures {
         std::size_t cached_bytes = 0;
-        std::size_t cached_documents = 0;
+        std::size_t cached_items = 0;  // chunks, parts, layouts and pages
         std::uint64_t hits = 0;
         std::uint64_t misses = 0;
-        std::uint64_t reads = 0;
+        std::uint64_t reads = 0;        // weeks opened from the source (each begins with its layout)
+        std::uint64_t chunk_reads = 0;  // chunks read from the source
         std::uint64_t failed_reads = 0;
     };
     figures measure() const;
 
 private:
+    friend class stream;
+    using value = std::shared_ptr<const void>;  // a layout, a chunk or part (string), or a page (document)
+    using value_result = pricing::outcome<value>;
+    using value_completion = std::function<void(value_result)>;
+
+    enum class task { layout, chunk_part, page };
+    struct request {
+        task what;
+        pricing::price_sheet sheet;
+        render::format format = render::format::csv;
+        render::language lang = render::language::en;
+        std::size_t seq = 0;
+        std::shared_ptr<const store::input_layout> layout{};  // for a part
+    };
     struct waiter {
-        completion done;
+        value_completion done;
         std::chrono::steady_clock::time_point deadline;
     };
     struct job {
-        pricing::price_sheet sheet;
-        render::format format;
-        render::language lang;
+        request what;
         std::vector<waiter> waiters;
     };
     struct entry {
-        std::shared_ptr<const snapshot::document> doc;
+        value item;
+        std::size_t bytes = 0;
         std::list<std::string>::iterator in_order;
     };
 
-    void work(reader read);
+    // The value under `key`: from the cache at once, else from a job on the threads (one for
+    // every request of the same key), or errc::unavailable within the timeout.
+    // `deadline`: the waiter's, when not options.timeout from now.
+    void obtain(std::string const& key, request const& what, value_completion done,
+                std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
+    void read_part(pricing::price_sheet const& sheet, render::format f,
+                   std::shared_ptr<const store::input_layout> const& layout, std::size_t seq, part_completion done,
+                   std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
+    static std::size_t size_of(task what, value const& item);
+    bool worth_keeping(request const& what) const;
+    void work(std::unique_ptr<source> from);
     void watch();
-    result produce(reader const& read, pricing::price_sheet const& sheet, render::format f, render::language l);
-    void remember(std::string const& key, std::shared_ptr<const snapshot::document> const& doc);
-    std::shared_ptr<const snapshot::document> recall(std::string const& key);  // under mutex_
+    value_result produce(source& from, request const& what);
+    value_result read_layout(source& from, pricing::price_sheet const& sheet);
+    std::shared_ptr<const std::string> csv_chunk(source& from, request const& what, std::size_t seq);
+    value_result render_part(source& from, request const& what);
+    value_result render_page(source& from, request const& what);
+    void remember(std::string const& key, value const& item, std::size_t bytes);
+    value recall(std::string const& key);  // under mutex_
     std::vector<waiter> take_waiters(std::string const& key);
 
     options options_;
@@ -114,7 +165,7 @@ private:
     std::unordered_map<std::string, entry> cache_;
     std::list<std::string> order_;  // most recently used first
     std::size_t cached_bytes_ = 0;
-    std::map<std::string, job> pending_;  // by document key: queued or being read
+    std::map<std::string, job> pending_;  // by key: queued or being read
     std::deque<std::string> queue_;       // keys of pending_ not yet taken by a thread
     std::size_t waiting_ = 0;
     std::chrono::steady_clock::time_point failing_until_{};
@@ -124,8 +175,32 @@ private:
     std::thread watcher_;
 };
 
-// A reader of the inputs stored in PostgreSQL (table sheet_input), over a connection of its own,
-// opened when first needed and again after a failure, with `timeout` on connecting and on each query.
-reader_factory database_readers(std::string database_url, std::chrono::milliseconds timeout);
+// A week's inputs in CSV or JSON as one client reads them, a part at a time: it holds the first
+// part until asked for it, then reads each next one when asked (from the cache, or as a short job
+// on the archive's threads). next() is called once at a time, each call after the one before was
+// answered. The archive outlives its streams.
+class stream {
+public:
+    stream(archive& from, pricing::price_sheet sheet, render::format f, std::shared_ptr<const store::input_layout> layout,
+           std::shared_ptr<const std::string> first);
+
+    render::format format() const { return format_; }
+    // The body's size when known before it is read: the CSV's, the sum of its stored chunks.
+    std::optional<std::size_t> size() const;
+    void next(part_completion done);
+
+private:
+    archive& archive_;
+    pricing::price_sheet sheet_;
+    render::format format_;
+    std::shared_ptr<const store::input_layout> layout_;
+    std::shared_ptr<const std::string> first_;
+    std::size_t next_ = 0;  // the part the next call gives
+};
+
+// Sources of the inputs stored in PostgreSQL (table sheet_input_chunk), each over a connection of
+// its own, opened when first needed and again after a failure, with `timeout` on connecting and on
+// each query.
+source_factory database_sources(std::string database_url, std::chrono::milliseconds timeout);
 
 }

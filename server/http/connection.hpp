@@ -23,7 +23,9 @@
 //   written once by write_head (wire.hpp) and sent with the body in gathered writes of at most
 //   256 KiB (rows "GET /v1/prices" and its p99). (sendfile from memory files, as nginx sends a
 //   static file, was tried and measured on a quiet machine: no less CPU per /v1/prices request
-//   than this copy, so it is not used.) HEAD
+//   than this copy, so it is not used.) A body that arrives in parts (payload.hpp body_source: a
+//   week's inputs read a chunk at a time) is pulled a part at a time, each once the one before is
+//   written, framed by its Content-Length, else chunked (HTTP/1.0: by closing). HEAD
 //   is answered here, for every route: the handler's head, Content-Length of the full body, no body.
 // - Answering again. Beast has no counterpart. Here: the answer to a plain question for a published
 //   document is kept by the event loop as the bytes of its head and a view of the document, and
@@ -52,6 +54,7 @@
 
 #include <array>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <functional>
 #include <limits>
@@ -378,7 +381,12 @@ private:
     void write(response&& res, bool head_only)
     {
         response_ = std::move(res);
+        source_ = response_.body().source();
+        if (source_)
+            frame_parts();
         write_head(response_, head_);
+        if (head_only)
+            source_.reset();
         body_ = head_only ? std::string_view{} : response_.body().view();
         keep_alive_ = response_.keep_alive();
         start_writing();
@@ -388,6 +396,65 @@ private:
     {
         written_ = 0;
         write_more();
+    }
+
+    // A body sent in parts (payload.hpp) with no Content-Length: chunked for an HTTP/1.1 client;
+    // an HTTP/1.0 client reads it to the end of the connection.
+    void frame_parts()
+    {
+        chunked_ = false;
+        chunk_open_ = false;
+        if (response_.find(beast_http::field::content_length) != response_.end())
+            return;
+        if (response_.version() >= 11) {
+            response_.set(beast_http::field::transfer_encoding, "chunked");
+            chunked_ = true;
+        } else {
+            response_.keep_alive(false);
+        }
+    }
+
+    // The next part, asked for once the one before is written, so the connection holds one part at
+    // a time. Its deadline waits meanwhile, as for an answer given later: the source answers within
+    // its own timeout, with a failed part at worst.
+    void pull_part()
+    {
+        deadline_ = steady::time_point::max();
+        source_->next([self = this->shared_from_this()](body_part part) mutable {
+            auto& loop = self->loop_.ioc;
+            asio::post(loop, [self = std::move(self), part = std::move(part)]() mutable { self->send_part(std::move(part)); });
+        });
+    }
+
+    // A part that failed closes the connection: the client sees a body shorter than its
+    // Content-Length, or a chunked body without its last chunk, never one that looks complete.
+    void send_part(body_part part)
+    {
+        if (part.failed)
+            return do_close();
+        bool const last = part.bytes.empty();
+        head_.clear();
+        if (chunked_) {
+            if (chunk_open_)
+                head_ += "\r\n";  // ends the chunk before
+            append_chunk_size(head_, part.bytes.size());
+            head_ += last ? "\r\n\r\n" : "\r\n";
+            chunk_open_ = !last;
+        }
+        if (last)
+            source_.reset();
+        if (last && head_.empty())
+            return written_all();
+        part_ = std::move(part.owner);
+        body_ = part.bytes;
+        start_writing();
+    }
+
+    static void append_chunk_size(std::string& out, std::size_t size)
+    {
+        char digits[2 * sizeof size];
+        auto const end = std::to_chars(digits, digits + sizeof digits, size, 16).ptr;
+        out.append(digits, end);
     }
 
     // The head and the body leave in gathered writes of at most write_chunk bytes. Each one that
@@ -416,6 +483,8 @@ private:
                               self->written_ += sent;
                               if (self->written_ < total)
                                   return self->write_more();
+                              if (self->source_)
+                                  return self->pull_part();
                               self->written_all();
                           });
     }
@@ -429,6 +498,7 @@ private:
         response_ = {};
         body_owner_.reset();
         body_ = {};
+        part_.reset();
         await_request(shared_.options.idle_timeout);
     }
 
@@ -472,9 +542,13 @@ private:
         };
     response response_;
     std::string head_;
-    std::string_view body_;  // of response_ or of body_owner_, or empty for HEAD
+    std::string_view body_;  // of response_, of body_owner_ or of part_, or empty for HEAD
     std::shared_ptr<const void> body_owner_;  // the document of a replayed answer
     bool keep_alive_ = true;  // after this answer
+    std::shared_ptr<body_source> source_;  // of a body sent in parts, until its last part
+    std::shared_ptr<const void> part_;     // keeps the part being written alive
+    bool chunked_ = false;                 // its parts are framed as chunks
+    bool chunk_open_ = false;              // a chunk's data was written, not yet its line end
     std::size_t written_ = 0;  // of head_ and body_
     std::array<asio::const_buffer, 2> parts_{};  // what the write in progress sends
     bool writing_ = false;

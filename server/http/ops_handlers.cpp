@@ -17,14 +17,16 @@ std::string archive_metrics(archive::archive::figures const& f)
     };
     sample("lowcostgpu_archive_cache_bytes", "gauge", "Bytes of the sheets' inputs kept in the archive's cache.",
            f.cached_bytes);
-    sample("lowcostgpu_archive_cached_documents", "gauge", "Documents of the sheets' inputs in the archive's cache.",
-           f.cached_documents);
+    sample("lowcostgpu_archive_cached_items", "gauge",
+           "Chunks, rendered parts, layouts and pages of the sheets' inputs in the archive's cache.", f.cached_items);
     sample("lowcostgpu_archive_cache_hits_total", "counter", "Requests for a sheet's inputs answered from the cache.",
            f.hits);
     sample("lowcostgpu_archive_cache_misses_total", "counter", "Requests for a sheet's inputs not in the cache.",
            f.misses);
-    sample("lowcostgpu_archive_reads_total", "counter", "Reads of a sheet's inputs from the archive's source.",
-           f.reads);
+    sample("lowcostgpu_archive_reads_total", "counter",
+           "Reads of a sheet's inputs begun at the archive's source (each reads the week's layout).", f.reads);
+    sample("lowcostgpu_archive_chunk_reads_total", "counter", "Chunks of a sheet's inputs read from the archive's source.",
+           f.chunk_reads);
     sample("lowcostgpu_archive_failed_reads_total", "counter",
            "Reads of a sheet's inputs that failed (the requests got 503).", f.failed_reads);
     return out;

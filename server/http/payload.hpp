@@ -7,6 +7,7 @@
 #include <boost/optional.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -14,22 +15,45 @@
 
 namespace lcg::http {
 
-// A response body: either text made for this request, or bytes of a pre-rendered document that
-// stay owned by it. Serving a document shares its bytes instead of copying them per request.
+// One part of a body sent as it is read: bytes kept alive by `owner`. Empty bytes end the body;
+// `failed` says it cannot be completed, and the connection then closes (the client sees a body
+// shorter than announced, never a complete-looking one).
+struct body_part {
+    std::shared_ptr<const void> owner;
+    std::string_view bytes;
+    bool failed = false;
+};
+
+// A body that arrives in parts (a week's inputs, read a chunk at a time). The connection asks for
+// the next part once the one before is written, so it holds one part at a time and a slow client
+// holds nothing else. `done` is called once, from any thread.
+class body_source {
+public:
+    virtual ~body_source() = default;
+    virtual void next(std::function<void(body_part)> done) = 0;
+};
+
+// A response body: text made for this request, bytes of a pre-rendered document that stay owned
+// by it (serving a document shares its bytes instead of copying them per request), or a source of
+// parts (view() is then empty; Content-Length is the response's, or the connection frames it).
 class payload {
 public:
     payload() = default;
     payload(std::string text) : text_(std::move(text)) {}
     payload(std::shared_ptr<const void> owner, std::string_view bytes) : owner_(std::move(owner)), shared_(bytes) {}
+    payload(std::shared_ptr<body_source> source) : source_(std::move(source)) {}
 
     payload& operator=(std::string text)
     {
         text_ = std::move(text);
         owner_.reset();
         shared_ = {};
+        source_.reset();
         published_ = false;
         return *this;
     }
+
+    std::shared_ptr<body_source> const& source() const { return source_; }
 
     // Marks the bytes as a published document's (document_at): the same for every request that asks
     // with the same target and negotiation headers on the same snapshot, so the connection may store
@@ -67,6 +91,7 @@ private:
     std::string text_;
     std::shared_ptr<const void> owner_;  // keeps `shared_` alive; null for text
     std::string_view shared_;
+    std::shared_ptr<body_source> source_;
     bool published_ = false;
     static inline std::shared_ptr<const void> const no_owner_{};
 };

@@ -213,4 +213,18 @@ response serve_json(request const& req, boost::json::value const& body, std::str
     return serve_body(req, render::format::json, render::to_text(body), std::nullopt, cache_control);
 }
 
+response parts_response(request const& req, parts_head const& head, std::string_view cache_control)
+{
+    return conditional(req, {nullptr, head.content_type, {}, head.etag, {}, {}, head.last_modified}, cache_control);
+}
+
+void send_parts(response& res, std::shared_ptr<body_source> source, std::optional<std::size_t> size)
+{
+    res.body() = payload(std::move(source));
+    if (size)
+        res.content_length(*size);
+    else
+        res.erase(beast_http::field::content_length);
+}
+
 }

@@ -48,6 +48,19 @@ response html_error_page(request const& req, beast_http::status status, std::str
 response serve_document(request const& req, std::shared_ptr<const snapshot::document> const& doc,
                         std::string_view cache_control = shared_cache_control);
 
+// A body sent as it is read (a week's inputs, a stored chunk at a time): the validators and
+// headers of a document (ETag and Last-Modified with If-None-Match and If-Modified-Since, 304),
+// known before any of it is read, and no gzip copy. A 200 takes its body with send_parts.
+struct parts_head {
+    std::string_view content_type;
+    std::string etag;  // quoted
+    std::optional<pricing::instant> last_modified;
+};
+response parts_response(request const& req, parts_head const& head, std::string_view cache_control);
+// The body of such a 200: the parts of `source`, `size` bytes in all (Content-Length) when known,
+// else framed by the connection (chunked, or closing after it for an HTTP/1.0 client).
+void send_parts(response& res, std::shared_ptr<body_source> source, std::optional<std::size_t> size);
+
 // A body computed for this request (estimates, filtered listings) in format `f`: the same rules,
 // with an ETag of the body and gzip compressed on the fly.
 response serve_body(request const& req, render::format f, std::string body,

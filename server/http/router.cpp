@@ -303,15 +303,43 @@ answer handle_deferrable(request const& req, request_context const& ctx, std::st
     }
 }
 
+namespace {
+
+// A body sent in parts, gathered whole for a caller that is not a connection.
+response gathered(response res)
+{
+    auto const source = res.body().source();
+    if (!source)
+        return res;
+    std::string body;
+    while (true) {
+        std::promise<body_part> given;
+        auto next = given.get_future();
+        source->next([&given](body_part part) { given.set_value(std::move(part)); });
+        auto const part = next.get();
+        if (part.failed)
+            throw std::runtime_error("a body sent in parts could not be read whole");
+        if (part.bytes.empty())
+            break;
+        body.append(part.bytes);
+    }
+    res.body() = std::move(body);
+    if (res.find(beast_http::field::content_length) == res.end())
+        res.prepare_payload();  // framed by the connection: the length is now known
+    return res;
+}
+
+}
+
 response handle(request const& req, request_context const& ctx, std::string_view* route)
 {
     auto a = handle_deferrable(req, ctx, route);
     if (!a.later)
-        return std::move(a.now);
+        return gathered(std::move(a.now));
     std::promise<response> given;
     auto result = given.get_future();
     a.later([&given](response res) { given.set_value(std::move(res)); });
-    return result.get();
+    return gathered(result.get());
 }
 
 }

@@ -54,8 +54,8 @@ struct answer {
 // internals. `route`, when given, receives the route pattern matched (see route_pattern), for metrics.
 answer handle_deferrable(request const& req, request_context const& ctx, std::string_view* route = nullptr);
 
-// The same, waiting on the calling thread for an answer given later: for tests and tools, never on
-// an event loop.
+// The same, waiting on the calling thread for an answer given later and for a body sent in parts
+// (gathered whole; throws if a part fails): for tests and tools, never on an event loop.
 response handle(request const& req, request_context const& ctx, std::string_view* route = nullptr);
 
 // The route pattern a target matches ("/v1/prices/{gpu}"), or "(unmatched)": a bounded label for

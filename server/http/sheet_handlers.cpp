@@ -162,6 +162,71 @@ response handle_price_of(route_input& in)
 
 namespace lcg::http {
 
+namespace {
+
+// A week's CSV or JSON body, part after part as the archive reads it; a part that cannot be read
+// closes the connection (the client sees a body shorter than announced).
+class archive_parts final : public body_source {
+public:
+    explicit archive_parts(std::shared_ptr<archive::stream> stream) : stream_(std::move(stream)) {}
+
+    void next(std::function<void(body_part)> done) override
+    {
+        stream_->next([done = std::move(done)](archive::part read) {
+            if (!read)
+                return done({nullptr, {}, true});
+            auto const& bytes = *read;
+            done({bytes, *bytes});
+        });
+    }
+
+private:
+    std::shared_ptr<archive::stream> stream_;
+};
+
+response with_parts(response res, std::shared_ptr<archive::stream> stream)
+{
+    auto const size = stream->size();
+    send_parts(res, std::make_shared<archive_parts>(std::move(stream)), size);
+    return res;
+}
+
+// Known before anything is read: the CSV's validator is the sheet's inputs_sha256 (the SHA-256 of
+// its bytes); the JSON is rendered from those bytes alone, so it is tagged by them too.
+std::string inputs_etag(pricing::price_sheet const& sheet, render::format f)
+{
+    return "\"" + sheet.inputs_sha256.substr(0, 32) + (f == render::format::csv ? "" : "-json") + "\"";
+}
+
+response archive_failure(request const& req, pricing::error const& e)
+{
+    return e.code == pricing::errc::unavailable ? archive_unavailable(req, e.message) : from_error(req, e);
+}
+
+// The CSV and the JSON are sent as they are read: a conditional request is answered before any read,
+// the head once the first part is in (or 503 when it cannot be read within the archive's timeout).
+response observations_parts(route_input& in, archive::archive* inputs, pricing::price_sheet const& sheet,
+                            std::string_view cache_control)
+{
+    auto res = parts_response(in.req, {render::content_type(in.format), inputs_etag(sheet, in.format), sheet.published_at},
+                              cache_control);
+    if (res.result() != beast_http::status::ok)
+        return res;
+    if (auto stream = inputs->open_cached(sheet, in.format))
+        return with_parts(std::move(res), std::move(stream));
+    in.later = [inputs, sheet, format = in.format, req = std::make_shared<const request>(in.req),
+                head = std::make_shared<response>(std::move(res))](responder send) {
+        inputs->open(sheet, format, [req, head, send = std::move(send)](archive::opened stream) {
+            if (!stream)
+                return send(archive_failure(*req, stream.err()));
+            send(with_parts(std::move(*head), *stream));
+        });
+    };
+    return {};
+}
+
+}
+
 response handle_sheets(route_input& in) { return document_at(in, "/v1/sheets"); }
 
 response handle_sheet(route_input& in)
@@ -172,8 +237,9 @@ response handle_sheet(route_input& in)
     return document_of_week(in, "/v1/sheets/" + pricing::to_string(std::get<0>(found)->week));
 }
 
-// A sheet's inputs come from the archive, not the snapshot: from its cache at once, else read off the
-// event loop and sent when ready (or 503 with Retry-After when the archive cannot be read in time).
+// A sheet's inputs come from the archive, not the snapshot: the CSV and the JSON streamed as read,
+// the pages from its cache at once, else read off the event loop and sent when ready (or 503 with
+// Retry-After when the archive cannot be read in time).
 response handle_observations(route_input& in)
 {
     auto const found = published_week(in);
@@ -185,11 +251,11 @@ response handle_observations(route_input& in)
     auto* const inputs = in.ctx.archive;
     if (!inputs)
         return archive_unavailable(in.req, "this server keeps no archive of the sheets' inputs");
+    if (in.format == render::format::csv || in.format == render::format::json)
+        return observations_parts(in, inputs, sheet, cache_control);
     // The pages speak the reader's language; the CSV and the JSON are data, the same in both.
-    bool const page = in.format == render::format::markdown || in.format == render::format::html;
-    auto const served = [page, lang = in.lang](response res) {
-        if (page)
-            res.set(beast_http::field::content_language, glossary::to_string(lang));
+    auto const served = [lang = in.lang](response res) {
+        res.set(beast_http::field::content_language, glossary::to_string(lang));
         return res;
     };
     if (auto const doc = inputs->cached(sheet, in.format, in.lang))
@@ -199,9 +265,7 @@ response handle_observations(route_input& in)
         inputs->fetch(sheet, format, lang, [req, send = std::move(send), cache_control, served](archive::result read) {
             if (read)
                 return send(served(serve_document(*req, *read, cache_control)));
-            if (read.err().code == pricing::errc::unavailable)
-                return send(archive_unavailable(*req, read.err().message));
-            send(from_error(*req, read.err()));
+            send(archive_failure(*req, read.err()));
         });
     };
     return {};

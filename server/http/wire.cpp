@@ -36,8 +36,10 @@ void write_head(response const& res, std::string& out)
         out.append(value.data(), value.size());
         out += "\r\n";
     }
+    // A body sent in parts without Content-Length is framed by the connection (chunked, or the
+    // end of the connection for an HTTP/1.0 client).
     if (has_body(res.result_int()) && res.find(beast_http::field::content_length) == res.end() &&
-        res.find(beast_http::field::transfer_encoding) == res.end()) {
+        res.find(beast_http::field::transfer_encoding) == res.end() && !res.body().source()) {
         out += "Content-Length: ";
         append_number(out, static_cast<long long>(res.body().size()));
         out += "\r\n";

@@ -134,17 +134,57 @@ refresh_result upstream::refresh(snapshot::snapshot const* previous, pricing::in
     return {std::move(snap), changed};
 }
 
-archive::reader_factory inputs_readers(upstream_options options)
-{
-    return [options] {
-        return [options](pricing::price_sheet const& sheet) {
-            std::string csv = fetch_inputs_of(options, sheet);
-            if (store::sha256_hex(csv) != sheet.inputs_sha256)
-                throw std::runtime_error("the upstream's inputs of " + pricing::to_string(sheet.week) +
-                                         " do not hash to the sheet's inputs_sha256");
-            return csv;
-        };
+namespace {
+
+// The upstream's CSV is checked whole against the sheet before any of it is served: a mirror
+// never sends a byte its hash has not vouched for.
+class upstream_source final : public archive::source {
+public:
+    explicit upstream_source(upstream_options options) : options_(std::move(options)) {}
+
+    store::input_layout layout(pricing::price_sheet const& sheet) override
+    {
+        auto const& csv = fetched(sheet);
+        return csv.empty() ? store::input_layout{} : store::layout_of(csv);
+    }
+
+    std::string chunk(pricing::price_sheet const& sheet, std::size_t seq) override
+    {
+        auto const chunks = store::input_chunks(fetched(sheet));
+        std::string out = seq < chunks.size() ? std::string(chunks[seq]) : std::string();
+        if (seq + 1 >= chunks.size())
+            held_ = {};  // the week's last chunk: its memory goes
+        return out;
+    }
+
+private:
+    std::string const& fetched(pricing::price_sheet const& sheet)
+    {
+        if (held_.week == sheet.week && held_.inputs_sha256 == sheet.inputs_sha256)
+            return held_.csv;
+        held_ = {};
+        std::string csv = fetch_inputs_of(options_, sheet);
+        if (store::sha256_hex(csv) != sheet.inputs_sha256)
+            throw std::runtime_error("the upstream's inputs of " + pricing::to_string(sheet.week) +
+                                     " do not hash to the sheet's inputs_sha256");
+        held_ = {sheet.week, sheet.inputs_sha256, std::move(csv)};
+        return held_.csv;
+    }
+
+    struct held_week {
+        pricing::iso_week week{};
+        std::string inputs_sha256;
+        std::string csv;
     };
+    upstream_options options_;
+    held_week held_;
+};
+
+}
+
+archive::source_factory inputs_sources(upstream_options options)
+{
+    return [options]() -> std::unique_ptr<archive::source> { return std::make_unique<upstream_source>(options); };
 }
 
 }

@@ -67,9 +67,10 @@ private:
     std::optional<accepted_state> accepted_;
 };
 
-// Readers of a sheet's inputs from the upstream, for a mirror's archive: the canonical CSV is
-// fetched again on demand and must still hash to the sheet's inputs_sha256 (checked when the sheet was
-// accepted), else the read fails.
-archive::reader_factory inputs_readers(upstream_options options);
+// Sources of a sheet's inputs from the upstream, for a mirror's archive: the canonical CSV is
+// fetched again on demand, whole, and must still hash to the sheet's inputs_sha256 (checked when the
+// sheet was accepted), else the read fails; the mirror then serves it in chunks as stored upstream.
+// Each source holds the last week it fetched until its last chunk is taken.
+archive::source_factory inputs_sources(upstream_options options);
 
 }

@@ -328,13 +328,34 @@ std::vector<pricing::observation> database::load_observations(pricing::time_wind
     });
 }
 
-std::string database::load_sheet_inputs(pricing::iso_week week, std::string const& inputs_sha256)
+input_layout database::load_input_layout(pricing::iso_week week, std::string const& inputs_sha256)
+{
+    return guarded("loading the layout of a sheet's inputs", [&] {
+        pqxx::read_transaction tx(impl_->conn);
+        // octet_length of a compressed value is read from its header, without decompressing it.
+        auto const rows = tx.exec_params("SELECT c.seq, octet_length(c.csv), CASE WHEN c.seq = 0 THEN "
+                                         "split_part(c.csv, E'\\n', 1) END FROM sheet_input_chunk c JOIN sheet s "
+                                         "USING (week) WHERE c.week = $1 AND s.inputs_sha256 = $2 ORDER BY c.seq",
+                                         pricing::to_string(week), inputs_sha256);
+        input_layout out;
+        for (auto const& r : rows) {
+            if (r[0].as<std::size_t>() != out.chunk_sizes.size())
+                throw store_error("loading the layout of a sheet's inputs: a chunk is missing");
+            out.chunk_sizes.push_back(r[1].as<std::size_t>());
+            if (!r[2].is_null())
+                out.header = r[2].as<std::string>();
+        }
+        return out;
+    });
+}
+
+std::string database::load_input_chunk(pricing::iso_week week, std::string const& inputs_sha256, std::size_t seq)
 {
     return guarded("loading a sheet's inputs", [&] {
         pqxx::read_transaction tx(impl_->conn);
-        auto const r = tx.exec_params("SELECT i.canonical_csv FROM sheet_input i JOIN sheet s USING (week) "
-                                      "WHERE i.week = $1 AND s.inputs_sha256 = $2",
-                                      pricing::to_string(week), inputs_sha256);
+        auto const r = tx.exec_params("SELECT c.csv FROM sheet_input_chunk c JOIN sheet s USING (week) "
+                                      "WHERE c.week = $1 AND c.seq = $2 AND s.inputs_sha256 = $3",
+                                      pricing::to_string(week), static_cast<long long>(seq), inputs_sha256);
         return r.empty() ? std::string() : std::string(r[0][0].c_str(), r[0][0].size());
     });
 }
@@ -417,7 +438,7 @@ publish_summary database::publish(pricing::iso_week week, bool replace, pricing:
             throw store_error("refusing to publish " + name + ": on-demand above the cap for " + bad.front(), true);
 
         sheet.observations = static_cast<int>(inputs.size());
-        std::string canonical = pricing::canonical_observations_csv(inputs);
+        std::string const canonical = pricing::canonical_observations_csv(inputs);
         sheet.inputs_sha256 = sha256_hex(canonical);
         if (sign)
             sign(sheet);
@@ -447,9 +468,11 @@ publish_summary database::publish(pricing::iso_week week, bool replace, pricing:
                            "spot_micros, reserved_micros, unavailable_reason) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)",
                            name, row.gpu, row.observations, row.twice_median_micros, od, spot, reserved, reason);
         }
-        // Compressed with lz4 where the server has it: the column's setting (migration 009).
-        // Moved, not copied, into libpqxx's parameters: it is tens of megabytes.
-        tx.exec_params("INSERT INTO sheet_input (week, canonical_csv) VALUES ($1, $2)", name, std::move(canonical));
+        // In chunks of whole lines, read back one at a time (migration 011), compressed with lz4
+        // where the server has it (the column's setting).
+        long long seq = 0;
+        for (auto const chunk : input_chunks(canonical))
+            tx.exec_params("INSERT INTO sheet_input_chunk (week, seq, csv) VALUES ($1, $2, $3)", name, seq++, std::string(chunk));
         summary.models = static_cast<int>(sheet.rows.size());
         tx.exec(std::string("NOTIFY ") + change_channel);
         tx.commit();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "embedded_file.hpp"
+#include "server/store/inputs.hpp"
 #include "pricing/calendar.hpp"
 #include "pricing/catalog.hpp"
 #include "pricing/observation.hpp"
@@ -77,9 +78,12 @@ public:
     pricing::catalog load_catalog();
     std::vector<pricing::price_sheet> load_sheets();  // oldest first
     std::vector<pricing::observation> load_observations(pricing::time_window window);
-    // The canonical observations CSV a published sheet was computed from, empty if none is stored
-    // for that week with that inputs_sha256 (it was republished since).
-    std::string load_sheet_inputs(pricing::iso_week week, std::string const& inputs_sha256);
+    // The canonical observations CSV a published sheet was computed from, stored in chunks
+    // (store::input_chunks): their sizes and the header line, with no chunk read but the first.
+    // Empty when none is stored for that week with that inputs_sha256 (it was republished since).
+    input_layout load_input_layout(pricing::iso_week week, std::string const& inputs_sha256);
+    // One chunk of it, "" when not stored for that publication (republished since the layout was read).
+    std::string load_input_chunk(pricing::iso_week week, std::string const& inputs_sha256, std::size_t seq);
 
     // All-or-nothing import of an observations CSV. `on_progress` gets the line count now and then.
     import_summary import_observations(std::istream& csv, std::function<void(long)> const& on_progress = {});

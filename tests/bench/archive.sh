@@ -4,12 +4,17 @@
 #   ARCHIVE_WEEKS of them (< 1 s and <= 96 MiB both times); two new weeks published while serve
 #   runs: how soon the second shows (< 1 s) and what RSS it adds (<= 1 MiB); GET of an old week's
 #   observations.csv cold (first byte <= 100 ms, >= 100 MB/s) and warm (>= 0.9x nginx serving the
-#   same file); /v1/prices/{gpu}/history against /v1/prices (>= 0.8x).
-# Environment: LCG_BENCH_ARCHIVE_WEEKS (52), LCG_BENCH_ARCHIVE_ROWS (200000 a week).
+#   same file); a week of over 100 MB read by a client at 1 MB/s (all of it arrives, SHA-256 matching,
+#   with the server's RSS during the read); /v1/prices/{gpu}/history against /v1/prices (>= 0.8x).
+# Environment: LCG_BENCH_ARCHIVE_WEEKS (52), LCG_BENCH_ARCHIVE_ROWS (200000 a week),
+# LCG_BENCH_ARCHIVE_BIG_ROWS (1600000: the big week), LCG_BENCH_ARCHIVE_SLOW_RATE (1000000 bytes/s).
 # Uses run's helpers (figure, start_serve, start_nginx, wrk_run, vmrss, now) and its BIN and SCRATCH.
 
 ARCHIVE_WEEKS=${LCG_BENCH_ARCHIVE_WEEKS:-52}
 ARCHIVE_ROWS=${LCG_BENCH_ARCHIVE_ROWS:-200000}
+# A week of over 100 MB of CSV, read by a client throttled to 1 MB/s (issue 15): about 100 s.
+ARCHIVE_BIG_ROWS=${LCG_BENCH_ARCHIVE_BIG_ROWS:-1600000}
+ARCHIVE_SLOW_RATE=${LCG_BENCH_ARCHIVE_SLOW_RATE:-1000000}
 # The archive's weeks are past weeks, far from the sample data's: 2024-W02 onwards.
 ARCHIVE_FIRST_MONDAY=2024-01-08
 archive_week() { date -u -d "$ARCHIVE_FIRST_MONDAY + $1 weeks" +%G-W%V; }
@@ -121,6 +126,40 @@ for round in 1 2 3; do
     wrk_run archive_nginx "$round" "$LOAD_CPU" 1 "http://127.0.0.1:$A_NGINX$old"
 done
 CONNECTIONS=$saved_connections
+
+say "archive: a week of $ARCHIVE_BIG_ROWS observations read by a client at $ARCHIVE_SLOW_RATE bytes/s"
+# The week is sent as it is read, a chunk at a time as the client takes them: all of it arrives,
+# hashing to the sheet's inputs_sha256, and the server does not hold the week meanwhile (its RSS
+# sampled each second during the read).
+big=$((ARCHIVE_WEEKS + 2))
+python3 "$BENCH/make_observations.py" "$ARCHIVE_BIG_ROWS" "$(archive_monday "$big")" 1 |
+    "$BIN" import-observations --database-url "$A_PUBLISHER" - >/dev/null
+"$BIN" publish --database-url "$A_PUBLISHER" --week "$(archive_week "$big")" >/dev/null
+for _ in $(seq 1000); do
+    curl -sf "127.0.0.1:$A_PORT/v1/sheets" | grep -q "\"$(archive_week "$big")\"" && break
+    sleep 0.01
+done
+big_sha=$(curl -sf "127.0.0.1:$A_PORT/v1/sheets/$(archive_week "$big")" |
+    python3 -c "import json,sys; print(json.load(sys.stdin)['inputs_sha256'])")
+figure archive_slow_rss_before_kib "$(vmrss "$A_PID")"
+taskset -c "$LOAD_CPU" python3 "$BENCH/slow_read.py" "$A_PORT" "/v1/sheets/$(archive_week "$big")/observations.csv" \
+    "$ARCHIVE_SLOW_RATE" >"$SCRATCH/slow-result.txt" &
+slow_pid=$!
+: >"$SCRATCH/slow-rss.txt"
+while kill -0 "$slow_pid" 2>/dev/null; do
+    vmrss "$A_PID" >>"$SCRATCH/slow-rss.txt"
+    sleep 1
+done
+wait "$slow_pid" || true
+read -r slow_status slow_bytes slow_length slow_sha slow_seconds <"$SCRATCH/slow-result.txt"
+figure archive_slow_status "$slow_status"
+figure archive_slow_bytes "$slow_bytes"
+figure archive_slow_length "$slow_length"
+figure archive_slow_seconds "$slow_seconds"
+figure archive_slow_rate "$ARCHIVE_SLOW_RATE"
+figure archive_slow_sha_matches "$([ "$slow_sha" = "$big_sha" ] && echo 1 || echo 0)"
+figure archive_slow_rss_max_kib "$(sort -n "$SCRATCH/slow-rss.txt" | tail -n1)"
+figure archive_slow_cache_bytes "$(curl -sf "127.0.0.1:$A_PORT/metrics" | awk '$1 == "lowcostgpu_archive_cache_bytes" { print $2 }')"
 
 say "archive: /v1/prices/h100-sxm/history against /v1/prices, $ARCHIVE_WEEKS weeks and more in the series"
 for round in 1 2 3; do

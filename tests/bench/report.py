@@ -111,6 +111,23 @@ def many_connections_rows(table, runs, fig):
                   " with the idle connections open")
 
 
+def slow_row(table, fig):
+    """A week of over 100 MB read by a client throttled to 1 MB/s: all of it, and the server's RSS meanwhile."""
+    if "archive_slow_bytes" not in fig:
+        return
+    got, length = int(fig["archive_slow_bytes"]), int(fig.get("archive_slow_length") or 0)
+    sha_ok = fig.get("archive_slow_sha_matches") == "1"
+    complete = fig.get("archive_slow_status") == "200" and length > 0 and got == length and sha_ok
+    rate = int(fig["archive_slow_rate"]) / 1e6
+    rss_before, rss_max = int(fig["archive_slow_rss_before_kib"]) / 1024, int(fig["archive_slow_rss_max_kib"]) / 1024
+    table.add(f"{length / 1e6:.0f} MB week read at {rate:g} MB/s: bytes received", f"{got:,}",
+              f"{length:,} (Content-Length)", f"{got / length if length else 0:.3f}x", "all, SHA-256 matching",
+              "PASS" if complete else "FAIL",
+              f"SHA-256 {'matches' if sha_ok else 'DIFFERS'}; {float(fig['archive_slow_seconds']):.0f} s;"
+              f" server RSS {rss_before:.1f} MiB before, at most {rss_max:.1f} MiB during the read;"
+              f" archive cache {int(fig.get('archive_slow_cache_bytes') or 0) / 2**20:.1f} MiB after it")
+
+
 def archive_rows(table, runs, fig):
     """Years of history (tests/bench/archive.sh): what serving costs with the archive, against 1 week."""
     if "archive_weeks" not in fig:
@@ -145,6 +162,7 @@ def archive_rows(table, runs, fig):
               f"{rate / 100:.2f}x", ">= 100 MB/s", "PASS" if rate >= 100 else "FAIL", "loopback, curl")
     throughput_row(table, "old week observations.csv, warm vs nginx same file", runs, "archive_warm", "archive_nginx",
                    0.9)
+    slow_row(table, fig)
     throughput_row(table, f"GET /v1/prices/h100-sxm/history ({weeks}+ weeks) vs /v1/prices", runs,
                    "archive_history", "archive_prices", 0.8)
 

@@ -1,19 +1,24 @@
-// The sheets' inputs come from the archive, not the snapshot: served as stored, rendered from the
-// stored CSV, cached within a byte budget by publication, read once for every request waiting on
-// the same document, and refused with 503 + Retry-After (never a hang) when the source fails.
+// The sheets' inputs come from the archive, not the snapshot: stored in chunks of whole lines, sent
+// as they are read (the CSV as stored, the JSON rendered a chunk at a time), the pages rendered
+// whole; cached within a byte budget by publication, read once for every request waiting on the
+// same thing, and refused with 503 + Retry-After (never a hang) when the source fails.
 #include "server/archive/archive.hpp"
 
 #include "fixture.hpp"
 
 #include "server/store/digest.hpp"
+#include "server/store/inputs.hpp"
+
+#include "render/json.hpp"
 
 #include <boost/json/parse.hpp>
 #include <doctest/doctest.h>
 
 #include <atomic>
 #include <future>
-#include <thread>
+#include <numeric>
 #include <stdexcept>
+#include <thread>
 
 using namespace lcg;
 namespace bh = boost::beast::http;
@@ -26,6 +31,7 @@ pricing::price_sheet const& sheet_of(pricing::iso_week week) { return *testing::
 
 constexpr pricing::iso_week past_week{2026, 48};
 constexpr pricing::iso_week current_week{2026, 49};
+constexpr std::size_t small_chunks = testing::fixture_chunk_bytes;
 
 // GET `target` on the fixture snapshot with `inputs` as the archive.
 http::response get(archive::archive* inputs, std::string const& target)
@@ -37,26 +43,146 @@ http::response get(archive::archive* inputs, std::string const& target)
     return http::handle(req, ctx);
 }
 
-// The result of archive::fetch, waited for.
-archive::result fetched(archive::archive& a, pricing::price_sheet const& sheet, render::format f)
+// Whether the Markdown page of a week could be read.
+bool fetched_page(archive::archive& a, pricing::price_sheet const& sheet)
 {
     std::promise<archive::result> given;
     auto result = given.get_future();
-    a.fetch(sheet, f, [&given](archive::result r) { given.set_value(std::move(r)); });
+    a.fetch(sheet, render::format::markdown, render::language::en, [&given](archive::result r) { given.set_value(std::move(r)); });
+    return static_cast<bool>(result.get());
+}
+
+archive::opened opened(archive::archive& a, pricing::price_sheet const& sheet, render::format f)
+{
+    std::promise<archive::opened> given;
+    auto result = given.get_future();
+    a.open(sheet, f, [&given](archive::opened r) { given.set_value(std::move(r)); });
     return result.get();
 }
 
-// A reader of the fixture's inputs that counts its reads.
-archive::reader_factory counting_reader(std::shared_ptr<std::atomic<int>> reads)
+archive::part next_part(archive::stream& s)
 {
-    return [reads] {
-        return [reads](pricing::price_sheet const& sheet) {
-            ++*reads;
-            return testing::fixture_inputs(sheet.week);
-        };
-    };
+    std::promise<archive::part> given;
+    auto result = given.get_future();
+    s.next([&given](archive::part r) { given.set_value(std::move(r)); });
+    return result.get();
 }
 
+// Every part of a stream, joined; throws if one fails. Bounded by the stream's parts.
+std::string read_all(archive::stream& s)
+{
+    std::string out;
+    for (int parts = 0; parts < 100'000; ++parts) {
+        auto const part = next_part(s);
+        if (!part)
+            throw std::runtime_error(part.err().message);
+        if ((*part)->empty())
+            return out;
+        out += **part;
+    }
+    throw std::runtime_error("the stream did not end");
+}
+
+std::string read_whole(archive::archive& a, pricing::price_sheet const& sheet, render::format f)
+{
+    auto s = opened(a, sheet, f);
+    if (!s)
+        throw std::runtime_error(s.err().message);
+    return read_all(**s);
+}
+
+// The fixture's weeks, cut in chunks of `small_chunks`, counting the calls to the source (one for
+// each layout, one for each chunk).
+struct counting {
+    std::shared_ptr<std::atomic<int>> calls = std::make_shared<std::atomic<int>>(0);
+
+    archive::source_factory sources() const
+    {
+        return testing::text_sources(
+            [c = calls](pricing::price_sheet const& sheet) {
+                ++*c;
+                return testing::fixture_inputs(sheet.week);
+            },
+            small_chunks);
+    }
+};
+
+// A source of fixture weeks in small chunks whose chunk reads from `from` on wait on `gate` and fail
+// when `fail` is set.
+class gated_source final : public archive::source {
+public:
+    gated_source(std::shared_future<void> gate, std::size_t from, std::shared_ptr<std::atomic<bool>> fail)
+        : gate_(std::move(gate)), from_(from), fail_(std::move(fail))
+    {
+    }
+    store::input_layout layout(pricing::price_sheet const& sheet) override
+    {
+        return store::layout_of(testing::fixture_inputs(sheet.week), small_chunks);
+    }
+    std::string chunk(pricing::price_sheet const& sheet, std::size_t seq) override
+    {
+        if (seq >= from_) {
+            gate_.wait();
+            if (*fail_)
+                throw std::runtime_error("the database connection was lost");
+        }
+        return std::string(store::input_chunks(testing::fixture_inputs(sheet.week), small_chunks).at(seq));
+    }
+
+private:
+    std::shared_future<void> gate_;
+    std::size_t from_;
+    std::shared_ptr<std::atomic<bool>> fail_;
+};
+
+archive::source_factory gated(std::shared_future<void> gate, std::size_t from, std::shared_ptr<std::atomic<bool>> fail)
+{
+    return [=]() -> std::unique_ptr<archive::source> { return std::make_unique<gated_source>(gate, from, fail); };
+}
+
+}
+
+TEST_CASE("a canonical CSV is stored in chunks of whole lines, the header in the first, their concatenation exact")
+{
+    std::string const header = "observed_at,gpu,price_per_gpu_hour,source,listing_id\n";
+    std::string csv = header;
+    for (int i = 0; i < 200; ++i)
+        csv += "2026-11-23T00:00:" + std::to_string(10 + i % 50) + "Z,h100-sxm,2.400000,s,L-" + std::to_string(i) + "\n";
+    for (std::size_t const target : {std::size_t{1}, std::size_t{60}, std::size_t{100}, std::size_t{1000}, csv.size(),
+                                     csv.size() + 1, store::input_chunk_bytes}) {
+        CAPTURE(target);
+        auto const chunks = store::input_chunks(csv, target);
+        REQUIRE(!chunks.empty());
+        CHECK(chunks.front().starts_with(header));
+        std::string joined;
+        for (std::size_t i = 0; i < chunks.size(); ++i) {
+            CHECK(chunks[i].ends_with('\n'));  // whole lines only
+            // Each ends at the first line end at or after its target-th byte (chunk 0: after its header).
+            if (i + 1 < chunks.size()) {
+                std::size_t const from = i == 0 ? std::max(target - 1, header.size()) : target - 1;
+                CHECK(chunks[i].size() > from);
+                CHECK(chunks[i].substr(0, chunks[i].size() - 1).find('\n', from) == std::string_view::npos);
+            }
+            joined += chunks[i];
+        }
+        CHECK(joined == csv);
+        if (chunks.size() > 1)
+            CHECK(chunks.front().size() > header.size());  // a row follows the header in chunk 0
+        auto const layout = store::layout_of(csv, target);
+        CHECK(layout.chunk_sizes.size() == chunks.size());
+        CHECK(layout.total_bytes() == csv.size());
+        CHECK(layout.header + "\n" == header);
+    }
+    CHECK(store::input_chunks(csv).size() == 1);  // 200 rows: far under 1 MiB
+    // A week without observations is its header line alone: one chunk. Nothing at all is no chunk.
+    CHECK(store::input_chunks(header, 10) == std::vector<std::string_view>{header});
+    CHECK(store::input_chunks("").empty());
+    // A line longer than the target stays whole.
+    std::string const long_line = header + std::string(5000, 'x') + "\nshort\n";
+    auto const around = store::input_chunks(long_line, 100);
+    REQUIRE(around.size() == 2);
+    CHECK(around[0] == header + std::string(5000, 'x') + "\n");
+    CHECK(around[1] == "short\n");
 }
 
 TEST_CASE("the snapshot holds no observations: a week's inputs are not among its documents")
@@ -72,15 +198,20 @@ TEST_CASE("the served CSV is the stored canonical CSV, its ETag its SHA-256, and
     for (auto const week : {past_week, current_week}) {
         auto const target = "/v1/sheets/" + pricing::to_string(week) + "/observations.csv";
         CAPTURE(target);
+        REQUIRE(store::input_chunks(testing::fixture_inputs(week), small_chunks).size() >= 3);  // sent in parts
         auto const res = testing::fixture_request(target);
         REQUIRE(res.result() == bh::status::ok);
         CHECK(res.body() == testing::fixture_inputs(week));
+        CHECK(header(res, bh::field::content_length) == std::to_string(testing::fixture_inputs(week).size()));
         CHECK(store::sha256_hex(res.body().view()) == sheet_of(week).inputs_sha256);
         CHECK(header(res, bh::field::etag) == "\"" + sheet_of(week).inputs_sha256.substr(0, 32) + "\"");
         CHECK(header(res, bh::field::link).find("observations.md") != std::string::npos);
         bool const past = week == past_week;
         CHECK(header(res, bh::field::cache_control) ==
               (past ? "public, max-age=31536000, immutable" : "public, max-age=300, stale-while-revalidate=600, stale-if-error=86400"));
+        // A conditional request is answered from the validator, before anything is read.
+        auto const again = testing::fixture_request(target, {{"If-None-Match", header(res, bh::field::etag)}});
+        CHECK(again.result() == bh::status::not_modified);
     }
     // Named by an alias, the week changes with the next publication.
     auto const latest = testing::fixture_request("/v1/sheets/latest/observations.csv");
@@ -90,7 +221,9 @@ TEST_CASE("the served CSV is the stored canonical CSV, its ETag its SHA-256, and
 
 TEST_CASE("the JSON, Markdown and HTML of a week's inputs are rendered from its CSV")
 {
-    auto const json = boost::json::parse(testing::fixture_request("/v1/sheets/2026-W49/observations").body()).as_object();
+    auto const res = testing::fixture_request("/v1/sheets/2026-W49/observations");
+    CHECK(header(res, bh::field::etag) == "\"" + sheet_of(current_week).inputs_sha256.substr(0, 32) + "-json\"");
+    auto const json = boost::json::parse(res.body()).as_object();
     CHECK(json.at("week").as_string() == "2026-W49");
     CHECK(json.at("count").to_number<int>() == 19);
     CHECK(json.at("inputs_sha256").as_string() == sheet_of(current_week).inputs_sha256);
@@ -117,6 +250,23 @@ TEST_CASE("the JSON, Markdown and HTML of a week's inputs are rendered from its 
     CHECK(header(md, bh::field::content_language) == "en");
 }
 
+TEST_CASE("the JSON sent a chunk at a time is byte for byte the JSON of the whole week")
+{
+    for (auto const week : {past_week, current_week}) {
+        auto const& sheet = sheet_of(week);
+        auto const whole = pricing::parse_observations_csv(testing::fixture_inputs(week), [](std::string_view) { return true; });
+        auto const expected = render::observations_text(sheet, whole.observations.size(), whole.observations);
+        for (std::size_t const chunk_bytes : {std::size_t{64}, small_chunks, store::input_chunk_bytes}) {
+            CAPTURE(chunk_bytes);
+            archive::archive inputs({}, testing::text_sources(
+                                            [](pricing::price_sheet const& s) { return testing::fixture_inputs(s.week); },
+                                            chunk_bytes));
+            CHECK(read_whole(inputs, sheet, render::format::json) == expected);
+            CHECK(read_whole(inputs, sheet, render::format::csv) == testing::fixture_inputs(week));
+        }
+    }
+}
+
 TEST_CASE("a week's inputs pages speak French with lang=fr; the CSV and the JSON are the same in both")
 {
     auto const md = testing::fixture_request("/v1/sheets/2026-W49/observations.md?lang=fr");
@@ -133,93 +283,188 @@ TEST_CASE("a week's inputs pages speak French with lang=fr; the CSV and the JSON
           testing::fixture_request("/v1/sheets/2026-W49/observations").body());
 }
 
-TEST_CASE("a document read once is served from the cache, and read once for requests waiting together")
+TEST_CASE("the first part of a week is sent before its later chunks are read")
 {
-    auto reads = std::make_shared<std::atomic<int>>(0);
-    archive::archive inputs({}, counting_reader(reads));
+    std::promise<void> release;
+    auto const fail = std::make_shared<std::atomic<bool>>(false);
+    archive::archive inputs({}, gated(release.get_future().share(), 1, fail));
     auto const& sheet = sheet_of(current_week);
-    CHECK(inputs.cached(sheet, render::format::csv) == nullptr);
+    auto const chunks = store::input_chunks(testing::fixture_inputs(current_week), small_chunks);
+    REQUIRE(chunks.size() >= 3);
+    // Chunk 1 cannot be read until released, and the stream opens all the same, its size known.
+    auto s = opened(inputs, sheet, render::format::csv);
+    REQUIRE(s);
+    CHECK((*s)->size() == testing::fixture_inputs(current_week).size());
+    auto const first = next_part(**s);
+    REQUIRE(first);
+    CHECK(**first == chunks[0]);
+    CHECK(inputs.measure().chunk_reads == 1);
+    release.set_value();
+    CHECK(std::string(chunks[0]) + read_all(**s) == testing::fixture_inputs(current_week));
+}
+
+TEST_CASE("a source that fails in the middle of a week fails that part, and the HTTP body is never complete")
+{
+    std::promise<void> release;
+    auto const fail = std::make_shared<std::atomic<bool>>(true);
+    archive::options o;
+    o.retry_after_failure = std::chrono::milliseconds(0);  // the next week is tried at once
+    archive::archive inputs(o, gated(release.get_future().share(), 2, fail));
+    release.set_value();
+    auto s = opened(inputs, sheet_of(current_week), render::format::json);
+    REQUIRE(s);
+    CHECK(next_part(**s));
+    CHECK(next_part(**s));
+    auto const third = next_part(**s);
+    REQUIRE_FALSE(third);
+    CHECK(third.err().code == pricing::errc::unavailable);
+    CHECK(inputs.measure().failed_reads == 1);
+    // Gathered by http::handle, such a body is an error, never a short 200.
+    CHECK_THROWS(get(&inputs, "/v1/sheets/2026-W48/observations.csv"));
+}
+
+TEST_CASE("a week read once is served from the cache without a read, and read once for requests waiting together")
+{
+    counting count;
+    archive::archive inputs({}, count.sources());
+    auto const& sheet = sheet_of(current_week);
+    CHECK(inputs.open_cached(sheet, render::format::csv) == nullptr);
     auto const first = get(&inputs, "/v1/sheets/2026-W49/observations.csv");
     REQUIRE(first.result() == bh::status::ok);
-    CHECK(*reads == 1);
-    REQUIRE(inputs.cached(sheet, render::format::csv) != nullptr);
+    auto const parts = store::input_chunks(testing::fixture_inputs(current_week), small_chunks).size();
+    CHECK(inputs.measure().reads == 1);
+    CHECK(inputs.measure().chunk_reads == parts);
+    int const source_calls = *count.calls;
+    CHECK(source_calls == static_cast<int>(parts) + 1);  // the layout and each chunk
+    REQUIRE(inputs.open_cached(sheet, render::format::csv) != nullptr);
     CHECK(get(&inputs, "/v1/sheets/2026-W49/observations.csv").body() == first.body());
-    // The JSON is rendered from the cached CSV: no second read.
+    // The JSON is rendered from the cached chunks: no read; the page too.
     CHECK(get(&inputs, "/v1/sheets/2026-W49/observations.json").result() == bh::status::ok);
-    CHECK(*reads == 1);
+    CHECK(get(&inputs, "/v1/sheets/2026-W49/observations.md").result() == bh::status::ok);
+    CHECK(*count.calls == source_calls);
     auto const figures = inputs.measure();
-    CHECK(figures.cached_documents == 2);
+    CHECK(figures.reads == 1);
     CHECK(figures.hits >= 1);
+    CHECK(figures.cached_items == 1 + 2 * parts + 1);  // the layout, the CSV and JSON parts, the page
     CHECK(figures.cached_bytes >= first.body().size());
 
-    // Requests that wait on the same document share one read.
+    // Requests that wait on the same thing share one read.
     std::promise<void> release;
     auto released = release.get_future().share();
     auto slow_reads = std::make_shared<std::atomic<int>>(0);
-    archive::archive slow({}, [slow_reads, released] {
-        return [slow_reads, released](pricing::price_sheet const& s) {
-            ++*slow_reads;
-            released.wait();
-            return testing::fixture_inputs(s.week);
-        };
-    });
-    std::vector<std::future<archive::result>> waiting;
+    archive::archive slow({}, testing::text_sources(
+                                  [slow_reads, released](pricing::price_sheet const& s) {
+                                      ++*slow_reads;
+                                      released.wait();
+                                      return testing::fixture_inputs(s.week);
+                                  },
+                                  store::input_chunk_bytes));
+    std::vector<std::future<std::string>> waiting;
     for (int i = 0; i < 5; ++i)
-        waiting.push_back(std::async(std::launch::async, [&] { return fetched(slow, sheet, render::format::csv); }));
+        waiting.push_back(std::async(std::launch::async, [&] { return read_whole(slow, sheet, render::format::csv); }));
     for (int i = 0; i < 10'000 && slow.measure().reads == 0; ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     release.set_value();
     for (auto& w : waiting)
-        CHECK(w.get());
-    // Each fetch either joined the read in progress or found its document cached.
-    CHECK(*slow_reads == 1);
+        CHECK(w.get() == testing::fixture_inputs(current_week));
+    // Each open either joined the read in progress or found it cached: one layout, one chunk.
+    CHECK(*slow_reads == 2);
 }
 
-TEST_CASE("the cache keeps within its byte budget, least recently used out first, and never holds a document over it")
+TEST_CASE("the cache keeps within its byte budget, least recently used out first, and never holds an item over it")
 {
-    auto reads = std::make_shared<std::atomic<int>>(0);
+    counting count;
     auto const csv_size = testing::fixture_inputs(current_week).size();
     archive::options o;
-    o.cache_bytes = csv_size + testing::fixture_inputs(past_week).size() / 2;  // one week's CSV fits, not two
-    archive::archive inputs(o, counting_reader(reads));
-    REQUIRE(fetched(inputs, sheet_of(current_week), render::format::csv));
-    REQUIRE(fetched(inputs, sheet_of(past_week), render::format::csv));
-    CHECK(inputs.cached(sheet_of(current_week), render::format::csv) == nullptr);
-    CHECK(inputs.cached(sheet_of(past_week), render::format::csv) != nullptr);
+    // One week's chunks (and its layout) fit, not two.
+    o.cache_bytes = std::max(csv_size, testing::fixture_inputs(past_week).size()) + 256;
+    archive::archive inputs(o, count.sources());
+    CHECK(read_whole(inputs, sheet_of(current_week), render::format::csv) == testing::fixture_inputs(current_week));
+    CHECK(inputs.open_cached(sheet_of(current_week), render::format::csv) != nullptr);
+    CHECK(read_whole(inputs, sheet_of(past_week), render::format::csv) == testing::fixture_inputs(past_week));
     CHECK(inputs.measure().cached_bytes <= o.cache_bytes);
+    CHECK(inputs.open_cached(sheet_of(current_week), render::format::csv) == nullptr);  // pushed out
+    int const calls = *count.calls;
+    CHECK(read_whole(inputs, sheet_of(current_week), render::format::csv) == testing::fixture_inputs(current_week));
+    CHECK(*count.calls > calls);  // read again
 
     archive::options none;
     none.cache_bytes = 0;
-    archive::archive uncached(none, counting_reader(reads));
-    int const before = *reads;
-    REQUIRE(fetched(uncached, sheet_of(current_week), render::format::csv));
-    REQUIRE(fetched(uncached, sheet_of(current_week), render::format::csv));
-    CHECK(*reads == before + 2);
+    archive::archive uncached(none, count.sources());
+    auto const before = uncached.measure();
+    REQUIRE(read_whole(uncached, sheet_of(current_week), render::format::csv) == testing::fixture_inputs(current_week));
+    REQUIRE(read_whole(uncached, sheet_of(current_week), render::format::csv) == testing::fixture_inputs(current_week));
+    CHECK(uncached.measure().reads == before.reads + 2);
     CHECK(uncached.measure().cached_bytes == 0);
 }
 
-TEST_CASE("a republished week is a new publication: its inputs are read again")
+TEST_CASE("a week larger than the whole budget is sent and let go: it pushes nothing else out")
 {
-    auto reads = std::make_shared<std::atomic<int>>(0);
-    archive::archive inputs({}, counting_reader(reads));
+    auto const& small = testing::fixture_inputs(past_week);
+    std::string big = testing::fixture_inputs(current_week);
+    std::string const rows = big.substr(big.find('\n') + 1);
+    for (int i = 0; i < 10; ++i)
+        big += rows;
+    archive::options o;
+    o.cache_bytes = small.size() + 4096;  // room for the layouts and a page, not for the big week
+    REQUIRE(big.size() > o.cache_bytes);
+    archive::archive inputs(o, testing::text_sources(
+                                   [&](pricing::price_sheet const& s) { return s.week == past_week ? small : big; },
+                                   small_chunks));
+    CHECK(read_whole(inputs, sheet_of(past_week), render::format::csv) == small);
+    REQUIRE(inputs.open_cached(sheet_of(past_week), render::format::csv) != nullptr);
+    CHECK(read_whole(inputs, sheet_of(current_week), render::format::csv) == big);
+    CHECK(read_whole(inputs, sheet_of(current_week), render::format::json).size() > big.size());
+    CHECK(fetched_page(inputs, sheet_of(current_week)));
+    CHECK(inputs.open_cached(sheet_of(past_week), render::format::csv) != nullptr);  // still there
+    CHECK(inputs.open_cached(sheet_of(current_week), render::format::csv) == nullptr);
+    CHECK(inputs.measure().cached_bytes <= o.cache_bytes);
+}
+
+TEST_CASE("a republished week is a new publication: its inputs are read again, and a stream never mixes two")
+{
+    counting count;
+    archive::archive inputs({}, count.sources());
     auto sheet = sheet_of(current_week);
-    REQUIRE(fetched(inputs, sheet, render::format::csv));
+    REQUIRE(read_whole(inputs, sheet, render::format::csv).size() > 0);
     sheet.published_at += std::chrono::hours(1);
-    CHECK(inputs.cached(sheet, render::format::csv) == nullptr);
-    REQUIRE(fetched(inputs, sheet, render::format::csv));
-    CHECK(*reads == 2);
+    CHECK(inputs.open_cached(sheet, render::format::csv) == nullptr);
+    REQUIRE(read_whole(inputs, sheet, render::format::csv).size() > 0);
+    CHECK(inputs.measure().reads == 2);
+
+    // Republished between two chunks: the source has no chunk of the publication read (as the
+    // database's query, keyed by inputs_sha256, finds none), and that part fails instead of sending
+    // fewer bytes than announced or another publication's.
+    auto const other = std::make_shared<std::atomic<bool>>(false);
+    archive::archive changing({}, testing::text_sources(
+                                      [other](pricing::price_sheet const& s) {
+                                          return *other ? std::string() : testing::fixture_inputs(s.week);
+                                      },
+                                      small_chunks));
+    auto s = opened(changing, sheet_of(current_week), render::format::csv);
+    REQUIRE(s);
+    REQUIRE(next_part(**s));
+    *other = true;
+    bool failed = false;
+    for (int i = 0; i < 100 && !failed; ++i) {
+        auto const part = next_part(**s);
+        failed = !part;
+        if (part && (*part)->empty())
+            break;
+    }
+    CHECK(failed);
 }
 
 TEST_CASE("a source that fails or does not answer gives 503 with Retry-After, and a cached week still serves")
 {
     auto failing = std::make_shared<std::atomic<bool>>(false);
-    archive::archive inputs({}, [failing] {
-        return [failing](pricing::price_sheet const& s) -> std::string {
-            if (*failing)
-                throw std::runtime_error("the database connection was lost");
-            return testing::fixture_inputs(s.week);
-        };
-    });
+    archive::archive inputs({}, testing::text_sources(
+                                    [failing](pricing::price_sheet const& s) -> std::string {
+                                        if (*failing)
+                                            throw std::runtime_error("the database connection was lost");
+                                        return testing::fixture_inputs(s.week);
+                                    },
+                                    small_chunks));
     REQUIRE(get(&inputs, "/v1/sheets/2026-W49/observations.csv").result() == bh::status::ok);
     *failing = true;
     auto const refused = get(&inputs, "/v1/sheets/2026-W48/observations.csv");
@@ -234,12 +479,12 @@ TEST_CASE("a source that fails or does not answer gives 503 with Retry-After, an
     auto released = release.get_future().share();
     archive::options quick;
     quick.timeout = std::chrono::milliseconds(50);
-    archive::archive hanging(quick, [released] {
-        return [released](pricing::price_sheet const& s) {
-            released.wait();
-            return testing::fixture_inputs(s.week);
-        };
-    });
+    archive::archive hanging(quick, testing::text_sources(
+                                        [released](pricing::price_sheet const& s) {
+                                            released.wait();
+                                            return testing::fixture_inputs(s.week);
+                                        },
+                                        small_chunks));
     auto const late = get(&hanging, "/v1/sheets/2026-W48/observations.csv");
     CHECK(late.result() == bh::status::service_unavailable);
     CHECK(header(late, bh::field::retry_after) == "10");
@@ -254,16 +499,17 @@ TEST_CASE("a source that fails or does not answer gives 503 with Retry-After, an
 TEST_CASE("nothing stored for a publication is 404, and an unknown parameter is refused before any read")
 {
     auto reads = std::make_shared<std::atomic<int>>(0);
-    archive::archive empty({}, [reads] {
-        return [reads](pricing::price_sheet const&) {
-            ++*reads;
-            return std::string();
-        };
-    });
+    archive::archive empty({}, testing::text_sources(
+                                   [reads](pricing::price_sheet const&) {
+                                       ++*reads;
+                                       return std::string();
+                                   },
+                                   small_chunks));
     auto const missing = get(&empty, "/v1/sheets/2026-W48/observations.csv");
     CHECK(missing.result() == bh::status::not_found);
-    CHECK(*reads == 1);
+    CHECK(get(&empty, "/v1/sheets/2026-W48/observations.md").result() == bh::status::not_found);
+    CHECK(*reads == 2);
     auto const unknown = get(&empty, "/v1/sheets/2026-W48/observations.csv?nope=1");
     CHECK(unknown.result() == bh::status::bad_request);
-    CHECK(*reads == 1);
+    CHECK(*reads == 2);
 }

@@ -10,7 +10,10 @@
 #include <boost/beast/_experimental/test/stream.hpp>
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <chrono>
+#include <functional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -73,6 +76,19 @@ public:
         return client_.str();
     }
 
+    // The same, then waits (5 s at most) until `done` holds for what the server has written: for
+    // bodies sent in parts, read on other threads.
+    std::string send_until(std::string_view bytes, std::function<bool(std::string const&)> const& done)
+    {
+        http::asio::write(client_, http::asio::buffer(bytes.data(), bytes.size()));
+        for (int waited = 0; waited < 500 && !done(client_.str()); ++waited) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            run();
+        }
+        run();
+        return client_.str();
+    }
+
     // Whether the server still holds the connection (it closes after `Connection: close`, HTTP/1.0
     // and any refusal).
     bool open() const { return !loop_.connections.empty(); }
@@ -115,8 +131,8 @@ std::vector<http::beast_http::response<http::beast_http::string_body>> responses
         http::beast_http::response_parser<http::beast_http::string_body> parser;
         parser.body_limit(64 * 1024 * 1024);
         parser.skip(head);
-        // put() stops after the head, then reads the body: called until the message is complete.
-        for (int step = 0; step < 4 && !parser.is_done() && !bytes.empty(); ++step) {
+        // put() stops after the head, then reads the body (a chunk at a time): called until the message is complete.
+        for (int step = 0; step < 100'000 && !parser.is_done() && !bytes.empty(); ++step) {
             http::beast::error_code ec;
             auto const used = parser.put(http::asio::buffer(bytes.data(), bytes.size()), ec);
             REQUIRE_MESSAGE(!ec, ec.message());
@@ -130,6 +146,13 @@ std::vector<http::beast_http::response<http::beast_http::string_body>> responses
 }
 
 std::string const get_prices = "GET /v1/prices HTTP/1.1\r\nHost: x\r\n\r\n";
+
+// The fixture's weeks in chunks of about 512 bytes: each sent in several parts.
+lcg::archive::source_factory fixture_sources()
+{
+    return testing::text_sources([](pricing::price_sheet const& sheet) { return testing::fixture_inputs(sheet.week); },
+                                 testing::fixture_chunk_bytes);
+}
 
 // One request that the connection must refuse from its headers, with `expected`, and then close.
 void check_refused(std::string const& bytes, status expected)
@@ -164,9 +187,7 @@ TEST_CASE("a keep-alive connection answers request after request, pipelined ones
 
 TEST_CASE("an answer given later (a week's inputs read off the loop) keeps its place among pipelined ones")
 {
-    lcg::archive::archive inputs({}, [] {
-        return [](pricing::price_sheet const& sheet) { return testing::fixture_inputs(sheet.week); };
-    });
+    lcg::archive::archive inputs({}, fixture_sources());
     http::server_options o;
     o.archive = &inputs;
     wire w(o);
@@ -184,6 +205,64 @@ TEST_CASE("an answer given later (a week's inputs read off the loop) keeps its p
     CHECK(answers[2].body().empty());
     CHECK(w.open());
     CHECK(inputs.measure().reads == 2);
+}
+
+TEST_CASE("a body sent in parts without a known length is chunked for HTTP/1.1, and ends the connection for HTTP/1.0")
+{
+    lcg::archive::archive inputs({}, fixture_sources());
+    http::server_options o;
+    o.archive = &inputs;
+    auto const json = testing::fixture_request("/v1/sheets/2026-W49/observations").body().str();
+    wire w(o);
+    std::string const get_json = "GET /v1/sheets/2026-W49/observations HTTP/1.1\r\nHost: x\r\n\r\n";
+    auto const out = w.send_until(get_json + get_prices, [](std::string const& written) { return written.ends_with("}\n"); });
+    CHECK(out.find("Transfer-Encoding: chunked\r\n") != std::string::npos);
+    CHECK(out.find("\r\n0\r\n\r\n") != std::string::npos);  // the last chunk
+    auto const answers = responses(out, {false, false});
+    CHECK(answers[0].result() == status::ok);
+    CHECK(answers[0].find(http::beast_http::field::content_length) == answers[0].end());
+    CHECK(answers[0].body() == json);
+    CHECK(answers[1].body() == testing::fixture_request("/v1/prices").body());  // in its place after it
+    CHECK(w.open());
+
+    wire old(o);
+    auto const old_out = old.send_until("GET /v1/sheets/2026-W49/observations HTTP/1.0\r\n\r\n",
+                                        [&](std::string const&) { return !old.open(); });
+    CHECK_FALSE(old.open());
+    REQUIRE(old_out.starts_with("HTTP/1.0 200 OK\r\n"));
+    auto const head_end = old_out.find("\r\n\r\n");
+    auto const head = old_out.substr(0, head_end);
+    CHECK(head.find("Content-Length") == std::string::npos);
+    CHECK(head.find("Transfer-Encoding") == std::string::npos);
+    CHECK(old_out.substr(head_end + 4) == json);  // the whole body, then the end of the connection
+}
+
+TEST_CASE("a body whose source fails in the middle closes the connection: the client sees fewer bytes than announced")
+{
+    auto const calls = std::make_shared<std::atomic<int>>(0);
+    lcg::archive::options quick;
+    quick.retry_after_failure = std::chrono::milliseconds(0);
+    lcg::archive::archive inputs(quick, testing::text_sources(
+                                            [calls](pricing::price_sheet const& sheet) -> std::string {
+                                                if (++*calls > 3)  // the layout and two chunks, then nothing
+                                                    throw std::runtime_error("the database connection was lost");
+                                                return testing::fixture_inputs(sheet.week);
+                                            },
+                                            testing::fixture_chunk_bytes));
+    http::server_options o;
+    o.archive = &inputs;
+    wire w(o);
+    auto const out = w.send_until("GET /v1/sheets/2026-W48/observations.csv HTTP/1.1\r\nHost: x\r\n\r\n" + get_prices,
+                                  [&](std::string const&) { return !w.open(); });
+    CHECK_FALSE(w.open());
+    REQUIRE(out.starts_with("HTTP/1.1 200 OK\r\n"));
+    auto const body = out.substr(out.find("\r\n\r\n") + 4);
+    auto const csv = testing::fixture_inputs({2026, 48});
+    CHECK(out.find("Content-Length: " + std::to_string(csv.size()) + "\r\n") != std::string::npos);
+    CHECK(body.size() < csv.size());
+    CHECK(csv.starts_with(body));  // what was sent is the week's beginning, and nothing after it
+    CHECK(body.size() == std::string(store::input_chunks(csv, testing::fixture_chunk_bytes)[0]).size() +
+                             store::input_chunks(csv, testing::fixture_chunk_bytes)[1].size());
 }
 
 TEST_CASE("HEAD is the head of GET, with the full Content-Length and no body, on every kind of answer")

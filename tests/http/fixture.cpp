@@ -158,11 +158,44 @@ std::shared_ptr<const snapshot::snapshot> fixture_snapshot() { return data().sna
 
 std::string const& fixture_inputs(pricing::iso_week week) { return data().inputs.at(pricing::to_string(week)); }
 
+namespace {
+
+class text_source final : public archive::source {
+public:
+    text_source(csv_of_sheet csv_of, std::size_t chunk_bytes) : csv_of_(std::move(csv_of)), chunk_bytes_(chunk_bytes) {}
+
+    store::input_layout layout(pricing::price_sheet const& sheet) override
+    {
+        auto const csv = csv_of_(sheet);
+        return csv.empty() ? store::input_layout{} : store::layout_of(csv, chunk_bytes_);
+    }
+
+    std::string chunk(pricing::price_sheet const& sheet, std::size_t seq) override
+    {
+        auto const csv = csv_of_(sheet);
+        auto const chunks = store::input_chunks(csv, chunk_bytes_);
+        return seq < chunks.size() ? std::string(chunks[seq]) : std::string();
+    }
+
+private:
+    csv_of_sheet csv_of_;
+    std::size_t chunk_bytes_;
+};
+
+}
+
+archive::source_factory text_sources(csv_of_sheet csv_of, std::size_t chunk_bytes)
+{
+    return [csv_of, chunk_bytes]() -> std::unique_ptr<archive::source> {
+        return std::make_unique<text_source>(csv_of, chunk_bytes);
+    };
+}
+
 archive::archive& fixture_archive()
 {
-    static archive::archive inputs({}, [] {
-        return [](pricing::price_sheet const& sheet) { return data().inputs.at(pricing::to_string(sheet.week)); };
-    });
+    static archive::archive inputs(
+        {}, text_sources([](pricing::price_sheet const& sheet) { return data().inputs.at(pricing::to_string(sheet.week)); },
+                         fixture_chunk_bytes));
     return inputs;
 }
 

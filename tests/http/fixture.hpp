@@ -11,6 +11,7 @@
 #include "server/http/router.hpp"
 #include "server/snapshot/snapshot.hpp"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -27,7 +28,13 @@ pricing::instant fixture_now();
 std::shared_ptr<const snapshot::snapshot> fixture_snapshot();
 // The canonical CSV of a week of the fixture (2026-W48 or 2026-W49).
 std::string const& fixture_inputs(pricing::iso_week week);
-// An archive that reads the fixture's weeks from memory (fixture_request uses it).
+// An archive source over whole CSVs that `csv_of` gives (empty: nothing stored), cut into chunks of
+// about `chunk_bytes` by the rule of the database (store::input_chunks).
+using csv_of_sheet = std::function<std::string(pricing::price_sheet const&)>;
+archive::source_factory text_sources(csv_of_sheet csv_of, std::size_t chunk_bytes);
+// An archive that reads the fixture's weeks from memory (fixture_request uses it), in chunks of
+// about 512 bytes, so every week is sent in several parts.
+inline constexpr std::size_t fixture_chunk_bytes = 512;
 archive::archive& fixture_archive();
 
 // GET (or `method`) `target` with `headers` through http::handle on the fixture snapshot.

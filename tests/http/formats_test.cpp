@@ -113,7 +113,10 @@ TEST_CASE("every route × every format it offers: by Accept, by suffix, cached, 
             // gzip when allowed, with its own ETag; never when refused.
             auto const zipped =
                 fixture_request(target, {{"Accept", std::string(render::media_type(f))}, {"Accept-Encoding", "gzip"}});
-            if (res.body().size() >= 256) {
+            // A week's CSV and JSON are sent as they are read, never compressed (a CDN in front
+            // compresses an immutable week once).
+            bool const in_parts = path.ends_with("/observations") && (f == format::csv || f == format::json);
+            if (res.body().size() >= 256 && !in_parts) {
                 CHECK(header(zipped, "Content-Encoding") == "gzip");
                 CHECK(header(zipped, "ETag") == etag.substr(0, etag.size() - 1) + "-gz\"");
                 CHECK(gunzip(zipped.body().str()) == res.body());

@@ -4,12 +4,18 @@
 // with Retry-After, never a hang. The outage is this test database refusing connections.
 #include "harness.hpp"
 
+#include "pricing/calendar.hpp"
+
 #include <boost/json.hpp>
 #include <doctest/doctest.h>
 #include <openssl/evp.h>
 #include <pqxx/pqxx>
 
+#include <algorithm>
 #include <array>
+#include <fstream>
+#include <iterator>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -52,12 +58,60 @@ long metric(server_process const& server, std::string const& name)
     return at == std::string::npos ? -1 : std::stol(text.substr(at + name.size() + 2));
 }
 
-std::string stored_csv(test_database const& db, std::string const& week)
+// A week's stored chunks, in order.
+std::vector<std::string> stored_chunks(test_database const& db, std::string const& week)
 {
     pqxx::connection c(db.url("owner"));
     pqxx::read_transaction tx(c);
-    auto const r = tx.exec_params("SELECT canonical_csv FROM sheet_input WHERE week = $1", week);
-    return r.empty() ? std::string() : r[0][0].as<std::string>();
+    std::vector<std::string> out;
+    for (auto const& r : tx.exec_params("SELECT csv FROM sheet_input_chunk WHERE week = $1 ORDER BY seq", week))
+        out.push_back(r[0].as<std::string>());
+    return out;
+}
+
+std::string stored_csv(test_database const& db, std::string const& week)
+{
+    std::string out;
+    for (auto const& chunk : stored_chunks(db, week))
+        out += chunk;
+    return out;
+}
+
+std::string read_text_file(std::string const& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    REQUIRE(in);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A canonical CSV of `rows` observations of one model inside `week`'s window, a few MiB for 40,000.
+std::string week_of_rows(lcg::pricing::iso_week week, int rows)
+{
+    auto const window = lcg::pricing::observation_window(week);
+    std::string csv = "observed_at,gpu,price_per_gpu_hour,source,listing_id\n";
+    for (int i = 0; i < rows; ++i)
+        csv += lcg::pricing::to_rfc3339(window.from + std::chrono::seconds(i)) + ",h100-sxm,2.400000,chunked-week,L-" +
+               std::to_string(i) + "\n";
+    return csv;
+}
+
+// Checks that `chunks` are the stored form of `csv`: each whole lines of about 1 MiB (the header in
+// the first), joined the very bytes.
+void check_chunked(std::vector<std::string> const& chunks, std::string const& csv)
+{
+    REQUIRE(!chunks.empty());
+    CHECK(chunks.front().starts_with("observed_at,gpu,price_per_gpu_hour,source,listing_id"));
+    std::string joined;
+    for (std::size_t i = 0; i < chunks.size(); ++i) {
+        CAPTURE(i);
+        CHECK(chunks[i].ends_with('\n'));
+        if (i + 1 < chunks.size()) {
+            CHECK(chunks[i].size() >= 1024 * 1024);
+            CHECK(chunks[i].size() < 1024 * 1024 + 200);  // the line that crosses 1 MiB, no more
+        }
+        joined += chunks[i];
+    }
+    CHECK(joined == csv);
 }
 
 void allow_connections(test_database const& db, bool allowed)
@@ -103,18 +157,100 @@ TEST_CASE("a week's observations are the stored canonical CSV, read once and the
               .status == 304);
 }
 
-TEST_CASE("the canonical CSV is stored compressed with lz4 (migration 009), and every week's is read back whole")
+TEST_CASE("the canonical CSV is stored in chunks compressed with lz4 (migration 011), every week's joined hashing to its sheet")
 {
     test_database db;
     pqxx::connection c(db.url("owner"));
     pqxx::read_transaction tx(c);
-    auto const method = tx.exec("SELECT attcompression FROM pg_attribute WHERE attrelid = 'sheet_input'::regclass "
-                                "AND attname = 'canonical_csv'");
+    auto const method = tx.exec("SELECT attcompression FROM pg_attribute WHERE attrelid = 'sheet_input_chunk'::regclass "
+                                "AND attname = 'csv'");
     REQUIRE(method.size() == 1);
     CHECK(method[0][0].as<std::string>() == "l");
-    auto const mismatched = tx.exec("SELECT count(*) FROM sheet s JOIN sheet_input i USING (week) "
-                                    "WHERE encode(sha256(convert_to(i.canonical_csv, 'UTF8')), 'hex') <> s.inputs_sha256");
+    auto const mismatched = tx.exec("SELECT count(*) FROM sheet s WHERE encode(sha256(convert_to((SELECT "
+                                    "string_agg(csv, '' ORDER BY seq) FROM sheet_input_chunk c WHERE c.week = s.week), "
+                                    "'UTF8')), 'hex') IS DISTINCT FROM s.inputs_sha256");
     CHECK(mismatched[0][0].as<int>() == 0);
+    CHECK(tx.exec("SELECT to_regclass('sheet_input')")[0][0].is_null());  // the single-value table is gone
+}
+
+TEST_CASE("publish writes a big week in chunks of whole lines, and the server streams the very bytes and their JSON")
+{
+    test_database db;
+    auto const week = lcg::pricing::previous_week(current_week());
+    std::string const name = lcg::pricing::to_string(week);
+    auto const csv = week_of_rows(week, 40'000);  // about 3 MiB: 3 chunks
+    REQUIRE(run_lowcostgpu({"import-observations", "--database-url", db.url("publisher"), "-"}, csv).exit_code == 0);
+    REQUIRE(run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", name, "--replace"}).exit_code == 0);
+    auto const chunks = stored_chunks(db, name);  // the sample's observations of that week and these
+    CHECK(chunks.size() >= 3);
+    check_chunked(chunks, stored_csv(db, name));
+
+    server_process server(db.url("reader"));
+    auto const listed = published(server);
+    auto const sheet = std::find_if(listed.begin(), listed.end(), [&](auto const& s) { return s.week == name; });
+    REQUIRE(sheet != listed.end());
+    auto const served = server.get("/v1/sheets/" + name + "/observations.csv");
+    REQUIRE(served.status == 200);
+    CHECK(served.header("content-length") == std::to_string(served.body.size()));
+    CHECK(served.body == stored_csv(db, name));
+    CHECK(sha256_of(served.body) == sheet->inputs_sha256);
+    long const chunk_count = static_cast<long>(chunks.size());
+    CHECK(metric(server, "lowcostgpu_archive_chunk_reads_total") == chunk_count);
+    auto const json = server.get("/v1/sheets/" + name + "/observations");
+    REQUIRE(json.status == 200);
+    CHECK(json.header("transfer-encoding") == "chunked");
+    auto const doc = json::parse(json.body).as_object();
+    auto const& rows = doc.at("observations").as_array();
+    CHECK(rows.size() == static_cast<std::size_t>(std::count(served.body.begin(), served.body.end(), '\n') - 1));
+    CHECK(doc.at("count").to_number<std::size_t>() == rows.size());
+    // The last element is the CSV's last row: nothing lost or repeated between chunks.
+    auto const last_row = served.body.substr(served.body.rfind('\n', served.body.size() - 2) + 1);
+    CHECK(last_row.find("," + std::string(rows.back().at("listing_id").as_string()) + "\n") != std::string::npos);
+    CHECK(metric(server, "lowcostgpu_archive_chunk_reads_total") == chunk_count);  // rendered from the cached chunks
+    CHECK(server.get("/v1/sheets/" + name + "/observations.md").status == 200);
+}
+
+TEST_CASE("migration 011 moves every stored week into chunks: the same bytes, line-bounded, the old table dropped")
+{
+    test_database db;
+    auto const week = lcg::pricing::previous_week(current_week());
+    std::string const big_week = lcg::pricing::to_string(week);
+    auto const big = week_of_rows(week, 40'000);
+    REQUIRE(run_lowcostgpu({"import-observations", "--database-url", db.url("publisher"), "-"}, big).exit_code == 0);
+    REQUIRE(run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", big_week, "--replace"}).exit_code == 0);
+    std::map<std::string, std::string> before;
+    std::map<std::string, std::vector<std::string>> published_chunks;
+    {
+        pqxx::connection c(db.url("owner"));
+        pqxx::read_transaction tx(c);
+        for (auto const& r : tx.exec("SELECT week FROM sheet ORDER BY week")) {
+            before[r[0].as<std::string>()] = stored_csv(db, r[0].as<std::string>());
+            published_chunks[r[0].as<std::string>()] = stored_chunks(db, r[0].as<std::string>());
+        }
+    }
+    REQUIRE(published_chunks.at(big_week).size() >= 3);
+    REQUIRE(before.size() >= 3);
+    // The state before migration 011: one value per week (migrations 005 and 009).
+    db.exec("DROP TABLE sheet_input_chunk");
+    db.exec("CREATE TABLE sheet_input (week text PRIMARY KEY REFERENCES sheet (week) ON DELETE CASCADE, "
+            "canonical_csv text NOT NULL)");
+    {
+        pqxx::connection c(db.url("owner"));
+        pqxx::work tx(c);
+        for (auto const& [week_name, csv] : before)
+            tx.exec_params("INSERT INTO sheet_input (week, canonical_csv) VALUES ($1, $2)", week_name, csv);
+        tx.commit();
+    }
+    db.exec(read_text_file(std::string(LCG_SOURCE_DIR) + "/sql/migrations/011_input_chunks.sql"));
+    for (auto const& [week_name, csv] : before) {
+        CAPTURE(week_name);
+        auto const chunks = stored_chunks(db, week_name);
+        check_chunked(chunks, csv);
+        CHECK(chunks == published_chunks.at(week_name));  // the rule of publish (store::input_chunks), in SQL
+    }
+    pqxx::connection c(db.url("owner"));
+    pqxx::read_transaction tx(c);
+    CHECK(tx.exec("SELECT to_regclass('sheet_input')")[0][0].is_null());
 }
 
 TEST_CASE("with a cache of 0 bytes every request reads PostgreSQL, and still gets the stored bytes")

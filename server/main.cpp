@@ -438,8 +438,8 @@ void fit_connections_to_descriptors(http::server_options& o)
         if (setrlimit(RLIMIT_NOFILE, &limit) != 0)
             limit.rlim_cur = before;
     }
-    // Standard streams, listeners, each worker's event loop, the database connections, and one
-    // descriptor to accept and refuse with a 503.
+    // Standard streams, listeners, each worker's event loop and the memory files of its stored
+    // answers, the database connections, and one descriptor to accept and refuse with a 503.
     std::size_t const reserve = 32 + http::descriptors_per_thread * static_cast<std::size_t>(o.threads);
     if (limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur >= o.max_connections + reserve)
         return;

@@ -9,6 +9,8 @@
 
 #include <sys/resource.h>
 
+#include <csignal>
+
 
 #include <thread>
 #include <vector>
@@ -44,6 +46,9 @@ struct server::impl {
         if (shared.options.rate_limit)
             shared.limiter.emplace(*shared.options.rate_limit);
         raise_descriptor_limit();
+        // A peer that resets while sendfile writes to it must end that write with EPIPE, not end
+        // the process (send has MSG_NOSIGNAL; sendfile has no such flag).
+        std::signal(SIGPIPE, SIG_IGN);
         tcp::endpoint const endpoint{asio::ip::make_address(shared.options.address), shared.options.port};
         acceptor.open(endpoint.protocol());
         acceptor.set_option(asio::socket_base::reuse_address(true));

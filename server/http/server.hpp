@@ -14,8 +14,9 @@
 
 namespace lcg::http {
 
-// Descriptors each server thread holds besides its connections (its event loop's).
-inline constexpr std::size_t descriptors_per_thread = 4;
+// Descriptors each server thread may hold besides its connections: its event loop's, and the
+// memory files of its stored answers (stored_answers::max_files).
+inline constexpr std::size_t descriptors_per_thread = 4 + 64;
 
 struct server_options {
     std::string address = "127.0.0.1";

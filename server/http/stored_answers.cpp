@@ -1,5 +1,8 @@
 #include "server/http/stored_answers.hpp"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 namespace lcg::http {
 
 namespace {
@@ -18,6 +21,24 @@ bool plain(request const& req)
 }
 
 }
+
+std::shared_ptr<const memory_file> memory_file::holding(std::initializer_list<std::string_view> parts)
+{
+    int const fd = ::memfd_create("lowcostgpu-answer", MFD_CLOEXEC);
+    if (fd < 0)
+        return nullptr;
+    auto file = std::make_shared<const memory_file>(fd);
+    for (auto rest : parts)
+        while (!rest.empty()) {
+            auto const n = ::write(fd, rest.data(), rest.size());
+            if (n <= 0)
+                return nullptr;
+            rest.remove_prefix(static_cast<std::size_t>(n));
+        }
+    return file;
+}
+
+memory_file::~memory_file() { ::close(fd_); }
 
 bool stored_answers::key_of(request const& req)
 {
@@ -50,6 +71,7 @@ std::optional<stored_answers::found> stored_answers::find(request const& req,
         return std::nullopt;
     auto owner = it->second.owner.lock();
     if (!owner) {
+        forget_file(it->second);
         answers_.erase(it);
         return std::nullopt;
     }
@@ -63,12 +85,37 @@ void stored_answers::keep(request const& req, std::shared_ptr<const snapshot::sn
     if (!snapshot || !owner || res.result() != beast_http::status::ok || !res.keep_alive() || !key_of(req))
         return;
     if (!same_snapshot(snapshot)) {
-        answers_.clear();
+        clear();
         snapshot_ = snapshot;
     }
     if (answers_.size() >= max_answers)
-        answers_.clear();  // many distinct questions: start again rather than track which are asked most
-    answers_.insert_or_assign(key_, stored{std::string(head), owner, res.body().view(), res.result_int(), route});
+        clear();  // many distinct questions: start again rather than track which are asked most
+    stored answer{std::string(head), owner, res.body().view(), res.result_int(), route, nullptr};
+    std::size_t const bytes = head.size() + answer.body.size();
+    if (bytes >= file_threshold && files_ < max_files && file_bytes_ + bytes <= max_file_bytes)
+        if ((answer.file = memory_file::holding({head, answer.body}))) {
+            ++files_;
+            file_bytes_ += bytes;
+        }
+    auto [it, fresh] = answers_.try_emplace(key_);
+    if (!fresh)
+        forget_file(it->second);
+    it->second = std::move(answer);
+}
+
+void stored_answers::forget_file(stored const& answer)
+{
+    if (!answer.file)
+        return;
+    --files_;
+    file_bytes_ -= answer.head.size() + answer.body.size();
+}
+
+void stored_answers::clear()
+{
+    answers_.clear();
+    files_ = 0;
+    file_bytes_ = 0;
 }
 
 }

@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -403,9 +404,10 @@ namespace {
 // the kernel does with our writes, which the test stream cannot show.
 class loopback_wire {
 public:
-    loopback_wire() : shared_{{}, holder_, {}, {}, {}, {}, {}}, loop_(shared_), client_(io_)
+    explicit loopback_wire(std::shared_ptr<const snapshot::snapshot> snap = testing::fixture_snapshot())
+        : shared_{{}, holder_, {}, {}, {}, {}, {}}, loop_(shared_), client_(io_)
     {
-        holder_.set(testing::fixture_snapshot());
+        holder_.set(std::move(snap));
         http::asio::ip::tcp::acceptor acceptor(loop_.ioc, {http::asio::ip::make_address("127.0.0.1"), 0});
         client_.connect(acceptor.local_endpoint());
         http::tcp_socket server_end(loop_.ioc);
@@ -423,6 +425,14 @@ public:
     }
 
     void send(std::string_view bytes) { http::asio::write(client_, http::asio::buffer(bytes.data(), bytes.size())); }
+
+    // How many memory files the event loop holds, asked on its own thread.
+    std::size_t stored_files()
+    {
+        std::promise<std::size_t> files;
+        http::asio::post(loop_.ioc, [&] { files.set_value(loop_.answers.files()); });
+        return files.get_future().get();
+    }
 
     // The next response; `head`: it answers a HEAD.
     http::beast_http::response<http::beast_http::string_body> read(bool head = false)
@@ -467,6 +477,33 @@ TEST_CASE("over a real socket, documents arrive byte for byte, gzip, HEAD and pi
     CHECK(again.body() == expected.body().view());
     w.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");  // and a later one on the same connection
     CHECK(w.read().result() == status::ok);
+}
+
+TEST_CASE("over a real socket, a stored answer of 16 KiB or more is sent from its memory file, byte for byte")
+{
+    // A sheet of 3 MiB: more than the socket takes at once, and than one turn of the loop sends.
+    auto big = std::make_shared<snapshot::snapshot>(*testing::fixture_snapshot());
+    std::string body = "[";
+    for (int i = 0; body.size() < 3 * 1024 * 1024; ++i)
+        body += (i ? ",\"" : "\"") + std::to_string(i) + "\"";
+    body += "]\n";
+    big->documents[snapshot::document_key("/v1/prices", render::format::json)] =
+        snapshot::make_document("application/json", body, false, testing::fixture_now());
+    loopback_wire w(big);
+    std::string const get = "GET /v1/prices HTTP/1.1\r\nHost: x\r\n\r\n";
+    w.send(get);
+    auto const first = w.read();  // written from memory, then stored with its file
+    CHECK(first.body() == body);
+    CHECK(w.stored_files() == 1);
+    w.send(get + "HEAD /v1/prices HTTP/1.1\r\nHost: x\r\n\r\n" + get + "GET /v1/regions HTTP/1.1\r\nHost: x\r\n\r\n");
+    auto const again = w.read();
+    CHECK(again.body() == body);
+    CHECK(again.base().at(http::beast_http::field::etag) == first.base().at(http::beast_http::field::etag));
+    auto const head = w.read(true);
+    CHECK(head[http::beast_http::field::content_length] == std::to_string(body.size()));
+    CHECK(w.read().body() == body);
+    CHECK(w.read().body() == testing::fixture_request("/v1/regions").body().view());
+    CHECK(w.stored_files() == 1);  // /v1/regions is smaller than a file is worth
 }
 
 namespace {

@@ -441,9 +441,53 @@ std::optional<std::size_t> stream::size() const
 void stream::next(part_completion done)
 {
     std::size_t const seq = next_++;
-    if (seq == 0)
+    if (seq == 0) {
+        read_ahead(1);
         return done(std::move(first_));
-    archive_.read_part(sheet_, format_, layout_, seq, std::move(done));
+    }
+    std::unique_lock lock(mutex_);
+    if (!reading_ahead_ && !ahead_) {
+        lock.unlock();
+        return done(end_of_stream());  // the last part was given: nothing was read ahead
+    }
+    if (!ahead_) {
+        asked_ = std::move(done);  // arrived() answers it
+        return;
+    }
+    part read = std::move(*ahead_);
+    ahead_.reset();
+    lock.unlock();
+    if (read)
+        read_ahead(seq + 1);
+    done(std::move(read));
+}
+
+void stream::read_ahead(std::size_t seq)
+{
+    if (seq >= layout_->chunk_sizes.size())
+        return;
+    {
+        std::lock_guard lock(mutex_);
+        reading_ahead_ = true;
+    }
+    archive_.read_part(sheet_, format_, layout_, seq,
+                       [self = shared_from_this(), seq](part read) { self->arrived(std::move(read), seq); });
+}
+
+void stream::arrived(part read, std::size_t seq)
+{
+    std::unique_lock lock(mutex_);
+    reading_ahead_ = false;
+    if (!asked_) {
+        ahead_ = std::move(read);
+        return;
+    }
+    auto done = std::move(asked_);
+    asked_ = nullptr;
+    lock.unlock();
+    if (read)
+        read_ahead(seq + 1);
+    done(std::move(read));
 }
 
 namespace {

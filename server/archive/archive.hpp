@@ -176,10 +176,12 @@ private:
 };
 
 // A week's inputs in CSV or JSON as one client reads them, a part at a time: it holds the first
-// part until asked for it, then reads each next one when asked (from the cache, or as a short job
-// on the archive's threads). next() is called once at a time, each call after the one before was
-// answered. The archive outlives its streams.
-class stream {
+// part until asked for it, and reads each next one (from the cache, or as a short job on the
+// archive's threads) one part ahead of the client: when a part is handed over, the one after it is
+// read while the client takes it, so a fast client never waits on the database between parts and
+// a slow one holds two parts at most. next() is called once at a time, each call after the one
+// before was answered. The archive outlives its streams.
+class stream : public std::enable_shared_from_this<stream> {
 public:
     stream(archive& from, pricing::price_sheet sheet, render::format f, std::shared_ptr<const store::input_layout> layout,
            std::shared_ptr<const std::string> first);
@@ -194,8 +196,17 @@ private:
     pricing::price_sheet sheet_;
     render::format format_;
     std::shared_ptr<const store::input_layout> layout_;
+    // Starts reading part `seq` ahead of the client's asking, when the week has one.
+    void read_ahead(std::size_t seq);
+    // The part read ahead has arrived: to the client if it asked already, else kept for it.
+    void arrived(part read, std::size_t seq);
+
     std::shared_ptr<const std::string> first_;
     std::size_t next_ = 0;  // the part the next call gives
+    std::mutex mutex_;      // what follows: the read ahead completes on an archive thread
+    std::optional<part> ahead_;        // read ahead, not yet asked for
+    part_completion asked_;            // the client's call waiting for the part read ahead
+    bool reading_ahead_ = false;
 };
 
 // Sources of the inputs stored in PostgreSQL (table sheet_input_chunk), each over a connection of

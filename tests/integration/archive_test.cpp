@@ -242,10 +242,11 @@ TEST_CASE("migration 011 moves every stored week into chunks: the same bytes, li
         tx.commit();
     }
     db.exec(read_text_file(std::string(LCG_SOURCE_DIR) + "/sql/migrations/011_input_chunks.sql"));
-    for (auto const& [week_name, csv] : before) {
+    for (auto const& stored : before) {
+        std::string const& week_name = stored.first;  // a named variable: doctest captures it
         CAPTURE(week_name);
         auto const chunks = stored_chunks(db, week_name);
-        check_chunked(chunks, csv);
+        check_chunked(chunks, stored.second);
         CHECK(chunks == published_chunks.at(week_name));  // the rule of publish (store::input_chunks), in SQL
     }
     pqxx::connection c(db.url("owner"));

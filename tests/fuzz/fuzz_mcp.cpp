@@ -1,10 +1,12 @@
 // The MCP / JSON-RPC core over arbitrary bytes, on the fixture snapshot of the HTTP and MCP tests: it must
-// always answer with JSON-RPC (or nothing, for a notification), never crash, never return 500.
+// always answer with JSON-RPC (one response, a batch's array of them, or nothing for notifications),
+// never crash, never return 500.
 // The first byte picks the transport and which protocol headers come along.
 #include "../mcp/fixture_server.hpp"
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
@@ -38,7 +40,16 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
     if (!reply.body.empty()) {
         boost::system::error_code ec;
         auto const v = boost::json::parse(reply.body, ec);
-        if (ec || !v.is_object() || !v.as_object().contains("jsonrpc"))
+        if (ec)
+            std::abort();
+        // One response, or a batch's array of them (never empty: a batch of notifications only
+        // gets no body).
+        auto const is_response = [](boost::json::value const& r) {
+            return r.is_object() && r.as_object().contains("jsonrpc");
+        };
+        bool const batch_of_responses = v.is_array() && !v.as_array().empty() &&
+                                        std::all_of(v.as_array().begin(), v.as_array().end(), is_response);
+        if (!is_response(v) && !batch_of_responses)
             std::abort();
     }
     return 0;

@@ -219,13 +219,16 @@ std::optional<response> refuse_body(connection_shared& shared, beast_http::reque
         return busy;
     }
     reserved = need;
+    ops::metrics::instance().body_taken(need);
     return std::nullopt;
 }
 
 void release_body_budget(connection_shared& shared, std::uint64_t& reserved)
 {
-    if (reserved != 0)
+    if (reserved != 0) {
         shared.body_bytes_reserved.fetch_sub(reserved);
+        ops::metrics::instance().body_given_back(reserved);
+    }
     reserved = 0;
 }
 

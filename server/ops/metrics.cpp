@@ -109,16 +109,20 @@ std::string metrics::render(double snapshot_age_seconds) const
         out << "# HELP " << name << " " << help << "\n# TYPE " << name << " counter\n"
             << name << " " << v.load(std::memory_order_relaxed) << "\n";
     };
-    counter("lowcostgpu_snapshot_reloads_total", "Snapshots loaded from PostgreSQL.", snapshot_reloads_);
+    counter("lowcostgpu_snapshot_reloads_total", "Snapshots built from what PostgreSQL holds (a read that changes nothing builds none).", snapshot_reloads_);
     counter("lowcostgpu_database_errors_total", "Failed attempts to reach or read PostgreSQL.", database_errors_);
     counter("lowcostgpu_rate_limited_total", "Requests refused with 429.", rate_limited_);
     counter("lowcostgpu_rejected_connections_total", "Connections refused over the connection cap.",
             rejected_connections_);
-    out << "# HELP lowcostgpu_open_connections Client connections open now.\n"
-           "# TYPE lowcostgpu_open_connections gauge\n"
-           "lowcostgpu_open_connections "
-        << open_connections_.load(std::memory_order_relaxed) << "\n"
-        << "# HELP lowcostgpu_snapshot_age_seconds Age of the snapshot being served (-1 before the first).\n"
+    auto gauge = [&](char const* name, char const* help, auto const& v) {
+        out << "# HELP " << name << " " << help << "\n# TYPE " << name << " gauge\n"
+            << name << " " << v.load(std::memory_order_relaxed) << "\n";
+    };
+    gauge("lowcostgpu_open_connections", "Client connections open now.", open_connections_);
+    gauge("lowcostgpu_request_body_bytes",
+          "Bytes of request bodies being received now, as announced (bounded by the server's body budget).",
+          request_body_bytes_);
+    out << "# HELP lowcostgpu_snapshot_age_seconds Age of the snapshot being served (-1 before the first).\n"
            "# TYPE lowcostgpu_snapshot_age_seconds gauge\n"
            "lowcostgpu_snapshot_age_seconds "
         << snapshot_age_seconds << "\n";

@@ -30,6 +30,9 @@ public:
     void connection_opened() { open_connections_.fetch_add(1, std::memory_order_relaxed); }
     void connection_closed() { open_connections_.fetch_sub(1, std::memory_order_relaxed); }
     long open_connections() const { return open_connections_.load(std::memory_order_relaxed); }
+    // A body taken on (its announced length, or the limit when chunked) and given back once read.
+    void body_taken(std::uint64_t bytes) { request_body_bytes_.fetch_add(bytes, std::memory_order_relaxed); }
+    void body_given_back(std::uint64_t bytes) { request_body_bytes_.fetch_sub(bytes, std::memory_order_relaxed); }
 
     // `snapshot_age_seconds` is negative when no snapshot is loaded yet.
     std::string render(double snapshot_age_seconds) const;
@@ -49,6 +52,7 @@ private:
     std::atomic<std::uint64_t> rate_limited_{0};
     std::atomic<std::uint64_t> rejected_connections_{0};
     std::atomic<long> open_connections_{0};
+    std::atomic<std::uint64_t> request_body_bytes_{0};
 };
 
 // An exception caught while answering (`where`: "http", "mcp"): one JSON line on standard output

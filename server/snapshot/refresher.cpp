@@ -114,8 +114,10 @@ void refresher::loop()
         if (served && current && read == *served && !time_changes(read.sheets, current->built_at, now))
             return;
         served = read;
-        replace_snapshot(target_, build_from(std::move(read), current.get(), now, keys_));
+        auto next = build_from(std::move(read), current.get(), now, keys_);
+        // Counted before it is served: whoever sees the new snapshot also sees it counted.
         ops::metrics::instance().record_snapshot_reload();
+        replace_snapshot(target_, std::move(next));
     };
     while (!stopping_) {
         try {

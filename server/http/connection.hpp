@@ -54,6 +54,7 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/parser.hpp>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <charconv>
@@ -390,23 +391,48 @@ private:
         if (closing_)
             res.keep_alive(false);
         bool const head_only = req.method() == beast_http::verb::head;
-        record(req, route, res.result_int(), head_only ? 0 : res.body().size(), started);
+        bool const in_parts = !head_only && res.body().source();
+        record(req, route, res.result_int(), head_only ? 0 : res.body().size(), started, in_parts);
         write(std::move(res), head_only);
         if (snapshot)
             loop_.answers.keep(req, *snapshot, response_, route, head_);
     }
 
-    // The metrics of an answer and, every log_every requests, its log line.
-    void record(request const& req, std::string_view route, unsigned status, std::size_t sent, steady::time_point started)
+    // The metrics of an answer and, every log_every requests, its log line. A body sent in parts
+    // is logged once its parts are out (or the connection ends), with the bytes they held.
+    void record(request const& req, std::string_view route, unsigned status, std::size_t sent, steady::time_point started,
+                bool in_parts = false)
     {
         auto const took = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - started);
         ops::metrics::instance().record_request(route, status, took);
-        if (shared_.options.log_every > 0 &&
-            shared_.request_counter.fetch_add(1, std::memory_order_relaxed) % shared_.options.log_every == 0) {
-            append_log_line({req.method_string(), req.target(), status, sent, client_, took}, loop_.log_lines);
-            if (loop_.log_lines.size() >= log_batch_bytes)
-                loop_.flush_log();
+        if (shared_.options.log_every == 0 ||
+            shared_.request_counter.fetch_add(1, std::memory_order_relaxed) % shared_.options.log_every != 0)
+            return;
+        if (in_parts) {
+            auto const method = req.method_string();
+            auto const target = req.target();
+            parts_log_ = {std::string(method.data(), method.size()),
+                          std::string(target.data(), std::min<std::size_t>(target.size(), 256)), status, took, 0};
+            return;
         }
+        log({req.method_string(), req.target(), status, sent, client_, took});
+    }
+
+    void log(request_log_entry const& entry)
+    {
+        append_log_line(entry, loop_.log_lines);
+        if (loop_.log_lines.size() >= log_batch_bytes)
+            loop_.flush_log();
+    }
+
+    // The log line of a body sent in parts, once they are out or the connection ends.
+    void log_parts_sent()
+    {
+        if (!parts_log_)
+            return;
+        auto const& p = *parts_log_;
+        log({p.method, p.target, p.status, p.bytes, client_, p.took});
+        parts_log_.reset();
     }
 
     // Answers from the headers and closes: the body is never read (lingering drains what is sent).
@@ -497,8 +523,12 @@ private:
             head_ += last ? "\r\n\r\n" : "\r\n";
             chunk_open_ = !last;
         }
-        if (last)
+        if (parts_log_)
+            parts_log_->bytes += part.bytes.size();
+        if (last) {
             source_.reset();
+            log_parts_sent();
+        }
         if (last && head_.empty())
             return written_all();
         part_ = std::move(part.owner);
@@ -560,6 +590,7 @@ private:
 
     void do_close()
     {
+        log_parts_sent();  // a body cut short is logged with what was sent of it
         transport<Stream>::shutdown_send(stream_);
         if (!linger_) {
             transport<Stream>::close(stream_);
@@ -605,6 +636,14 @@ private:
     bool keep_alive_ = true;  // after this answer
     std::shared_ptr<body_source> source_;  // of a body sent in parts, until its last part
     std::shared_ptr<const void> part_;     // keeps the part being written alive
+    struct parts_log {                     // the request log line of a body sent in parts
+        std::string method;
+        std::string target;
+        unsigned status;
+        std::chrono::microseconds took;
+        std::size_t bytes;  // of the parts handed to the socket so far
+    };
+    std::optional<parts_log> parts_log_;
     bool chunked_ = false;                 // its parts are framed as chunks
     bool chunk_open_ = false;              // a chunk's data was written, not yet its line end
     std::size_t written_ = 0;  // of head_ and body_

@@ -3,6 +3,8 @@
 
 #include "server/ops/metrics.hpp"
 
+#include <sstream>
+
 namespace lcg::http {
 
 namespace {
@@ -10,26 +12,24 @@ namespace {
 // The archive of the sheets' inputs: its cache and its reads, in the same text format.
 std::string archive_metrics(archive::archive::figures const& f)
 {
-    std::string out;
-    auto sample = [&](std::string_view name, std::string_view type, std::string_view help, std::uint64_t value) {
-        out.append("# HELP ").append(name).append(" ").append(help).append("\n# TYPE ").append(name).append(" ");
-        out.append(type).append("\n").append(name).append(" ").append(std::to_string(value)).append("\n");
-    };
-    sample("lowcostgpu_archive_cache_bytes", "gauge", "Bytes of the sheets' inputs kept in the archive's cache.",
-           f.cached_bytes);
-    sample("lowcostgpu_archive_cached_items", "gauge",
-           "Chunks, rendered parts, layouts and pages of the sheets' inputs in the archive's cache.", f.cached_items);
-    sample("lowcostgpu_archive_cache_hits_total", "counter", "Requests for a sheet's inputs answered from the cache.",
-           f.hits);
-    sample("lowcostgpu_archive_cache_misses_total", "counter", "Requests for a sheet's inputs not in the cache.",
-           f.misses);
-    sample("lowcostgpu_archive_reads_total", "counter",
-           "Reads of a sheet's inputs begun at the archive's source (each reads the week's layout).", f.reads);
-    sample("lowcostgpu_archive_chunk_reads_total", "counter", "Chunks of a sheet's inputs read from the archive's source.",
-           f.chunk_reads);
-    sample("lowcostgpu_archive_failed_reads_total", "counter",
-           "Reads of a sheet's inputs that failed (the requests got 503).", f.failed_reads);
-    return out;
+    std::ostringstream out;
+    ops::write_sample(out, "lowcostgpu_archive_cache_bytes", "gauge",
+                      "Bytes of the sheets' inputs kept in the archive's cache.", f.cached_bytes);
+    ops::write_sample(out, "lowcostgpu_archive_cached_items", "gauge",
+                      "Chunks, rendered parts, layouts and pages of the sheets' inputs in the archive's cache.",
+                      f.cached_items);
+    ops::write_sample(out, "lowcostgpu_archive_cache_hits_total", "counter",
+                      "Requests for a sheet's inputs answered from the cache.", f.hits);
+    ops::write_sample(out, "lowcostgpu_archive_cache_misses_total", "counter",
+                      "Requests for a sheet's inputs not in the cache.", f.misses);
+    ops::write_sample(out, "lowcostgpu_archive_reads_total", "counter",
+                      "Reads of a sheet's inputs begun at the archive's source (each reads the week's layout).",
+                      f.reads);
+    ops::write_sample(out, "lowcostgpu_archive_chunk_reads_total", "counter",
+                      "Chunks of a sheet's inputs read from the archive's source.", f.chunk_reads);
+    ops::write_sample(out, "lowcostgpu_archive_failed_reads_total", "counter",
+                      "Reads of a sheet's inputs that failed (the requests got 503).", f.failed_reads);
+    return out.str();
 }
 
 }

@@ -105,27 +105,22 @@ std::string metrics::render(double snapshot_age_seconds) const
         << "lowcostgpu_http_request_duration_seconds_sum "
         << static_cast<double>(latency_sum_ns_.load(std::memory_order_relaxed)) / 1e9 << "\n"
         << "lowcostgpu_http_request_duration_seconds_count " << latency_count_.load(std::memory_order_relaxed) << "\n";
-    auto counter = [&](char const* name, char const* help, std::atomic<std::uint64_t> const& v) {
-        out << "# HELP " << name << " " << help << "\n# TYPE " << name << " counter\n"
-            << name << " " << v.load(std::memory_order_relaxed) << "\n";
+    auto const counter = [&](std::string_view name, std::string_view help, std::atomic<std::uint64_t> const& v) {
+        write_sample(out, name, "counter", help, v.load(std::memory_order_relaxed));
     };
-    counter("lowcostgpu_snapshot_reloads_total", "Snapshots built from what PostgreSQL holds (a read that changes nothing builds none).", snapshot_reloads_);
+    counter("lowcostgpu_snapshot_reloads_total",
+            "Snapshots built from what PostgreSQL holds (a read that changes nothing builds none).", snapshot_reloads_);
     counter("lowcostgpu_database_errors_total", "Failed attempts to reach or read PostgreSQL.", database_errors_);
     counter("lowcostgpu_rate_limited_total", "Requests refused with 429.", rate_limited_);
     counter("lowcostgpu_rejected_connections_total", "Connections refused over the connection cap.",
             rejected_connections_);
-    auto gauge = [&](char const* name, char const* help, auto const& v) {
-        out << "# HELP " << name << " " << help << "\n# TYPE " << name << " gauge\n"
-            << name << " " << v.load(std::memory_order_relaxed) << "\n";
-    };
-    gauge("lowcostgpu_open_connections", "Client connections open now.", open_connections_);
-    gauge("lowcostgpu_request_body_bytes",
-          "Bytes of request bodies being received now, as announced (bounded by the server's body budget).",
-          request_body_bytes_);
-    out << "# HELP lowcostgpu_snapshot_age_seconds Age of the snapshot being served (-1 before the first).\n"
-           "# TYPE lowcostgpu_snapshot_age_seconds gauge\n"
-           "lowcostgpu_snapshot_age_seconds "
-        << snapshot_age_seconds << "\n";
+    write_sample(out, "lowcostgpu_open_connections", "gauge", "Client connections open now.",
+                 open_connections_.load(std::memory_order_relaxed));
+    write_sample(out, "lowcostgpu_request_body_bytes", "gauge",
+                 "Bytes of request bodies being received now, as announced (bounded by the server's body budget).",
+                 request_body_bytes_.load(std::memory_order_relaxed));
+    write_sample(out, "lowcostgpu_snapshot_age_seconds", "gauge",
+                 "Age of the snapshot being served (-1 before the first).", snapshot_age_seconds);
     return out.str();
 }
 

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <ostream>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -54,6 +55,15 @@ private:
     std::atomic<long> open_connections_{0};
     std::atomic<std::uint64_t> request_body_bytes_{0};
 };
+
+// One unlabelled sample in the Prometheus text format, after its HELP and TYPE lines (`type`:
+// "counter" or "gauge").
+template <class Number>
+void write_sample(std::ostream& out, std::string_view name, std::string_view type, std::string_view help, Number value)
+{
+    out << "# HELP " << name << ' ' << help << "\n# TYPE " << name << ' ' << type << '\n'
+        << name << ' ' << value << '\n';
+}
 
 // An exception caught while answering (`where`: "http", "mcp"): one JSON line on standard output
 // ({"event":"caught_exception","where":…,"detail":…}) and one more in

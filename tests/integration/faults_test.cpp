@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -155,7 +156,8 @@ TEST_CASE("/metrics is Prometheus text with the counters that matter")
                              "lowcostgpu_http_request_duration_seconds_bucket{le=\"+Inf\"}",
                              "lowcostgpu_snapshot_age_seconds", "lowcostgpu_snapshot_reloads_total",
                              "lowcostgpu_database_errors_total", "lowcostgpu_rate_limited_total",
-                             "lowcostgpu_rejected_connections_total"}) {
+                             "lowcostgpu_rejected_connections_total", "lowcostgpu_open_connections",
+                             "lowcostgpu_request_body_bytes 0"}) {
         CAPTURE(name);
         CHECK(r.body.find(name) != std::string::npos);
     }
@@ -283,30 +285,46 @@ TEST_CASE("each request is logged as one JSON line on standard output")
 {
     test_database db;
     server_process server(db.url("reader"));
-    REQUIRE(server.get("/v1/prices/h100-sxm").status == 200);
+    auto const price = server.get("/v1/prices/h100-sxm");
+    REQUIRE(price.status == 200);
+    // A week's inputs are sent in parts (the CSV with its length, the JSON chunked): their lines
+    // say how many bytes of body went out, written once the last part is.
+    auto const csv = server.get("/v1/sheets/current/observations.csv");
+    auto const observations = server.get("/v1/sheets/current/observations");
+    REQUIRE(csv.status == 200);
+    REQUIRE(observations.status == 200);
     REQUIRE(server.get("/v1/prices/no-such-gpu").status == 404);
-    // Lines are written in batches, at the latest a quarter of a second after the request.
-    std::vector<json::object> lines;
+    // Lines are written in batches, each event loop's at the latest a quarter of a second after
+    // the request, so they are found by target, not by order.
+    std::map<std::string, json::object> by_target;
     CHECK(eventually(
         [&] {
-            lines.clear();
+            by_target.clear();
             auto const out = server.output();
             std::size_t at = 0;
             while ((at = out.find("{\"event\":\"request\"", at)) != std::string::npos) {
                 auto const eol = out.find('\n', at);
-                lines.push_back(json::parse(out.substr(at, eol - at)).as_object());
+                auto line = json::parse(out.substr(at, eol - at)).as_object();
+                by_target[std::string(line.at("target").as_string())] = std::move(line);
                 at = eol;
             }
-            return lines.size() >= 2 && lines.back().at("target") == "/v1/prices/no-such-gpu";
+            return by_target.contains("/v1/prices/h100-sxm") && by_target.contains("/v1/prices/no-such-gpu") &&
+                   by_target.contains("/v1/sheets/current/observations.csv") &&
+                   by_target.contains("/v1/sheets/current/observations");
         },
         std::chrono::seconds(3)));
-    REQUIRE(lines.size() >= 2);
-    auto const& found = lines[lines.size() - 2];
-    CHECK(found.at("target") == "/v1/prices/h100-sxm");
+    auto const line = [&](std::string const& target) {
+        auto const it = by_target.find(target);
+        REQUIRE(it != by_target.end());
+        return it->second;
+    };
+    auto const found = line("/v1/prices/h100-sxm");
     CHECK(found.at("status") == 200);
     CHECK(found.at("client") == "127.0.0.1");
-    CHECK(lines.back().at("target") == "/v1/prices/no-such-gpu");
-    CHECK(lines.back().at("status") == 404);
+    CHECK(found.at("bytes").to_number<std::size_t>() == price.body.size());
+    CHECK(line("/v1/sheets/current/observations.csv").at("bytes").to_number<std::size_t>() == csv.body.size());
+    CHECK(line("/v1/sheets/current/observations").at("bytes").to_number<std::size_t>() == observations.body.size());
+    CHECK(line("/v1/prices/no-such-gpu").at("status") == 404);
 }
 
 namespace {

@@ -12,23 +12,29 @@ namespace {
 // The archive of the sheets' inputs: its cache and its reads, in the same text format.
 std::string archive_metrics(archive::archive::figures const& f)
 {
+    struct sample {
+        std::string_view name, type, help;
+        std::uint64_t value;
+    };
+    sample const samples[] = {
+        {"lowcostgpu_archive_cache_bytes", "gauge", "Bytes of the sheets' inputs kept in the archive's cache.",
+         f.cached_bytes},
+        {"lowcostgpu_archive_cached_items", "gauge",
+         "Chunks, rendered parts, layouts and pages of the sheets' inputs in the archive's cache.", f.cached_items},
+        {"lowcostgpu_archive_cache_hits_total", "counter", "Requests for a sheet's inputs answered from the cache.",
+         f.hits},
+        {"lowcostgpu_archive_cache_misses_total", "counter", "Requests for a sheet's inputs not in the cache.",
+         f.misses},
+        {"lowcostgpu_archive_reads_total", "counter",
+         "Reads of a sheet's inputs begun at the archive's source (each reads the week's layout).", f.reads},
+        {"lowcostgpu_archive_chunk_reads_total", "counter", "Chunks of a sheet's inputs read from the archive's source.",
+         f.chunk_reads},
+        {"lowcostgpu_archive_failed_reads_total", "counter",
+         "Reads of a sheet's inputs that failed (the requests got 503).", f.failed_reads},
+    };
     std::ostringstream out;
-    ops::write_sample(out, "lowcostgpu_archive_cache_bytes", "gauge",
-                      "Bytes of the sheets' inputs kept in the archive's cache.", f.cached_bytes);
-    ops::write_sample(out, "lowcostgpu_archive_cached_items", "gauge",
-                      "Chunks, rendered parts, layouts and pages of the sheets' inputs in the archive's cache.",
-                      f.cached_items);
-    ops::write_sample(out, "lowcostgpu_archive_cache_hits_total", "counter",
-                      "Requests for a sheet's inputs answered from the cache.", f.hits);
-    ops::write_sample(out, "lowcostgpu_archive_cache_misses_total", "counter",
-                      "Requests for a sheet's inputs not in the cache.", f.misses);
-    ops::write_sample(out, "lowcostgpu_archive_reads_total", "counter",
-                      "Reads of a sheet's inputs begun at the archive's source (each reads the week's layout).",
-                      f.reads);
-    ops::write_sample(out, "lowcostgpu_archive_chunk_reads_total", "counter",
-                      "Chunks of a sheet's inputs read from the archive's source.", f.chunk_reads);
-    ops::write_sample(out, "lowcostgpu_archive_failed_reads_total", "counter",
-                      "Reads of a sheet's inputs that failed (the requests got 503).", f.failed_reads);
+    for (auto const& s : samples)
+        ops::write_sample(out, s.name, s.type, s.help, s.value);
     return out.str();
 }
 

@@ -419,12 +419,14 @@ def case_stalled_uploads(server, db):
     # 300 connections announce a 1 MB body to a route that takes none, send 256 KiB of it and stall.
     held = [stalled_upload(server.port, "GET /v1/prices HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n",
                            256 * 1024) for _ in range(300)]
+    taken = metric(server.port, "lowcostgpu_request_body_bytes")
     statuses = answers_of(held)
     grown = rss_kib(server) - before
     for s in held:
         s.close()
     check(statuses.count("HTTP/1.1 400 Bad Request") == 300,
           f"each body on a route that takes none is refused from its headers: {set(statuses)}")
+    check(taken == 0, f"none of their bodies is taken on: {taken} bytes")
     check(grown < 32 * 1024, f"300 stalled uploads cost the server {grown} KiB, not their bodies (300 MB)")
     # POST /mcp takes a body: at most the budget (32 MiB) is received at once, later ones wait.
     # What the server holds for them is what it has taken on (its gauge), not RSS: freed memory

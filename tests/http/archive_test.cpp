@@ -107,12 +107,12 @@ struct counting {
     }
 };
 
-// A source of fixture weeks in small chunks whose chunk reads from `from` on wait on `gate` and fail
-// when `fail` is set.
+// A source of fixture weeks in small chunks whose chunk reads from `from` on wait on `gate`, then
+// fail when `fail`.
 class gated_source final : public archive::source {
 public:
-    gated_source(std::shared_future<void> gate, std::size_t from, std::shared_ptr<std::atomic<bool>> fail)
-        : gate_(std::move(gate)), from_(from), fail_(std::move(fail))
+    gated_source(std::shared_future<void> gate, std::size_t from, bool fail)
+        : gate_(std::move(gate)), from_(from), fail_(fail)
     {
     }
     store::input_layout layout(pricing::price_sheet const& sheet) override
@@ -123,7 +123,7 @@ public:
     {
         if (seq >= from_) {
             gate_.wait();
-            if (*fail_)
+            if (fail_)
                 throw std::runtime_error("the database connection was lost");
         }
         return std::string(store::input_chunks(testing::fixture_inputs(sheet.week), small_chunks).at(seq));
@@ -132,13 +132,24 @@ public:
 private:
     std::shared_future<void> gate_;
     std::size_t from_;
-    std::shared_ptr<std::atomic<bool>> fail_;
+    bool fail_;
 };
 
-archive::source_factory gated(std::shared_future<void> gate, std::size_t from, std::shared_ptr<std::atomic<bool>> fail)
-{
-    return [=]() -> std::unique_ptr<archive::source> { return std::make_unique<gated_source>(gate, from, fail); };
-}
+// An archive whose source holds chunk `from` and those after it until `release` is set, then
+// reads them, or fails them when `failing`.
+struct gated_archive {
+    explicit gated_archive(std::size_t from, bool failing = false, archive::options o = {})
+        : inputs(o, [gate = release.get_future().share(), from, failing]() -> std::unique_ptr<archive::source> {
+              return std::make_unique<gated_source>(gate, from, failing);
+          })
+    {
+    }
+    std::promise<void> release;
+    archive::archive inputs;
+};
+
+// The current week's canonical CSV in the small chunks the gated source serves.
+std::vector<std::string_view> current_chunks() { return store::input_chunks(testing::fixture_inputs(current_week), small_chunks); }
 
 }
 
@@ -285,11 +296,10 @@ TEST_CASE("a week's inputs pages speak French with lang=fr; the CSV and the JSON
 
 TEST_CASE("the first part of a week is sent before its later chunks are read")
 {
-    std::promise<void> release;
-    auto const fail = std::make_shared<std::atomic<bool>>(false);
-    archive::archive inputs({}, gated(release.get_future().share(), 1, fail));
+    gated_archive gate(1);
+    auto& inputs = gate.inputs;
     auto const& sheet = sheet_of(current_week);
-    auto const chunks = store::input_chunks(testing::fixture_inputs(current_week), small_chunks);
+    auto const chunks = current_chunks();
     REQUIRE(chunks.size() >= 3);
     // Chunk 1 cannot be read until released, and the stream opens all the same, its size known.
     auto s = opened(inputs, sheet, render::format::csv);
@@ -299,17 +309,16 @@ TEST_CASE("the first part of a week is sent before its later chunks are read")
     REQUIRE(first);
     CHECK(**first == chunks[0]);
     CHECK(inputs.measure().chunk_reads <= 2);  // chunk 1 may be started, read ahead, and held by the gate
-    release.set_value();
+    gate.release.set_value();
     CHECK(std::string(chunks[0]) + read_all(**s) == testing::fixture_inputs(current_week));
 }
 
 TEST_CASE("the part after the one a client takes is read meanwhile, one ahead and no more")
 {
-    std::promise<void> release;
-    auto const fail = std::make_shared<std::atomic<bool>>(false);
-    archive::archive inputs({}, gated(release.get_future().share(), 2, fail));
+    gated_archive gate(2);
+    auto& inputs = gate.inputs;
     auto const& sheet = sheet_of(current_week);
-    auto const chunks = store::input_chunks(testing::fixture_inputs(current_week), small_chunks);
+    auto const chunks = current_chunks();
     REQUIRE(chunks.size() >= 3);
     auto s = opened(inputs, sheet, render::format::csv);
     REQUIRE(s);
@@ -326,18 +335,17 @@ TEST_CASE("the part after the one a client takes is read meanwhile, one ahead an
     for (int waited = 0; waited < 500 && inputs.measure().chunk_reads < 3; ++waited)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     CHECK(inputs.measure().chunk_reads == 3);
-    release.set_value();
+    gate.release.set_value();
     CHECK(std::string(chunks[0]) + std::string(chunks[1]) + read_all(**s) == testing::fixture_inputs(current_week));
 }
 
 TEST_CASE("a source that fails in the middle of a week fails that part, and the HTTP body is never complete")
 {
-    std::promise<void> release;
-    auto const fail = std::make_shared<std::atomic<bool>>(true);
     archive::options o;
     o.retry_after_failure = std::chrono::milliseconds(0);  // the next week is tried at once
-    archive::archive inputs(o, gated(release.get_future().share(), 2, fail));
-    release.set_value();
+    gated_archive gate(2, true, o);
+    auto& inputs = gate.inputs;
+    gate.release.set_value();
     auto s = opened(inputs, sheet_of(current_week), render::format::json);
     REQUIRE(s);
     CHECK(next_part(**s));

@@ -20,10 +20,10 @@ def main():
     s.connect(("127.0.0.1", port))
     s.sendall(f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
     started = time.monotonic()
-    head, body_bytes, length, status = b"", 0, -1, 0
+    head, body_bytes, length, status, in_head = b"", 0, -1, 0, True
     digest = hashlib.sha256()
     received = 0
-    while True:
+    while True:  # ends with the body, or when the server closes or stalls for 30 s (the timeout)
         # Never ahead of RATE: wait until the bytes received so far are due.
         ahead = received / rate - (time.monotonic() - started)
         if ahead > 0:
@@ -32,10 +32,11 @@ def main():
         if not data:
             break
         received += len(data)
-        if length == -1 and b"\r\n\r\n" not in head:
+        if in_head:
             head += data
             if b"\r\n\r\n" not in head:
                 continue
+            in_head = False
             head, data = head.split(b"\r\n\r\n", 1)
             lines = head.decode("latin-1").split("\r\n")
             status = int(lines[0].split()[1])

@@ -39,13 +39,13 @@ def check(condition, message):
 
 
 def wait_for(condition, seconds=5.0):
-    """Whether `condition` holds within `seconds` (polled every 50 ms)."""
+    """The first true value `condition` gives within `seconds` (polled every 50 ms), else None."""
     deadline = time.monotonic() + seconds
-    while not condition():
+    while not (value := condition()):
         if time.monotonic() > deadline:
-            return False
+            return None
         time.sleep(0.05)
-    return True
+    return value
 
 
 def required_env(name):
@@ -78,6 +78,12 @@ def http(port, target, method="GET", headers=None, body=b"", timeout=10):
         name, _, value = line.partition(":")
         fields[name.strip().lower()] = value.strip()
     return status, fields, rest
+
+
+def served(port, target):
+    """The body of a 200 for `target`, else None."""
+    status, _, body = http(port, target)
+    return body if status == 200 else None
 
 
 class Database:
@@ -115,22 +121,14 @@ class Server:
         self.process = subprocess.Popen([*prefix, required_env("LCG_BINARY"), "serve", "--listen", "127.0.0.1:0",
                                          "--database-url", database_url, *extra_args],
                                         stdout=self.out, stderr=subprocess.STDOUT)
-        self.port = None
-        for _ in range(200):
-            match = re.search(r"listening on http://127\.0\.0\.1:(\d+)", self.output())
-            if match:
-                self.port = int(match.group(1))
-                break
-            time.sleep(0.05)
-        if self.port is None:
+        match = wait_for(lambda: re.search(r"listening on http://127\.0\.0\.1:(\d+)", self.output()), 10)
+        if match is None:
             self.stop()
             sys.exit("lowcostgpu serve did not start: " + self.output())
-        for _ in range(200):
-            if self.alive_and(lambda: http(self.port, "/readyz")[0] == 200):
-                return
-            time.sleep(0.05)
-        self.stop()
-        sys.exit("lowcostgpu serve never became ready: " + self.output())
+        self.port = int(match.group(1))
+        if not wait_for(lambda: self.alive_and(lambda: http(self.port, "/readyz")[0] == 200), 10):
+            self.stop()
+            sys.exit("lowcostgpu serve never became ready: " + self.output())
 
     def output(self):
         with open(self.out.name, encoding="utf-8", errors="replace") as f:
@@ -205,13 +203,8 @@ def case_unpublishable_model(server, db):
     check(published.returncode == 0, "publish succeeds with one unpublishable model: " + published.stderr)
     check("not priced: l4:" in published.stdout and "0.000" in published.stdout,
           "publish names the refused model and why: " + published.stdout)
-    sheet = None
-    for _ in range(100):  # the server follows the NOTIFY
-        status, _, body = http(server.port, f"/v1/sheets/{week}")
-        if status == 200:
-            sheet = json.loads(body)
-            break
-        time.sleep(0.05)
+    body = wait_for(lambda: served(server.port, f"/v1/sheets/{week}"))  # the server follows the NOTIFY
+    sheet = json.loads(body) if body else None
     if check(sheet is not None, f"the server serves the new sheet {week}"):
         rows = {r["gpu"]: r for r in sheet["prices"]}
         check(rows["l4"]["available"] is False and "0.000" in rows["l4"]["reason"], "l4 is unavailable with the reason")
@@ -262,13 +255,8 @@ def case_csv_formulas(server, db):
                      stdin=header + rows).returncode == 0, "formula-like observations are imported")
     check(lowcostgpu("publish", "--database-url", db.url("publisher"), "--week", week).returncode == 0,
           "and published")
-    csv = None
-    for _ in range(100):
-        status, _, body = http(server.port, f"/v1/sheets/{week}/observations.csv")
-        if status == 200:
-            csv = body.decode()
-            break
-        time.sleep(0.05)
+    body = wait_for(lambda: served(server.port, f"/v1/sheets/{week}/observations.csv"))
+    csv = body.decode() if body else None
     check(csv is not None and '"=HYPERLINK(""http://x"")",@cmd0' in csv,
           "the canonical CSV keeps the observed bytes (its SHA-256 is published)")
     for target in ("/v1/prices.csv", "/v1/gpus.csv", "/v1/sheets.csv", "/v1/glossary.csv", "/v1/regions.csv"):

@@ -50,14 +50,6 @@ std::vector<listed_sheet> published(server_process const& server)
     return out;
 }
 
-// The value of a sample line of /metrics ("name 12"), or -1.
-long metric(server_process const& server, std::string const& name)
-{
-    auto const text = server.get("/metrics").body;
-    auto const at = text.find("\n" + name + " ");
-    return at == std::string::npos ? -1 : std::stol(text.substr(at + name.size() + 2));
-}
-
 // A week's stored chunks, in order.
 std::vector<std::string> stored_chunks(test_database const& db, std::string const& week)
 {
@@ -131,7 +123,7 @@ TEST_CASE("a week's observations are the stored canonical CSV, read once and the
     server_process server(db.url("reader"));
     auto const sheets = published(server);
     REQUIRE(sheets.size() >= 2);
-    CHECK(metric(server, "lowcostgpu_archive_reads_total") == 0);  // nothing read at start
+    CHECK(server.metric("lowcostgpu_archive_reads_total") == 0);  // nothing read at start
     for (auto const& s : sheets) {
         CAPTURE(s.week);
         auto const csv = server.get("/v1/sheets/" + s.week + "/observations.csv");
@@ -143,14 +135,14 @@ TEST_CASE("a week's observations are the stored canonical CSV, read once and the
         CHECK(doc.at("inputs_sha256").as_string() == s.inputs_sha256);
         CHECK(doc.at("observations").as_array().size() == doc.at("count").to_number<std::size_t>());
     }
-    long const reads = metric(server, "lowcostgpu_archive_reads_total");
+    long const reads = server.metric("lowcostgpu_archive_reads_total");
     CHECK(reads == static_cast<long>(sheets.size()));  // the JSON came from the cached CSV
-    long const hits = metric(server, "lowcostgpu_archive_cache_hits_total");
+    long const hits = server.metric("lowcostgpu_archive_cache_hits_total");
     auto const again = server.get("/v1/sheets/" + sheets.back().week + "/observations.csv");
     CHECK(again.status == 200);
-    CHECK(metric(server, "lowcostgpu_archive_reads_total") == reads);
-    CHECK(metric(server, "lowcostgpu_archive_cache_hits_total") == hits + 1);
-    CHECK(metric(server, "lowcostgpu_archive_cache_bytes") > 0);
+    CHECK(server.metric("lowcostgpu_archive_reads_total") == reads);
+    CHECK(server.metric("lowcostgpu_archive_cache_hits_total") == hits + 1);
+    CHECK(server.metric("lowcostgpu_archive_cache_bytes") > 0);
     // A past week is immutable, and a conditional request is answered from its validator.
     CHECK(again.header("cache-control").find("immutable") != std::string::npos);
     CHECK(server.get("/v1/sheets/" + sheets.back().week + "/observations.csv", {{"If-None-Match", again.header("etag")}})
@@ -195,7 +187,7 @@ TEST_CASE("publish writes a big week in chunks of whole lines, and the server st
     CHECK(served.body == stored_csv(db, name));
     CHECK(sha256_of(served.body) == sheet->inputs_sha256);
     long const chunk_count = static_cast<long>(chunks.size());
-    CHECK(metric(server, "lowcostgpu_archive_chunk_reads_total") == chunk_count);
+    CHECK(server.metric("lowcostgpu_archive_chunk_reads_total") == chunk_count);
     auto const json = server.get("/v1/sheets/" + name + "/observations");
     REQUIRE(json.status == 200);
     CHECK(json.header("transfer-encoding") == "chunked");
@@ -206,7 +198,7 @@ TEST_CASE("publish writes a big week in chunks of whole lines, and the server st
     // The last element is the CSV's last row: nothing lost or repeated between chunks.
     auto const last_row = served.body.substr(served.body.rfind('\n', served.body.size() - 2) + 1);
     CHECK(last_row.find("," + std::string(rows.back().at("listing_id").as_string()) + "\n") != std::string::npos);
-    CHECK(metric(server, "lowcostgpu_archive_chunk_reads_total") == chunk_count);  // rendered from the cached chunks
+    CHECK(server.metric("lowcostgpu_archive_chunk_reads_total") == chunk_count);  // rendered from the cached chunks
     CHECK(server.get("/v1/sheets/" + name + "/observations.md").status == 200);
 }
 
@@ -261,8 +253,8 @@ TEST_CASE("with a cache of 0 bytes every request reads PostgreSQL, and still get
     auto const week = published(server).front();
     for (int i = 0; i < 3; ++i)
         CHECK(sha256_of(server.get("/v1/sheets/" + week.week + "/observations.csv").body) == week.inputs_sha256);
-    CHECK(metric(server, "lowcostgpu_archive_reads_total") == 3);
-    CHECK(metric(server, "lowcostgpu_archive_cache_bytes") == 0);
+    CHECK(server.metric("lowcostgpu_archive_reads_total") == 3);
+    CHECK(server.metric("lowcostgpu_archive_cache_bytes") == 0);
 }
 
 TEST_CASE("PostgreSQL away: the current sheet, history and cached weeks keep serving, an uncached week is 503")
@@ -291,7 +283,7 @@ TEST_CASE("PostgreSQL away: the current sheet, history and cached weeks keep ser
         CHECK(refused.header("retry-after") == "10");
         CHECK(refused.header("content-type") == "application/problem+json");
     }
-    CHECK(metric(server, "lowcostgpu_archive_failed_reads_total") >= 1);
+    CHECK(server.metric("lowcostgpu_archive_failed_reads_total") >= 1);
 
     allow_connections(db, true);
     CHECK(eventually([&] { return server.get(uncached).status == 200; }, std::chrono::seconds(15)));

@@ -247,6 +247,13 @@ http_reply server_process::get(std::string const& target, std::map<std::string, 
 
 std::string server_process::output() const { return read_file(out_path_); }
 
+long server_process::metric(std::string const& name) const
+{
+    auto const text = get("/metrics").body;
+    auto const at = text.find("\n" + name + " ");
+    return at == std::string::npos ? -1 : std::stol(text.substr(at + name.size() + 2));
+}
+
 int server_process::terminate()
 {
     kill(pid_, SIGTERM);

@@ -76,6 +76,7 @@ public:
     http_reply get(std::string const& target, std::map<std::string, std::string> const& headers = {}) const;
     int terminate();  // SIGTERM and wait: the exit code
     std::string output() const;  // what it has written to standard output so far
+    long metric(std::string const& name) const;  // an unlabelled sample of its /metrics ("name 12"), or -1
 
 private:
     int pid_ = -1;

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <iostream>
-#include <optional>
 
 #include <malloc.h>
 
@@ -23,8 +22,13 @@ pricing::instant now_seconds() { return time_point_cast<seconds>(system_clock::n
 struct inputs {
     pricing::catalog catalog;
     std::vector<pricing::price_sheet> sheets;
-    bool operator==(inputs const&) const = default;
 };
+
+// Whether `read` is what `built` was built from: a snapshot keeps its catalog and sheets as read.
+bool built_from(snapshot const& built, inputs const& read)
+{
+    return built.catalog == read.catalog && built.sheets == read.sheets;
+}
 
 inputs read_inputs(store::database& db) { return {db.load_catalog(), db.load_sheets()}; }
 
@@ -101,19 +105,17 @@ void refresher::loop()
         last_check = steady_clock::now();
         target_.mark_checked(now_seconds());
     };
-    // What the snapshot in force was built from. A poll that reads the same, with no sheet coming
-    // into effect or ending since, keeps the snapshot: rebuilding would render every document again
+    // A poll that reads what the snapshot in force was built from, with no sheet coming into
+    // effect or ending since, keeps the snapshot: rebuilding would render every document again
     // (years of sheets) for the same bytes.
-    std::optional<inputs> served;
     auto const reload = [&] {
         auto read = read_inputs(*db);
         auto const now = now_seconds();
         auto const current = target_.get();
         last_load = steady_clock::now();
         answered();
-        if (served && current && read == *served && !time_changes(read.sheets, current->built_at, now))
+        if (current && built_from(*current, read) && !time_changes(read.sheets, current->built_at, now))
             return;
-        served = read;
         auto next = build_from(std::move(read), current.get(), now, keys_);
         // Counted before it is served: whoever sees the new snapshot also sees it counted.
         ops::metrics::instance().record_snapshot_reload();

@@ -173,6 +173,17 @@ response method_not_allowed(request const& req, std::string_view path, std::stri
     return res;
 }
 
+// A body for `r`, the route of `path` (or none): refused unless `r` takes POST and this is one.
+std::optional<response> refuse_body_on(route const* r, request const& head, std::string_view path)
+{
+    std::string_view const method = head.method_string();
+    if (r && method == "POST" && method_allowed(r->methods, "POST"))
+        return std::nullopt;
+    if (r && !method_allowed(r->methods, method))
+        return method_not_allowed(head, path, r->methods);
+    return problem(head, beast_http::status::bad_request, "this resource takes no request body");
+}
+
 answer dispatch(request const& req, request_context const& ctx, std::string_view& route)
 {
     std::string_view const target = req.target();
@@ -192,7 +203,7 @@ answer dispatch(request const& req, request_context const& ctx, std::string_view
     // Only routes that take POST read a body; on the others one is a client error, never ignored.
     // The connection asks the same before reading a body; this is for requests handed over whole.
     if (!req.body().empty())
-        if (auto refusal = refuse_unwanted_body(req))
+        if (auto refusal = refuse_body_on(&r, req, path))
             return std::move(*refusal);
     if (r.needs_snapshot && !ctx.snapshot) {
         auto res = problem(req, beast_http::status::service_unavailable,
@@ -269,13 +280,7 @@ std::optional<response> refuse_unwanted_body(request const& head)
 {
     std::string_view const target = head.target();
     std::string_view const path = target.substr(0, target.find('?'));
-    auto const found = find_route(path);
-    std::string_view const method = head.method_string();
-    if (found.r && method == "POST" && method_allowed(found.r->methods, "POST"))
-        return std::nullopt;
-    if (found.r && !method_allowed(found.r->methods, method))
-        return method_not_allowed(head, path, found.r->methods);
-    return problem(head, beast_http::status::bad_request, "this resource takes no request body");
+    return refuse_body_on(find_route(path).r, head, path);
 }
 
 std::vector<route_info> route_list()

@@ -54,8 +54,6 @@ response too_many_requests(request const& req, ops::rate_decision const& d, ops:
 
 }
 
-static_assert(stored_answers::max_files + 4 <= descriptors_per_thread, "main.cpp's descriptor reserve must cover the files");
-
 steady::time_point coarse_now()
 {
     timespec t{};

@@ -313,7 +313,7 @@ private:
     {
         auto const& a = *stored.answer;
         bool const head_only = req.method() == beast_http::verb::head;
-        record(req, a.route, a.status, head_only ? 0 : a.body.size(), started);
+        record(req, a.route, static_cast<unsigned>(beast_http::status::ok), head_only ? 0 : a.body.size(), started);
         keep_alive_ = true;
         if constexpr (sends_files<Stream>) {
             if (a.file) {
@@ -329,13 +329,19 @@ private:
         start_writing();
     }
 
-    // A stored answer's memory file goes to the socket with sendfile, as much as it takes now; the
-    // rest once it is writable again. A long one yields to the other connections every write_chunk.
-    void send_from_file()
+    // A write begins: it has header_timeout to make progress, and the sweep has not looked at it yet.
+    void begin_write()
     {
         deadline_ = coarse_now() + shared_.options.header_timeout;
         writing_ = true;
         unsent_seen_ = std::numeric_limits<std::size_t>::max();
+    }
+
+    // A stored answer's memory file goes to the socket with sendfile, as much as it takes now; the
+    // rest once it is writable again. A long one yields to the other connections every write_chunk.
+    void send_from_file()
+    {
+        begin_write();
         std::size_t const end = std::min(file_size_, written_ + write_chunk);
         while (written_ < end) {
             auto const sent = transport<Stream>::send_file_some(stream_, file_->fd(), written_, end - written_);
@@ -557,9 +563,7 @@ private:
             std::size_t const from = std::max(written_, head_.size()) - head_.size();
             parts_[n++] = asio::buffer(body_.data() + from, end - head_.size() - from);
         }
-        deadline_ = coarse_now() + shared_.options.header_timeout;
-        writing_ = true;
-        unsent_seen_ = std::numeric_limits<std::size_t>::max();
+        begin_write();
         // The buffer sequence is copied by async_write, the buffers it names are not: parts_ is a member.
         asio::async_write(stream_, std::span<asio::const_buffer const>(parts_.data(), n),
                           [self = this->shared_from_this(), total](beast::error_code ec, std::size_t sent) {

@@ -2,6 +2,7 @@
 
 #include "server/archive/archive.hpp"
 #include "server/http/mcp_access.hpp"
+#include "server/http/stored_answers.hpp"
 #include "server/ops/rate_limiter.hpp"
 #include "server/snapshot/snapshot.hpp"
 
@@ -15,8 +16,8 @@
 namespace lcg::http {
 
 // Descriptors each server thread may hold besides its connections: its event loop's, and the
-// memory files of its stored answers (stored_answers::max_files).
-inline constexpr std::size_t descriptors_per_thread = 4 + 64;
+// memory files of its stored answers.
+inline constexpr std::size_t descriptors_per_thread = 4 + stored_answers::max_files;
 
 struct server_options {
     std::string address = "127.0.0.1";

@@ -90,7 +90,7 @@ void stored_answers::keep(request const& req, std::shared_ptr<const snapshot::sn
     }
     if (answers_.size() >= max_answers)
         clear();  // many distinct questions: start again rather than track which are asked most
-    stored answer{std::string(head), owner, res.body().view(), res.result_int(), route, nullptr};
+    stored answer{std::string(head), owner, res.body().view(), route, nullptr};
     std::size_t const bytes = head.size() + answer.body.size();
     if (bytes >= file_threshold && files_ < max_files && file_bytes_ + bytes <= max_file_bytes)
         if ((answer.file = memory_file::holding({head, answer.body}))) {

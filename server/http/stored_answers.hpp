@@ -44,8 +44,7 @@ public:
     struct stored {
         std::string head;                 // status line and headers, as written the first time
         std::weak_ptr<const void> owner;  // the document that owns `body`
-        std::string_view body;
-        unsigned status = 0;
+        std::string_view body;   // of a 200: no other answer is kept
         std::string_view route;  // for the metrics: a pattern of the route table
         // The head and the body in a memory file, for an answer of file_threshold bytes or more.
         std::shared_ptr<const memory_file> file;

@@ -45,14 +45,6 @@ public:
     json_writer& resume(std::size_t depth);
     std::string part() &&;  // what was written, open containers and all
 
-    // Bytes that are already JSON (a fragment rendered once), written as they are.
-    json_writer& raw_value(std::string_view json)
-    {
-        before_value();
-        raw(json);
-        return *this;
-    }
-
 private:
     void before_value();
     char* room(std::size_t n);  // n bytes to write at the end

@@ -186,7 +186,6 @@ public:
     stream(archive& from, pricing::price_sheet sheet, render::format f, std::shared_ptr<const store::input_layout> layout,
            std::shared_ptr<const std::string> first);
 
-    render::format format() const { return format_; }
     // The body's size when known before it is read: the CSV's, the sum of its stored chunks.
     std::optional<std::size_t> size() const;
     void next(part_completion done);

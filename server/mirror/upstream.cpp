@@ -5,7 +5,10 @@
 #include "server/store/digest.hpp"
 
 #include <algorithm>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
+#include <vector>
 
 namespace lcg::mirror {
 
@@ -136,55 +139,75 @@ refresh_result upstream::refresh(snapshot::snapshot const* previous, pricing::in
 
 namespace {
 
+// A week fetched from the upstream and checked, with its chunks.
+struct held_week {
+    pricing::iso_week week{};
+    std::string inputs_sha256;
+    std::string csv;
+    std::vector<std::string_view> chunks;  // into csv
+};
+
+// The week the archive's threads are reading, shared: a week's parts are read on whichever thread
+// is free, and each must not fetch and hash the week again.
+struct held_slot {
+    std::mutex mutex;
+    std::shared_ptr<const held_week> week;
+};
+
 // The upstream's CSV is checked whole against the sheet before any of it is served: a mirror
 // never sends a byte its hash has not vouched for.
 class upstream_source final : public archive::source {
 public:
-    explicit upstream_source(upstream_options options) : options_(std::move(options)) {}
-
-    store::input_layout layout(pricing::price_sheet const& sheet) override
+    upstream_source(upstream_options options, std::shared_ptr<held_slot> held)
+        : options_(std::move(options)), held_(std::move(held))
     {
-        auto const& csv = fetched(sheet);
-        return csv.empty() ? store::input_layout{} : store::layout_of(csv);
     }
+
+    store::input_layout layout(pricing::price_sheet const& sheet) override { return store::layout_of(fetched(sheet)->csv); }
 
     std::string chunk(pricing::price_sheet const& sheet, std::size_t seq) override
     {
-        auto const chunks = store::input_chunks(fetched(sheet));
-        std::string out = seq < chunks.size() ? std::string(chunks[seq]) : std::string();
-        if (seq + 1 >= chunks.size())
-            held_ = {};  // the week's last chunk: its memory goes
+        auto const week = fetched(sheet);
+        std::string out = seq < week->chunks.size() ? std::string(week->chunks[seq]) : std::string();
+        if (seq + 1 >= week->chunks.size()) {  // the week's last chunk: its memory goes
+            std::lock_guard lock(held_->mutex);
+            if (held_->week == week)
+                held_->week.reset();
+        }
         return out;
     }
 
 private:
-    std::string const& fetched(pricing::price_sheet const& sheet)
+    std::shared_ptr<const held_week> fetched(pricing::price_sheet const& sheet)
     {
-        if (held_.week == sheet.week && held_.inputs_sha256 == sheet.inputs_sha256)
-            return held_.csv;
-        held_ = {};
-        std::string csv = fetch_inputs_of(options_, sheet);
-        if (store::sha256_hex(csv) != sheet.inputs_sha256)
+        {
+            std::lock_guard lock(held_->mutex);
+            auto const& held = held_->week;
+            if (held && held->week == sheet.week && held->inputs_sha256 == sheet.inputs_sha256)
+                return held;
+        }
+        auto week = std::make_shared<held_week>(held_week{sheet.week, sheet.inputs_sha256, fetch_inputs_of(options_, sheet), {}});
+        if (store::sha256_hex(week->csv) != sheet.inputs_sha256)
             throw std::runtime_error("the upstream's inputs of " + pricing::to_string(sheet.week) +
                                      " do not hash to the sheet's inputs_sha256");
-        held_ = {sheet.week, sheet.inputs_sha256, std::move(csv)};
-        return held_.csv;
+        week->chunks = store::input_chunks(week->csv);
+        std::lock_guard lock(held_->mutex);
+        held_->week = week;
+        return week;
     }
 
-    struct held_week {
-        pricing::iso_week week{};
-        std::string inputs_sha256;
-        std::string csv;
-    };
     upstream_options options_;
-    held_week held_;
+    std::shared_ptr<held_slot> held_;
 };
 
 }
 
 archive::source_factory inputs_sources(upstream_options options)
 {
-    return [options]() -> std::unique_ptr<archive::source> { return std::make_unique<upstream_source>(options); };
+    auto held = std::make_shared<held_slot>();
+    return [options, held]() -> std::unique_ptr<archive::source> {
+        return std::make_unique<upstream_source>(options, held);
+    };
 }
 
 }

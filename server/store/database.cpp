@@ -332,9 +332,12 @@ input_layout database::load_input_layout(pricing::iso_week week, std::string con
 {
     return guarded("loading the layout of a sheet's inputs", [&] {
         pqxx::read_transaction tx(impl_->conn);
-        // octet_length of a compressed value is read from its header, without decompressing it.
+        // octet_length of a compressed value is read from its header, without decompressing it, and
+        // the CSV's header line from the first kilobyte of chunk 0 (a canonical header is under 100
+        // bytes): chunk 0 is decompressed whole once, when it is read for the body.
         auto const rows = tx.exec_params("SELECT c.seq, octet_length(c.csv), CASE WHEN c.seq = 0 THEN "
-                                         "split_part(c.csv, E'\\n', 1) END FROM sheet_input_chunk c JOIN sheet s "
+                                         "split_part(substring(c.csv FROM 1 FOR 1024), E'\\n', 1) END "
+                                         "FROM sheet_input_chunk c JOIN sheet s "
                                          "USING (week) WHERE c.week = $1 AND s.inputs_sha256 = $2 ORDER BY c.seq",
                                          pricing::to_string(week), inputs_sha256);
         input_layout out;

@@ -50,14 +50,6 @@ void append_escape(std::string& out, unsigned char c)
     }
 }
 
-// The 8 bytes at `at`, as one word.
-std::uint64_t word_at(char const* at)
-{
-    std::uint64_t word;
-    std::memcpy(&word, at, 8);
-    return word;
-}
-
 // Whether no byte of `text` needs escaping, tested 8 bytes at a time with fixed-size loads and
 // no loop over bytes: the last word overlaps the one before it, text of 4 to 7 bytes is two
 // overlapping halves, and shorter text is its first, middle and last bytes padded with a plain
@@ -66,16 +58,21 @@ bool plain_text(std::string_view text, bool ascii_only)
 {
     char const* const p = text.data();
     std::size_t const n = text.size();
+    auto const load8 = [](char const* at) {
+        std::uint64_t word;
+        std::memcpy(&word, at, 8);
+        return word;
+    };
     auto const load4 = [](char const* at) {
         std::uint32_t half;
         std::memcpy(&half, at, 4);
         return static_cast<std::uint64_t>(half);
     };
     if (n >= 8) {
-        for (std::size_t i = 0; i + 8 < n; i += 8)  // the last 8 bytes are tested below
-            if (!plain_word(word_at(p + i), ascii_only))
+        for (std::size_t i = 0; i + 8 <= n; i += 8)
+            if (!plain_word(load8(p + i), ascii_only))
                 return false;
-        return plain_word(word_at(p + n - 8), ascii_only);
+        return plain_word(load8(p + n - 8), ascii_only);
     }
     if (n >= 4)
         return plain_word(load4(p) | load4(p + n - 4) << 32, ascii_only);
@@ -98,7 +95,7 @@ void append_json_string(std::string& out, std::string_view text, bool ascii_only
     std::size_t run = 0;
     std::size_t i = 0;
     while (i < text.size()) {
-        if (i + 8 <= text.size() && plain_word(word_at(text.data() + i), ascii_only)) {
+        if (i + 8 <= text.size() && plain_text(text.substr(i, 8), ascii_only)) {
             i += 8;
             continue;
         }

@@ -91,14 +91,36 @@ create_database() {
         "postgresql://lowcostgpu_admin@127.0.0.1:$PG_PORT/$db" -f "$REPO/sql/admin/reader_rights.sql"
     # Local clusters trust 127.0.0.1; production gives these roles passwords or certificates.
     admin_psql "ALTER ROLE lowcostgpu_publisher LOGIN; ALTER ROLE lowcostgpu_reader LOGIN;"
-    say "loading synthetic sample observations (10 weeks up to $now)"
-    python3 "$REPO/sql/sample/generate_observations.py" --now "$now" --weeks 10 |
-        "$bin" import-observations --database-url "$(url_for lowcostgpu_publisher "$db")" - >/dev/null
     psql -X -q -v ON_ERROR_STOP=1 "$(url_for lowcostgpu_publisher "$db")" -f "$REPO/sql/sample/inventory.sql"
-    local i week
-    for i in 9 8 7 6 5 4 3 2 1 0; do
+    local i week weeks=10
+    if [ -n "${LCG_MARKET_DIR:-}" ]; then
+        import_market "$db" "$bin" "$now"
+        weeks=1
+    else
+        say "loading synthetic sample observations (10 weeks up to $now)"
+        psql -X -q -v ON_ERROR_STOP=1 "$(url_for lowcostgpu_owner "$db")" -f "$REPO/sql/sample/sources.sql"
+        python3 "$REPO/sql/sample/generate_observations.py" --now "$now" --weeks 10 |
+            "$bin" import-observations --database-url "$(url_for lowcostgpu_publisher "$db")" - >/dev/null
+    fi
+    for ((i = weeks - 1; i >= 0; i--)); do
         week=$(date -u -d "$now - $i weeks" +%G-W%V)
         "$bin" publish --database-url "$(url_for lowcostgpu_publisher "$db")" --week "$week" >/dev/null
+    done
+}
+
+# import_market DB BIN NOW: every LCG_MARKET_DIR/<source>/vms.csv (a SkyPilot catalog folder, such
+# as catalogs/v8 of the public catalog) imported with import-listings, for the sources the
+# methodology names. The files carry no time of their own: they are dated to the last minute of
+# the window of the sheet in effect at NOW, so that a local run shows a sheet computed from them.
+import_market() {
+    local db=$1 bin=$2 now=$3 monday at file source
+    monday=$(date -u -d "$(date -u -d "$now" +%F) - $(($(date -u -d "$now" +%u) - 1)) days" +%F)
+    at=$(date -u -d "$monday - 1 minute" +%Y-%m-%dT%H:%M:00Z)
+    say "importing the market offers of $LCG_MARKET_DIR, observed at $at"
+    for file in "$LCG_MARKET_DIR"/*/vms.csv; do
+        source=$(basename "$(dirname "$file")")
+        "$bin" import-listings --database-url "$(url_for lowcostgpu_publisher "$db")" --format skypilot-vms \
+            --source "$source" --observed-at "$at" "$file" | head -1 >&2
     done
 }
 

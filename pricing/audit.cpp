@@ -35,11 +35,14 @@ void check_cap(row_audit& audit, row_figures const& f)
 // The rules read from the published strings alone, as check_cap does: whatever the inputs say, a
 // priced row has enough observations, whole-mill rates of at least the minimum, and spot and
 // reserved at their shares of the published on-demand.
-void check_published_rules(row_audit& audit, published_row const& p)
+void check_published_rules(row_audit& audit, published_row const& p, int version)
 {
     if (p.observations < rules::min_observations)
         audit.differences.push_back("priced with " + std::to_string(p.observations) + " observations; at least " +
                                     std::to_string(rules::min_observations) + " are needed");
+    if (version >= 2 && p.sources < rules::min_sources)
+        audit.differences.push_back("priced with " + std::to_string(p.sources) + " sources; at least " +
+                                    std::to_string(rules::min_sources) + " are needed");
     auto const on_demand = parse_money(p.figures.on_demand);
     if (!on_demand || !on_demand->is_whole_mills()) {
         audit.differences.push_back("on_demand " + p.figures.on_demand + " is not a whole number of mills");
@@ -103,7 +106,8 @@ bool is_sha256_hex(std::string_view text)
 
 published_row as_published(sheet_row const& row)
 {
-    return {row.gpu, row.available(), row.observations, published_figures(row), row.unavailable_reason};
+    return {row.gpu,         row.available(),          row.observations,        published_figures(row),
+            row.unavailable_reason, row.sources, published_market(row), published_sources(row)};
 }
 
 bool sheet_audit::ok() const
@@ -113,25 +117,49 @@ bool sheet_audit::ok() const
 
 namespace {
 
-sheet_audit audit_rows(std::vector<published_row> const& published, std::vector<observation> const& inputs)
+void compare_count(row_audit& audit, std::string_view what, int published, int expected)
 {
-    std::map<std::string, std::vector<money>, std::less<>> prices;
+    if (published != expected)
+        audit.differences.push_back(std::string(what) + ": published " + std::to_string(published) + ", recomputed " +
+                                    std::to_string(expected));
+}
+
+void compare_market(row_audit& audit, published_row const& p, sheet_row const& expected)
+{
+    compare_count(audit, "sources", p.sources, expected.sources);
+    auto const m = published_market(expected);
+    compare(audit, "market.min", p.market.min, m.min);
+    compare(audit, "market.p25", p.market.p25, m.p25);
+    compare(audit, "market.median", p.market.median, m.median);
+    compare(audit, "market.p75", p.market.p75, m.p75);
+    compare(audit, "market.max", p.market.max, m.max);
+    if (p.by_source != published_sources(expected))
+        audit.differences.push_back("by_source: the published sources' prices are not those of the inputs");
+}
+
+sheet_audit audit_rows(std::vector<published_row> const& published, std::vector<observation> const& inputs, int version)
+{
+    std::vector<std::string> ids;
+    for (auto const& p : published)
+        ids.push_back(p.gpu);
+    std::vector<sheet_row> const recomputed = compute_rows(ids, inputs, version);
+    std::set<std::string, std::less<>> observed;
     for (auto const& o : inputs)
-        prices[o.gpu].push_back(o.price);
+        observed.insert(o.gpu);
     sheet_audit report;
     std::set<std::string, std::less<>> listed;
-    for (auto const& p : published) {
+    for (std::size_t i = 0; i < published.size(); ++i) {
+        published_row const& p = published[i];
         if (!listed.insert(p.gpu).second)
             report.problems.push_back("the sheet lists " + p.gpu + " twice");
-        auto it = prices.find(p.gpu);
-        sheet_row const expected = compute_row(p.gpu, it == prices.end() ? std::vector<money>{} : it->second);
+        sheet_row const& expected = recomputed[i];
         row_audit audit{p.gpu, {}};
+        if (version >= 2)
+            compare_market(audit, p, expected);
         if (p.available != expected.available())
             audit.differences.push_back(std::string("available: published ") + (p.available ? "true" : "false") +
                                         ", recomputed " + (expected.available() ? "true" : "false"));
-        if (p.observations != expected.observations)
-            audit.differences.push_back("observations: published " + std::to_string(p.observations) +
-                                        ", recomputed " + std::to_string(expected.observations));
+        compare_count(audit, "observations", p.observations, expected.observations);
         auto const e = published_figures(expected);
         compare(audit, "median", p.figures.median, e.median);
         compare(audit, "cap", p.figures.cap, e.cap);
@@ -141,7 +169,7 @@ sheet_audit audit_rows(std::vector<published_row> const& published, std::vector<
         compare(audit, "headroom", p.figures.headroom, e.headroom);
         if (p.available) {
             check_cap(audit, p.figures);
-            check_published_rules(audit, p);
+            check_published_rules(audit, p, version);
             if (!p.reason.empty())
                 audit.differences.push_back("reason: published " + quote(p.reason) + " for a priced row");
         } else if (p.reason != expected.unavailable_reason) {
@@ -150,7 +178,7 @@ sheet_audit audit_rows(std::vector<published_row> const& published, std::vector<
         }
         report.rows.push_back(std::move(audit));
     }
-    for (auto const& [gpu, _] : prices)
+    for (auto const& gpu : observed)
         if (!listed.contains(gpu))
             report.problems.push_back("the inputs hold observations of " + gpu + ", which the sheet does not list");
     return report;
@@ -161,7 +189,14 @@ sheet_audit audit_rows(std::vector<published_row> const& published, std::vector<
 sheet_audit audit_sheet(published_sheet const& sheet, std::vector<observation> const& inputs,
                         std::string_view inputs_csv)
 {
-    sheet_audit report = audit_rows(sheet.rows, inputs);
+    sheet_audit report;
+    if (sheet.rules_version < rules::oldest_rules_version || sheet.rules_version > rules::rules_version) {
+        report.problems.push_back("rules_version: published " + std::to_string(sheet.rules_version) +
+                                  "; this auditor knows versions " + std::to_string(rules::oldest_rules_version) +
+                                  " to " + std::to_string(rules::rules_version));
+        return report;
+    }
+    report = audit_rows(sheet.rows, inputs, sheet.rules_version);
     auto& problems = report.problems;
     auto const week = parse_week(sheet.week);
     if (!week) {

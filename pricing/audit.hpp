@@ -15,6 +15,10 @@ struct published_row {
     int observations = 0;
     row_figures figures;
     std::string reason;  // why an unpriced row is not priced
+    // Rules version 2: the row's sources and market as published (empty on a version 1 sheet).
+    int sources = 0;
+    market_figures market;
+    std::vector<source_figures> by_source;
 };
 
 // A computed row as the sheet publishes it (what a parsed sheet claims, for audit_rows).
@@ -40,6 +44,7 @@ struct published_sheet {
     std::string inputs_sha256;
     int observations = 0;
     int priced_models = 0;
+    int rules_version = 1;  // the sheet is audited by the rules it names
     std::vector<published_row> rows;
 };
 

@@ -13,7 +13,6 @@ namespace lcg::pricing {
 namespace {
 
 constexpr std::size_t max_source = 64;
-constexpr std::size_t max_listing_id = 128;
 
 bool needs_quotes(std::string_view field)
 {

@@ -29,6 +29,7 @@ inline constexpr std::string_view observations_csv_header = "observed_at,gpu,pri
 inline constexpr std::string_view observations_csv_header_with_urls =
     "observed_at,gpu,price_per_gpu_hour,source,listing_id,source_url";
 inline constexpr std::size_t max_source_url = 2048;
+inline constexpr std::size_t max_listing_id = 128;
 
 // Empty, or an http:// or https:// URL with a host, at most 2048 bytes of visible ASCII (spaces,
 // control characters and other bytes are refused: percent-encode them).

@@ -21,9 +21,13 @@ inline constexpr ratio reserved_of_on_demand{65, 100};
 
 // The version of the rules above that a sheet was computed with. It is part of what a sheet's
 // signature covers; raise it whenever a rule or constant that changes a published figure changes.
-inline constexpr int rules_version = 1;
+// Version 1 took the median of every observation; version 2 (DESIGN §2) takes each source's lower
+// median first, so that no single seller sets the price. A sheet is audited by the version it names.
+inline constexpr int rules_version = 2;
+inline constexpr int oldest_rules_version = 1;
 
-inline constexpr int min_observations = 5;
+inline constexpr int min_observations = 5;  // version 1: observations; version 2: listings
+inline constexpr int min_sources = 3;       // version 2: distinct sources with a listing of the model
 // The smallest rate a sheet publishes in any tier: a rate that rounds down to $0.000 is not a price,
 // so such a model goes unpriced that week, with the reason, like one with too few observations.
 inline constexpr money min_published_rate = money::from_mills(1);
@@ -83,6 +87,9 @@ inline constexpr int gpu_candidates = 5;                // offered when a name f
 inline constexpr int fetch_timeout_seconds = 30;
 inline constexpr int fetch_total_seconds = 600;
 inline constexpr std::uint64_t max_fetched_bytes = 256ull * 1024 * 1024;
+// The largest raw file of market offers import-listings and collect take (the largest SkyPilot
+// catalog file, RunPod's, is about 2 MB).
+inline constexpr std::uint64_t max_listings_file_bytes = 64ull * 1024 * 1024;
 // How often a mirror asks its upstream whether anything changed, by default.
 inline constexpr int upstream_interval_seconds = 60;
 

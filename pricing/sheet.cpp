@@ -89,6 +89,20 @@ std::string unpublishable_reason(tier_rates const& rates, std::int64_t twice_med
     return {};
 }
 
+namespace {
+
+// A row with enough inputs gets its rates, unless they cannot be published (then it says why).
+sheet_row with_rates(sheet_row row)
+{
+    tier_rates const rates = rates_from_median(*row.twice_median_micros);
+    row.unavailable_reason = unpublishable_reason(rates, *row.twice_median_micros);
+    if (row.unavailable_reason.empty())
+        row.rates = rates;
+    return row;
+}
+
+}
+
 sheet_row compute_row(std::string gpu, std::vector<money> prices)
 {
     sheet_row row;
@@ -102,11 +116,92 @@ sheet_row compute_row(std::string gpu, std::vector<money> prices)
                                  std::to_string(rules::min_observations) + " are needed";
         return row;
     }
-    tier_rates const rates = rates_from_median(*row.twice_median_micros);
-    row.unavailable_reason = unpublishable_reason(rates, *row.twice_median_micros);
-    if (row.unavailable_reason.empty())
-        row.rates = rates;
-    return row;
+    return with_rates(std::move(row));
+}
+
+namespace {
+
+// The ⌈n × q⌉-th smallest of sorted `prices` (nearest rank), q = numerator / 4.
+money nearest_rank(std::vector<money> const& sorted, std::size_t quarters)
+{
+    std::size_t const rank = (sorted.size() * quarters + 3) / 4;
+    return sorted[rank - 1];
+}
+
+market_spread spread_of(std::vector<money> prices)
+{
+    std::sort(prices.begin(), prices.end());
+    std::size_t const n = prices.size();
+    std::int64_t const twice = n % 2 == 1 ? 2 * prices[n / 2].micros()
+                                          : prices[n / 2 - 1].micros() + prices[n / 2].micros();
+    return {prices.front(), nearest_rank(prices, 1), twice, nearest_rank(prices, 3), prices.back()};
+}
+
+// Each source's lower median (the ⌈k/2⌉-th smallest of its k listings), by source name.
+std::vector<source_price> prices_by_source(std::vector<sourced_price> listings)
+{
+    std::sort(listings.begin(), listings.end(), [](sourced_price const& a, sourced_price const& b) {
+        return a.source != b.source ? a.source < b.source : a.price < b.price;
+    });
+    std::vector<source_price> out;
+    for (auto first = listings.begin(); first != listings.end();) {
+        auto const last = std::find_if(first, listings.end(), [&](sourced_price const& l) { return l.source != first->source; });
+        auto const k = last - first;
+        out.push_back({std::string(first->source), (first + (k - 1) / 2)->price, static_cast<int>(k)});
+        first = last;
+    }
+    return out;
+}
+
+}
+
+sheet_row compute_market_row(std::string gpu, std::vector<sourced_price> listings)
+{
+    sheet_row row;
+    row.gpu = std::move(gpu);
+    row.observations = static_cast<int>(listings.size());
+    if (!listings.empty()) {
+        std::vector<money> all;
+        all.reserve(listings.size());
+        for (auto const& l : listings)
+            all.push_back(l.price);
+        row.market = spread_of(std::move(all));
+        row.by_source = prices_by_source(std::move(listings));
+        row.sources = static_cast<int>(row.by_source.size());
+        std::vector<money> of_sources;
+        for (auto const& s : row.by_source)
+            of_sources.push_back(s.price);
+        row.twice_median_micros = twice_median(std::move(of_sources));
+    }
+    if (row.sources < rules::min_sources || row.observations < rules::min_observations) {
+        row.unavailable_reason = std::to_string(row.observations) + (row.observations == 1 ? " listing" : " listings") +
+                                 " from " + std::to_string(row.sources) + (row.sources == 1 ? " source" : " sources") +
+                                 " in the window; at least " + std::to_string(rules::min_observations) +
+                                 " listings from " + std::to_string(rules::min_sources) + " sources are needed";
+        return row;
+    }
+    return with_rates(std::move(row));
+}
+
+std::vector<sheet_row> compute_rows(std::span<const std::string> catalog_ids, std::span<const observation> inputs,
+                                    int version)
+{
+    if (version == 1) {
+        std::map<std::string, std::vector<money>, std::less<>> prices;
+        for (auto const& o : inputs)
+            prices[o.gpu].push_back(o.price);
+        return compute_rows(catalog_ids, std::move(prices));
+    }
+    std::map<std::string_view, std::vector<sourced_price>, std::less<>> listings;
+    for (auto const& o : inputs)
+        listings[o.gpu].push_back({o.source, o.price});
+    std::vector<sheet_row> rows;
+    rows.reserve(catalog_ids.size());
+    for (auto const& id : catalog_ids) {
+        auto it = listings.find(id);
+        rows.push_back(compute_market_row(id, it == listings.end() ? std::vector<sourced_price>{} : std::move(it->second)));
+    }
+    return rows;
 }
 
 row_figures published_figures(sheet_row const& row)
@@ -138,6 +233,25 @@ std::vector<sheet_row> compute_rows(std::span<const std::string> catalog_ids,
     return rows;
 }
 
+market_figures published_market(sheet_row const& row)
+{
+    if (!row.market)
+        return {};
+    auto const& m = *row.market;
+    return {to_decimal(m.min), to_decimal(m.p25), decimal_string(m.twice_median_micros * 5, 7), to_decimal(m.p75),
+            to_decimal(m.max)};
+}
+
+std::vector<source_figures> published_sources(sheet_row const& row)
+{
+    std::vector<source_figures> out;
+    for (auto const& s : row.by_source)
+        out.push_back({s.source, to_decimal(s.price), s.listings});
+    return out;
+}
+
+bool is_synthetic_source(std::string_view source) { return source.starts_with("synthetic-"); }
+
 std::vector<std::string> cap_violations(std::span<const sheet_row> rows)
 {
     std::vector<std::string> out;
@@ -151,6 +265,18 @@ sheet_row const* price_sheet::find(std::string_view gpu) const
 {
     auto it = std::find_if(rows.begin(), rows.end(), [&](sheet_row const& r) { return r.gpu == gpu; });
     return it == rows.end() ? nullptr : &*it;
+}
+
+bool price_sheet::is_sample() const
+{
+    bool any = false;
+    for (auto const& row : rows)
+        for (auto const& s : row.by_source) {
+            if (!is_synthetic_source(s.source))
+                return false;
+            any = true;
+        }
+    return any;
 }
 
 int price_sheet::priced_models() const

@@ -2,6 +2,7 @@
 
 #include "calendar.hpp"
 #include "money.hpp"
+#include "observation.hpp"
 #include "outcome.hpp"
 #include "rules.hpp"
 
@@ -43,14 +44,39 @@ bool is_within_cap(money on_demand, std::int64_t twice_median_micros);
 // 0.70 × median in hundredths of a micro-dollar, exact (print with decimal_string(…, 8)).
 std::int64_t cap_centimicros(std::int64_t twice_median_micros);
 
+// What one source offers a model in a sheet's window (rules version 2): the lower median of its
+// listings' per-GPU prices, so always a price it really offers, and how many listings it has.
+struct source_price {
+    std::string source;
+    money price;
+    int listings = 0;
+    bool operator==(source_price const&) const = default;
+};
+
+// The spread of every listing's per-GPU price of a model in the window (rules version 2). The
+// quartiles are nearest-rank (the ⌈n/4⌉-th and ⌈3n/4⌉-th smallest), so each is a listed price;
+// the median is exact, kept twice like the row's.
+struct market_spread {
+    money min;
+    money p25;
+    std::int64_t twice_median_micros = 0;
+    money p75;
+    money max;
+    bool operator==(market_spread const&) const = default;
+};
+
 // One model's line on a weekly sheet. A model with too few observations carries no rates and says
-// why; a sheet never carries an older week's number.
+// why; a sheet never carries an older week's number. Under rules version 2 `observations` counts
+// listings, and twice_median_micros is the median of the sources' prices (by_source).
 struct sheet_row {
     std::string gpu;
     int observations = 0;
     std::optional<std::int64_t> twice_median_micros;  // empty when there were no observations
     std::optional<tier_rates> rates;                  // empty when the model is not priced
     std::string unavailable_reason;
+    int sources = 0;                        // version 2; 0 on a version 1 row
+    std::vector<source_price> by_source;    // version 2, by source name; empty on a version 1 row
+    std::optional<market_spread> market;    // version 2, when there are listings
     bool operator==(sheet_row const&) const = default;
 
     bool available() const { return rates.has_value(); }
@@ -60,9 +86,23 @@ struct sheet_row {
 // rules::min_published_rate (a rate that rounds down to $0.000 is not a price).
 std::string unpublishable_reason(tier_rates const& rates, std::int64_t twice_median_micros);
 
-// A model's row: unavailable, with the reason, when it has too few observations or its rates cannot
-// be published; such a model never fails the sheet.
+// A model's row under rules version 1: unavailable, with the reason, when it has too few
+// observations or its rates cannot be published; such a model never fails the sheet.
 sheet_row compute_row(std::string gpu, std::vector<money> prices);
+
+// One listing's per-GPU price and who offers it, as rules version 2 reads an observation.
+struct sourced_price {
+    std::string_view source;
+    money price;
+};
+// A model's row under rules version 2: each source's lower median, then the median of those; priced
+// with at least rules::min_sources sources and rules::min_observations listings.
+sheet_row compute_market_row(std::string gpu, std::vector<sourced_price> listings);
+
+// Rows for every catalog id, in catalog order, from the observations in the sheet's window, by the
+// rules of `version` (1 or rules::rules_version).
+std::vector<sheet_row> compute_rows(std::span<const std::string> catalog_ids, std::span<const observation> inputs,
+                                    int version);
 
 // The exact decimal strings a row publishes, shared by every output and by the audit. Empty when
 // the row has no such figure (no observations, or not priced).
@@ -76,6 +116,29 @@ struct row_figures {
     auto operator<=>(row_figures const&) const = default;
 };
 row_figures published_figures(sheet_row const& row);
+
+// A version 2 row's market as published: each figure's exact decimal string ("2.400"; the median
+// may end in half a micro-dollar), and each source's price. Empty strings and no sources on a row
+// without listings or of version 1.
+struct market_figures {
+    std::string min;
+    std::string p25;
+    std::string median;
+    std::string p75;
+    std::string max;
+    auto operator<=>(market_figures const&) const = default;
+};
+struct source_figures {
+    std::string source;
+    std::string price;
+    int listings = 0;
+    auto operator<=>(source_figures const&) const = default;
+};
+market_figures published_market(sheet_row const& row);
+std::vector<source_figures> published_sources(sheet_row const& row);
+
+// Whether a source name is one of the sample data's made-up sources (DESIGN §7: "synthetic-…").
+bool is_synthetic_source(std::string_view source);
 
 // Rows for every catalog id, in catalog order, from the prices observed in the sheet's window.
 std::vector<sheet_row> compute_rows(std::span<const std::string> catalog_ids,
@@ -102,6 +165,8 @@ struct price_sheet {
 
     sheet_row const* find(std::string_view gpu) const;
     int priced_models() const;
+    // Computed from synthetic sample data only: some row has sources and every source is synthetic.
+    bool is_sample() const;
 };
 
 }

@@ -1,5 +1,7 @@
 // lowcostgpu: the command line of the pricing service (see README.md and `lowcostgpu --help`).
 #include "server/archive/archive.hpp"
+#include "server/cli/arguments.hpp"
+#include "server/cli/commands.hpp"
 #include "server/audit/audit.hpp"
 #include "server/http/headers.hpp"
 #include "server/http/server.hpp"
@@ -40,11 +42,16 @@ std::span<const embedded_file> all();
 namespace {
 
 using namespace lcg;
+using namespace lcg::cli;
 
 constexpr char const* usage = R"(lowcostgpu - the LowCostGPU public price sheet service
 
 Usage:
   lowcostgpu migrate                          apply database migrations and reference data
+  lowcostgpu import-listings --format skypilot-vms --source NAME --observed-at RFC3339 [--json] FILE|-
+                                              import one raw file of market offers (all or nothing); every
+                                              row is imported, duplicate, not_gpu, no_price, not_in_catalog
+                                              or ambiguous, and the counts are printed
   lowcostgpu import-observations FILE|-       import a market observations CSV (all or nothing)
   lowcostgpu publish [--week YYYY-Www] [--replace] [--signing-key FILE | --unsigned]
                                               compute, sign and publish a weekly sheet (default: this week)
@@ -91,71 +98,6 @@ LCG_SIGNING_KEY, UPSTREAM, UPSTREAM_KEYS, UPSTREAM_INTERVAL, UPSTREAM_TIMEOUT, L
 Flags override the environment.
 )";
 
-// Command-line words: positional arguments and --flag [value] pairs.
-struct arguments {
-    std::vector<std::string> positional;
-    std::map<std::string, std::string, std::less<>> flags;
-
-    std::optional<std::string> flag(std::string_view name) const
-    {
-        auto it = flags.find(name);
-        return it == flags.end() ? std::nullopt : std::optional(it->second);
-    }
-};
-
-class usage_error : public std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-arguments parse_arguments(int argc, char** argv, std::vector<std::string_view> const& switches)
-{
-    arguments args;
-    for (int i = 2; i < argc; ++i) {
-        std::string_view const word = argv[i];
-        if (!word.starts_with("--") || word == "-") {
-            args.positional.emplace_back(word);
-            continue;
-        }
-        std::string name(word.substr(2));
-        if (auto eq = name.find('='); eq != std::string::npos) {
-            args.flags[name.substr(0, eq)] = name.substr(eq + 1);
-        } else if (std::find(switches.begin(), switches.end(), name) != switches.end()) {
-            args.flags[name] = "true";
-        } else if (i + 1 < argc) {
-            args.flags[name] = argv[++i];
-        } else {
-            throw usage_error("--" + name + " needs a value");
-        }
-    }
-    return args;
-}
-
-void allow_only(arguments const& args, std::vector<std::string_view> const& known, std::size_t max_positional)
-{
-    for (auto const& [name, _] : args.flags)
-        if (std::find(known.begin(), known.end(), name) == known.end())
-            throw usage_error("unknown option --" + name);
-    if (args.positional.size() > max_positional)
-        throw usage_error("unexpected argument '" + args.positional[max_positional] + "'");
-}
-
-std::string setting(arguments const& args, std::string_view flag, char const* env, std::string fallback = {})
-{
-    if (auto v = args.flag(flag))
-        return *v;
-    if (char const* v = std::getenv(env); v && *v)
-        return v;
-    return fallback;
-}
-
-std::string database_url(arguments const& args)
-{
-    auto url = setting(args, "database-url", "DATABASE_URL");
-    if (url.empty())
-        throw usage_error("no database: set DATABASE_URL or pass --database-url");
-    return url;
-}
-
 pricing::instant now() { return std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now()); }
 
 int run_migrate(arguments const& args)
@@ -198,16 +140,11 @@ int run_import(arguments const& args)
             std::cerr << "  (only the first " << summary.problems.size() << " are listed)\n";
         return 1;
     }
-    std::cout << "imported " << summary.imported << " observations\n";
+    std::cout << "imported " << summary.imported << " observations";
+    if (summary.duplicates > 0)
+        std::cout << " (" << summary.duplicates << " already imported, skipped)";
+    std::cout << "\n";
     return 0;
-}
-
-std::string read_whole_file(std::string const& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw usage_error("cannot open " + path);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 // The private key sheets are signed with, if one is configured (never read from the database).
@@ -591,6 +528,8 @@ int main(int argc, char** argv)
             return run_migrate(parse_arguments(argc, argv, {}));
         if (command == "import-observations")
             return run_import(parse_arguments(argc, argv, {}));
+        if (command == "import-listings")
+            return run_import_listings(parse_arguments(argc, argv, {"json"}));
         if (command == "publish")
             return run_publish(parse_arguments(argc, argv, {"replace", "unsigned"}));
         if (command == "sign")

@@ -24,9 +24,16 @@ forbid mcp 'server/|boost/beast|boost/asio|pqxx/' "mcp uses api/ and below, and 
 forbid server/store 'boost/beast|boost/json|server/http|render/|server/snapshot' "the store speaks SQL only"
 forbid server/http 'pqxx/|server/store' "no SQL on the request path"
 
-if grep -rnE 'pqxx::|<pqxx' server --include='*.hpp' >/dev/null; then
+# server/store/session.hpp is the store's private header (the connection its use cases share): only
+# server/store's own .cpp files may include it, and it is the one header that may name libpqxx.
+if grep -rnE 'pqxx::|<pqxx' server --include='*.hpp' | grep -v '^server/store/session.hpp:' >/dev/null; then
     echo "libpqxx types must not appear in headers:"
-    grep -rnE 'pqxx::|<pqxx' server --include='*.hpp'
+    grep -rnE 'pqxx::|<pqxx' server --include='*.hpp' | grep -v '^server/store/session.hpp:'
+    status=1
+fi
+if grep -rlE '#\s*include\s*"server/store/session.hpp"' . --include='*.hpp' --include='*.cpp' | grep -v '^./server/store/[^/]*\.cpp$' >/dev/null; then
+    echo "server/store/session.hpp is included outside server/store's .cpp files:"
+    grep -rlE '#\s*include\s*"server/store/session.hpp"' . --include='*.hpp' --include='*.cpp' | grep -v '^./server/store/[^/]*\.cpp$'
     status=1
 fi
 if grep -rnE '\b(float|double)\b' pricing --include='*.hpp' --include='*.cpp' | grep -v '^\S*:\s*//' >/dev/null; then

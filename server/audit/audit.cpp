@@ -25,6 +25,30 @@ std::string text_member(json::object const& o, char const* key)
     return v && v->is_string() ? std::string(v->as_string()) : std::string();
 }
 
+// A count the sheet states, or -1 when it states none (which no count matches).
+int count_member(json::object const& o, char const* key)
+{
+    auto const* v = o.if_contains(key);
+    return v && v->is_int64() ? static_cast<int>(v->as_int64()) : -1;
+}
+
+// What a rules version 2 row publishes of its market; absent members stay empty (and then differ
+// from a recomputation that has them).
+void read_market(json::object const& o, pricing::published_row& row)
+{
+    row.sources = o.contains("sources") ? count_member(o, "sources") : 0;
+    if (auto const* m = o.if_contains("market"); m && m->is_object()) {
+        auto const& mo = m->as_object();
+        row.market = {text_member(mo, "min"), text_member(mo, "p25"), text_member(mo, "median"), text_member(mo, "p75"),
+                      text_member(mo, "max")};
+    }
+    if (auto const* b = o.if_contains("by_source"); b && b->is_array())
+        for (auto const& v : b->as_array())
+            if (v.is_object())
+                row.by_source.push_back({text_member(v.as_object(), "source"), text_member(v.as_object(), "price"),
+                                         count_member(v.as_object(), "listings")});
+}
+
 std::vector<pricing::published_row> published_rows(json::object const& sheet)
 {
     std::vector<pricing::published_row> rows;
@@ -40,16 +64,10 @@ std::vector<pricing::published_row> published_rows(json::object const& sheet)
         row.figures = {text_member(o, "median"),    text_member(o, "cap"),      text_member(o, "on_demand"),
                        text_member(o, "spot"),      text_member(o, "reserved"), text_member(o, "headroom")};
         row.reason = text_member(o, "reason");
+        read_market(o, row);
         rows.push_back(std::move(row));
     }
     return rows;
-}
-
-// A count the sheet states, or -1 when it states none (which no count matches).
-int count_member(json::object const& o, char const* key)
-{
-    auto const* v = o.if_contains(key);
-    return v && v->is_int64() ? static_cast<int>(v->as_int64()) : -1;
 }
 
 pricing::published_sheet published_sheet(json::object const& sheet)
@@ -57,7 +75,7 @@ pricing::published_sheet published_sheet(json::object const& sheet)
     return {text_member(sheet, "week"),          text_member(sheet, "effective_from"),
             text_member(sheet, "effective_until"), text_member(sheet, "inputs_sha256"),
             count_member(sheet, "observations"),   count_member(sheet, "priced_models"),
-            published_rows(sheet)};
+            count_member(sheet, "rules_version"),  published_rows(sheet)};
 }
 
 std::vector<pricing::observation> parse_inputs(std::string const& csv, std::ostream& report, bool& ok)

@@ -168,6 +168,34 @@ std::int64_t decimal_units(json::object const& o, std::string_view key, int scal
     return checked(pricing::parse_decimal_units(text(o, key), scale), key);
 }
 
+pricing::money price_of(json::object const& o, std::string_view key, std::string const& gpu)
+{
+    auto const m = checked(pricing::parse_money(text(o, key)), key);
+    if (m.micros() <= 0)
+        throw bad_document(gpu + ": " + std::string(key) + " is not a price");
+    return m;
+}
+
+// A rules version 2 row's market, held as published: the figures must print back to the same strings.
+void read_market(json::object const& o, pricing::sheet_row& row)
+{
+    auto const& m = object(o, "market");
+    auto const median = decimal_units(m, "median", 7);
+    if (median % 5 != 0)
+        throw bad_document(row.gpu + ": market median is not a whole number of half micro-dollars");
+    row.market = pricing::market_spread{price_of(m, "min", row.gpu), price_of(m, "p25", row.gpu), median / 5,
+                                        price_of(m, "p75", row.gpu), price_of(m, "max", row.gpu)};
+    row.sources = small_integer(o, "sources");
+    for (auto const& v : array(o, "by_source")) {
+        auto const& s = object(v, "a source price");
+        row.by_source.push_back({text(s, "source"), price_of(s, "price", row.gpu), small_integer(s, "listings")});
+    }
+    if (small_integer(o, "listings") != row.observations ||
+        pricing::published_market(row) != pricing::market_figures{text(m, "min"), text(m, "p25"), text(m, "median"),
+                                                                 text(m, "p75"), text(m, "max")})
+        throw bad_document(row.gpu + ": its market figures are not exact decimals of its listings");
+}
+
 pricing::sheet_row sheet_row(json::object const& o)
 {
     pricing::sheet_row row;
@@ -198,6 +226,8 @@ pricing::sheet_row sheet_row(json::object const& o)
                                          optional_text("spot"),     optional_text("reserved"), optional_text("headroom")};
     if (derived != published)
         throw bad_document(row.gpu + ": cap or headroom do not follow from the median and the on-demand rate");
+    if (o.contains("market"))
+        read_market(o, row);
     return row;
 }
 

@@ -38,6 +38,7 @@ pricing::outcome<sheet_checked> check_sheet(pricing::price_sheet const& sheet, s
                                      sheet.inputs_sha256,
                                      sheet.observations,
                                      sheet.priced_models(),
+                                     sheet.rules_version,
                                      {}};
     for (auto const& row : sheet.rows)
         claimed.rows.push_back(pricing::as_published(row));

@@ -1,6 +1,7 @@
 #include "server/store/database.hpp"
 
 #include "server/store/digest.hpp"
+#include "server/store/session.hpp"
 
 #include <pqxx/pqxx>
 
@@ -17,29 +18,9 @@ namespace lcg::store {
 namespace {
 
 using namespace std::chrono;
-constexpr char const* change_channel = "lowcostgpu_changed";
 
 pricing::instant from_epoch(long long seconds) { return pricing::instant{std::chrono::seconds{seconds}}; }
 long long to_epoch(pricing::instant t) { return t.time_since_epoch().count(); }
-
-// Runs `work`, turning libpqxx's exceptions into store_error without their SQL text.
-template <class F>
-auto guarded(char const* what, F&& work)
-{
-    try {
-        return work();
-    } catch (store_error const&) {
-        throw;
-    } catch (pqxx::broken_connection const&) {
-        throw store_error(std::string(what) + ": the database connection was lost");
-    } catch (pqxx::integrity_constraint_violation const& e) {
-        throw store_error(std::string(what) + ": refused by a database constraint", true);
-    } catch (pqxx::sql_error const& e) {
-        throw store_error(std::string(what) + ": database error " + e.sqlstate());
-    } catch (pqxx::failure const&) {
-        throw store_error(std::string(what) + ": database failure");
-    }
-}
 
 std::vector<std::string> parse_text_array(std::string const& literal)
 {
@@ -165,7 +146,9 @@ std::vector<pricing::price_sheet> sheets_in(pqxx::transaction_base& tx, bool uns
         sheets.push_back(std::move(s));
     }
     for (auto const& r : tx.exec("SELECT week, gpu, observations, median2_micros, on_demand_micros, spot_micros, "
-                                 "reserved_micros, unavailable_reason FROM sheet_row WHERE week IN (SELECT week "
+                                 "reserved_micros, unavailable_reason, coalesce(sources, 0), market_min_micros, "
+                                 "market_p25_micros, market_median2_micros, market_p75_micros, market_max_micros "
+                                 "FROM sheet_row WHERE week IN (SELECT week "
                                  "FROM sheet" + which + ") ORDER BY week, gpu")) {
         pricing::sheet_row row;
         row.gpu = r[1].as<std::string>();
@@ -178,7 +161,30 @@ std::vector<pricing::price_sheet> sheets_in(pqxx::transaction_base& tx, bool uns
                                             pricing::money::from_micros(r[6].as<std::int64_t>())};
         else
             row.unavailable_reason = r[7].as<std::string>();
+        row.sources = r[8].as<int>();
+        if (!r[9].is_null())
+            row.market = pricing::market_spread{
+                pricing::money::from_micros(r[9].as<std::int64_t>()), pricing::money::from_micros(r[10].as<std::int64_t>()),
+                r[11].as<std::int64_t>(), pricing::money::from_micros(r[12].as<std::int64_t>()),
+                pricing::money::from_micros(r[13].as<std::int64_t>())};
         sheets[index.at(r[0].as<std::string>())].rows.push_back(std::move(row));
+    }
+    // Rows and their sources both come in (week, gpu) order, so one pass pairs them.
+    std::size_t sheet_at = 0, row_at = 0;
+    for (auto const& r : tx.exec("SELECT week, gpu, source, price_micros, listings FROM sheet_row_source WHERE week IN "
+                                 "(SELECT week FROM sheet" + which + ") ORDER BY week, gpu, source")) {
+        std::size_t const s = index.at(r[0].as<std::string>());
+        if (s != sheet_at) {
+            sheet_at = s;
+            row_at = 0;
+        }
+        auto& rows = sheets[s].rows;
+        while (row_at < rows.size() && rows[row_at].gpu != r[1].c_str())
+            ++row_at;
+        if (row_at == rows.size())
+            throw store_error("a stored source price has no row");
+        rows[row_at].by_source.push_back({r[2].as<std::string>(), pricing::money::from_micros(r[3].as<std::int64_t>()),
+                                          r[4].as<int>()});
     }
     return sheets;
 }
@@ -188,37 +194,34 @@ std::optional<std::string> null_if_empty(std::string const& s)
     return s.empty() ? std::nullopt : std::optional<std::string>(s);
 }
 
-class change_receiver final : public pqxx::notification_receiver {
-public:
-    change_receiver(pqxx::connection_base& c) : pqxx::notification_receiver(c, change_channel) {}
-    void operator()(std::string const&, int) override { received = true; }
-    bool received = false;
-};
-
-// `url` with libpq's connect_timeout added: as a query parameter of a URI, or one more
-// keyword=value pair of a connection string.
-std::string with_connect_timeout(std::string const& url, std::chrono::milliseconds timeout)
+std::optional<std::int64_t> micros_of(std::optional<pricing::market_spread> const& m, pricing::money pricing::market_spread::*part)
 {
-    if (timeout <= std::chrono::milliseconds::zero())
-        return url;
-    auto const seconds = std::to_string(std::max<long long>(1, (timeout.count() + 999) / 1000));
-    if (!url.starts_with("postgresql://") && !url.starts_with("postgres://"))
-        return url + " connect_timeout=" + seconds;
-    return url + (url.find('?') == std::string::npos ? "?" : "&") + "connect_timeout=" + seconds;
+    if (!m)
+        return std::nullopt;
+    return ((*m).*part).micros();
 }
 
+void insert_row(pqxx::work& tx, std::string const& week, pricing::sheet_row const& row, std::optional<std::int64_t> od,
+                std::optional<std::int64_t> spot, std::optional<std::int64_t> reserved,
+                std::optional<std::string> const& reason)
+{
+    bool const v2 = row.market.has_value() || row.sources > 0;
+    tx.exec_params("INSERT INTO sheet_row (week, gpu, observations, median2_micros, on_demand_micros, spot_micros, "
+                   "reserved_micros, unavailable_reason, sources, market_min_micros, market_p25_micros, "
+                   "market_median2_micros, market_p75_micros, market_max_micros) "
+                   "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14)",
+                   week, row.gpu, row.observations, row.twice_median_micros, od, spot, reserved, reason,
+                   v2 ? std::optional(row.sources) : std::nullopt, micros_of(row.market, &pricing::market_spread::min),
+                   micros_of(row.market, &pricing::market_spread::p25),
+                   row.market ? std::optional(row.market->twice_median_micros) : std::nullopt,
+                   micros_of(row.market, &pricing::market_spread::p75), micros_of(row.market, &pricing::market_spread::max));
+    for (auto const& s : row.by_source)
+        tx.exec_params("INSERT INTO sheet_row_source (week, gpu, source, price_micros, listings) VALUES ($1,$2,$3,$4,$5)",
+                       week, row.gpu, s.source, s.price.micros(), s.listings);
 }
 
-struct database::impl {
-    impl(std::string const& url, connection_limits limits) : conn(with_connect_timeout(url, limits.connect_timeout))
-    {
-        conn.set_variable("TimeZone", "'UTC'");
-        if (limits.statement_timeout > std::chrono::milliseconds::zero())
-            conn.set_variable("statement_timeout", std::to_string(limits.statement_timeout.count()));
-    }
-    pqxx::connection conn;
-    std::unique_ptr<change_receiver> receiver;
-};
+
+}
 
 database::database(std::string const& url, connection_limits limits)
     : impl_(guarded("connecting to PostgreSQL", [&] { return std::make_unique<impl>(url, limits); }))
@@ -376,8 +379,12 @@ import_summary database::import_observations(std::istream& csv, std::function<vo
         import_summary summary;
         pqxx::work tx(impl_->conn);
         // COPY streams rows as they are read; after the first bad line we only keep reading to
-        // report every problem, and the transaction is never committed.
-        pqxx::stream_to copy(tx, "observation",
+        // report every problem, and the transaction is never committed. Rows go through a
+        // temporary table so that a listing already imported (same source, listing id and time) is
+        // skipped and counted instead of doubled.
+        tx.exec("CREATE TEMPORARY TABLE incoming (LIKE observation INCLUDING DEFAULTS) ON COMMIT DROP");
+        tx.exec("ALTER TABLE incoming DROP COLUMN id");
+        pqxx::stream_to copy(tx, "incoming",
                              std::vector<std::string>{"observed_at", "gpu", "price_micros", "source", "listing_id",
                                                       "source_url"});
         std::string line;
@@ -400,6 +407,12 @@ import_summary database::import_observations(std::istream& csv, std::function<vo
             tx.abort();
             return summary;
         }
+        long const inserted = tx.exec(
+            "INSERT INTO observation (observed_at, gpu, price_micros, source, listing_id, source_url) "
+            "SELECT observed_at, gpu, price_micros, source, listing_id, source_url FROM incoming "
+            "ON CONFLICT (source, listing_id, observed_at) WHERE listing_id <> '' DO NOTHING").affected_rows();
+        summary.duplicates = summary.imported - inserted;
+        summary.imported = inserted;
         tx.exec(std::string("NOTIFY ") + change_channel);
         tx.commit();
         return summary;
@@ -428,15 +441,12 @@ publish_summary database::publish(pricing::iso_week week, bool replace, pricing:
             ids.push_back(r[0].as<std::string>());
 
         std::vector<pricing::observation> const inputs = observations_in(tx, window);
-        std::map<std::string, std::vector<pricing::money>, std::less<>> prices;
-        for (auto const& o : inputs)
-            prices[o.gpu].push_back(o.price);
         pricing::price_sheet sheet;
         sheet.week = week;
         sheet.effective_from = window.until;
         sheet.effective_until = window.until + days{7};
         sheet.published_at = now;
-        sheet.rows = pricing::compute_rows(ids, std::move(prices));
+        sheet.rows = pricing::compute_rows(ids, inputs, sheet.rules_version);
         if (auto const bad = pricing::cap_violations(sheet.rows); !bad.empty())
             throw store_error("refusing to publish " + name + ": on-demand above the cap for " + bad.front(), true);
 
@@ -467,10 +477,12 @@ publish_summary database::publish(pricing::iso_week week, bool replace, pricing:
                 if (row.observations > 0)
                     summary.refused.push_back({row.gpu, row.observations, row.unavailable_reason});
             }
-            tx.exec_params("INSERT INTO sheet_row (week, gpu, observations, median2_micros, on_demand_micros, "
-                           "spot_micros, reserved_micros, unavailable_reason) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)",
-                           name, row.gpu, row.observations, row.twice_median_micros, od, spot, reserved, reason);
+            insert_row(tx, name, row, od, spot, reserved, reason);
         }
+        // The raw files observed in the window, in import order: what an auditor re-reads.
+        tx.exec_params("INSERT INTO sheet_raw_input (week, raw_input_id) SELECT $1, id FROM raw_input "
+                       "WHERE observed_at >= to_timestamp($2) AND observed_at < to_timestamp($3)",
+                       name, to_epoch(window.from), to_epoch(window.until));
         // In chunks of whole lines, read back one at a time (migration 011), compressed with lz4
         // where the server has it (the column's setting).
         long long seq = 0;

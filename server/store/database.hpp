@@ -4,12 +4,14 @@
 #include "server/store/inputs.hpp"
 #include "pricing/calendar.hpp"
 #include "pricing/catalog.hpp"
+#include "pricing/listing_mapping.hpp"
 #include "pricing/observation.hpp"
 #include "pricing/sheet.hpp"
 
 #include <chrono>
 #include <functional>
 #include <istream>
+#include <map>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -32,9 +34,36 @@ private:
 
 struct import_summary {
     long imported = 0;
+    long duplicates = 0;  // listings already imported (same source, listing id and time), skipped
     long bad_lines = 0;
     std::vector<pricing::csv_problem> problems;  // the first 20
     bool ok() const { return bad_lines == 0; }
+};
+
+// What one import of a raw listings file did: every row read, counted by outcome (they add up to
+// `rows`), and each distinct reason a row was not imported, with its count, in order of first sight.
+struct listing_import_summary {
+    long rows = 0;
+    std::map<pricing::listing_outcome, long> counts;
+    struct reason {
+        pricing::listing_outcome outcome;
+        std::string text;
+        long rows = 0;
+    };
+    std::vector<reason> reasons;
+    std::string sha256;        // of the raw file
+    bool raw_file_new = false; // false: the same bytes were imported for this source and time before
+    long count(pricing::listing_outcome o) const;
+};
+
+// A raw file of market offers to import, and how to read it: `read` turns the bytes into offers
+// under the source's memory convention (market_source.memory_convention), or refuses the file.
+struct listings_file {
+    std::string source;
+    std::string format;  // as market_source and raw_input name it: "skypilot-vms"
+    pricing::instant observed_at;
+    std::string bytes;
+    std::function<pricing::outcome<std::vector<pricing::market_offer>>(std::string_view memory_convention)> read;
 };
 
 // A model a published sheet does not price although it was observed, and the rule that refused it.
@@ -84,6 +113,11 @@ public:
     input_layout load_input_layout(pricing::iso_week week, std::string const& inputs_sha256);
     // One chunk of it, "" when not stored for that publication (republished since the layout was read).
     std::string load_input_chunk(pricing::iso_week week, std::string const& inputs_sha256, std::size_t seq);
+
+    // All-or-nothing import of a raw listings file: the file is kept byte for byte with the mapping
+    // it was read with, and each listing becomes at most one observation (source, listing id,
+    // observed_at). Throws store_error (refused) for an unknown source or a file `read` refuses.
+    listing_import_summary import_listings(listings_file const& file);
 
     // All-or-nothing import of an observations CSV. `on_progress` gets the line count now and then.
     import_summary import_observations(std::istream& csv, std::function<void(long)> const& on_progress = {});

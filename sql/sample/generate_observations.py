@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Generate SYNTHETIC market observations for the sample data. Never for production.
 
-The rows are made up by a seeded pseudo-random generator: they are not prices seen on any market.
-Every row says so in its `source` column ("synthetic-sample") and its listing id ("SYN-...").
-`deploy/run` and the tests load them; a production database never gets them.
+The rows are made up by seeded pseudo-random generators: they are not prices seen on any market.
+Every row says so in its `source` column (five made-up sources, "synthetic-alpha",
+"synthetic-bravo", "synthetic-charlie", "synthetic-delta" and "synthetic-echo") and its listing id
+("SYN-..."). `deploy/run` and the tests load them; a production database never gets them.
 
 Output (standard output, nothing else): the observations CSV of DESIGN.md section 7,
 
     observed_at,gpu,price_per_gpu_hour,source,listing_id
-    2026-11-24T10:15:00Z,h100-sxm,2.412000,synthetic-sample,SYN-2026W48-h100-sxm-0007
+    2026-11-24T10:15:00Z,h100-sxm,2.412000,synthetic-bravo,SYN-2026W48-h100-sxm-0007
 
 sorted by observed_at, gpu, listing_id, with '\\n' line ends.
 
@@ -16,7 +17,8 @@ Weeks. The current week is the ISO week containing --now; its sheet takes effect
 Monday 00:00 UTC and is computed from the 7 days before it. Observations are generated for that
 window and the windows of the (weeks - 1) sheets before it, every timestamp strictly inside its
 window, in whole seconds. A listing id names the ISO week in which the listing was observed
-(the week before the sheet's).
+(the week before the sheet's) and numbers the model's listings of that week in time order,
+whatever their source, so (source, listing_id, observed_at) is unique.
 
 Prices. Money is integer micro-dollars throughout; no float touches a price. Each model has a base
 market median per GPU-hour (BASE_MEDIANS); the current week is centred on it and earlier weeks
@@ -24,17 +26,40 @@ drift from it by a random walk of at most +/-2 % a week. Inside a week prices sp
 of the centre. Every model gets 20 to 40 observations a week; each week at least 3 models have an
 even count and at least 3 an odd count.
 
-Cases built on purpose in the current week's window, for tests and for the published worked
-example:
-  * h100-sxm: odd count, middle value exactly 2.400000, so the median is $2.400 and on-demand is
-    exactly $1.680 (70 % lands on a mill boundary), spot $0.840, reserved $1.092;
-  * a100-80gb-sxm: even count, two different middle values whose mean is a whole cent, so 70 %
-    lands exactly on a mill boundary through the even-count path;
-  * rtx-4090: even count, the two middle values differ by an odd number of micro-dollars, so the
-    median ends in half a micro-dollar; twice the median is chosen so that 7 * m2 mod 20000 is
-    19999, i.e. 70 % of the median falls 0.00005 mill short of a mill and rounding down matters.
+Two stages, so that rules version 2 gives every sheet the median rules version 1 gave it.
+  1. The draws of the generator written for rules version 1 (one pool of listings, the market
+     median is the median of all their prices), unchanged and in the same order: the drift, each
+     week's counts, then per model the week's n prices and n timestamps. These prices are not
+     written out; what is kept is the count n, the timestamps and the median, as twice the
+     median m2 (odd n: twice the middle price; even n: the sum of the two middle prices).
+  2. The n listings are spread over named sources and priced again for rules version 2: a
+     source's price is the LOWER median of its listings' prices (sorted ascending, the one at
+     index (k - 1) // 2 of k), the market median is the median of the sources' prices, and a
+     model is priced with >= 3 sources and >= 5 listings. The source prices are chosen around
+     the median (at most 5 % of the centre from it, inside the week's band):
+       * odd n (m2 even, M = m2 / 2): 3 or 5 sources priced M - a < M < M + a or
+         M - b < M - a < M < M + a < M + b; the middle source's price is M;
+       * even n (or m2 odd): 4 sources priced p1 < p2 < p3 < p4 with p2 + p3 = m2 and p2 != p3,
+         so the median goes through the even-count path just as before.
+     Every source gets at least one of the n listings. Of a source's k listings, (k - 1) // 2
+     are priced at or below its price, one at it and the rest at or above it, all inside the
+     week's +/-15 % band, so its lower median is exactly its price. The market median of
+     version 2 is then m2 / 2, the median of version 1, to the half micro-dollar.
 
-Same arguments, same output: one random.Random(seed), drawn in a fixed order. Standard library
+Cases built on purpose in the current week's window, for tests and for the published worked
+example (stage 1 designs the median, stage 2 keeps it):
+  * h100-sxm: odd count, median exactly 2.400000 (the middle source's price), so the median is
+    $2.400 and on-demand is exactly $1.680 (70 % lands on a mill boundary), spot $0.840,
+    reserved $1.092;
+  * a100-80gb-sxm: even count, 4 sources, the two middle source prices differ and their mean is
+    a whole cent, so 70 % lands exactly on a mill boundary through the even-count path;
+  * rtx-4090: even count, 4 sources, the two middle source prices differ by an odd number of
+    micro-dollars, so the median ends in half a micro-dollar; twice the median is chosen so that
+    7 * m2 mod 20000 is 19999, i.e. 70 % of the median falls 0.00005 mill short of a mill and
+    rounding down matters.
+
+Same arguments, same output: stage 1 draws from random.Random(seed) in a fixed order, stage 2
+from its own random.Random(seed + 1), so stage 2 never moves a draw of stage 1. Standard library
 only. Run with --help for the options.
 """
 
@@ -45,7 +70,8 @@ import random
 import re
 import sys
 
-SOURCE = "synthetic-sample"
+SOURCES = ("synthetic-alpha", "synthetic-bravo", "synthetic-charlie", "synthetic-delta",
+           "synthetic-echo")
 HEADER = "observed_at,gpu,price_per_gpu_hour,source,listing_id"
 MICROS_PER_USD = 1_000_000
 WEEK = dt.timedelta(days=7)
@@ -54,6 +80,7 @@ MIN_COUNT, MAX_COUNT = 20, 40
 MIN_PER_PARITY = 3
 DRIFT_BP = 200  # at most +/-2 % a week, in basis points
 SPREAD_PERCENT = 15  # +/-15 % around the week's centre
+SOURCE_SPREAD_PERCENT = 5  # source prices at most 5 % of the centre from the median
 
 # Base market median per GPU-hour in micro-dollars, in the order of gpu-facts.csv (27 models).
 # Plausible round figures for a public GPU marketplace; sample values, not observations.
@@ -222,8 +249,64 @@ def week_prices(rng, gpu, n, centre, current):
     return [rng.randint(lo, hi) for _ in range(n)]
 
 
+def twice_median(prices):
+    """Twice the median of all the prices (rules version 1), exact."""
+    s = sorted(prices)
+    n = len(s)
+    return 2 * s[n // 2] if n % 2 else s[n // 2 - 1] + s[n // 2]
+
+
+def source_prices(rng2, n, m2, lo, hi, centre):
+    """Source prices, ascending, whose median is exactly m2 / 2 (see the module docstring)."""
+    cap = max(2, centre * SOURCE_SPREAD_PERCENT // 100)
+    if n % 2 and m2 % 2 == 0:  # 3 or 5 sources, the middle one at M
+        m = m2 // 2
+        side = 1 if rng2.random() < 0.5 else 2  # sources on each side of M
+        down = rng2.sample(range(1, max(side, min(cap, m - lo)) + 1), side)
+        up = rng2.sample(range(1, max(side, min(cap, hi - m)) + 1), side)
+        return sorted(m - x for x in down) + [m] + sorted(m + x for x in up)
+    # 4 sources: p2 = h - d and p3 = h + odd + d sum to m2; d >= 1 when m2 is even, so p2 != p3.
+    h, odd = m2 // 2, m2 % 2
+    dmin = 1 - odd
+    room = min(h - lo, hi - h - odd) - 1  # leaves room for p1 and p4 inside the band
+    d = rng2.randint(dmin, max(dmin, min(cap // 2, room)))
+    p2, p3 = h - d, h + odd + d
+    p1 = p2 - rng2.randint(1, max(1, min(cap - d, p2 - lo)))
+    p4 = p3 + rng2.randint(1, max(1, min(cap - d - odd, hi - p3)))
+    return [p1, p2, p3, p4]
+
+
+def split_count(rng2, n, parts):
+    """n as `parts` counts of at least 1 each."""
+    cuts = sorted(rng2.sample(range(1, n), parts - 1))
+    return [b - a for a, b in zip([0] + cuts, cuts + [n])]
+
+
+def with_lower_median(rng2, k, price, lo, hi):
+    """k prices in [lo, hi] (widened to price if need be) whose lower median is price."""
+    below = (k - 1) // 2
+    return ([rng2.randint(min(lo, price), price) for _ in range(below)] + [price]
+            + [rng2.randint(price, max(hi, price)) for _ in range(k - 1 - below)])
+
+
+def source_listings(rng2, n, m2, centre):
+    """n (source, price) listings, shuffled, whose market median (rules version 2) is m2 / 2."""
+    spread = centre * SPREAD_PERCENT // 100
+    lo, hi = centre - spread, centre + spread
+    prices = source_prices(rng2, n, m2, lo, hi, centre)
+    names = rng2.sample(SOURCES, len(prices))
+    listings = []
+    for name, price, k in zip(names, prices, split_count(rng2, n, len(prices))):
+        listings += [(name, p) for p in with_lower_median(rng2, k, price, lo, hi)]
+    if min(p for _, p in listings) <= 0:
+        raise ValueError(f"a price at or below zero (week centre {centre} micro-dollars)")
+    rng2.shuffle(listings)
+    return listings
+
+
 def generate(seed, weeks, now, ids):
-    rng = random.Random(seed)
+    rng = random.Random(seed)  # stage 1: the draws of rules version 1, in their order
+    rng2 = random.Random(seed + 1)  # stage 2: sources and the prices written out
     wins = windows(now, weeks)
 
     # Week-to-week drift, in basis points of the base median: the current week is the base
@@ -248,10 +331,11 @@ def generate(seed, weeks, now, ids):
             centre = BASE[gpu] * factor[gpu][w] // 10_000
             prices = week_prices(rng, gpu, counts[gpu], centre, current)
             offsets = [rng.randint(1, WINDOW_SECONDS - 1) for _ in prices]
-            listings = sorted(zip(offsets, prices))
-            for i, (offset, price) in enumerate(listings, start=1):
+            # Stage 2: the same count, timestamps and median, spread over sources.
+            listings = source_listings(rng2, len(prices), twice_median(prices), centre)
+            for i, (offset, (source, price)) in enumerate(zip(sorted(offsets), listings), 1):
                 observed = start + dt.timedelta(seconds=offset)
-                rows.append((rfc3339(observed), gpu, money(price), SOURCE,
+                rows.append((rfc3339(observed), gpu, money(price), source,
                              f"SYN-{label}-{gpu}-{i:04d}"))
     rows.sort(key=lambda r: (r[0], r[1], r[4]))
     return rows

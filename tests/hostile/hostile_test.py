@@ -195,8 +195,9 @@ def observed_in_window_of(week, day):
 def case_unpublishable_model(server, db):
     week = week_after(60)
     header = "observed_at,gpu,price_per_gpu_hour,source,listing_id\n"
-    rows = "".join(f"{observed_in_window_of(week, d)},l4,0.001,hostile,cheap{d}\n"
-                   f"{observed_in_window_of(week, d)},h100-sxm,2.400,hostile,fine{d}\n" for d in range(5))
+    # five sources of one listing each (rules version 2 needs three sources)
+    rows = "".join(f"{observed_in_window_of(week, d)},l4,0.001,hostile-{d},cheap{d}\n"
+                   f"{observed_in_window_of(week, d)},h100-sxm,2.400,hostile-{d},fine{d}\n" for d in range(5))
     imported = lowcostgpu("import-observations", "--database-url", db.url("publisher"), "-", stdin=header + rows)
     check(imported.returncode == 0, "the observations are imported: " + imported.stderr)
     published = lowcostgpu("publish", "--database-url", db.url("publisher"), "--week", week)

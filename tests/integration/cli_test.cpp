@@ -25,7 +25,7 @@ TEST_CASE("migrate is idempotent")
     auto const r = run_lowcostgpu({"migrate", "--database-url", db.url("owner")});
     CHECK(r.exit_code == 0);
     CHECK(contains(r.out, "up to date"));
-    CHECK(db.count("schema_migration") == 11);  // 001 to 011
+    CHECK(db.count("schema_migration") == 12);  // 001 to 012
     CHECK(db.count("gpu_model") == 27);
     CHECK(db.count("region") == 32);
 }
@@ -87,10 +87,11 @@ TEST_CASE("publish refuses an existing week unless --replace, and writes the wee
 {
     test_database db;
     std::string csv = header;
-    // 2030-W02 starts on Monday 2030-01-07: its window is 2029-12-31 .. 2030-01-06.
+    // 2030-W02 starts on Monday 2030-01-07: its window is 2029-12-31 .. 2030-01-06. Five sources
+    // of one listing each, so the sources' median is the listings' (rules version 2).
     for (int i = 0; i < 5; ++i)
-        csv += "2030-01-0" + std::to_string(i + 1) + "T12:00:00Z,l4,1.00" + std::to_string(i) + ",m,L" +
-               std::to_string(i) + "\n";
+        csv += "2030-01-0" + std::to_string(i + 1) + "T12:00:00Z,l4,1.00" + std::to_string(i) + ",m" +
+               std::to_string(i) + ",L" + std::to_string(i) + "\n";
     csv += "2030-01-07T00:00:00Z,l4,9.99,m,outside\n";  // the re-check instant itself is next week's
     REQUIRE(run_lowcostgpu({"import-observations", "--database-url", db.url("publisher"), "-"}, csv).exit_code == 0);
 
@@ -123,8 +124,9 @@ TEST_CASE("one model whose rates round to $0.000 does not block the week: it is 
     // 2030-W02's window is 2029-12-31 .. 2030-01-06: five l4 at $0.001, five h100-sxm at $2.400.
     for (int i = 0; i < 5; ++i) {
         std::string const day = "2030-01-0" + std::to_string(i + 1);
-        csv += day + "T12:00:00Z,l4,0.001,m,cheap" + std::to_string(i) + "\n";
-        csv += day + "T13:00:00Z,h100-sxm,2.400,m,fine" + std::to_string(i) + "\n";
+        std::string const source = ",m" + std::to_string(i);  // five sources
+        csv += day + "T12:00:00Z,l4,0.001" + source + ",cheap" + std::to_string(i) + "\n";
+        csv += day + "T13:00:00Z,h100-sxm,2.400" + source + ",fine" + std::to_string(i) + "\n";
     }
     REQUIRE(run_lowcostgpu({"import-observations", "--database-url", db.url("publisher"), "-"}, csv).exit_code == 0);
 

@@ -394,4 +394,26 @@ std::string raw_response(int status, std::string const& body, std::vector<std::s
     return out + "\r\n" + body;
 }
 
+shell_result run_shell(std::string const& command)
+{
+    shell_result r;
+    std::FILE* p = popen(command.c_str(), "r");
+    if (!p)
+        return r;
+    char buf[4096];
+    while (std::size_t n = std::fread(buf, 1, sizeof buf, p))
+        r.out.append(buf, n);
+    r.status = pclose(p);
+    return r;
+}
+
+std::string shared_dir()
+{
+    if (char const* dir = std::getenv("LCG_SHARED_DIR"); dir && *dir)
+        return dir;
+    return std::string(LCG_SOURCE_DIR) + "/../shared";
+}
+
+std::string market_catalog_dir() { return shared_dir() + "/data/market/skypilot/catalogs/v8"; }
+
 }

@@ -136,6 +136,18 @@ private:
 // A raw HTTP/1.1 response with a body and the given extra header lines ("ETag: \"x\"").
 std::string raw_response(int status, std::string const& body, std::vector<std::string> const& headers = {});
 
+// The output of a shell command and its exit status (of pclose).
+struct shell_result {
+    int status = -1;
+    std::string out;
+};
+shell_result run_shell(std::string const& command);
+
+// ../shared beside the checkout (LCG_SHARED_DIR overrides): the test inputs, never copied in.
+std::string shared_dir();
+// The SkyPilot catalog folder of ../shared: one <source>/vms.csv per market source.
+std::string market_catalog_dir();
+
 // Polls `condition` every 50 ms until it holds or `limit` passes.
 template <class F>
 bool eventually(F&& condition, std::chrono::milliseconds limit)

@@ -47,7 +47,7 @@ published_sheet honest_sheet(std::vector<observation> const& inputs)
     std::vector<std::string> const ids{"h100-sxm", "l4"};
     s.priced_models = 0;
     for (auto const& row : compute_rows(ids, prices)) {
-        s.rows.push_back({row.gpu, row.available(), row.observations, published_figures(row), row.unavailable_reason});
+        s.rows.push_back(as_published(row));
         s.priced_models += row.available() ? 1 : 0;
     }
     return s;

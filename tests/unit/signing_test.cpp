@@ -21,6 +21,7 @@ pricing::price_sheet sample_sheet()
     s.published_at = at("2026-11-30T00:00:04Z");
     s.inputs_sha256 = std::string(64, 'a');
     s.observations = 8;
+    s.rules_version = 1;  // rows computed by version 1's compute_row
     s.rows.push_back(pricing::compute_row(
         "h100-sxm", {pricing::money::from_micros(2'300'000), pricing::money::from_micros(2'400'000),
                      pricing::money::from_micros(2'400'000), pricing::money::from_micros(2'500'000),

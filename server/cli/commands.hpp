@@ -1,0 +1,11 @@
+#pragma once
+
+// The commands of lowcostgpu that live in a file of their own (the others are still in main.cpp).
+#include "server/cli/arguments.hpp"
+
+namespace lcg::cli {
+
+// lowcostgpu import-listings --format F --source NAME --observed-at RFC3339 [--json] FILE|-
+int run_import_listings(arguments const& args);
+
+}

@@ -1,0 +1,144 @@
+// The import of raw market files (issue 24): one transaction from the bytes to the observations.
+#include "server/store/database.hpp"
+#include "server/store/digest.hpp"
+#include "server/store/session.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace lcg::store {
+
+namespace {
+
+using pricing::listing_outcome;
+
+std::optional<int> optional_int(pqxx::field const& f)
+{
+    return f.is_null() ? std::nullopt : std::optional(f.as<int>());
+}
+
+std::vector<pricing::alias_rule> load_mapping(pqxx::transaction_base& tx)
+{
+    std::vector<pricing::alias_rule> rules;
+    // Ordered by every column, so the published mapping CSV (and its SHA-256) depends only on the rules.
+    for (auto const& r : tx.exec("SELECT accelerator, hint, min_memory_gib, max_memory_gib, outcome, "
+                                 "coalesce(gpu, ''), note FROM market_alias ORDER BY accelerator, hint, "
+                                 "min_memory_gib NULLS FIRST, max_memory_gib NULLS FIRST")) {
+        pricing::alias_rule rule{r[0].as<std::string>(), r[1].as<std::string>(), optional_int(r[2]),
+                                 optional_int(r[3]), listing_outcome::imported, r[5].as<std::string>(),
+                                 r[6].as<std::string>()};
+        std::string const outcome = r[4].as<std::string>();
+        rule.outcome = outcome == "gpu" ? listing_outcome::imported
+                       : outcome == "ambiguous" ? listing_outcome::ambiguous
+                                                : listing_outcome::not_in_catalog;
+        rules.push_back(std::move(rule));
+    }
+    return rules;
+}
+
+void count(listing_import_summary& summary, pricing::classified_listing const& l)
+{
+    ++summary.counts[l.outcome];
+    if (l.outcome == listing_outcome::imported)
+        return;
+    auto it = std::find_if(summary.reasons.begin(), summary.reasons.end(),
+                           [&](auto const& r) { return r.outcome == l.outcome && r.text == l.reason; });
+    if (it == summary.reasons.end())
+        summary.reasons.push_back({l.outcome, l.reason, 1});
+    else
+        ++it->rows;
+}
+
+// Stores the raw file (once) and returns its id.
+long long store_raw_file(pqxx::work& tx, listings_file const& file, std::string const& sha256,
+                         std::string const& mapping_sha256, bool& is_new)
+{
+    pqxx::binarystring const bytes(file.bytes.data(), file.bytes.size());
+    auto const inserted = tx.exec_params(
+        "INSERT INTO raw_input (source, format, observed_at, sha256, bytes, mapping_sha256) "
+        "VALUES ($1, $2, to_timestamp($3), $4, $5, $6) ON CONFLICT (source, format, observed_at, sha256) DO NOTHING "
+        "RETURNING id",
+        file.source, file.format, file.observed_at.time_since_epoch().count(), sha256, bytes, mapping_sha256);
+    is_new = !inserted.empty();
+    if (is_new)
+        return inserted[0][0].as<long long>();
+    return tx.exec_params1("SELECT id FROM raw_input WHERE source = $1 AND format = $2 AND observed_at = "
+                           "to_timestamp($3) AND sha256 = $4",
+                           file.source, file.format, file.observed_at.time_since_epoch().count(), sha256)[0]
+        .as<long long>();
+}
+
+// Inserts the imported listings, skipping those already stored; returns the ids it skipped.
+std::set<std::string> insert_observations(pqxx::work& tx, listings_file const& file, long long raw_id,
+                                          std::vector<pricing::classified_listing> const& listings)
+{
+    tx.exec("CREATE TEMPORARY TABLE incoming (listing_id text NOT NULL, gpu text NOT NULL, price_micros bigint NOT "
+            "NULL) ON COMMIT DROP");
+    {
+        pqxx::stream_to copy(tx, "incoming", std::vector<std::string>{"listing_id", "gpu", "price_micros"});
+        for (auto const& l : listings)
+            if (l.outcome == listing_outcome::imported)
+                copy << std::make_tuple(l.listing_id, l.gpu, l.price.micros());
+        copy.complete();
+    }
+    auto const stored = tx.exec_params(
+        "INSERT INTO observation (observed_at, gpu, price_micros, source, listing_id, raw_input_id) "
+        "SELECT to_timestamp($1), gpu, price_micros, $2, listing_id, $3 FROM incoming "
+        "ON CONFLICT (source, listing_id, observed_at) WHERE listing_id <> '' DO NOTHING RETURNING listing_id",
+        file.observed_at.time_since_epoch().count(), file.source, raw_id);
+    std::set<std::string> skipped;
+    for (auto const& l : listings)
+        if (l.outcome == listing_outcome::imported)
+            skipped.insert(l.listing_id);
+    for (auto const& r : stored)
+        skipped.erase(r[0].as<std::string>());
+    return skipped;
+}
+
+}
+
+long listing_import_summary::count(listing_outcome o) const
+{
+    auto it = counts.find(o);
+    return it == counts.end() ? 0 : it->second;
+}
+
+listing_import_summary database::import_listings(listings_file const& file)
+{
+    return guarded("importing listings", [&] {
+        pqxx::work tx(impl_->conn);
+        auto const source = tx.exec_params("SELECT memory_convention FROM market_source WHERE name = $1", file.source);
+        if (source.empty())
+            throw store_error("the source " + pricing::quote(file.source) +
+                                  " is not in market_source (add its name, kind, homepage and format first)",
+                              true);
+        auto offers = file.read(source[0][0].as<std::string>());
+        if (!offers)
+            throw store_error("the file is refused, nothing was imported: " + offers.err().message, true);
+
+        auto const rules = load_mapping(tx);
+        std::string const mapping = pricing::mapping_csv(rules);
+        std::string const mapping_sha256 = sha256_hex(mapping);
+        tx.exec_params("INSERT INTO listing_mapping (sha256, csv) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                       mapping_sha256, mapping);
+
+        listing_import_summary summary;
+        summary.sha256 = sha256_hex(file.bytes);
+        long long const raw_id = store_raw_file(tx, file, summary.sha256, mapping_sha256, summary.raw_file_new);
+        auto listings = pricing::classify_offers(*offers, rules);
+        auto const skipped = insert_observations(tx, file, raw_id, listings);
+        for (auto& l : listings) {
+            if (l.outcome == listing_outcome::imported && skipped.contains(l.listing_id)) {
+                l.outcome = listing_outcome::duplicate;
+                l.reason = "the listing is already imported for this source and time";
+            }
+            count(summary, l);
+        }
+        summary.rows = static_cast<long>(listings.size());
+        tx.exec(std::string("NOTIFY ") + change_channel);
+        tx.commit();
+        return summary;
+    });
+}
+
+}

@@ -1,0 +1,67 @@
+#pragma once
+
+// What the store's use cases share, and nothing outside server/store includes: the connection
+// behind a database and the one boundary where libpqxx's exceptions become store_error.
+#include "server/store/database.hpp"
+
+#include <pqxx/pqxx>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <string>
+
+namespace lcg::store {
+
+inline constexpr char const* change_channel = "lowcostgpu_changed";
+
+// Runs `work`, turning libpqxx's exceptions into store_error without their SQL text.
+template <class F>
+auto guarded(char const* what, F&& work)
+{
+    try {
+        return work();
+    } catch (store_error const&) {
+        throw;
+    } catch (pqxx::broken_connection const&) {
+        throw store_error(std::string(what) + ": the database connection was lost");
+    } catch (pqxx::integrity_constraint_violation const& e) {
+        throw store_error(std::string(what) + ": refused by a database constraint", true);
+    } catch (pqxx::sql_error const& e) {
+        throw store_error(std::string(what) + ": database error " + e.sqlstate());
+    } catch (pqxx::failure const&) {
+        throw store_error(std::string(what) + ": database failure");
+    }
+}
+
+class change_receiver final : public pqxx::notification_receiver {
+public:
+    change_receiver(pqxx::connection_base& c) : pqxx::notification_receiver(c, change_channel) {}
+    void operator()(std::string const&, int) override { received = true; }
+    bool received = false;
+};
+
+// `url` with libpq's connect_timeout added: as a query parameter of a URI, or one more
+// keyword=value pair of a connection string.
+inline std::string with_connect_timeout(std::string const& url, std::chrono::milliseconds timeout)
+{
+    if (timeout <= std::chrono::milliseconds::zero())
+        return url;
+    auto const seconds = std::to_string(std::max<long long>(1, (timeout.count() + 999) / 1000));
+    if (!url.starts_with("postgresql://") && !url.starts_with("postgres://"))
+        return url + " connect_timeout=" + seconds;
+    return url + (url.find('?') == std::string::npos ? "?" : "&") + "connect_timeout=" + seconds;
+}
+
+struct database::impl {
+    impl(std::string const& url, connection_limits limits) : conn(with_connect_timeout(url, limits.connect_timeout))
+    {
+        conn.set_variable("TimeZone", "'UTC'");
+        if (limits.statement_timeout > std::chrono::milliseconds::zero())
+            conn.set_variable("statement_timeout", std::to_string(limits.statement_timeout.count()));
+    }
+    pqxx::connection conn;
+    std::unique_ptr<change_receiver> receiver;
+};
+
+}

@@ -1,0 +1,323 @@
+// Real market offers (issue 24): every SkyPilot file of ../shared imported through import-listings,
+// checked row by row and model by model against tests/integration/market_expected.py, the tests'
+// own implementation of the mapping policy and of rules version 2 (it shares no code with the
+// service), and the traps of the market README one by one.
+#include "harness.hpp"
+
+#include "pricing/calendar.hpp"
+
+#include <boost/json.hpp>
+#include <doctest/doctest.h>
+#include <pqxx/pqxx>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace lcg::testing;
+namespace json = boost::json;
+
+namespace {
+
+// The sixteen sources of the catalog folder (common/ holds no offers).
+std::vector<std::string> const sources = {"cudo",   "daytona",        "hyperbolic", "hyperstack", "jarvislabs", "lambda",
+                                          "lium",   "mithril",        "nebius",     "primeintellect", "seeweb",
+                                          "shadeform", "spheron",     "vast",       "verda",      "yotta"};
+std::vector<std::string> const outcomes = {"imported", "duplicate", "not_gpu", "no_price", "not_in_catalog", "ambiguous"};
+
+// Far from the sample data's weeks, so the sheet of its week holds these listings only.
+std::string const observed_at = "2030-01-02T12:00:00Z";
+
+std::string vms_csv(std::string const& source) { return market_catalog_dir() + "/" + source + "/vms.csv"; }
+
+command_result import(test_database const& db, std::string const& source, std::vector<std::string> extra = {})
+{
+    std::vector<std::string> args{"import-listings", "--database-url", db.url("publisher"), "--format", "skypilot-vms",
+                                  "--source",        source,           "--observed-at",     observed_at};
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.push_back(vms_csv(source));
+    return run_lowcostgpu(args);
+}
+
+json::object import_json(test_database const& db, std::string const& source)
+{
+    auto const r = import(db, source, {"--json"});
+    CAPTURE(source);
+    CAPTURE(r.err);
+    REQUIRE(r.exit_code == 0);
+    return json::parse(r.out).as_object();
+}
+
+json::object const& expected()
+{
+    static json::object const e = [] {
+        auto const r = run_shell("python3 " + std::string(LCG_SOURCE_DIR) + "/tests/integration/market_expected.py --rows "
+                                 "--market " + market_catalog_dir());
+        REQUIRE(r.status == 0);
+        return json::parse(r.out).as_object();
+    }();
+    return e;
+}
+
+// source → listing id → gpu, for every listing the service imported.
+std::map<std::string, std::map<std::string, std::string>> imported_listings(test_database const& db)
+{
+    pqxx::connection c(db.url("owner"));
+    pqxx::read_transaction tx(c);
+    std::map<std::string, std::map<std::string, std::string>> out;
+    for (auto const& r : tx.exec("SELECT source, listing_id, gpu FROM observation WHERE raw_input_id IS NOT NULL"))
+        out[r[0].as<std::string>()][r[1].as<std::string>()] = r[2].as<std::string>();
+    return out;
+}
+
+struct imported_market {
+    test_database db;
+    std::map<std::string, json::object> summaries;
+    imported_market()
+    {
+        for (auto const& s : sources)
+            summaries[s] = import_json(db, s);
+    }
+    std::string gpu_of(std::string const& source, std::string const& listing_id)
+    {
+        auto const all = imported_listings(db);
+        auto s = all.find(source);
+        if (s == all.end())
+            return "";
+        auto l = s->second.find(listing_id);
+        return l == s->second.end() ? "" : l->second;
+    }
+};
+
+imported_market& market()
+{
+    static imported_market m;
+    return m;
+}
+
+}
+
+TEST_CASE("every SkyPilot file imports, its counts add up and equal the independent reading")
+{
+    auto& m = market();
+    auto const& files = expected().at("files").as_object();
+    for (auto const& source : sources) {
+        CAPTURE(source);
+        auto const& got = m.summaries.at(source);
+        auto const& want = files.at(source).as_object();
+        std::int64_t sum = 0;
+        for (auto const& o : outcomes) {
+            CAPTURE(o);
+            CHECK(got.at(o).as_int64() == want.at(o).as_int64());
+            sum += got.at(o).as_int64();
+        }
+        CHECK(sum == got.at("rows").as_int64());
+        CHECK(got.at("rows").as_int64() == want.at("rows").as_int64());
+        CHECK(got.at("raw_file_new").as_bool());
+    }
+}
+
+TEST_CASE("each listing is imported under the model the independent reading gives, or not at all")
+{
+    auto const all = imported_listings(market().db);
+    long compared = 0;
+    for (auto const& row : expected().at("rows").as_array()) {
+        auto const& r = row.as_object();
+        std::string const source(r.at("source").as_string());
+        std::string const id(r.at("listing_id").as_string());
+        CAPTURE(source);
+        CAPTURE(id);
+        auto s = all.find(source);
+        bool const stored = s != all.end() && s->second.contains(id);
+        if (r.at("outcome").as_string() == "imported") {
+            REQUIRE(stored);
+            CHECK(s->second.at(id) == r.at("gpu").as_string());
+            ++compared;
+        } else if (r.at("outcome").as_string() != "duplicate") {
+            CHECK_FALSE(stored);
+        }
+    }
+    CHECK(compared > 500);
+}
+
+TEST_CASE("a second import of every file adds nothing and says why")
+{
+    auto& m = market();
+    long const observations = m.db.count("observation");
+    long const raw_files = m.db.count("raw_input");
+    for (auto const& source : sources) {
+        CAPTURE(source);
+        auto const again = import_json(m.db, source);
+        auto const& first = m.summaries.at(source);
+        CHECK(again.at("imported").as_int64() == 0);
+        CHECK(again.at("duplicate").as_int64() == first.at("imported").as_int64() + first.at("duplicate").as_int64());
+        CHECK(again.at("rows").as_int64() == first.at("rows").as_int64());
+        CHECK_FALSE(again.at("raw_file_new").as_bool());
+    }
+    CHECK(m.db.count("observation") == observations);
+    CHECK(m.db.count("raw_input") == raw_files);
+}
+
+TEST_CASE("the sheet of the real listings' week equals a recomputation by rules version 2")
+{
+    auto& m = market();
+    auto const observed = lcg::pricing::parse_utc_timestamp(observed_at);
+    REQUIRE(observed);
+    std::string const week = lcg::pricing::to_string(lcg::pricing::next_week(lcg::pricing::week_containing(*observed)));
+    auto const r = run_lowcostgpu({"publish", "--database-url", m.db.url("publisher"), "--week", week});
+    CAPTURE(r.err);
+    REQUIRE(r.exit_code == 0);
+
+    pqxx::connection c(m.db.url("owner"));
+    pqxx::read_transaction tx(c);
+    CHECK(tx.exec_params1("SELECT rules_version FROM sheet WHERE week = $1", week)[0].as<int>() == 2);
+    auto const& models = expected().at("models").as_object();
+    int priced = 0;
+    for (auto const& row : tx.exec_params("SELECT gpu, observations, coalesce(sources, 0), median2_micros, "
+                                          "on_demand_micros FROM sheet_row WHERE week = $1",
+                                          week)) {
+        std::string const gpu = row[0].as<std::string>();
+        CAPTURE(gpu);
+        auto const it = models.find(gpu);
+        if (it == models.end()) {
+            CHECK(row[1].as<int>() == 0);
+            continue;
+        }
+        auto const& want = it->value().as_object();
+        CHECK(row[1].as<int>() == want.at("listings").as_int64());
+        CHECK(row[2].as<int>() == want.at("sources").as_int64());
+        if (want.at("on_demand").is_null()) {
+            CHECK(row[4].is_null());
+            continue;
+        }
+        ++priced;
+        CHECK(row[3].as<std::int64_t>() == want.at("twice_median_micros").as_int64());
+        CHECK(std::to_string(row[4].as<std::int64_t>() / 1000) ==
+              std::to_string(std::stoll(std::string(want.at("on_demand").as_string()).erase(1, 1))));
+        // each source's price, as the independent reading gives it
+        std::map<std::string, std::pair<std::int64_t, int>> by_source;
+        for (auto const& s : tx.exec_params("SELECT source, price_micros, listings FROM sheet_row_source WHERE week = $1 "
+                                            "AND gpu = $2", week, gpu))
+            by_source[s[0].as<std::string>()] = {s[1].as<std::int64_t>(), s[2].as<int>()};
+        auto const& want_sources = want.at("by_source").as_array();
+        CHECK(by_source.size() == want_sources.size());
+        for (auto const& ws : want_sources) {
+            auto const& w = ws.as_object();
+            std::string const name(w.at("source").as_string());
+            CAPTURE(name);
+            REQUIRE(by_source.contains(name));
+            CHECK(by_source[name].first == w.at("price_micros").as_int64());
+            CHECK(by_source[name].second == w.at("listings").as_int64());
+        }
+    }
+    CHECK(priced >= 10);
+}
+
+TEST_CASE("the traps of the market README put no listing under the wrong model")
+{
+    auto& m = market();
+    struct trap {
+        char const* what;
+        char const* source;
+        char const* listing_id;
+        char const* gpu;  // "" when the listing must not be imported
+    };
+    trap const traps[] = {
+        {"H100 PCIe told by lambda's instance name", "lambda", "gpu_1x_h100_pcie|europe-central-1", "h100-pcie"},
+        {"H100 SXM told by lambda's instance name", "lambda", "gpu_8x_h100_sxm5|europe-central-1", "h100-sxm"},
+        {"an H100 with no form factor anywhere is refused", "daytona", "1x-H100|earth", ""},
+        {"vast's H100_NVL with 93.6 GiB per GPU is the H100 NVL", "vast", "1x-H100_NVL-32-65536|Bulgaria, BG, EU", "h100-nvl"},
+        {"spheron's 80 GB H100_NVL is Hyperstack's PCIe NVLink id, not the 94 GB NVL", "spheron",
+         "n3-H100x8-NVLink__CANADA-1|CANADA-1", "h100-pcie"},
+        {"hyperbolic's HBM3 H100 is SXM", "hyperbolic", "1x-H100-75-722|default", "h100-sxm"},
+        {"DataCrunch's 80S id is SXM", "verda", "1H100.80S.32V|FIN-02", "h100-sxm"},
+        {"Hyperstack's n3-H100x1 under primeintellect's bare H100 is PCIe", "primeintellect",
+         "hyperstack__1xH100_80GB__28__180|CA|CANADA-1", "h100-pcie"},
+        {"an A100 40 GB without form factor is refused", "lambda", "gpu_1x_a100|europe-central-1", ""},
+        {"lambda's A100 SXM4 40 GB", "lambda", "gpu_1x_a100_sxm4|europe-central-1", "a100-40gb-sxm"},
+        {"vast's A100_PCIE is the 80 GB PCIe (total MiB per instance)", "vast", "1x-A100_PCIE-32-65536|Oklahoma, US, NA",
+         "a100-80gb-pcie"},
+        {"shadeform's GB figure: the A100 SXM4 40 GB", "shadeform", "lambdalabs_A100-sxm4|phoenix-usa-2", "a100-40gb-sxm"},
+        {"an SXM4 instance under spheron's PCIe name is refused", "spheron", "gpu_1x_a100_SXM4_us-central-3|us-central-3", ""},
+        {"the Quadro RTX6000 is not the RTX 6000 Ada", "lambda", "gpu_1x_rtx6000|europe-central-1", ""},
+        {"the RTX 6000 Ada under vast's spelling", "vast", "1x-RTX_6000Ada-32-65536|Japan, JP, AS", "rtx-6000-ada"},
+        {"the RTX 3060 Ti under vast's RTX3060 is refused", "vast", "2x-RTX_3060_Ti-32-65536|Michigan, US, NA", ""},
+        {"the 12 GB RTX 3060", "vast", "1x-RTX_3060-32-65536|Italy, IT, EU", "rtx-3060-12gb"},
+        {"a 48 GB RTX 4090 is not the 24 GB card", "vast", "1x-RTX_4090-32-65536|Hong Kong, HK, AS", ""},
+        {"a 24 GB RTX 4090", "vast", "1x-RTX_4090-32-65536|Germany, DE, EU", "rtx-4090"},
+        {"an L40 row that names the L40S too is refused", "primeintellect", "latitude__8xL40_48GB__128__1536|DE|FRA2", ""},
+        {"an H200 without form factor is refused", "daytona", "1x-H200|earth", ""},
+        {"mithril's H200 SXM", "mithril", "ccs-h200.sxm.1x|us-central2-b", "h200-sxm"},
+        {"the RTX PRO 6000 with SizeInMiB 0", "seeweb", "ECS1GPU12|", "rtx-pro-6000-blackwell"},
+        {"the GH200 is not in the catalog", "lambda", "gpu_1x_gh200|europe-central-1", ""},
+    };
+    auto const all = imported_listings(m.db);
+    for (auto const& t : traps) {
+        std::string const what = t.what, id = t.listing_id;
+        CAPTURE(what);
+        CAPTURE(id);
+        // Every trap names a row of the file: the independent reading read it too.
+        bool const in_file = std::any_of(expected().at("rows").as_array().begin(), expected().at("rows").as_array().end(),
+                                         [&](json::value const& r) {
+                                             return r.at("source").as_string() == t.source && r.at("listing_id").as_string() == id;
+                                         });
+        REQUIRE(in_file);
+        auto const& ids = all.at(t.source);
+        auto const found = ids.find(id);
+        if (std::string(t.gpu).empty()) {
+            CHECK(found == ids.end());
+        } else {
+            REQUIRE(found != ids.end());
+            CHECK(found->second == t.gpu);
+        }
+    }
+}
+
+TEST_CASE("import-listings refuses a bad file whole, an unknown source and a bad time")
+{
+    test_database db;
+    long const before = db.count("observation");
+    auto bad = run_lowcostgpu({"import-listings", "--database-url", db.url("publisher"), "--format", "skypilot-vms",
+                               "--source", "vast", "--observed-at", observed_at, "-"},
+                              "InstanceType,AcceleratorName,AcceleratorCount,Price,Region,GpuInfo\n"
+                              "a,H100_SXM5,1,2.0,r,\n"
+                              "b,H100_SXM5,1,2.0\n");
+    CHECK(bad.exit_code == 1);
+    CHECK(bad.err.find("line 3") != std::string::npos);
+    auto unknown = run_lowcostgpu({"import-listings", "--database-url", db.url("publisher"), "--format", "skypilot-vms",
+                                   "--source", "nowhere", "--observed-at", observed_at, vms_csv("vast")});
+    CHECK(unknown.exit_code == 1);
+    CHECK(unknown.err.find("market_source") != std::string::npos);
+    auto time = run_lowcostgpu({"import-listings", "--database-url", db.url("publisher"), "--format", "skypilot-vms",
+                                "--source", "vast", "--observed-at", "yesterday", vms_csv("vast")});
+    CHECK(time.exit_code == 2);
+    auto format = run_lowcostgpu({"import-listings", "--database-url", db.url("publisher"), "--format", "csv",
+                                  "--source", "vast", "--observed-at", observed_at, vms_csv("vast")});
+    CHECK(format.exit_code == 2);
+    CHECK(db.count("observation") == before);
+    CHECK(db.count("raw_input") == 0);
+}
+
+TEST_CASE("a listing id repeated within one file counts once, the first row")
+{
+    test_database db;
+    std::string const file = "InstanceType,AcceleratorName,AcceleratorCount,Price,Region,GpuInfo\n"
+                             "x,H100_SXM5,2,4.000001,r,\n"
+                             "x,H100_SXM5,1,9.0,r,\n"
+                             "y,,,0.1,r,\n";
+    auto const r = run_lowcostgpu({"import-listings", "--database-url", db.url("publisher"), "--format", "skypilot-vms",
+                                   "--source", "lambda", "--observed-at", observed_at, "--json", "-"},
+                                  file);
+    CAPTURE(r.err);
+    REQUIRE(r.exit_code == 0);
+    auto const s = json::parse(r.out).as_object();
+    CHECK(s.at("rows").as_int64() == 3);
+    CHECK(s.at("imported").as_int64() == 1);
+    CHECK(s.at("duplicate").as_int64() == 1);
+    CHECK(s.at("not_gpu").as_int64() == 1);
+    pqxx::connection c(db.url("owner"));
+    pqxx::read_transaction tx(c);
+    // 4.000001 / 2 = 2.0000005, half-up to 2.000001
+    CHECK(tx.exec1("SELECT price_micros FROM observation WHERE listing_id = 'x|r'")[0].as<long>() == 2'000'001);
+}

@@ -365,7 +365,7 @@ result search_glossary(request& r)
     std::optional<std::vector<glossary::entry const*>> questions;
     if (q && !only)
         questions = glossary::search_questions(*doc, *q);
-    auto body = render::glossary_json(*doc, language, terms, questions, sheet->week);
+    auto body = render::glossary_json(*doc, language, terms, questions, *sheet);
     if (category)
         body["category"] = *category;
     if (q)

@@ -131,7 +131,7 @@ json::object filtered_catalog_json(pricing::catalog const& catalog, pricing::pri
     json::array gpus;
     for (auto const& m : catalog.gpus)
         if (pricing::matches(f, m))
-            gpus.push_back(gpu_json(m, current ? current->find(m.id) : nullptr, lang));
+            gpus.push_back(gpu_json(m, current, lang));
     json::object filters;
     if (f.vendor)
         filters["vendor"] = *f.vendor;
@@ -146,6 +146,7 @@ json::object filtered_catalog_json(pricing::catalog const& catalog, pricing::pri
     json::object o{{"count", gpus.size()}, {"gpus", std::move(gpus)}, {"filters", std::move(filters)}};
     if (current)
         o["prices_week"] = pricing::to_string(current->week);
+    o["sample"] = is_sample(current);
     return o;
 }
 
@@ -291,6 +292,7 @@ std::string estimate_text(pricing::job_estimate const& e, pricing::gpu_model con
     auto const& job = e.job;
     json_writer w;
     w.begin_object().member("gpu", model.id).member("name", model.name).member("week", pricing::to_string(sheet.week));
+    w.member_boolean("sample", sheet.is_sample());
     w.member("currency", "USD").member("tier", pricing::to_string(job.billed)).member_number("gpus", job.gpus);
     w.member_number("instances", job.instances).member_number("max_gpus_per_instance", model.max_gpus_per_instance);
     write_hours(w, "duration", job.duration_us);
@@ -372,6 +374,7 @@ json::object sizing_json(pricing::sizing_result const& result, pricing::catalog 
                    {"hourly_unit", say(lang, "json.sizing.hourly_unit")},
                    {"mig_note", say(lang, "json.sizing.mig_note")}};
     o["week"] = sheet ? json::value(pricing::to_string(sheet->week)) : json::value(nullptr);
+    o["sample"] = is_sample(sheet);
     return o;
 }
 
@@ -415,6 +418,7 @@ json::object comparison_json(pricing::comparison const& c, pricing::catalog cons
           {"price_per_gb_vram_hour", say(lang, "json.compare.per_gb_vram")},
           {"winners", say(lang, "json.compare.winners")}}}};
     o["week"] = sheet ? json::value(pricing::to_string(sheet->week)) : json::value(nullptr);
+    o["sample"] = is_sample(sheet);
     return o;
 }
 
@@ -479,6 +483,7 @@ json::object cheapest_json(pricing::cheapest_query const& q, std::span<const pri
         model = json::object{{"params_b", micro_text(q.model->micro_params_b)},
                              {"precision", pricing::to_string(q.model->weights)}};
     return {{"week", pricing::to_string(sheet.week)},
+            {"sample", sheet.is_sample()},
             {"currency", "USD"},
             {"tier", pricing::to_string(q.billed)},
             {"hours", micro_text(q.micro_hours)},

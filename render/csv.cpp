@@ -40,6 +40,49 @@ std::string joined(json::array const& items)
 std::string figure_value(json::value const& v) { return v.is_object() ? field(v.get_object(), "value") : ""; }
 std::string figure_confirmed(json::value const& v) { return v.is_object() ? field(v.get_object(), "confirmed") : ""; }
 
+// The columns a sheet row's market adds (render::sheet_row_json), after the row's own, and the
+// document's `sample`. `by_source` is "source:price:listings" for each source, space-separated.
+constexpr std::string_view market_columns[] = {"sources",    "listings",   "market_min", "market_p25", "market_median",
+                                               "market_p75", "market_max", "by_source",  "sample"};
+
+// A source name as a by_source item writes it: the separators it may hold (space, colon) and the
+// escape itself percent-encoded, so that every item splits back unambiguously.
+std::string item_name(std::string_view source)
+{
+    std::string out;
+    for (char c : source) {
+        if (c == '%')
+            out += "%25";
+        else if (c == ' ')
+            out += "%20";
+        else if (c == ':')
+            out += "%3A";
+        else
+            out += c;
+    }
+    return out;
+}
+
+std::vector<std::string> with_market_columns(std::vector<std::string> header)
+{
+    header.insert(header.end(), std::begin(market_columns), std::end(market_columns));
+    return header;
+}
+
+std::vector<std::string> with_market(std::vector<std::string> record, json::object const& row, std::string const& sample)
+{
+    auto const& m = md::object_at(row, "market");
+    std::string by_source;
+    for (auto const& v : md::array_at(row, "by_source")) {
+        auto const& s = v.get_object();
+        by_source += (by_source.empty() ? "" : " ") + item_name(field(s, "source")) + ":" + field(s, "price") + ":" +
+                     field(s, "listings");
+    }
+    record.insert(record.end(), {field(row, "sources"), field(row, "listings"), field(m, "min"), field(m, "p25"),
+                                 field(m, "median"), field(m, "p75"), field(m, "max"), std::move(by_source), sample});
+    return record;
+}
+
 }
 
 namespace {
@@ -80,31 +123,39 @@ std::string csv_record(std::vector<std::string> const& fields)
 
 std::string sheet_csv(json::object const& s)
 {
-    std::string out = csv_record({"week", "gpu", "name", "available", "observations", "median", "cap", "on_demand",
-                                  "spot", "reserved", "headroom", "currency", "unit", "reason"});
+    std::string out = csv_record(with_market_columns({"week", "gpu", "name", "available", "observations", "median", "cap",
+                                                      "on_demand", "spot", "reserved", "headroom", "currency", "unit",
+                                                      "reason"}));
     std::string const week = field(s, "week");
+    std::string const sample = field(s, "sample");
     for (auto const& v : md::array_at(s, "prices")) {
         auto const& r = v.get_object();
-        out += csv_record({week, field(r, "gpu"), field(r, "name"), field(r, "available"), field(r, "observations"),
-                           field(r, "median"), field(r, "cap"), field(r, "on_demand"), field(r, "spot"),
-                           field(r, "reserved"), field(r, "headroom"), "USD", "per GPU-hour", field(r, "reason")});
+        out += csv_record(with_market({week, field(r, "gpu"), field(r, "name"), field(r, "available"),
+                                       field(r, "observations"), field(r, "median"), field(r, "cap"),
+                                       field(r, "on_demand"), field(r, "spot"), field(r, "reserved"),
+                                       field(r, "headroom"), "USD", "per GPU-hour", field(r, "reason")},
+                                      r, sample));
     }
     return out;
 }
 
 std::string price_history_csv(json::object const& h)
 {
-    std::string out = csv_record({"gpu", "week", "effective_from", "effective_until", "available", "observations",
-                                  "median", "cap", "on_demand", "spot", "reserved", "on_demand_change", "spot_change",
-                                  "reserved_change", "currency", "unit", "reason"});
+    std::string out = csv_record(with_market_columns({"gpu", "week", "effective_from", "effective_until", "available",
+                                                      "observations", "median", "cap", "on_demand", "spot", "reserved",
+                                                      "on_demand_change", "spot_change", "reserved_change", "currency",
+                                                      "unit", "reason"}));
     std::string const gpu = field(h, "gpu");
+    std::string const sample = field(h, "sample");
     for (auto const& v : md::array_at(h, "weeks")) {
         auto const& w = v.get_object();
         auto const& change = md::object_at(w, "change");
-        out += csv_record({gpu, field(w, "week"), field(w, "effective_from"), field(w, "effective_until"),
-                           field(w, "available"), field(w, "observations"), field(w, "median"), field(w, "cap"),
-                           field(w, "on_demand"), field(w, "spot"), field(w, "reserved"), field(change, "on_demand"),
-                           field(change, "spot"), field(change, "reserved"), "USD", "per GPU-hour", field(w, "reason")});
+        out += csv_record(with_market({gpu, field(w, "week"), field(w, "effective_from"), field(w, "effective_until"),
+                                       field(w, "available"), field(w, "observations"), field(w, "median"),
+                                       field(w, "cap"), field(w, "on_demand"), field(w, "spot"), field(w, "reserved"),
+                                       field(change, "on_demand"), field(change, "spot"), field(change, "reserved"),
+                                       "USD", "per GPU-hour", field(w, "reason")},
+                                      w, sample));
     }
     return out;
 }
@@ -132,8 +183,10 @@ std::string catalog_csv(json::object const& c)
                                   "memory_bandwidth_gbs", "fp16_dense_tflops", "fp16_dense_tflops_confirmed",
                                   "power_score", "fp8_dense_tflops", "tdp_w", "nvlink", "nvlink_gbs", "mig",
                                   "mig_max_instances", "max_gpus_per_instance", "max_vcpus", "max_memory_gib",
-                                  "cpu_generations", "regions", "prices_week", "on_demand", "spot", "reserved"});
+                                  "cpu_generations", "regions", "prices_week", "on_demand", "spot", "reserved",
+                                  "sample"});
     std::string const week = field(c, "prices_week");
+    std::string const sample = field(c, "sample");
     for (auto const& v : md::array_at(c, "gpus")) {
         auto const& g = v.get_object();
         auto const& link = md::object_at(g, "interconnect");
@@ -149,7 +202,7 @@ std::string catalog_csv(json::object const& c)
                            field(limits, "max_gpus"), field(limits, "max_vcpus"), field(limits, "max_memory_gib"),
                            joined(md::array_at(limits, "cpu_generations")),
                            joined(md::array_at(md::object_at(g, "regions"), "codes")), week, field(prices, "on_demand"),
-                           field(prices, "spot"), field(prices, "reserved")});
+                           field(prices, "spot"), field(prices, "reserved"), sample});
     }
     return out;
 }

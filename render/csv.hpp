@@ -8,7 +8,12 @@
 
 // CSV of the API's table resources (RFC 4180 quoting, UTF-8, a header row, "\n" line ends), each
 // from the JSON document of the same resource, so the figures are the same strings. Booleans are
-// true/false, absent values empty, lists joined with "; ".
+// true/false, absent values empty, lists joined with "; ". A sheet row (the sheet's CSV, a model's
+// history) ends with its market: sources, listings, market_min, market_p25, market_median,
+// market_p75, market_max, by_source ("synthetic-alpha:2.300:1 synthetic-bravo:2.400:3": each source's
+// name, price and listings, space-separated, with %, space and colon in a name percent-encoded; all
+// empty on a row without listings or of rules version 1), then the document's `sample` (true when
+// built from synthetic sample data), which the catalog's ends with too.
 namespace lcg::render {
 
 std::string sheet_csv(boost::json::object const& sheet);        // /v1/prices, /v1/sheets/{week}: one row per model

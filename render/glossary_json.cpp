@@ -40,7 +40,8 @@ std::vector<glossary::entry const*> every_question(glossary::document const& doc
 
 json::object glossary_json(glossary::document const& doc, glossary::language lang,
                            std::span<const glossary::term_ref> terms,
-                           std::optional<std::vector<glossary::entry const*>> const& questions, pricing::iso_week week)
+                           std::optional<std::vector<glossary::entry const*>> const& questions,
+                           pricing::price_sheet const& sheet)
 {
     json::array categories;
     for (auto const& c : doc.categories) {
@@ -53,7 +54,8 @@ json::object glossary_json(glossary::document const& doc, glossary::language lan
     for (auto const& t : terms)
         listed.push_back(glossary_term_json(t));
     json::object o{{"lang", glossary::to_string(lang)},
-                   {"week", pricing::to_string(week)},
+                   {"week", pricing::to_string(sheet.week)},
+                   {"sample", sheet.is_sample()},
                    {"count", terms.size()},
                    {"categories", std::move(categories)},
                    {"terms", std::move(listed)}};
@@ -67,10 +69,11 @@ json::object glossary_json(glossary::document const& doc, glossary::language lan
     return o;
 }
 
-json::object glossary_entry_json(json::object entry, glossary::language lang, pricing::iso_week week)
+json::object glossary_entry_json(json::object entry, glossary::language lang, pricing::price_sheet const& sheet)
 {
     entry["lang"] = glossary::to_string(lang);
-    entry["week"] = pricing::to_string(week);
+    entry["week"] = pricing::to_string(sheet.week);
+    entry["sample"] = sheet.is_sample();
     return entry;
 }
 

@@ -29,6 +29,9 @@ constexpr std::string_view stylesheet =
     "form.calculator input,form.calculator select{width:100%;box-sizing:border-box}"
     "form.calculator small,.problem small{color:var(--muted)}input,select,button{font:inherit}"
     ".problem{margin:1rem 0;padding:.5rem 1rem;border:2px solid #cf222e}"
+    // The only blockquote of the pages: the synthetic sample data banner.
+    "blockquote{margin:1rem 0;padding:.5rem 1rem;border-left:.3rem solid #bf8700;background:var(--head)}"
+    "blockquote p{margin:0}"
     "footer{margin-top:2.5rem;padding-top:.75rem;padding-bottom:2rem;border-top:1px solid var(--line);"
     "color:var(--muted)}";
 

@@ -27,9 +27,30 @@ json::value optional_figure_json(std::optional<pricing::figure> const& f)
 
 json::value optional_text(std::string const& s) { return s.empty() ? json::value(nullptr) : json::value(s); }
 
+// A rules version 2 row's market: how many listings from how many sources, the spread of their
+// per-GPU prices, and each source's price (the lower median of its listings).
+void add_market(json::object& o, pricing::sheet_row const& row)
+{
+    auto const m = pricing::published_market(row);
+    o["listings"] = row.observations;
+    o["sources"] = row.sources;
+    o["market"] = {{"min", m.min}, {"p25", m.p25}, {"median", m.median}, {"p75", m.p75}, {"max", m.max}};
+    json::array by_source;
+    for (auto const& s : pricing::published_sources(row))
+        by_source.push_back({{"source", s.source}, {"price", s.price}, {"listings", s.listings}});
+    o["by_source"] = std::move(by_source);
+}
+
 }
 
 json::object figure_json(pricing::figure const& f) { return {{"value", f.value}, {"confirmed", f.confirmed}}; }
+
+bool is_sample(pricing::price_sheet const* sheet) { return sheet && sheet->is_sample(); }
+
+bool any_sample(std::span<const pricing::price_sheet> sheets)
+{
+    return std::any_of(sheets.begin(), sheets.end(), [](pricing::price_sheet const& s) { return s.is_sample(); });
+}
 
 json::array string_array(std::vector<std::string> const& items)
 {
@@ -60,6 +81,8 @@ json::object sheet_row_json(pricing::sheet_row const& row, pricing::gpu_model co
     } else {
         o["reason"] = row.unavailable_reason;
     }
+    if (row.market)
+        add_market(o, row);
     return o;
 }
 
@@ -91,6 +114,7 @@ json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog cons
             {"prices", std::move(rows)},
             {"billing", billing_json(lang)},
             {"rules_version", sheet.rules_version},
+            {"sample", sheet.is_sample()},
             {"signature", optional_text(sheet.signature)},
             {"key_id", optional_text(sheet.key_id)},
             {"signed_bytes_url", "/v1/sheets/" + week + "/signed.txt"}};
@@ -103,13 +127,14 @@ json::object price_json(pricing::price_sheet const& sheet, pricing::sheet_row co
                    {"effective_from", pricing::to_rfc3339(sheet.effective_from)},
                    {"effective_until", pricing::to_rfc3339(sheet.effective_until)},
                    {"currency", "USD"},
-                   {"unit", "per GPU-hour"}};
+                   {"unit", "per GPU-hour"},
+                   {"sample", sheet.is_sample()}};
     for (auto& [key, value] : sheet_row_json(row, model))
         o[key] = value;
     return o;
 }
 
-json::object gpu_json(pricing::gpu_model const& m, pricing::sheet_row const* current, language lang)
+json::object gpu_json(pricing::gpu_model const& m, pricing::price_sheet const* current, language lang)
 {
     json::object o{{"id", m.id},
                    {"name", m.name},
@@ -131,11 +156,12 @@ json::object gpu_json(pricing::gpu_model const& m, pricing::sheet_row const* cur
                    {"regions", regions_json(m, lang)},
                    {"source", m.source},
                    {"notes", m.notes}};
-    if (current) {
-        json::object prices = sheet_row_json(*current, nullptr);
+    if (auto const* row = current ? current->find(m.id) : nullptr) {
+        json::object prices = sheet_row_json(*row, nullptr);
         prices.erase("gpu");
         o["prices"] = std::move(prices);
     }
+    o["sample"] = is_sample(current);
     return o;
 }
 
@@ -196,6 +222,7 @@ json::object price_history_json(std::span<const pricing::price_sheet> sheets, pr
             {"name", model.name},
             {"currency", "USD"},
             {"unit", "per GPU-hour"},
+            {"sample", any_sample(sheets)},
             {"count", weeks.size()},
             {"chart_url", base + ".svg"},
             {"weeks", std::move(weeks)}};
@@ -221,6 +248,7 @@ json::object history_table_json(std::span<const pricing::price_sheet> sheets, pr
     return {{"tier", pricing::to_string(tier)},
             {"currency", "USD"},
             {"unit", "per GPU-hour"},
+            {"sample", any_sample(sheets)},
             {"gpus", std::move(ids)},
             {"count", weeks.size()},
             {"weeks", std::move(weeks)}};

@@ -25,6 +25,13 @@ namespace lcg::render {
 boost::json::object figure_json(pricing::figure const& f);
 boost::json::array string_array(std::vector<std::string> const& items);
 
+// Whether a document built from `sheet` (none: false), or from any of `sheets`, shows synthetic
+// sample data (pricing::price_sheet::is_sample): its `sample` member, and the banner on its pages.
+bool is_sample(pricing::price_sheet const* sheet);
+bool any_sample(std::span<const pricing::price_sheet> sheets);
+
+// A model's line: its figures (pricing::published_figures) and, on a rules version 2 row with
+// listings, `listings`, `sources`, `market` {min, p25, median, p75, max} and `by_source`.
 boost::json::object sheet_row_json(pricing::sheet_row const& row, pricing::gpu_model const* model);
 boost::json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog const& catalog,
                                language lang = language::en);
@@ -35,7 +42,8 @@ boost::json::object sheet_json(pricing::price_sheet const& sheet, pricing::catal
 // One model's price on a sheet, with the sheet's identity: the body of /v1/prices/{gpu}.
 boost::json::object price_json(pricing::price_sheet const& sheet, pricing::sheet_row const& row,
                                pricing::gpu_model const* model);
-boost::json::object gpu_json(pricing::gpu_model const& model, pricing::sheet_row const* current, language lang);
+// A catalog model with its row of `current` (the sheet in effect, if any) as `prices`.
+boost::json::object gpu_json(pricing::gpu_model const& model, pricing::price_sheet const* current, language lang);
 boost::json::object catalog_json(pricing::catalog const& catalog, pricing::price_sheet const* current, language lang);
 
 // /v1/sheets: every published week, newest first, with `current` naming the sheet in effect.

@@ -57,6 +57,53 @@ std::string rates_table(json::object const& p, language l)
     return t.str();
 }
 
+// A rules version 2 row's market (sheet_row_json: `market`, `by_source`), as the pages show it.
+bool has_market(json::object const& row) { return !md::object_at(row, "market").empty(); }
+
+// "2.300–2.500": the lowest and highest listing.
+std::string market_range(language l, json::object const& row)
+{
+    auto const& m = md::object_at(row, "market");
+    return m.empty() ? "—" : shown(l, m, "min") + "–" + shown(l, m, "max");
+}
+
+// "min 2.300 · p25 2.350 · median 2.400 · p75 2.450 · max 2.500".
+std::string market_figures(language l, json::object const& row)
+{
+    auto const& m = md::object_at(row, "market");
+    return say(l, "market.figures", {{"min", shown(l, m, "min")},
+                                     {"p25", shown(l, m, "p25")},
+                                     {"median", shown(l, m, "median")},
+                                     {"p75", shown(l, m, "p75")},
+                                     {"max", shown(l, m, "max")}});
+}
+
+// "synthetic-alpha 2.300 (1), synthetic-bravo 2.400 (3)": each source's price and its listings.
+std::string source_prices(language l, json::object const& row)
+{
+    std::string out;
+    for (auto const& v : md::array_at(row, "by_source")) {
+        auto const& s = v.get_object();
+        out += (out.empty() ? "" : ", ") + escape(text(s, "source")) + " " + shown(l, s, "price") + " (" +
+               text(s, "listings") + ")";
+    }
+    return out;
+}
+
+// The market of one model's page: its figures, then a table of its sources.
+std::string market_section(json::object const& row, language l)
+{
+    std::string out = say(l, "market.of_model", {{"listings", shown(l, row, "listings")},
+                                                 {"sources", shown(l, row, "sources")},
+                                                 {"figures", market_figures(l, row)}}) + "\n\n";
+    md::table t{say(l, "col.source"), ">" + say(l, "col.source_price"), ">" + say(l, "col.listings")};
+    for (auto const& v : md::array_at(row, "by_source")) {
+        auto const& s = v.get_object();
+        t.row({escape(text(s, "source")), shown(l, s, "price"), shown(l, s, "listings")});
+    }
+    return out + t.str();
+}
+
 }
 
 std::string billing_section(json::object const& b, language l)
@@ -112,32 +159,51 @@ std::string sheet_markdown(json::object const& s, links const& to)
     std::string const cap_column = ">" + say(l, "col.cap_of_median", {{"percent", md::percent(l, rules::on_demand_of_median)}});
     // The HTML page adds each model's on-demand trend, a small chart linking to its history.
     bool const trend = to.target == render::format::html;
-    std::string const g = say(l, "col.gpu"), median = ">" + say(l, "col.market_median"), od = ">" + say(l, "rate.on_demand"),
-                      spot = ">" + say(l, "col.spot"), reserved = ">" + say(l, "col.reserved"),
-                      headroom = ">" + say(l, "col.headroom"), observations = ">" + say(l, "col.observations");
-    md::table t = trend ? md::table{g, median, cap_column, od, spot, reserved, headroom, observations, say(l, "col.trend")}
-                        : md::table{g, median, cap_column, od, spot, reserved, headroom, observations};
+    // Under rules version 2 a row counts listings from sources, and shows their range.
+    auto const& version = at(s, "rules_version");
+    bool const market = version.is_int64() && version.get_int64() >= 2;
+    std::vector<std::string> columns{say(l, "col.gpu"),       ">" + say(l, "col.market_median"), cap_column,
+                                     ">" + say(l, "rate.on_demand"), ">" + say(l, "col.spot"),  ">" + say(l, "col.reserved"),
+                                     ">" + say(l, "col.headroom")};
+    if (market)
+        columns.insert(columns.end(), {">" + say(l, "col.sources"), ">" + say(l, "col.listings"), ">" + say(l, "col.market_range")});
+    else
+        columns.push_back(">" + say(l, "col.observations"));
+    if (trend)
+        columns.push_back(say(l, "col.trend"));
+    md::table t(columns);
+    std::string by_model;
     for (auto const& v : md::array_at(s, "prices")) {
         auto const& row = v.get_object();
         std::vector<std::string> cells;
         if (at(row, "available").is_bool() && at(row, "available").get_bool())
             cells = {gpu_link(row, to), shown(l, row, "median"), shown(l, row, "cap"), shown(l, row, "on_demand"),
-                     shown(l, row, "spot"), shown(l, row, "reserved"), shown(l, row, "headroom"), shown(l, row, "observations")};
+                     shown(l, row, "spot"), shown(l, row, "reserved"), shown(l, row, "headroom")};
         else
             cells = {gpu_link(row, to), row.contains("median") ? shown(l, row, "median") : "—", "—",
-                     say(l, "not_priced", {{"reason", md::unpriced_reason(l, row)}}), "—", "—", "—",
-                     shown(l, row, "observations")};
+                     say(l, "not_priced", {{"reason", md::unpriced_reason(l, row)}}), "—", "—", "—"};
+        if (market)
+            cells.insert(cells.end(), {row.contains("sources") ? shown(l, row, "sources") : "0",
+                                       shown(l, row, "observations"), market_range(l, row)});
+        else
+            cells.push_back(shown(l, row, "observations"));
         if (trend) {
             std::string const id = text(row, "gpu");
             cells.push_back("[![" + say(l, "sheet.trend_alt") + "](/v1/prices/" + id + "/sparkline.svg" +
                             language_query("", l) + ")](" + to("/v1/prices/" + id + "/history") + ")");
         }
         t.row(std::move(cells));
+        if (has_market(row))
+            by_model += "- " + say(l, "market.model", {{"model", gpu_link(row, to)},
+                                                       {"figures", market_figures(l, row)},
+                                                       {"sources", source_prices(l, row)}}) + "\n";
     }
     out += t.str();
     // A filtered sheet (/v1/prices?vendor=…) shows fewer rows than the sheet prices: say both.
     out += "\n" + say(l, "sheet.rows", {{"rows", std::to_string(md::array_at(s, "prices").size())},
                                        {"priced", text(s, "priced_models")}}) + "\n\n";
+    if (!by_model.empty())
+        out += "## " + say(l, "market.title") + "\n\n" + say(l, "market.intro") + "\n\n" + by_model + "\n";
     out += billing_section(md::object_at(s, "billing"), l);
     out += "\n## " + say(l, "audit.title") + "\n\n";
     out += "- " + say(l, "audit.computed_from",
@@ -163,7 +229,8 @@ std::string price_markdown(json::object const& p, links const& to)
     std::string const name = p.contains("name") ? text(p, "name") : id;
     std::string out = "# " + say(l, "price.title", {{"model", escape(name)}, {"week", text(p, "week")}}) + "\n\n";
     out += in_effect(p, l) + ". " + rules_sentence(l) + "\n\n";
-    if (at(p, "available").is_bool() && at(p, "available").get_bool()) {
+    bool const priced = at(p, "available").is_bool() && at(p, "available").get_bool();
+    if (priced) {
         out += rates_table(p, l) + "\n";
         out += "- " + say(l, "price.median", {{"median", shown(l, p, "median")}, {"count", shown(l, p, "observations")}}) + "\n";
         out += "- " + say(l, "price.cap", {{"percent", md::percent(l, rules::on_demand_of_median)},
@@ -172,6 +239,8 @@ std::string price_markdown(json::object const& p, links const& to)
     } else {
         out += say(l, "price.not_priced", {{"reason", md::unpriced_reason(l, p)}}) + "\n\n";
     }
+    if (has_market(p))
+        out += (priced ? "\n" : "") + market_section(p, l);
     out += "\n" + md::link(say(l, "price.specifications", {{"model", name}}), to("/v1/gpus/" + id)) + " · " +
            md::link(say(l, "price.every_price"), to("/v1/prices")) + "\n";
     return out;
@@ -186,7 +255,8 @@ std::string price_history_markdown(json::object const& h, links const& to)
     out += say(l, "history.intro", {{"count", text(h, "count")}, {"sheet", md::link(say(l, "history.sheet"), to("/v1/sheets"))}}) +
            "\n\n";
     out += "![" + say(l, "history.chart_alt", {{"model", escape(name)}}) + "](" + text(h, "chart_url") + language_query("", l) + ")\n\n";
-    md::table t{say(l, "col.week"), ">" + say(l, "col.observations"), ">" + say(l, "col.median"), ">" + say(l, "col.cap"),
+    md::table t{say(l, "col.week"), ">" + say(l, "col.observations"), ">" + say(l, "col.sources"),
+                ">" + say(l, "col.median"), ">" + say(l, "col.market_range"), ">" + say(l, "col.cap"),
                 ">" + say(l, "rate.on_demand"), ">" + say(l, "col.change"), ">" + say(l, "col.spot"),
                 ">" + say(l, "col.reserved"), say(l, "col.note")};
     for (auto const& v : md::array_at(h, "weeks")) {
@@ -194,8 +264,9 @@ std::string price_history_markdown(json::object const& h, links const& to)
         std::string const week = text(w, "week");
         bool const priced = at(w, "available").is_bool() && at(w, "available").get_bool();
         auto const& change = md::object_at(w, "change");
-        t.row({md::link(week, to("/v1/sheets/" + week)), shown(l, w, "observations"),
-               w.contains("median") ? shown(l, w, "median") : "—", w.contains("cap") ? shown(l, w, "cap") : "—",
+        t.row({md::link(week, to("/v1/sheets/" + week)), shown(l, w, "observations"), shown(l, w, "sources"),
+               w.contains("median") ? shown(l, w, "median") : "—", market_range(l, w),
+               w.contains("cap") ? shown(l, w, "cap") : "—",
                priced ? shown(l, w, "on_demand") : "—", change.empty() ? "—" : shown(l, change, "on_demand"),
                priced ? shown(l, w, "spot") : "—", priced ? shown(l, w, "reserved") : "—",
                priced ? "" : say(l, "not_priced", {{"reason", md::unpriced_reason(l, w)}})});
@@ -299,6 +370,8 @@ std::string gpu_markdown(json::object const& g, links const& to)
     } else {
         out += say(l, "gpu.not_priced", {{"reason", md::unpriced_reason(l, p)}}) + "\n\n";
     }
+    if (auto const& p = md::object_at(g, "prices"); has_market(p))
+        out += market_section(p, l) + "\n";
 
     out += "## " + say(l, "gpu.specifications") + "\n\n";
     auto const& tflops = md::object_at(g, "fp16_dense_tflops");

@@ -1,6 +1,8 @@
 #include "render/markdown_text.hpp"
 
 #include <cctype>
+#include <optional>
+#include <utility>
 
 namespace lcg::render::md {
 
@@ -118,9 +120,11 @@ std::string list(json::array const& items)
     return out.empty() ? "—" : out;
 }
 
-table::table(std::initializer_list<std::string_view> columns)
+table::table(std::initializer_list<std::string_view> columns) : table(std::vector<std::string>(columns.begin(), columns.end())) {}
+
+table::table(std::vector<std::string> const& columns)
 {
-    for (auto c : columns) {
+    for (std::string_view c : columns) {
         bool const right = c.starts_with('>');
         right_.push_back(right);
         header_.emplace_back(right ? c.substr(1) : c);
@@ -176,23 +180,75 @@ std::string shown(language lang, json::value const& v)
 
 std::string shown(language lang, json::object const& o, std::string_view key) { return shown(lang, at(o, key)); }
 
+namespace {
+
+// The leading whole number of `s` and what follows it, or nothing.
+std::optional<std::pair<std::int64_t, std::string_view>> leading_count(std::string_view s)
+{
+    auto const digits = s.substr(0, s.find_first_not_of("0123456789"));
+    if (digits.empty() || digits.size() >= 10)
+        return std::nullopt;
+    return std::pair{std::stoll(std::string(digits)), s.substr(digits.size())};
+}
+
+// `s` without `word` (and a plural "s" after it) at its start, or nothing.
+std::optional<std::string_view> after_word(std::string_view s, std::string_view word)
+{
+    if (!s.starts_with(word))
+        return std::nullopt;
+    s.remove_prefix(word.size());
+    return s.starts_with("s ") ? s.substr(1) : s;
+}
+
+// The rules version 2 reason for too few listings or sources (pricing::compute_market_row):
+// "3 listings from 2 sources in the window; at least …", as its two counts.
+std::optional<std::pair<std::int64_t, std::int64_t>> too_few_listings(std::string_view reason)
+{
+    auto const listings = leading_count(reason);
+    auto const rest = listings ? after_word(listings->second, " listing") : std::nullopt;
+    if (!rest || !rest->starts_with(" from "))
+        return std::nullopt;
+    auto const sources = leading_count(rest->substr(6));
+    auto const tail = sources ? after_word(sources->second, " source") : std::nullopt;
+    if (!tail || !tail->starts_with(" in the window; at least "))
+        return std::nullopt;
+    return std::pair{listings->first, sources->first};
+}
+
+}
+
 std::string unpriced_reason(language lang, json::object const& row)
 {
+    namespace rules = pricing::rules;
     std::string const reason = text(row, "reason");
-    if (lang == language::en || !reason.starts_with("only "))
+    if (lang == language::en)
+        return escape(reason);
+    if (auto const counts = too_few_listings(reason);
+        counts && (counts->first < rules::min_observations || counts->second < rules::min_sources))
+        return say(lang, "reason.too_few_listings", {{"listings", std::to_string(counts->first)},
+                                                     {"sources", std::to_string(counts->second)},
+                                                     {"min", std::to_string(rules::min_observations)},
+                                                     {"min_sources", std::to_string(rules::min_sources)}});
+    if (!reason.starts_with("only "))
         return escape(reason);
     // The row's count of observations; a sizing's or comparison's row has none, and its reason,
     // the sheet's, starts with the count.
     std::int64_t count = -1;
     if (auto const& n = at(row, "observations"); n.is_int64())
         count = n.get_int64();
-    else if (auto const digits = reason.substr(5, reason.find(' ', 5) - 5);
-             !digits.empty() && digits.size() < 10 && digits.find_first_not_of("0123456789") == std::string::npos)
-        count = std::stoll(digits);
-    if (count < 0 || count >= pricing::rules::min_observations)
+    else if (auto const c = leading_count(std::string_view(reason).substr(5)); c && c->second.starts_with(' '))
+        count = c->first;
+    if (count < 0 || count >= rules::min_observations)
         return escape(reason);
-    return say(lang, "reason.too_few", {{"count", std::to_string(count)},
-                                        {"min", std::to_string(pricing::rules::min_observations)}});
+    return say(lang, "reason.too_few", {{"count", std::to_string(count)}, {"min", std::to_string(rules::min_observations)}});
 }
+
+bool is_sample(json::object const& doc)
+{
+    auto const& v = at(doc, "sample");
+    return v.is_bool() && v.get_bool();
+}
+
+std::string sample_banner(language lang) { return "> " + say(lang, "sample.banner") + "\n"; }
 
 }

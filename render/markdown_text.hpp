@@ -45,6 +45,10 @@ std::string shown(language lang, boost::json::object const& o, std::string_view 
 // (and as audits compare it); a French page gives the rules' reason for too few observations in
 // French, and any other reason as published.
 std::string unpriced_reason(language lang, boost::json::object const& row);
+// Whether a document was built from synthetic sample data (its `sample` member is true), and the
+// blockquote that says so on its pages, its line included.
+bool is_sample(boost::json::object const& doc);
+std::string sample_banner(language lang);
 // A comma-separated list of the strings of an array, escaped.
 std::string list(boost::json::array const& items);
 
@@ -52,6 +56,7 @@ std::string list(boost::json::array const& items);
 class table {
 public:
     table(std::initializer_list<std::string_view> columns);
+    explicit table(std::vector<std::string> const& columns);
     void row(std::vector<std::string> cells);  // cells already escaped; '|' inside them is escaped here
     std::string str() const;
     bool empty() const { return rows_.empty(); }

@@ -1,5 +1,6 @@
 #include "render/site.hpp"
 
+#include "render/json.hpp"
 #include "render/markdown_text.hpp"
 
 #include "pricing/rules.hpp"
@@ -67,6 +68,8 @@ std::string mcp_markdown(json::object const& mcp, language l)
 std::string llms_head(json::object const& index, language l)
 {
     std::string out = "# " + text(index, "name") + "\n\n> " + text(index, "summary") + "\n\n";
+    if (md::is_sample(index))
+        out += md::sample_banner(l) + "\n";
     out += say(l, "site.llms_formats") + "\n";
     return out;
 }
@@ -151,6 +154,7 @@ json::object index_json(pricing::catalog const& catalog, pricing::price_sheet co
            "{\"mcpServers\": {\"lowcostgpu\": {\"command\": \"npx\", \"args\": [\"-y\", \"mcp-remote\", "
            "\"https://YOUR-HOST/mcp\"]}}}"}}}};
     o["current_week"] = current ? json::value(week) : json::value(nullptr);
+    o["sample"] = is_sample(current);
     return o;
 }
 

@@ -30,12 +30,14 @@ struct operation_example {
 // operations section lists `operations` as given. Written in `lang`, its links to pages ask for it.
 // {"name", "summary", "current_week", "formats": [...], "sections": [{"name", "optional",
 // "resources": [{"title", "path", "query", "description", "formats": {media type: URL}}]}],
-// "openapi", "llms_txt"}
+// "openapi", "llms_txt", "sample"}, `sample` true when the sheet in effect is synthetic sample data
+// (then llms.txt says so too).
 boost::json::object index_json(pricing::catalog const& catalog, pricing::price_sheet const* current,
                                std::span<const operation_example> operations, language lang);
 std::string index_markdown(boost::json::object const& index, links const& to);
 
-// /llms.txt from the index: an H1, a blockquote summary, a note on formats, and one section of
+// /llms.txt from the index: an H1, a blockquote summary, the sample data banner when the index's
+// `sample` is true, a note on formats, and one section of
 // "- [title](url): description" links per index section, links to the Markdown of each page;
 // the optional sections come last under "## Optional".
 std::string llms_txt(boost::json::object const& index, language lang);

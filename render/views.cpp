@@ -3,6 +3,7 @@
 #include "render/csv.hpp"
 #include "render/json.hpp"
 #include "render/markdown.hpp"
+#include "render/markdown_text.hpp"
 
 #include <stdexcept>
 
@@ -29,17 +30,38 @@ view const cheapest_view{cheapest_markdown};
 
 format_set view::formats() const { return csv ? table_formats : document_formats; }
 
+namespace {
+
+// A document built from synthetic sample data says so on every page, first thing under its title.
+std::string markdown_of(view const& v, boost::json::object const& doc, links const& to)
+{
+    std::string out = v.markdown(doc, to);
+    if (!md::is_sample(doc))
+        return out;
+    std::size_t at = 0;
+    if (out.starts_with("# ")) {
+        at = out.find('\n');
+        at = at == std::string::npos ? out.size() : at + 1;
+        if (at < out.size() && out[at] == '\n')
+            ++at;
+    }
+    out.insert(at, md::sample_banner(to.lang) + "\n");
+    return out;
+}
+
+}
+
 std::string write(format f, view const& v, boost::json::object const& doc, page const& where)
 {
     switch (f) {
     case format::json: return to_text(doc);
     case format::markdown:
         if (v.markdown)
-            return v.markdown(doc, links{format::markdown, where.lang});
+            return markdown_of(v, doc, links{format::markdown, where.lang});
         break;
     case format::html:
         if (v.markdown)
-            return html_page(v.markdown(doc, links{format::html, where.lang}), where);
+            return html_page(markdown_of(v, doc, links{format::html, where.lang}), where);
         break;
     case format::csv:
         if (v.csv)

@@ -41,7 +41,8 @@ extern view const instance_check_view;
 extern view const cheapest_view;        // /v1/cheapest
 
 // `doc` in format `f`: JSON (to_text), Markdown or an HTML page of that Markdown, both in the
-// language of `where`, or CSV. Precondition: f is json or one of v.formats().
+// language of `where` and, when the document's `sample` is true, with the synthetic sample data
+// banner under the title; or CSV. Precondition: f is json or one of v.formats().
 std::string write(format f, view const& v, boost::json::object const& doc, page const& where);
 
 }

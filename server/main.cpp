@@ -3,6 +3,7 @@
 #include "server/cli/arguments.hpp"
 #include "server/cli/commands.hpp"
 #include "server/audit/audit.hpp"
+#include "server/audit/raw_inputs.hpp"
 #include "server/http/headers.hpp"
 #include "server/http/server.hpp"
 #include "server/mcp_bridge/snapshot_view.hpp"
@@ -24,6 +25,7 @@
 #include <chrono>
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <iostream>
@@ -53,6 +55,9 @@ Usage:
                                               row is imported, duplicate, not_gpu, no_price, not_in_catalog
                                               or ambiguous, and the counts are printed
   lowcostgpu import-observations FILE|-       import a market observations CSV (all or nothing)
+  lowcostgpu export-inputs --week YYYY-Www --out DIR
+                                              write a published sheet, its observations and the raw files
+                                              and mappings they came from, for audit --raw-inputs
   lowcostgpu publish [--week YYYY-Www] [--replace] [--signing-key FILE | --unsigned]
                                               compute, sign and publish a weekly sheet (default: this week)
   lowcostgpu sign --all [--signing-key FILE]  sign every published sheet that has no signature (all or nothing)
@@ -68,7 +73,7 @@ Usage:
                                               documents, each sheet's signature and figures
                                               checked; no database
   lowcostgpu audit --url http://HOST:PORT [--week YYYY-Www | --all] [--keys KEYS.json] [--timeout S]
-  lowcostgpu audit --observations FILE.csv --sheet FILE.json [--keys KEYS.json]
+  lowcostgpu audit --observations FILE.csv --sheet FILE.json [--raw-inputs DIR/sources.json] [--keys KEYS.json]
                                               recompute published sheets from their inputs and check
                                               their signatures (with the service's published keys
                                               unless --keys); exit 0 only if everything matches
@@ -333,17 +338,23 @@ http::server_options listen_options(arguments const& args)
 
 int run_audit(arguments const& args)
 {
-    allow_only(args, {"url", "week", "all", "observations", "sheet", "keys", "timeout"}, 0);
+    allow_only(args, {"url", "week", "all", "observations", "sheet", "keys", "timeout", "raw-inputs"}, 0);
     std::optional<pricing::key_ring> keys;
     if (auto const path = args.flag("keys"))
         keys = read_key_ring(*path);
     if (args.flag("observations") || args.flag("sheet")) {
         if (!args.flag("observations") || !args.flag("sheet") || args.flag("url"))
             throw usage_error("offline audit takes both --observations FILE.csv and --sheet FILE.json, and no --url");
-        return audit::audit_sheet(read_whole_file(*args.flag("sheet")), read_whole_file(*args.flag("observations")),
-                                  std::cout, keys ? &*keys : nullptr)
-                   ? 0
-                   : 1;
+        std::string const observations = read_whole_file(*args.flag("observations"));
+        bool ok = audit::audit_sheet(read_whole_file(*args.flag("sheet")), observations, std::cout, keys ? &*keys : nullptr);
+        if (auto const manifest = args.flag("raw-inputs")) {
+            auto const folder = std::filesystem::path(*manifest).parent_path();
+            ok = audit::audit_raw_inputs(read_whole_file(*manifest),
+                                         [&](std::string const& path) { return read_whole_file((folder / path).string()); },
+                                         observations, std::cout) &&
+                 ok;
+        }
+        return ok ? 0 : 1;
     }
     auto const url = args.flag("url");
     if (!url)
@@ -530,6 +541,8 @@ int main(int argc, char** argv)
             return run_import(parse_arguments(argc, argv, {}));
         if (command == "import-listings")
             return run_import_listings(parse_arguments(argc, argv, {"json"}));
+        if (command == "export-inputs")
+            return run_export_inputs(parse_arguments(argc, argv, {}));
         if (command == "publish")
             return run_publish(parse_arguments(argc, argv, {"replace", "unsigned"}));
         if (command == "sign")

@@ -8,4 +8,8 @@ namespace lcg::cli {
 // lowcostgpu import-listings --format F --source NAME --observed-at RFC3339 [--json] FILE|-
 int run_import_listings(arguments const& args);
 
+// lowcostgpu export-inputs --week YYYY-Www --out DIR: a published sheet, its observations and the
+// raw files and mappings they came from, for lowcostgpu audit --raw-inputs DIR/sources.json
+int run_export_inputs(arguments const& args);
+
 }

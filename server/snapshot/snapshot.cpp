@@ -199,19 +199,19 @@ void add_glossary(snapshot& s, builder& b, std::optional<pricing::instant> since
         return;
     }
     s.glossary = std::move(resolved).value();
-    auto const week = s.current->week;
+    auto const& sheet = *s.current;
     for (auto const lang : glossary::all_languages) {
         auto const& doc = s.glossary->in(lang);
         std::string const query = "?lang=" + std::string(glossary::to_string(lang));
-        b.add("/v1/glossary", query, render::glossary_json(doc, lang, doc.terms(), render::every_question(doc), week), render::glossary_view,
+        b.add("/v1/glossary", query, render::glossary_json(doc, lang, doc.terms(), render::every_question(doc), sheet), render::glossary_view,
               render::table_formats, false, since, lang);
         for (auto const& t : doc.terms())
             b.add("/v1/glossary/" + t.term->slug, query,
-                  render::glossary_entry_json(render::glossary_term_json(t), lang, week), render::glossary_entry_view,
+                  render::glossary_entry_json(render::glossary_term_json(t), lang, sheet), render::glossary_entry_view,
                   render::document_formats, false, since, lang);
         for (auto const& q : doc.questions)
             b.add("/v1/glossary/" + q.slug, query,
-                  render::glossary_entry_json(render::glossary_question_json(q), lang, week),
+                  render::glossary_entry_json(render::glossary_question_json(q), lang, sheet),
                   render::glossary_entry_view, render::document_formats, false, since, lang);
     }
 }
@@ -330,7 +330,7 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
     for (auto const& m : s->catalog.gpus)
         b.add_in_every_language(
             "/v1/gpus/" + m.id, "",
-            [&](render::language l) { return render::gpu_json(m, s->current ? s->current->find(m.id) : nullptr, l); },
+            [&](render::language l) { return render::gpu_json(m, s->current, l); },
             render::gpu_view, render::document_formats, false, current_since);
     if (s->current) {
         b.add_in_every_language("/v1/prices", "", [&](render::language l) { return render::sheet_json(*s->current, s->catalog, l); },

@@ -50,15 +50,16 @@ void count(listing_import_summary& summary, pricing::classified_listing const& l
 }
 
 // Stores the raw file (once) and returns its id.
-long long store_raw_file(pqxx::work& tx, listings_file const& file, std::string const& sha256,
-                         std::string const& mapping_sha256, bool& is_new)
+long long store_raw_file(pqxx::work& tx, listings_file const& file, std::string const& memory_convention,
+                         std::string const& sha256, std::string const& mapping_sha256, bool& is_new)
 {
     pqxx::binarystring const bytes(file.bytes.data(), file.bytes.size());
     auto const inserted = tx.exec_params(
-        "INSERT INTO raw_input (source, format, observed_at, sha256, bytes, mapping_sha256) "
-        "VALUES ($1, $2, to_timestamp($3), $4, $5, $6) ON CONFLICT (source, format, observed_at, sha256) DO NOTHING "
+        "INSERT INTO raw_input (source, format, memory_convention, observed_at, sha256, bytes, mapping_sha256) "
+        "VALUES ($1, $2, $3, to_timestamp($4), $5, $6, $7) ON CONFLICT (source, format, observed_at, sha256) DO NOTHING "
         "RETURNING id",
-        file.source, file.format, file.observed_at.time_since_epoch().count(), sha256, bytes, mapping_sha256);
+        file.source, file.format, memory_convention, file.observed_at.time_since_epoch().count(), sha256, bytes,
+        mapping_sha256);
     is_new = !inserted.empty();
     if (is_new)
         return inserted[0][0].as<long long>();
@@ -112,7 +113,8 @@ listing_import_summary database::import_listings(listings_file const& file)
             throw store_error("the source " + pricing::quote(file.source) +
                                   " is not in market_source (add its name, kind, homepage and format first)",
                               true);
-        auto offers = file.read(source[0][0].as<std::string>());
+        std::string const memory_convention = source[0][0].as<std::string>();
+        auto offers = file.read(memory_convention);
         if (!offers)
             throw store_error("the file is refused, nothing was imported: " + offers.err().message, true);
 
@@ -124,7 +126,8 @@ listing_import_summary database::import_listings(listings_file const& file)
 
         listing_import_summary summary;
         summary.sha256 = sha256_hex(file.bytes);
-        long long const raw_id = store_raw_file(tx, file, summary.sha256, mapping_sha256, summary.raw_file_new);
+        long long const raw_id =
+            store_raw_file(tx, file, memory_convention, summary.sha256, mapping_sha256, summary.raw_file_new);
         auto listings = pricing::classify_offers(*offers, rules);
         auto const skipped = insert_observations(tx, file, raw_id, listings);
         for (auto& l : listings) {
@@ -138,6 +141,28 @@ listing_import_summary database::import_listings(listings_file const& file)
         tx.exec(std::string("NOTIFY ") + change_channel);
         tx.commit();
         return summary;
+    });
+}
+
+sheet_raw_inputs database::load_raw_inputs(pricing::iso_week week)
+{
+    return guarded("loading a sheet's raw files", [&] {
+        pqxx::read_transaction tx(impl_->conn);
+        sheet_raw_inputs out;
+        for (auto const& r : tx.exec_params(
+                 "SELECT r.source, r.format, r.memory_convention, extract(epoch FROM r.observed_at)::bigint, r.sha256, "
+                 "r.mapping_sha256, r.bytes FROM sheet_raw_input s JOIN raw_input r ON r.id = s.raw_input_id "
+                 "WHERE s.week = $1 ORDER BY r.id",
+                 pricing::to_string(week))) {
+            pqxx::binarystring const bytes(r[6]);
+            out.files.push_back({r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(),
+                                 pricing::instant{std::chrono::seconds{r[3].as<long long>()}}, r[4].as<std::string>(),
+                                 r[5].as<std::string>(), bytes.str()});
+            out.mappings.try_emplace(out.files.back().mapping_sha256);
+        }
+        for (auto& [sha256, csv] : out.mappings)
+            csv = tx.exec_params1("SELECT csv FROM listing_mapping WHERE sha256 = $1", sha256)[0].as<std::string>();
+        return out;
     });
 }
 

@@ -202,6 +202,8 @@ CREATE TABLE raw_input (
   id             bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   source         text NOT NULL REFERENCES market_source (name),
   format         text NOT NULL CHECK (format IN ('skypilot-vms', 'vast-bundles', 'runpod-gpu-types')),
+  -- the source's memory convention when it was read (market_source's may change later)
+  memory_convention text NOT NULL CHECK (memory_convention IN ('per-gpu-mib', 'total-mib', 'per-gpu-gb')),
   observed_at    timestamptz NOT NULL,
   sha256         text NOT NULL CHECK (sha256 ~ '^[0-9a-f]{64}$'),
   bytes          bytea NOT NULL,

@@ -242,7 +242,7 @@ TEST_CASE("the JSON, Markdown and HTML of a week's inputs are rendered from its 
     REQUIRE(list.size() == 19);
     auto const& first = list.front().as_object();
     CHECK(first.at("price_per_gpu_hour").as_string().size() > 0);
-    CHECK(first.at("source").as_string() == "synthetic-sample");
+    CHECK(first.at("source").as_string() == "synthetic-alpha");
     CHECK(first.at("source_url").is_null());
     // Each CSV line is one observation, in the same order.
     auto const csv = testing::fixture_inputs(current_week);

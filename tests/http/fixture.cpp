@@ -73,13 +73,32 @@ pricing::catalog make_catalog()
     return c;
 }
 
-// Prices in micro-dollars per model, for one week's window; `shift` moves the week's level.
-std::map<std::string, std::vector<std::int64_t>> week_prices(std::int64_t shift)
+// One listing of a week's window: its per-GPU price in micro-dollars and the synthetic source that
+// offers it.
+struct listing {
+    std::int64_t micros;
+    char const* source;
+};
+
+// The listings per model, for one week's window; `shift` moves the week's level. Rules version 2
+// takes each source's lower median, then the median of those: they give the medians of the
+// methodology's worked example (H100 SXM 2.400), A100 1.600 from four sources, RTX 3090 0.320
+// (0.330 in the shifted week), and the MI300X three listings, too few to be priced.
+std::map<std::string, std::vector<listing>> week_listings(std::int64_t shift)
 {
-    return {{"a100-80gb-sxm", {1'500'000 + shift, 1'550'000 + shift, 1'580'000, 1'620'000, 1'650'000, 1'700'000}},
-            {"h100-sxm", {2'300'000 + shift, 2'350'000, 2'400'000, 2'450'000, 2'500'000 - shift}},
-            {"mi300x", {2'900'000, 3'000'000, 3'100'000}},
-            {"rtx-3090", {300'000, 310'000 + shift, 320'000, 330'000, 340'000}}};
+    constexpr char const* alpha = "synthetic-alpha";
+    constexpr char const* bravo = "synthetic-bravo";
+    constexpr char const* charlie = "synthetic-charlie";
+    constexpr char const* delta = "synthetic-delta";
+    return {{"a100-80gb-sxm",
+             {{1'500'000 + shift, alpha}, {1'550'000 + shift, alpha}, {1'580'000, bravo}, {1'620'000, charlie},
+              {1'650'000, charlie}, {1'700'000, delta}}},
+            {"h100-sxm",
+             {{2'300'000 + shift, alpha}, {2'350'000, bravo}, {2'400'000, bravo}, {2'450'000, charlie},
+              {2'500'000 - shift, bravo}}},
+            {"mi300x", {{2'900'000, alpha}, {3'000'000, bravo}, {3'100'000, charlie}}},
+            {"rtx-3090",
+             {{300'000, alpha}, {310'000 + shift, bravo}, {320'000, bravo}, {330'000, charlie}, {340'000, bravo}}}};
 }
 
 struct week_data {
@@ -91,13 +110,11 @@ week_data make_week(pricing::catalog const& c, pricing::iso_week week, std::int6
 {
     auto const window = pricing::observation_window(week);
     std::vector<pricing::observation> observations;
-    std::map<std::string, std::vector<pricing::money>, std::less<>> by_gpu;
     int n = 0;
-    for (auto const& [gpu, prices] : week_prices(shift))
-        for (auto const p : prices) {
-            observations.push_back({window.from + hours(5 + 7 * n), gpu, pricing::money::from_micros(p),
-                                    "synthetic-sample", "SYN-" + std::to_string(n), {}});
-            by_gpu[gpu].push_back(pricing::money::from_micros(p));
+    for (auto const& [gpu, listings] : week_listings(shift))
+        for (auto const& l : listings) {
+            observations.push_back({window.from + hours(5 + 7 * n), gpu, pricing::money::from_micros(l.micros),
+                                    l.source, "SYN-" + std::to_string(n), {}});
             ++n;
         }
     week_data w;
@@ -109,7 +126,8 @@ week_data make_week(pricing::catalog const& c, pricing::iso_week week, std::int6
     w.sheet.published_at = w.sheet.effective_from - hours(36);
     w.sheet.inputs_sha256 = store::sha256_hex(w.csv);
     w.sheet.observations = n;
-    w.sheet.rows = pricing::compute_rows(ids, std::move(by_gpu));
+    w.sheet.rules_version = 2;
+    w.sheet.rows = pricing::compute_rows(ids, observations, w.sheet.rules_version);
     return w;
 }
 

@@ -5,7 +5,9 @@
 // A small deterministic snapshot built from synthetic data, no database: four catalog models (one
 // unpriced this week), three regions, two published weeks, the current one 2026-W49 with the worked
 // example of the methodology (H100 SXM median $2.400 → on-demand $1.680, spot $0.840, reserved
-// $1.092). Golden files are rendered from it, so they never change with the calendar.
+// $1.092). Its listings come from four synthetic sources (synthetic-alpha … synthetic-delta) and its
+// sheets are computed by rules version 2, so every row has its market and every document built
+// from it says it is sample data. Golden files are rendered from it, so they never change with the calendar.
 
 #include "server/archive/archive.hpp"
 #include "server/http/router.hpp"

@@ -43,7 +43,7 @@ TEST_CASE("the catalog read back from /v1/gpus, /v1/regions and /v1/inventory re
     CHECK(render::to_text(render::regions_json(*catalog)) == body_of("/v1/regions"));
     CHECK(render::to_text(render::inventory_json(*catalog)) == body_of("/v1/inventory"));
     for (auto const& m : catalog->gpus)
-        CHECK(render::to_text(render::gpu_json(m, snap->current->find(m.id), render::language::en)) == body_of("/v1/gpus/" + m.id));
+        CHECK(render::to_text(render::gpu_json(m, snap->current, render::language::en)) == body_of("/v1/gpus/" + m.id));
 }
 
 TEST_CASE("every sheet read back renders the same document and passes check_sheet with its inputs")

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unistd.h>
 #include <string>
 #include <vector>
 
@@ -79,15 +80,21 @@ struct imported_market {
         for (auto const& s : sources)
             summaries[s] = import_json(db, s);
     }
-    std::string gpu_of(std::string const& source, std::string const& listing_id)
+    // The week whose window holds observed_at, published once.
+    std::string published_week()
     {
-        auto const all = imported_listings(db);
-        auto s = all.find(source);
-        if (s == all.end())
-            return "";
-        auto l = s->second.find(listing_id);
-        return l == s->second.end() ? "" : l->second;
+        auto const observed = lcg::pricing::parse_utc_timestamp(observed_at);
+        REQUIRE(observed);
+        std::string const week = lcg::pricing::to_string(lcg::pricing::next_week(lcg::pricing::week_containing(*observed)));
+        if (!published) {
+            auto const r = run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", week});
+            CAPTURE(r.err);
+            REQUIRE(r.exit_code == 0);
+            published = true;
+        }
+        return week;
     }
+    bool published = false;
 };
 
 imported_market& market()
@@ -162,12 +169,7 @@ TEST_CASE("a second import of every file adds nothing and says why")
 TEST_CASE("the sheet of the real listings' week equals a recomputation by rules version 2")
 {
     auto& m = market();
-    auto const observed = lcg::pricing::parse_utc_timestamp(observed_at);
-    REQUIRE(observed);
-    std::string const week = lcg::pricing::to_string(lcg::pricing::next_week(lcg::pricing::week_containing(*observed)));
-    auto const r = run_lowcostgpu({"publish", "--database-url", m.db.url("publisher"), "--week", week});
-    CAPTURE(r.err);
-    REQUIRE(r.exit_code == 0);
+    std::string const week = m.published_week();
 
     pqxx::connection c(m.db.url("owner"));
     pqxx::read_transaction tx(c);
@@ -320,4 +322,34 @@ TEST_CASE("a listing id repeated within one file counts once, the first row")
     pqxx::read_transaction tx(c);
     // 4.000001 / 2 = 2.0000005, half-up to 2.000001
     CHECK(tx.exec1("SELECT price_micros FROM observation WHERE listing_id = 'x|r'")[0].as<long>() == 2'000'001);
+}
+
+TEST_CASE("audit re-reads the exported raw files into the sheet's observations, and fails on one changed byte")
+{
+    auto& m = market();
+    std::string const week = m.published_week();
+    std::string const dir = "/tmp/lcg-export-" + std::to_string(getpid());
+    run_shell("rm -rf " + dir);
+    auto const exported = run_lowcostgpu({"export-inputs", "--database-url", m.db.url("reader"), "--week", week, "--out", dir});
+    CAPTURE(exported.err);
+    REQUIRE(exported.exit_code == 0);
+    CHECK(exported.out.find("16 raw files") != std::string::npos);
+    std::vector<std::string> const audit_args{"audit",        "--sheet",      dir + "/sheet.json", "--observations",
+                                              dir + "/observations.csv", "--raw-inputs", dir + "/sources.json",
+                                              "--keys",       required_env("LCG_PUBLIC_KEYS_FILE")};
+    auto const honest = run_lowcostgpu(audit_args);
+    CAPTURE(honest.out);
+    CHECK(honest.exit_code == 0);
+    CHECK(honest.out.find("give the sheet's observations byte for byte") != std::string::npos);
+
+    // One byte of one raw file: a price digit of lambda's file.
+    auto const lambda = run_shell("ls " + dir + "/raw/ | grep -- -lambda-");
+    std::string const file = dir + "/raw/" + lambda.out.substr(0, lambda.out.find('\n'));
+    REQUIRE(run_shell("python3 -c \"import sys; p=sys.argv[1]; b=bytearray(open(p,'rb').read()); "
+                      "i=b.index(b',31.92,'); b[i+1]=ord('4'); open(p,'wb').write(b)\" " + file).status == 0);
+    auto const tampered = run_lowcostgpu(audit_args);
+    CAPTURE(tampered.out);
+    CHECK(tampered.exit_code == 1);
+    CHECK(tampered.out.find("DIFF raw file") != std::string::npos);
+    run_shell("rm -rf " + dir);
 }

@@ -190,8 +190,11 @@ def table_rows(dom, first_header):
 
 def check_prices(chromium, base, artifacts):
     sheet = get_json(base + "/v1/prices")
-    dom = parse_dom(chromium.dump_dom(base + "/v1/prices"))
+    dom_text = chromium.dump_dom(base + "/v1/prices")
+    dom = parse_dom(dom_text)
     check(f"GPU price sheet {sheet['week']}" in dom.headings, "the prices page names the sheet's week")
+    check(("<blockquote>" in dom_text and "Synthetic sample data" in dom_text) == sheet["sample"],
+          "the prices page carries the synthetic sample data banner exactly when the JSON says sample")
     rows = {row[0]: row for row in table_rows(dom, "GPU")}
     check(len(rows) == len(sheet["prices"]), f"the prices table has {len(rows)} rows, the JSON {len(sheet['prices'])}")
     for price in sheet["prices"]:
@@ -199,9 +202,10 @@ def check_prices(chromium, base, artifacts):
         check(row is not None, f"the prices table has a row for {price['name']}")
         if row is None or not price["available"]:
             continue
+        # Rules version 2: sources and listings where version 1 had the observations.
         expected = [price["name"], price["median"], price["cap"], price["on_demand"], price["spot"], price["reserved"],
-                    price["headroom"], str(price["observations"])]
-        check(row[:8] == expected, f"prices row {row} equals the JSON {expected}")
+                    price["headroom"], str(price["sources"]), str(price["listings"])]
+        check(row[:9] == expected, f"prices row {row} equals the JSON {expected}")
     h100 = next(p for p in sheet["prices"] if p["gpu"] == "h100-sxm")
     check([h100["median"], h100["on_demand"], h100["spot"], h100["reserved"]] == ["2.400", "1.680", "0.840", "1.092"],
           "the H100 SXM row is the worked example")

@@ -1,0 +1,25 @@
+#pragma once
+
+#include <functional>
+#include <ostream>
+#include <string>
+
+// The second half of an audit (issue 24, item 5): from a sheet's raw market files, re-read with the
+// mappings they were imported with, to the sheet's observations, byte for byte.
+namespace lcg::audit {
+
+// The raw files of a sheet as published: a manifest (JSON) naming each file in import order,
+//
+//   {"week": "2030-W02",
+//    "files": [{"source", "format", "memory_convention", "observed_at", "sha256", "bytes",
+//               "mapping_sha256", "path"}, …],
+//    "mappings": [{"sha256", "path"}, …]}
+//
+// and the files and mappings it names, read by `read` (a path relative to the manifest's folder).
+// True only if every file and mapping hashes to its SHA-256 and the listings they give, imported by
+// the import's rules (the first listing of a source, listing id and time counts), are exactly the
+// canonical observations CSV `observations_csv`. Writes what it checked to `report`.
+bool audit_raw_inputs(std::string const& manifest, std::function<std::string(std::string const& path)> const& read,
+                      std::string const& observations_csv, std::ostream& report);
+
+}

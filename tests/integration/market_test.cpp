@@ -353,3 +353,25 @@ TEST_CASE("audit re-reads the exported raw files into the sheet's observations, 
     CHECK(tampered.out.find("DIFF raw file") != std::string::npos);
     run_shell("rm -rf " + dir);
 }
+
+TEST_CASE("deploy/run --market publishes the sheet in effect from the real files, by rules version 2")
+{
+    // deploy/test builds this database as deploy/run --market does, from ../shared's catalog folder.
+    pqxx::connection c("postgresql://lowcostgpu_reader@127.0.0.1:" + required_env("LCG_TEST_PG_PORT") + "/" +
+                       required_env("LCG_TEST_MARKET_DATABASE"));
+    pqxx::read_transaction tx(c);
+    auto const sheet = tx.exec1("SELECT week, rules_version, observations FROM sheet");
+    CHECK(sheet[0].as<std::string>() == this_week());
+    CHECK(sheet[1].as<int>() == 2);
+    CHECK(sheet[2].as<int>() == 831);
+    CHECK(tx.exec1("SELECT count(*) FROM raw_input")[0].as<int>() == 16);
+    auto const& models = expected().at("models").as_object();
+    int priced = 0;
+    for (auto const& row : tx.exec("SELECT gpu, median2_micros FROM sheet_row WHERE on_demand_micros IS NOT NULL")) {
+        std::string const gpu = row[0].as<std::string>();
+        CAPTURE(gpu);
+        CHECK(row[1].as<std::int64_t>() == models.at(gpu).at("twice_median_micros").as_int64());
+        ++priced;
+    }
+    CHECK(priced == 17);
+}

@@ -1,5 +1,8 @@
 #include "offers.hpp"
 
+#include "runpod.hpp"
+#include "vast.hpp"
+
 #include "pricing/observation.hpp"
 #include "pricing/utf8.hpp"
 
@@ -128,15 +131,21 @@ market_offer offer_of(std::vector<std::string> const& f, columns const& c, memor
 
 pricing::outcome<offer_format> parse_offer_format(std::string_view text)
 {
-    if (text == to_string(offer_format::skypilot_vms))
-        return offer_format::skypilot_vms;
-    return invalid(quote(text) + " is not a listings format (accepted: skypilot-vms)");
+    std::string accepted;
+    for (auto f : {offer_format::skypilot_vms, offer_format::vast_bundles, offer_format::runpod_gpu_types}) {
+        if (text == to_string(f))
+            return f;
+        accepted += (accepted.empty() ? "" : ", ") + std::string(to_string(f));
+    }
+    return invalid(quote(text) + " is not a listings format (accepted: " + accepted + ")");
 }
 
 std::string_view to_string(offer_format f)
 {
     switch (f) {
-    case offer_format::skypilot_vms: break;
+    case offer_format::skypilot_vms: return "skypilot-vms";
+    case offer_format::vast_bundles: return "vast-bundles";
+    case offer_format::runpod_gpu_types: return "runpod-gpu-types";
     }
     return "skypilot-vms";
 }
@@ -193,7 +202,9 @@ pricing::outcome<std::vector<market_offer>> read_offers(offer_format format, std
                                                         memory_convention memory)
 {
     switch (format) {
-    case offer_format::skypilot_vms: break;
+    case offer_format::skypilot_vms: return read_skypilot_vms(file, memory);
+    case offer_format::vast_bundles: return read_vast_bundles(file);
+    case offer_format::runpod_gpu_types: return read_runpod_gpu_types(file);
     }
     return read_skypilot_vms(file, memory);
 }

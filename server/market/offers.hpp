@@ -11,8 +11,9 @@
 // is; pricing/listing_mapping.hpp does.
 namespace lcg::market {
 
-enum class offer_format { skypilot_vms };
-pricing::outcome<offer_format> parse_offer_format(std::string_view text);  // "skypilot-vms"
+enum class offer_format { skypilot_vms, vast_bundles, runpod_gpu_types };
+// "skypilot-vms", "vast-bundles", "runpod-gpu-types"; anything else is refused, naming those.
+pricing::outcome<offer_format> parse_offer_format(std::string_view text);
 std::string_view to_string(offer_format f);
 
 // What a source's SkyPilot GpuInfo SizeInMiB holds (the market README lists it per provider).
@@ -24,7 +25,8 @@ pricing::outcome<memory_convention> parse_memory_convention(std::string_view tex
 // plus |AvailabilityZone where the file has that column.
 pricing::outcome<std::vector<pricing::market_offer>> read_skypilot_vms(std::string_view file, memory_convention memory);
 
-// Any format: the one entry point import and audit use.
+// Any format: the one entry point import and audit use. `memory` is read for skypilot-vms only:
+// vast-bundles and runpod-gpu-types state their units themselves (vast.hpp, runpod.hpp).
 pricing::outcome<std::vector<pricing::market_offer>> read_offers(offer_format format, std::string_view file,
                                                                  memory_convention memory);
 

@@ -1,0 +1,44 @@
+#include "server/market/offers.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+using namespace lcg::market;
+
+TEST_CASE("the formats by name, and the names accepted when one is not")
+{
+    for (auto f : {offer_format::skypilot_vms, offer_format::vast_bundles, offer_format::runpod_gpu_types}) {
+        auto const parsed = parse_offer_format(to_string(f));
+        REQUIRE(parsed);
+        CHECK(*parsed == f);
+    }
+    CHECK(to_string(offer_format::vast_bundles) == "vast-bundles");
+    CHECK(to_string(offer_format::runpod_gpu_types) == "runpod-gpu-types");
+    auto const unknown = parse_offer_format("vast");
+    REQUIRE_FALSE(unknown);
+    CHECK(unknown.err().message == "'vast' is not a listings format (accepted: skypilot-vms, vast-bundles, runpod-gpu-types)");
+}
+
+TEST_CASE("read_offers reads each format with its own reader; the memory convention is SkyPilot's only")
+{
+    std::string_view const vast = R"({"offers": [{"id": 7, "gpu_name": "RTX 4090", "num_gpus": 2, "dph_total": 0.7,
+                                      "gpu_total_ram": 49128}]})";
+    for (auto memory : {memory_convention::per_gpu_mib, memory_convention::total_mib, memory_convention::per_gpu_gb}) {
+        auto const offers = read_offers(offer_format::vast_bundles, vast, memory);
+        REQUIRE(offers);
+        REQUIRE(offers->size() == 1);
+        CHECK((*offers)[0].memory_mib == 24564);
+    }
+    auto const runpod = read_offers(offer_format::runpod_gpu_types,
+                                    R"({"data": {"gpuTypes": [{"id": "NVIDIA L4", "displayName": "L4", "memoryInGb": 24,
+                                        "securePrice": 0.43}]}})",
+                                    memory_convention::total_mib);
+    REQUIRE(runpod);
+    CHECK((*runpod)[0].listing_id == "NVIDIA L4|secure");
+    CHECK((*runpod)[0].memory_mib == 24 * 1024);
+    // A file read as another format than its own is refused, not half read.
+    CHECK_FALSE(read_offers(offer_format::runpod_gpu_types, vast, memory_convention::per_gpu_mib));
+    CHECK_FALSE(read_offers(offer_format::vast_bundles, "InstanceType,AcceleratorName\n", memory_convention::per_gpu_mib));
+    CHECK_FALSE(read_offers(offer_format::skypilot_vms, vast, memory_convention::per_gpu_mib));
+}

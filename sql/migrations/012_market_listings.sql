@@ -187,7 +187,25 @@ INSERT INTO market_alias (accelerator, hint, min_memory_gib, max_memory_gib, out
   ('v10032gb', '', NULL, NULL, 'not_in_catalog', NULL, 'the V100 is not in the catalog'),
   ('v10032gpcie', '', NULL, NULL, 'not_in_catalog', NULL, 'the V100 is not in the catalog'),
   ('gh200', '', NULL, NULL, 'not_in_catalog', NULL, 'the GH200 superchip is not in the catalog'),
-  ('gaudi2', '', NULL, NULL, 'not_in_catalog', NULL, 'Intel Gaudi 2 is not in the catalog');
+  ('gaudi2', '', NULL, NULL, 'not_in_catalog', NULL, 'Intel Gaudi 2 is not in the catalog'),
+  ('rtx3060ti', '', NULL, NULL, 'not_in_catalog', NULL, 'the RTX 3060 Ti is not in the catalog'),
+  ('rtx3080ti', '', NULL, NULL, 'not_in_catalog', NULL, 'the RTX 3080 Ti is not in the catalog'),
+  ('rtx3090ti', '', NULL, NULL, 'not_in_catalog', NULL, 'the RTX 3090 Ti is not in the catalog'),
+  ('rtx4060ti', '', NULL, NULL, 'not_in_catalog', NULL, 'the RTX 4060 Ti is not in the catalog'),
+  ('rtx4070ti', '', NULL, NULL, 'not_in_catalog', NULL, 'the RTX 4070 Ti is not in the catalog'),
+  ('rtx4070sti', '', NULL, NULL, 'not_in_catalog', NULL, 'the RTX 4070 Ti SUPER is not in the catalog'),
+  ('rtx4080', '', NULL, NULL, 'not_in_catalog', NULL, 'the RTX 4080 is not in the catalog'),
+  ('rtx4080super', '', NULL, NULL, 'not_in_catalog', NULL, 'the RTX 4080 SUPER is not in the catalog'),
+  ('rtx5080', '', NULL, NULL, 'not_in_catalog', NULL, 'the RTX 5080 is not in the catalog'),
+  ('rtx2000ada', '', NULL, NULL, 'not_in_catalog', NULL, 'the RTX 2000 Ada is not in the catalog'),
+  ('rtx4000ada', '', NULL, NULL, 'not_in_catalog', NULL, 'the RTX 4000 Ada is not in the catalog'),
+  ('rtx4000adasff', '', NULL, NULL, 'not_in_catalog', NULL, 'the RTX 4000 SFF Ada is not in the catalog'),
+  ('rtx5000ada', '', NULL, NULL, 'not_in_catalog', NULL, 'the RTX 5000 Ada is not in the catalog'),
+  ('rtxa4500', '', NULL, NULL, 'not_in_catalog', NULL, 'the RTX A4500 is not in the catalog'),
+  ('teslav100', '', NULL, NULL, 'not_in_catalog', NULL, 'the V100 is not in the catalog'),
+  ('v100fhhl', '', NULL, NULL, 'not_in_catalog', NULL, 'the V100 is not in the catalog'),
+  ('v100sxm2', '', NULL, NULL, 'not_in_catalog', NULL, 'the V100 is not in the catalog'),
+  ('v100sxm232gb', '', NULL, NULL, 'not_in_catalog', NULL, 'the V100 is not in the catalog');
 
 -- The mapping an import used, kept as the canonical CSV an auditor re-runs (pricing::mapping_csv),
 -- by its SHA-256: rules change, and a raw file is re-read with the rules it was read with.

@@ -61,6 +61,7 @@ json::array const& resource_list()
 {"uri":"lowcostgpu://prices","name":"prices","title":"Price sheet in effect","description":"This week's per-GPU hourly rates of every priced model (on-demand, spot, reserved). Add ?lang=fr for French. Markdown, then the JSON of GET /v1/prices.","mimeType":"text/markdown"},
 {"uri":"lowcostgpu://gpus","name":"gpus","title":"GPU catalog","description":"Every GPU model with its memory, bandwidth, PowerScore and on-demand rate. Add ?lang=fr for French. Markdown, then the JSON of GET /v1/gpus.","mimeType":"text/markdown"},
 {"uri":"lowcostgpu://methodology","name":"methodology","title":"Pricing methodology","description":"How prices are set, rounded and audited. Add ?lang=fr for French. Markdown, then the JSON of GET /v1/methodology.","mimeType":"text/markdown"},
+{"uri":"lowcostgpu://sources","name":"sources","title":"Market sources","description":"The marketplaces and GPU clouds whose listings the methodology counts (name, kind, homepage, format), with the rules version that counts them; kind synthetic marks the sample data's made-up sources. Add ?lang=fr for French. Markdown, then the JSON of GET /v1/sources.","mimeType":"text/markdown"},
 {"uri":"lowcostgpu://glossary","name":"glossary","title":"Glossary","description":"The 85 terms and 3 questions with this week's figures; add ?lang=fr for French. Markdown, then the JSON of GET /v1/glossary.","mimeType":"text/markdown"}
 ])json").as_array();
     return list;
@@ -105,7 +106,7 @@ result_or_failure<json::array> read_resource(std::string_view uri, data_view con
         if (!data.current_sheet())
             return not_found(uri, "no price sheet is in effect yet", modern);
         path_of_document = "/v1/prices";
-    } else if (path == "gpus" || path == "methodology") {
+    } else if (path == "gpus" || path == "methodology" || path == "sources") {
         path_of_document = "/v1/" + std::string(path);
     } else if (path == "glossary") {
         if (!data.glossary(lang))

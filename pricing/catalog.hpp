@@ -85,10 +85,21 @@ struct stock {
     bool operator==(stock const&) const = default;
 };
 
+// A source of market listings the methodology names (a row of market_source): a marketplace or a
+// GPU cloud, or one of the sample data's made-up sources (kind "synthetic", no homepage).
+struct market_source {
+    std::string name;      // "lambda", "synthetic-alpha"
+    std::string kind;      // "marketplace", "cloud" or "synthetic"
+    std::string homepage;  // "https://lambda.ai"; empty for a synthetic source
+    std::string format;    // the format its listings are read in: "skypilot-vms", …
+    bool operator==(market_source const&) const = default;
+};
+
 struct catalog {
     std::vector<gpu_model> gpus;  // sorted by id
     std::vector<region> regions;  // sorted by code
     std::vector<stock> inventory;  // sorted by gpu, then region
+    std::vector<market_source> sources;  // sorted by name
     // Member by member: a reload compares what it read with what is served (snapshot/refresher).
     bool operator==(catalog const&) const = default;
 

@@ -233,6 +233,16 @@ std::string regions_csv(json::object const& r)
     return out;
 }
 
+std::string sources_csv(json::object const& s)
+{
+    std::string out = csv_record({"name", "kind", "homepage", "format"});
+    for (auto const& v : md::array_at(s, "sources")) {
+        auto const& src = v.get_object();
+        out += csv_record({field(src, "name"), field(src, "kind"), field(src, "homepage"), field(src, "format")});
+    }
+    return out;
+}
+
 std::string inventory_csv(json::object const& inv)
 {
     std::string out = csv_record({"gpu", "region", "available_gpus", "largest_instance_gpus", "max_gpus_per_instance"});

@@ -20,6 +20,7 @@ std::string sheet_csv(boost::json::object const& sheet);        // /v1/prices, /
 std::string catalog_csv(boost::json::object const& catalog);    // /v1/gpus
 std::string sheet_index_csv(boost::json::object const& index);  // /v1/sheets
 std::string regions_csv(boost::json::object const& regions);    // /v1/regions
+std::string sources_csv(boost::json::object const& sources);    // /v1/sources
 std::string inventory_csv(boost::json::object const& inventory);  // /v1/inventory: one row per model and region
 std::string price_history_csv(boost::json::object const& history);  // /v1/prices/{gpu}/history: one row per week
 std::string history_table_csv(boost::json::object const& table);    // /v1/history: weeks down, models across

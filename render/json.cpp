@@ -356,6 +356,24 @@ json::object regions_json(pricing::catalog const& catalog, language lang)
             {"regions", std::move(list)}};
 }
 
+json::array sources_list_json(std::span<const pricing::market_source> sources)
+{
+    json::array list;
+    for (auto const& s : sources)
+        list.push_back({{"name", s.name}, {"kind", s.kind}, {"homepage", optional_text(s.homepage)}, {"format", s.format}});
+    return list;
+}
+
+json::object sources_json(pricing::catalog const& catalog, language lang)
+{
+    return {{"rules_version", pricing::rules::rules_version},
+            {"count", catalog.sources.size()},
+            {"note", say(lang, "json.sources_note",
+                         {{"sources", std::to_string(pricing::rules::min_sources)},
+                          {"listings", std::to_string(pricing::rules::min_observations)}})},
+            {"sources", sources_list_json(catalog.sources)}};
+}
+
 json::object inventory_json(pricing::catalog const& catalog, pricing::inventory_query const& query, language lang)
 {
     json::array models;

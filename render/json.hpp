@@ -73,6 +73,12 @@ std::string observations_text(pricing::price_sheet const& sheet, std::size_t cou
 boost::json::object observations_summary_json(pricing::price_sheet const& sheet,
                                               std::span<const pricing::observation> observations);
 boost::json::object regions_json(pricing::catalog const& catalog, language lang = language::en);
+// The market sources the methodology counts, by name: each one's name, kind (marketplace, cloud or
+// synthetic), homepage (null for a synthetic source) and the format its listings are read in.
+boost::json::array sources_list_json(std::span<const pricing::market_source> sources);
+// /v1/sources: the rules version, how sources count (every constant from pricing/rules.hpp), and
+// sources_list_json of the catalog's sources.
+boost::json::object sources_json(pricing::catalog const& catalog, language lang = language::en);
 // /v1/inventory: free GPUs per model and region, of the models and regions `query` keeps.
 boost::json::object inventory_json(pricing::catalog const& catalog, pricing::inventory_query const& query = {},
                                    language lang = language::en);

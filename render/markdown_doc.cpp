@@ -73,6 +73,9 @@ std::string methodology_markdown(json::object const& m, links const& to)
         auto const& r = v.get_object();
         out += "### " + escape(text(r, "id")) + "\n\n" + escape(text(r, "rule")) + "\n\n    " + text(r, "formula") + "\n\n";
     }
+    out += "## " + say(l, "method_md.sources") + "\n\n" +
+           say(l, "method_md.sources_intro", {{"link", md::link("/v1/sources", to("/v1/sources"))}}) + "\n\n" +
+           md::sources_table(l, md::array_at(m, "sources")) + "\n";
     out += "## " + say(l, "method_md.audit") + "\n\n";
     int n = 1;
     for (auto const& step : md::array_at(m, "how_to_audit"))

@@ -497,6 +497,18 @@ std::string regions_markdown(json::object const& r, links const& to)
     return out;
 }
 
+std::string sources_markdown(json::object const& s, links const& to)
+{
+    auto const l = to.lang;
+    std::string out = "# " + say(l, "sources.title") + "\n\n";
+    out += say(l, "sources.intro", {{"count", text(s, "count")},
+                                    {"version", text(s, "rules_version")},
+                                    {"link", md::link(say(l, "sources.methodology"), to("/v1/methodology"))}}) +
+           " " + escape(text(s, "note")) + "\n\n";
+    out += md::sources_table(l, md::array_at(s, "sources"));
+    return out;
+}
+
 std::string inventory_markdown(json::object const& inv, links const& to)
 {
     auto const l = to.lang;

@@ -251,4 +251,17 @@ bool is_sample(json::object const& doc)
 
 std::string sample_banner(language lang) { return "> " + say(lang, "sample.banner") + "\n"; }
 
+std::string sources_table(language lang, boost::json::array const& sources)
+{
+    table t{say(lang, "col.source"), say(lang, "col.kind"), say(lang, "col.homepage"), say(lang, "col.format")};
+    for (auto const& v : sources) {
+        auto const& s = v.get_object();
+        auto const& homepage = at(s, "homepage");
+        t.row({code(text(s, "name")), code(text(s, "kind")),
+               homepage.is_string() ? link(escape(homepage.get_string()), homepage.get_string()) : "—",
+               code(text(s, "format"))});
+    }
+    return t.str();
+}
+
 }

@@ -49,6 +49,8 @@ std::string unpriced_reason(language lang, boost::json::object const& row);
 // blockquote that says so on its pages, its line included.
 bool is_sample(boost::json::object const& doc);
 std::string sample_banner(language lang);
+// The table of the market sources (sources_list_json): name, kind, homepage (a link) and format.
+std::string sources_table(language lang, boost::json::array const& sources);
 // A comma-separated list of the strings of an array, escaped.
 std::string list(boost::json::array const& items);
 

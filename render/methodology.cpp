@@ -31,7 +31,9 @@ json::object constants(language l)
     return {{"on_demand_ratio_of_median", fraction(rules::on_demand_of_median)},
             {"spot_ratio_of_on_demand", fraction(rules::spot_of_on_demand)},
             {"reserved_ratio_of_on_demand", fraction(rules::reserved_of_on_demand)},
+            {"rules_version", rules::rules_version},
             {"minimum_observations", rules::min_observations},
+            {"minimum_sources", rules::min_sources},
             {"minimum_published_rate", dollars(rules::min_published_rate, 3)},
             {"window_days", rules::window_days},
             {"recheck", say(l, "method.recheck")},
@@ -55,13 +57,18 @@ json::array rule_list(language l)
     std::string const od = fraction(rules::on_demand_of_median);
     std::string const days = std::to_string(rules::window_days);
     std::string const min_obs = std::to_string(rules::min_observations);
+    std::string const min_sources = std::to_string(rules::min_sources);
+    std::string const version = std::to_string(rules::rules_version);
     std::string const min_rate = dollars(rules::min_published_rate, 3);
     auto const r = [l](std::string id, std::initializer_list<fill> values, std::string formula) {
         return rule(id, say(l, "method.rule." + id, values), std::move(formula));
     };
     return {
         r("reference", {{"days", days}}, "window = [monday − " + days + " days, monday)"),
-        r("median", {}, "m2 = 2 × median = a + b (even) or 2 × middle (odd), in micro-dollars"),
+        r("per_gpu", {}, "per_gpu_micros = round_half_up(instance_price_micros / gpus)"),
+        r("median", {{"version", version}},
+          "source_price = sorted(listings)[ceil(k / 2) − 1]; m2 = 2 × median = a + b (even) or 2 × middle (odd) over "
+          "the sources' prices, in micro-dollars"),
         r("on_demand", {{"percent", md::percent(l, rules::on_demand_of_median)}}, "on_demand_mills = floor(7 × m2 / 20000)"),
         r("spot", {{"percent", md::percent(l, rules::spot_of_on_demand)}}, "spot_mills = floor(on_demand_mills × 50 / 100)"),
         r("reserved",
@@ -70,7 +77,8 @@ json::array rule_list(language l)
            {"break_even", render::percent(l, std::to_string(rules::reserved_break_even_percent))}},
           "reserved_mills = floor(on_demand_mills × 65 / 100)"),
         r("cap", {{"ratio", number(l, od)}}, "on_demand_micros × 20 ≤ 7 × m2"),
-        r("minimum_observations", {{"count", min_obs}}, "count < " + min_obs + " ⇒ available = false"),
+        r("minimum_observations", {{"count", min_obs}, {"sources", min_sources}},
+          "sources < " + min_sources + " or listings < " + min_obs + " ⇒ available = false"),
         r("minimum_rate", {{"rate", l == language::en ? min_rate : render::dollars(l, min_rate)}},
           "min(on_demand, spot, reserved) < " + min_rate + " ⇒ available = false"),
         r("multi_gpu", {{"max", std::to_string(rules::max_gpus_per_instance)}}, "instance_rate = n × per_gpu_rate"),
@@ -92,6 +100,10 @@ json::array rule_list(language l)
               "; gpus_needed = ceil(needed_gb / vram_gb)"),
         r("catalog_memory", {}, "vram_gb(b200) = 180"),
         r("mig", {}, "compute_fraction = compute_slices / the GPU's slices"),
+        r("rules_version",
+          {{"version", version}, {"oldest", std::to_string(rules::oldest_rules_version)}, {"count", min_obs}},
+          "sheet.rules_version = " + version + "; audit(sheet) uses rules(sheet.rules_version); version " +
+              std::to_string(rules::oldest_rules_version) + ": median of all observations"),
     };
 }
 
@@ -137,12 +149,13 @@ json::object signatures(pricing::key_ring const& keys, language l)
 
 }
 
-json::object methodology_json(pricing::key_ring const& keys, language l)
+json::object methodology_json(pricing::key_ring const& keys, std::span<const pricing::market_source> sources, language l)
 {
     return {{"summary", say(l, "method.summary", {{"percent", md::percent(l, rules::on_demand_of_median)}})},
             {"money", say(l, "method.money")},
             {"constants", constants(l)},
             {"rules", rule_list(l)},
+            {"sources", sources_list_json(sources)},
             {"how_to_audit", audit_steps(l)},
             {"canonical_csv",
              {{"columns", "observed_at,gpu,price_per_gpu_hour,source,listing_id"},

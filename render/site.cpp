@@ -118,6 +118,8 @@ json::object index_json(pricing::catalog const& catalog, pricing::price_sheet co
     std::vector<resource> optional{
         {w("site.regions"), "/v1/regions", in_language,
          w("site.regions_about", {{"count", std::to_string(catalog.regions.size())}}), table_formats},
+        {w("site.sources"), "/v1/sources", in_language,
+         w("site.sources_about", {{"count", std::to_string(catalog.sources.size())}}), table_formats},
         {w("site.inventory"), "/v1/inventory", in_language, w("site.inventory_about"), table_formats},
         {w("site.openapi"), "/openapi.json", "", w("site.openapi_about"), json_only},
         {w("site.llms_full"), "/llms-full.txt", in_language, w("site.llms_full_about"), text_only}};

@@ -31,6 +31,7 @@ extern view const sheet_index_view;   // /v1/sheets
 extern view const observations_view;  // /v1/sheets/{week}/observations (its CSV is the canonical file)
 extern view const methodology_view;
 extern view const regions_view;
+extern view const sources_view;
 extern view const inventory_view;
 extern view const glossary_view;
 extern view const glossary_entry_view;

@@ -60,6 +60,7 @@ response handle_sheets(route_input& in);
 response handle_sheet(route_input& in);
 response handle_observations(route_input& in);
 response handle_regions(route_input& in);
+response handle_sources(route_input& in);
 response handle_sheets_feed(route_input& in);      // /v1/sheets.atom
 response handle_history_chart(route_input& in);    // /v1/prices/{gpu}/history.svg and sparkline.svg
 response handle_signed_bytes(route_input& in);    // /v1/sheets/{week}/signed.txt: what the signature covers

@@ -63,6 +63,7 @@ std::vector<route> make_routes()
         {"/.well-known/lowcostgpu-keys.json", handle_keys, true, json_only},
         {"/.well-known/lowcostgpu-keys/{key}", handle_key_pem, true, text_only},
         {"/v1/regions", handle_regions, true, render::table_formats},
+        {"/v1/sources", handle_sources, true, render::table_formats},
         {"/mcp", handle_mcp, true, {}, "POST, OPTIONS"},
     });
     for (auto& r : all)

@@ -272,6 +272,7 @@ response handle_observations(route_input& in)
 }
 
 response handle_regions(route_input& in) { return document_at(in, "/v1/regions"); }
+response handle_sources(route_input& in) { return document_at(in, "/v1/sources"); }
 
 // The feed and the charts are documents in one format of their own, stored under their URL.
 response handle_sheets_feed(route_input& in) { return document_at(in, "/v1/sheets.atom"); }

@@ -45,6 +45,12 @@ std::string text(json::object const& o, std::string_view key)
     return std::string(v.as_string());
 }
 
+// A string that render/ writes as null when empty (a synthetic source's homepage).
+std::string text_or_empty(json::object const& o, std::string_view key)
+{
+    return member(o, key).is_null() ? std::string() : text(o, key);
+}
+
 std::int64_t integer(json::object const& o, std::string_view key)
 {
     auto const& v = member(o, key);
@@ -244,13 +250,14 @@ pricing::outcome<T> reading(std::string_view what, F&& read)
 }
 
 pricing::outcome<pricing::catalog> parse_catalog(std::string_view gpus, std::string_view regions,
-                                                 std::string_view inventory)
+                                                 std::string_view inventory, std::string_view sources)
 {
     return reading<pricing::catalog>("the upstream catalog", [&] {
         pricing::catalog c;
         auto const gpus_doc = parse_object(gpus, "/v1/gpus");
         auto const regions_doc = parse_object(regions, "/v1/regions");
         auto const inventory_doc = parse_object(inventory, "/v1/inventory");
+        auto const sources_doc = parse_object(sources, "/v1/sources");
         for (auto const& g : array(gpus_doc, "gpus"))
             c.gpus.push_back(gpu(object(g, "a GPU")));
         std::sort(c.gpus.begin(), c.gpus.end(), [](auto const& a, auto const& b) { return a.id < b.id; });
@@ -270,6 +277,11 @@ pricing::outcome<pricing::catalog> parse_catalog(std::string_view gpus, std::str
         }
         std::sort(c.inventory.begin(), c.inventory.end(),
                   [](auto const& a, auto const& b) { return std::tie(a.gpu, a.region) < std::tie(b.gpu, b.region); });
+        for (auto const& s : array(sources_doc, "sources")) {
+            auto const& o = object(s, "a source");
+            c.sources.push_back({text(o, "name"), text(o, "kind"), text_or_empty(o, "homepage"), text(o, "format")});
+        }
+        std::sort(c.sources.begin(), c.sources.end(), [](auto const& a, auto const& b) { return a.name < b.name; });
         return c;
     });
 }

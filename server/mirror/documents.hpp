@@ -14,9 +14,9 @@
 // a figure that does not follow from the others is refused rather than recomputed.
 namespace lcg::mirror {
 
-// The catalog from the bodies of /v1/gpus, /v1/regions and /v1/inventory.
+// The catalog from the bodies of /v1/gpus, /v1/regions, /v1/inventory and /v1/sources.
 pricing::outcome<pricing::catalog> parse_catalog(std::string_view gpus, std::string_view regions,
-                                                 std::string_view inventory);
+                                                 std::string_view inventory, std::string_view sources);
 
 // One entry of /v1/sheets: enough to tell whether a sheet is the one already held.
 struct listed_sheet {

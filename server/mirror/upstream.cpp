@@ -15,8 +15,8 @@ namespace lcg::mirror {
 namespace {
 
 // The documents whose change means the upstream published something: the sheet index, and the
-// catalog (its models, regions and inventory).
-constexpr char const* watched[] = {"/v1/sheets", "/v1/gpus", "/v1/regions", "/v1/inventory"};
+// catalog (its models, regions, inventory and market sources).
+constexpr char const* watched[] = {"/v1/sheets", "/v1/gpus", "/v1/regions", "/v1/inventory", "/v1/sources"};
 // The feed of new sheets, where the upstream has one: while it is unchanged no sheet was published
 // or replaced, and /v1/sheets need not be asked.
 constexpr std::string_view feed = "/v1/sheets.atom";
@@ -90,7 +90,7 @@ upstream::accepted_state upstream::fetch_whole(std::map<std::string, document, s
 {
     accepted_state next;
     next.catalog = accepted_or_throw(parse_catalog(documents.at("/v1/gpus").body, documents.at("/v1/regions").body,
-                                                   documents.at("/v1/inventory").body));
+                                                   documents.at("/v1/inventory").body, documents.at("/v1/sources").body));
     auto const listed = accepted_or_throw(parse_sheet_index(documents.at("/v1/sheets").body));
     for (auto const& entry : listed) {
         std::string body = client::get_body(options_.origin, sheet_path(entry.week), "application/json", options_.limits);

@@ -30,10 +30,10 @@ struct refresh_result {
 };
 
 // Builds snapshots from another instance's public documents instead of PostgreSQL: the catalog
-// from /v1/gpus, /v1/regions and /v1/inventory, the sheets listed by /v1/sheets from
+// from /v1/gpus, /v1/regions, /v1/inventory and /v1/sources, the sheets listed by /v1/sheets from
 // /v1/sheets/{week}, each checked by check_sheet against its canonical CSV before it is accepted.
 // Asks with If-None-Match whether the Atom feed of new sheets (where the upstream has one) and those
-// four documents changed (/v1/sheets only when the feed did or is absent); when one did, re-reads every
+// five documents changed (/v1/sheets only when the feed did or is absent); when one did, re-reads every
 // sheet and checks again each one whose body differs from the body accepted before. The inputs are
 // read to check a sheet, then let go: the mirror serves them through its archive (inputs_readers).
 // Not thread-safe: the follower's thread owns it.

@@ -253,6 +253,7 @@ void add_site(snapshot& s, builder& b)
         page("/v1/glossary", render::language_query("", lang, true));
         page("/v1/sheets", query);
         page("/v1/regions", query);
+        page("/v1/sources", query);
         page("/v1/inventory", query);
         b.add_body(document_key("/llms-full.txt", format::text, query), format::text,
                    render::llms_full_txt(index, pages, lang), false, std::nullopt, true);
@@ -354,11 +355,13 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
         add_signature(b, sheet, past);
     }
     add_history(*s, b, last_published);
-    b.add_in_every_language("/v1/methodology", "", [&](render::language l) { return render::methodology_json(s->keys, l); },
+    b.add_in_every_language("/v1/methodology", "", [&](render::language l) { return render::methodology_json(s->keys, s->catalog.sources, l); },
                             render::methodology_view, render::document_formats);
     add_keys(b, s->keys);
     b.add_in_every_language("/v1/regions", "", [&](render::language l) { return render::regions_json(s->catalog, l); },
                             render::regions_view, render::table_formats);
+    b.add_in_every_language("/v1/sources", "", [&](render::language l) { return render::sources_json(s->catalog, l); },
+                            render::sources_view, render::table_formats);
     b.add_in_every_language("/v1/inventory", "", [&](render::language l) { return render::inventory_json(s->catalog, {}, l); },
                             render::inventory_view, render::table_formats);
     add_glossary(*s, b, current_since);

@@ -307,6 +307,9 @@ pricing::catalog database::load_catalog()
             if (g)
                 g->extra_cpu_generations.push_back({r[1].as<std::string>(), parse_text_array(r[2].as<std::string>())});
         }
+        for (auto const& r : tx.exec("SELECT name, kind, homepage, format FROM market_source ORDER BY name"))
+            cat.sources.push_back({r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(),
+                                   r[3].as<std::string>()});
         // Every region offers every model, at the same price.
         for (auto& g : cat.gpus)
             for (auto const& region : cat.regions)

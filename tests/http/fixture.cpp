@@ -70,6 +70,12 @@ pricing::catalog make_catalog()
                  {"us-east-1", "Ashburn", "United States", "North America", false}};
     c.inventory = {{"a100-80gb-sxm", "eu-paris-1", 12}, {"h100-sxm", "ap-tokyo-1", 3}, {"h100-sxm", "us-east-1", 16},
                    {"rtx-3090", "eu-paris-1", 5}};
+    c.sources = {{"lambda", "cloud", "https://lambda.ai", "skypilot-vms"},
+                 {"synthetic-alpha", "synthetic", "", "observations-csv"},
+                 {"synthetic-bravo", "synthetic", "", "observations-csv"},
+                 {"synthetic-charlie", "synthetic", "", "observations-csv"},
+                 {"synthetic-delta", "synthetic", "", "observations-csv"},
+                 {"vast", "marketplace", "https://vast.ai", "skypilot-vms"}};
     return c;
 }
 
@@ -278,6 +284,7 @@ std::optional<std::string> example_target(std::string_view pattern)
         {"/.well-known/lowcostgpu-keys/{key}", "/.well-known/lowcostgpu-keys/" + std::string(fixture_key_id) + ".pem"},
         {"/v1/methodology", "/v1/methodology"},
         {"/v1/regions", "/v1/regions"},
+        {"/v1/sources", "/v1/sources"},
         {"/v1/inventory", "/v1/inventory"},
         {"/v1/glossary", "/v1/glossary"},
         {"/v1/glossary/{term}", "/v1/glossary/interruptible-instance"},

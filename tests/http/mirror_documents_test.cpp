@@ -9,6 +9,7 @@
 #include "fixture.hpp"
 
 #include "render/json.hpp"
+#include "render/methodology.hpp"
 
 #include <boost/json/parse.hpp>
 #include <doctest/doctest.h>
@@ -34,14 +35,19 @@ std::string replaced(std::string text, std::string const& from, std::string cons
 
 }
 
-TEST_CASE("the catalog read back from /v1/gpus, /v1/regions and /v1/inventory renders the same documents")
+TEST_CASE("the catalog read back from /v1/gpus, /v1/regions, /v1/inventory and /v1/sources renders the same documents")
 {
     auto const snap = testing::fixture_snapshot();
-    auto const catalog = mirror::parse_catalog(body_of("/v1/gpus"), body_of("/v1/regions"), body_of("/v1/inventory"));
+    auto const catalog = mirror::parse_catalog(body_of("/v1/gpus"), body_of("/v1/regions"), body_of("/v1/inventory"),
+                                               body_of("/v1/sources"));
     REQUIRE_MESSAGE(catalog, (catalog ? "" : catalog.err().message));
     CHECK(render::to_text(render::catalog_json(*catalog, snap->current, render::language::en)) == body_of("/v1/gpus"));
     CHECK(render::to_text(render::regions_json(*catalog)) == body_of("/v1/regions"));
     CHECK(render::to_text(render::inventory_json(*catalog)) == body_of("/v1/inventory"));
+    CHECK(catalog->sources == snap->catalog.sources);
+    CHECK(render::to_text(render::sources_json(*catalog)) == body_of("/v1/sources"));
+    CHECK(render::to_text(render::sources_json(*catalog, render::language::fr)) == body_of("/v1/sources?lang=fr"));
+    CHECK(render::to_text(render::methodology_json(snap->keys, catalog->sources)) == body_of("/v1/methodology"));
     for (auto const& m : catalog->gpus)
         CHECK(render::to_text(render::gpu_json(m, snap->current, render::language::en)) == body_of("/v1/gpus/" + m.id));
 }

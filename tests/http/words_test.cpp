@@ -143,7 +143,7 @@ constexpr char const* french_costing_pages[] = {
 TEST_CASE("French pages follow French typography, the glossary's terms included")
 {
     std::vector<std::string> targets{"/v1/glossary.md?lang=fr", "/v1/prices.md?lang=fr", "/v1/gpus.md?lang=fr",
-                                     "/v1/methodology.md?lang=fr", "/v1/sheets.md?lang=fr", "/v1/regions.md?lang=fr",
+                                     "/v1/methodology.md?lang=fr", "/v1/sheets.md?lang=fr", "/v1/regions.md?lang=fr", "/v1/sources.md?lang=fr",
                                      "/v1/inventory.md?lang=fr", "/v1/prices/h100-sxm/history.md?lang=fr",
                                      "/v1/sheets.atom?lang=fr", "/v1/gpus/h100-sxm.md?lang=fr", "/index.md?lang=fr",
                                      "/llms.txt?lang=fr"};

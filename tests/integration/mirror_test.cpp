@@ -84,7 +84,7 @@ TEST_CASE("a mirror with no database serves the origin's documents byte for byte
              "/v1/sheets/" + last_week(), "/v1/sheets/" + last_week() + "/observations.csv", "/v1/prices",
              "/v1/prices.md", "/v1/prices.csv", "/v1/prices/h100-sxm", "/v1/prices?vendor=amd&tier=spot&sort=price",
              "/v1/gpus", "/v1/gpus.md", "/v1/gpus/h100-sxm", "/v1/regions", "/v1/inventory", "/v1/methodology",
-             "/v1/methodology.md", "/v1/glossary", "/v1/glossary?lang=fr", "/v1/glossary/spot-instance",
+             "/v1/methodology.md", "/v1/sources", "/v1/sources.csv", "/v1/sources.md?lang=fr", "/v1/glossary", "/v1/glossary?lang=fr", "/v1/glossary/spot-instance",
              "/v1/estimate?gpu=h100-sxm&gpus=2&hours=10&storage_gb=500&egress_gb=20",
              "/v1/sizing?params_b=70&precision=fp8", "/v1/compare?gpus=h100-sxm,a100-80gb-sxm",
              "/v1/cheapest?params_b=70&precision=fp8&hours=10",

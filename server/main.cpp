@@ -54,6 +54,11 @@ Usage:
                                               import one raw file of market offers (all or nothing); every
                                               row is imported, duplicate, not_gpu, no_price, not_in_catalog
                                               or ambiguous, and the counts are printed
+  lowcostgpu collect --sources FILE [--observed-at RFC3339] [--timeout S] [--total S] [--json]
+                                              fetch every source of FILE (http, https or a path) and
+                                              import each whole or not at all, one line per source;
+                                              --timeout: silence allowed (30 s), --total: per source
+                                              (120 s); exit 1 if any source was not imported
   lowcostgpu import-observations FILE|-       import a market observations CSV (all or nothing)
   lowcostgpu export-inputs --week YYYY-Www --out DIR
                                               write a published sheet, its observations and the raw files
@@ -541,6 +546,8 @@ int main(int argc, char** argv)
             return run_import(parse_arguments(argc, argv, {}));
         if (command == "import-listings")
             return run_import_listings(parse_arguments(argc, argv, {"json"}));
+        if (command == "collect")
+            return run_collect(parse_arguments(argc, argv, {"json"}));
         if (command == "export-inputs")
             return run_export_inputs(parse_arguments(argc, argv, {}));
         if (command == "publish")

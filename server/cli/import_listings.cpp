@@ -1,5 +1,6 @@
 // lowcostgpu import-listings: one raw file of market offers, imported whole or not at all.
 #include "server/cli/commands.hpp"
+#include "server/cli/listings.hpp"
 #include "server/market/offers.hpp"
 #include "server/store/database.hpp"
 
@@ -14,36 +15,10 @@ namespace lcg::cli {
 
 namespace {
 
-using pricing::listing_outcome;
-
-boost::json::object summary_json(store::listings_file const& file, store::listing_import_summary const& s)
-{
-    boost::json::object o;
-    o["source"] = file.source;
-    o["format"] = file.format;
-    o["observed_at"] = pricing::to_rfc3339(file.observed_at);
-    o["sha256"] = s.sha256;
-    o["raw_file_new"] = s.raw_file_new;
-    o["rows"] = s.rows;
-    for (auto outcome : pricing::all_listing_outcomes)
-        o[pricing::to_string(outcome)] = s.count(outcome);
-    boost::json::array reasons;
-    for (auto const& r : s.reasons)
-        reasons.push_back({{"outcome", pricing::to_string(r.outcome)}, {"reason", r.text}, {"rows", r.rows}});
-    o["reasons"] = std::move(reasons);
-    return o;
-}
-
 void print_text(store::listings_file const& file, store::listing_import_summary const& s)
 {
     std::cout << file.source << " (" << file.format << ", observed " << pricing::to_rfc3339(file.observed_at)
-              << "): " << s.rows << " rows:";
-    char const* separator = " ";
-    for (auto outcome : pricing::all_listing_outcomes) {
-        std::cout << separator << s.count(outcome) << ' ' << pricing::to_string(outcome);
-        separator = ", ";
-    }
-    std::cout << "\n";
+              << "): " << counts_text(s) << "\n";
     for (auto const& r : s.reasons)
         std::cout << "  " << pricing::to_string(r.outcome) << " (" << r.rows << "): " << r.text << "\n";
     std::cout << "raw file sha256 " << s.sha256 << (s.raw_file_new ? " stored" : " already stored") << "\n";
@@ -75,12 +50,7 @@ int run_import_listings(arguments const& args)
     if (file.bytes.size() > pricing::rules::max_listings_file_bytes)
         throw usage_error("the file is larger than " + std::to_string(pricing::rules::max_listings_file_bytes) +
                           " bytes; nothing was imported");
-    file.read = [&](std::string_view convention) -> pricing::outcome<std::vector<pricing::market_offer>> {
-        auto const memory = market::parse_memory_convention(convention);
-        if (!memory)
-            return memory.err();
-        return market::read_offers(*format, file.bytes, *memory);
-    };
+    file.read = offers_reader(*format, file.bytes);
     store::database db(database_url(args));
     auto const summary = db.import_listings(file);
     if (args.flag("json"))

@@ -2,51 +2,90 @@
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/address.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+
+#include <openssl/ssl.h>
+#include <openssl/x509_vfy.h>
 
 #include <algorithm>
+#include <type_traits>
 
 namespace lcg::client {
 
 namespace {
 
 namespace asio = boost::asio;
+namespace ssl = asio::ssl;
 namespace beast = boost::beast;
 namespace bhttp = beast::http;
 using tcp = asio::ip::tcp;
 using clock = std::chrono::steady_clock;
+using request_type = bhttp::request<bhttp::empty_body>;
+using response_type = bhttp::response<bhttp::string_body>;
 
-// One request and its answer on a private event loop. Beast's stream timeouts only apply to
-// asynchronous operations, so every step is asynchronous and run to completion here: a blocking
-// read would wait forever on a server that accepts and never answers.
+bool is_ip_address(std::string const& host)
+{
+    beast::error_code ec;
+    asio::ip::make_address(host, ec);
+    return !ec;
+}
+
+// One request and its answer on a private event loop, over TCP or TLS over TCP. Beast's stream
+// timeouts only apply to asynchronous operations, so every step is asynchronous and run to
+// completion here: a blocking read would wait forever on a server that accepts and never answers.
+template <bool Tls>
 class exchange {
+    using stream_type = std::conditional_t<Tls, beast::ssl_stream<beast::tcp_stream>, beast::tcp_stream>;
+
 public:
-    exchange(limits const& l, bhttp::request<bhttp::empty_body> request)
-        : limits_(l), deadline_(clock::now() + l.total), stream_(ioc_), request_(std::move(request))
+    // `stream_args`: the TLS context, for Tls only.
+    template <class... StreamArgs>
+    exchange(limits const& l, clock::time_point deadline, request_type request, StreamArgs&... stream_args)
+        : limits_(l), deadline_(deadline), stream_(ioc_, stream_args...), request_(std::move(request))
     {
         parser_.body_limit(l.max_body_bytes);
     }
 
     // The answer, or a message saying why there is none.
-    pricing::outcome<bhttp::response<bhttp::string_body>> run(tcp::resolver::results_type const& endpoints)
+    pricing::outcome<response_type> run(tcp::resolver::results_type const& endpoints, std::string const& host)
     {
-        stream_.expires_after(step());
-        stream_.async_connect(endpoints, [this](beast::error_code ec, tcp::endpoint const&) { on_connect(ec); });
+        if constexpr (Tls)
+            if (!expect_certificate_of(host))
+                return pricing::invalid("cannot set up TLS for " + host);
+        lowest().expires_after(step());
+        lowest().async_connect(endpoints, [this](beast::error_code ec, tcp::endpoint const&) { on_connect(ec); });
         ioc_.run();
+        // The whole answer is read (or given up): no TLS close_notify is owed to a server we leave.
         beast::error_code ignored;
-        stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+        lowest().socket().shutdown(tcp::socket::shutdown_both, ignored);
         if (!failure_.empty())
             return pricing::invalid(failure_);
         return parser_.release();
     }
 
 private:
+    beast::tcp_stream& lowest() { return beast::get_lowest_layer(stream_); }
+
     // The time the next step may take: the silence allowed, or what is left of the total.
     clock::duration step() const
     {
         return std::clamp<clock::duration>(deadline_ - clock::now(), clock::duration::zero(), limits_.timeout);
+    }
+
+    // SNI for a name (RFC 6066 forbids it for an address), and the name or address the certificate
+    // must carry; the chain itself is checked against the context's trust store.
+    bool expect_certificate_of(std::string const& host) requires Tls
+    {
+        SSL* const ssl = stream_.native_handle();
+        X509_VERIFY_PARAM* const param = SSL_get0_param(ssl);
+        if (is_ip_address(host))
+            return X509_VERIFY_PARAM_set1_ip_asc(param, host.c_str()) == 1;
+        return SSL_set_tlsext_host_name(ssl, host.c_str()) == 1 && X509_VERIFY_PARAM_set1_host(param, host.c_str(), 0) == 1;
     }
 
     void fail(beast::error_code ec, std::string_view while_doing)
@@ -57,15 +96,54 @@ private:
                        std::to_string(limits_.total.count()) + " s in all)";
         else if (ec == bhttp::error::body_limit)
             failure_ = "the answer is larger than " + std::to_string(limits_.max_body_bytes) + " bytes";
+        else if (ec == bhttp::error::end_of_stream)
+            failure_ = "the server closed the connection without answering";
+        else if (ec == bhttp::error::partial_message || ec == ssl::error::stream_truncated)
+            failure_ = truncated();
+        else if (ec == bhttp::error::bad_chunk || ec == bhttp::error::bad_chunk_extension)
+            failure_ = "broken chunked encoding (" + ec.message() + ")";
         else
             failure_ = std::string(while_doing) + ": " + ec.message();
+    }
+
+    // A connection closed before the answer's end: what arrived of what was announced.
+    std::string truncated() const
+    {
+        if (!parser_.is_header_done())
+            return "the connection closed before the end of the answer's header";
+        auto const received = std::to_string(parser_.get().body().size());
+        if (auto const announced = parser_.content_length())
+            return "truncated: the connection closed after " + received + " of the " + std::to_string(*announced) +
+                   " bytes of Content-Length";
+        if (parser_.chunked())
+            return "truncated: the connection closed after " + received + " bytes, before the last chunk";
+        return "truncated: the connection closed after " + received + " bytes without TLS close_notify";
     }
 
     void on_connect(beast::error_code ec)
     {
         if (ec)
             return fail(ec, "connecting");
-        stream_.expires_after(step());
+        lowest().expires_after(step());
+        if constexpr (Tls)
+            stream_.async_handshake(ssl::stream_base::client, [this](beast::error_code e) { on_handshake(e); });
+        else
+            write();
+    }
+
+    void on_handshake(beast::error_code ec) requires Tls
+    {
+        if (!ec)
+            return write();
+        if (long const verified = SSL_get_verify_result(stream_.native_handle()); verified != X509_V_OK)
+            failure_ = std::string("the server's certificate is refused: ") + X509_verify_cert_error_string(verified);
+        else
+            fail(ec, "in the TLS handshake");
+    }
+
+    void write()
+    {
+        lowest().expires_after(step());
         bhttp::async_write(stream_, request_, [this](beast::error_code e, std::size_t) { on_write(e); });
     }
 
@@ -78,7 +156,7 @@ private:
 
     void read_more()
     {
-        stream_.expires_after(step());
+        lowest().expires_after(step());
         bhttp::async_read_some(stream_, buffer_, parser_, [this](beast::error_code ec, std::size_t) { on_read(ec); });
     }
 
@@ -93,30 +171,104 @@ private:
     limits limits_;
     clock::time_point deadline_;
     asio::io_context ioc_;
-    beast::tcp_stream stream_;
-    bhttp::request<bhttp::empty_body> request_;
+    stream_type stream_;
+    request_type request_;
     beast::flat_buffer buffer_;
     bhttp::response_parser<bhttp::string_body> parser_;
     std::string failure_;
 };
 
+// HOST[:PORT] as a URL writes it: an IPv6 address in brackets, the scheme's default port left out.
+std::string host_header(base_url const& at)
+{
+    std::string const host = at.host.find(':') == std::string::npos ? at.host : "[" + at.host + "]";
+    return at.port == (at.tls ? "443" : "80") ? host : host + ":" + at.port;
 }
 
-std::string base_url::to_string() const { return "http://" + host + ":" + port + prefix; }
-
-pricing::outcome<base_url> parse_base_url(std::string_view url)
+// The server's certificate chains to the system's trust store; TLS 1.2 at least.
+ssl::context make_tls_context()
 {
-    constexpr std::string_view scheme = "http://";
-    if (!url.starts_with(scheme))
-        return pricing::invalid(pricing::quote(url) + " is not a plain http:// URL (for example http://127.0.0.1:8080); "
-                                "https is not supported");
-    std::string_view rest = url.substr(scheme.size());
-    auto const slash = rest.find('/');
-    std::string_view const authority = rest.substr(0, slash);
-    std::string prefix(slash == std::string_view::npos ? std::string_view() : rest.substr(slash));
-    while (!prefix.empty() && prefix.back() == '/')
-        prefix.pop_back();
-    base_url out{std::string(authority), "80", std::move(prefix)};
+    ssl::context ctx(ssl::context::tls_client);
+    ctx.set_default_verify_paths();
+    ctx.set_verify_mode(ssl::verify_peer);
+    SSL_CTX_set_min_proto_version(ctx.native_handle(), TLS1_2_VERSION);
+    return ctx;
+}
+
+// One GET of `at`, whatever it answers.
+response_type get_once(base_url const& at, std::string_view accept, limits const& l, clock::time_point deadline,
+                       std::string_view if_none_match)
+{
+    std::string const url = at.to_string();
+    asio::io_context resolving;
+    tcp::resolver resolver(resolving);
+    beast::error_code ec;
+    auto const endpoints = resolver.resolve(at.host, at.port, ec);
+    if (ec)
+        throw fetch_error("GET " + url + ": cannot resolve " + at.host + ": " + ec.message());
+    request_type req{bhttp::verb::get, at.prefix.empty() ? "/" : at.prefix, 11};
+    req.set(bhttp::field::host, host_header(at));
+    req.set(bhttp::field::accept, accept);
+    req.set(bhttp::field::user_agent, "lowcostgpu");
+    req.set(bhttp::field::connection, "close");
+    if (!if_none_match.empty())
+        req.set(bhttp::field::if_none_match, if_none_match);
+    auto res = [&] {
+        if (!at.tls)
+            return exchange<false>(l, deadline, std::move(req)).run(endpoints, at.host);
+        auto ctx = make_tls_context();
+        return exchange<true>(l, deadline, std::move(req), ctx).run(endpoints, at.host);
+    }();
+    if (!res)
+        throw fetch_error("GET " + url + ": " + res.err().message);
+    return std::move(res).value();
+}
+
+bool is_redirect(unsigned status) { return status == 301 || status == 302 || status == 303 || status == 307 || status == 308; }
+
+// Where a Location (a URI reference, RFC 9110 §10.2.2) sent by `from` points.
+pricing::outcome<base_url> resolve_location(base_url const& from, std::string_view location)
+{
+    if (location.empty())
+        return pricing::invalid("a redirect without a Location");
+    if (location.starts_with("http://") || location.starts_with("https://"))
+        return parse_url(location);
+    if (location.starts_with("//"))
+        return parse_url((from.tls ? "https:" : "http:") + std::string(location));
+    base_url to = from;
+    location = location.substr(0, location.find('#'));
+    if (location.starts_with('/')) {
+        to.prefix = location;
+    } else {
+        std::string_view const path = std::string_view(from.prefix).substr(0, from.prefix.find('?'));
+        to.prefix = std::string(path.substr(0, path.rfind('/') + 1)) + std::string(location);
+        if (!to.prefix.starts_with('/'))
+            to.prefix.insert(0, "/");
+    }
+    return to;
+}
+
+}
+
+std::string base_url::to_string() const { return (tls ? "https://" : "http://") + host_header(*this) + prefix; }
+
+pricing::outcome<base_url> parse_url(std::string_view url)
+{
+    constexpr std::string_view http = "http://", https = "https://";
+    bool const tls = url.starts_with(https);
+    if (!tls && !url.starts_with(http))
+        return pricing::invalid(pricing::quote(url) + " is not an http:// or https:// URL");
+    std::string_view rest = url.substr(tls ? https.size() : http.size());
+    rest = rest.substr(0, rest.find('#'));
+    auto const end_of_authority = rest.find_first_of("/?");
+    std::string_view const authority = rest.substr(0, end_of_authority);
+    if (authority.find('@') != std::string_view::npos)
+        return pricing::invalid(pricing::quote(url) + " carries credentials (user@host); they are not sent");
+    base_url out{std::string(authority), tls ? "443" : "80",
+                 end_of_authority == std::string_view::npos ? std::string() : std::string(rest.substr(end_of_authority)),
+                 tls};
+    if (out.prefix.starts_with('?'))
+        out.prefix.insert(0, "/");
     // A bracketed IPv6 address keeps its colons; a port follows the closing bracket.
     auto const colon = authority.rfind(':');
     if (colon != std::string_view::npos && authority.find(']', colon) == std::string_view::npos) {
@@ -134,28 +286,40 @@ pricing::outcome<base_url> parse_base_url(std::string_view url)
     return out;
 }
 
+pricing::outcome<base_url> parse_base_url(std::string_view url)
+{
+    if (!url.starts_with("http://"))
+        return pricing::invalid(pricing::quote(url) + " is not a plain http:// URL (for example http://127.0.0.1:8080); "
+                                "https is not supported");
+    auto out = parse_url(url);
+    if (!out)
+        return out;
+    base_url base = std::move(out).value();
+    while (!base.prefix.empty() && base.prefix.back() == '/')
+        base.prefix.pop_back();
+    return base;
+}
+
 reply get(base_url const& base, std::string const& target, std::string_view accept, limits const& l,
           std::string_view if_none_match)
 {
-    std::string const url = base.to_string() + target;
-    asio::io_context resolving;
-    tcp::resolver resolver(resolving);
-    beast::error_code ec;
-    auto const endpoints = resolver.resolve(base.host, base.port, ec);
-    if (ec)
-        throw fetch_error("GET " + url + ": cannot resolve " + base.host + ": " + ec.message());
-    bhttp::request<bhttp::empty_body> req{bhttp::verb::get, base.prefix + target, 11};
-    req.set(bhttp::field::host, base.host + ":" + base.port);
-    req.set(bhttp::field::accept, accept);
-    req.set(bhttp::field::user_agent, "lowcostgpu");
-    req.set(bhttp::field::connection, "close");
-    if (!if_none_match.empty())
-        req.set(bhttp::field::if_none_match, if_none_match);
-    exchange x(l, std::move(req));
-    auto res = x.run(endpoints);
-    if (!res)
-        throw fetch_error("GET " + url + ": " + res.err().message);
-    return {static_cast<int>(res->result_int()), std::string((*res)[bhttp::field::etag]), std::move(res.value().body())};
+    auto const deadline = clock::now() + l.total;
+    base_url at = base;
+    at.prefix += target;
+    for (int redirects = 0;; ++redirects) {
+        auto res = get_once(at, accept, l, deadline, if_none_match);
+        if (l.max_redirects == 0 || !is_redirect(res.result_int()))
+            return {static_cast<int>(res.result_int()), std::string(res[bhttp::field::etag]), std::move(res.body())};
+        std::string const from = "GET " + at.to_string() + " (" + std::to_string(res.result_int()) + ")";
+        if (redirects == l.max_redirects)
+            throw fetch_error(from + ": more than " + std::to_string(l.max_redirects) + " redirects");
+        auto next = resolve_location(at, res[bhttp::field::location]);
+        if (!next)
+            throw fetch_error(from + ": cannot follow the redirect: " + next.err().message);
+        if (at.tls && !next->tls)
+            throw fetch_error(from + ": redirected from https to " + next->to_string() + ", refused");
+        at = std::move(next).value();
+    }
 }
 
 std::string get_body(base_url const& base, std::string const& target, std::string_view accept, limits const& l)

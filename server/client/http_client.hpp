@@ -9,30 +9,42 @@
 #include <string>
 #include <string_view>
 
-// The one HTTP client of the project: reads another instance's public documents, for
-// `lowcostgpu audit --url` and for a mirror (`serve --upstream`). Plain http:// only: put a mirror
-// next to its upstream, or behind a TLS-terminating proxy that reaches it over a private network.
+// The one HTTP client of the project: reads another instance's public documents (`lowcostgpu audit
+// --url`, a mirror's `serve --upstream`, both plain http:// only: put a mirror next to its
+// upstream, or behind a TLS-terminating proxy that reaches it over a private network) and the
+// market's offer files (`lowcostgpu collect`, http:// or https://). Over https the server's
+// certificate must chain to the system's trust store (OpenSSL's default paths, which honour
+// SSL_CERT_FILE and SSL_CERT_DIR) and name the URL's host; the host is sent as SNI; TLS 1.2 at least.
 namespace lcg::client {
 
-// Where an instance answers: http://HOST[:PORT][/PREFIX].
+// Where an instance or a file answers: http[s]://HOST[:PORT][/PATH].
 struct base_url {
     std::string host;
-    std::string port;    // "80" when the URL names none
-    std::string prefix;  // "" or a path such as "/lowcostgpu", without a trailing slash
+    std::string port;    // "80" (http) or "443" (https) when the URL names none
+    std::string prefix;  // "" or a path such as "/lowcostgpu" (a base URL's has no trailing slash)
+    bool tls = false;    // https
 
-    std::string to_string() const;  // "http://HOST:PORT/PREFIX"
+    std::string to_string() const;  // "http://HOST:PORT/PREFIX", "https://…"; a default port left out
 };
 
-// Refuses anything but http:// with a host (and a port from 1 to 65535 when given).
+// An http:// or https:// URL with a host (and a port from 1 to 65535 when given); its path and
+// query, as written, are the prefix; a fragment is dropped. Credentials (user@host) are refused.
+pricing::outcome<base_url> parse_url(std::string_view url);
+
+// A base URL for audit and mirrors: refuses anything but http://, and drops trailing slashes.
 pricing::outcome<base_url> parse_base_url(std::string_view url);
 
-// What one request may cost: a server silent for `timeout` (while connecting, sending or between
-// two parts of its answer) is given up, the whole answer must arrive within `total`, and a body
-// above `max_body_bytes` is refused as soon as it is announced or reached.
+// What one request may cost: a server silent for `timeout` (while connecting, in the TLS handshake,
+// sending or between two parts of its answer) is given up, the whole answer, redirects included,
+// must arrive within `total` (name resolution, left to the system's resolver and its own timeouts,
+// comes before both), and a body above `max_body_bytes` is refused as soon as it is announced or
+// reached. Up to `max_redirects` redirects (301, 302, 303, 307, 308 with a Location) are followed,
+// never from https to http; with 0 a redirect is returned like any other status.
 struct limits {
     std::chrono::seconds timeout{pricing::rules::fetch_timeout_seconds};
     std::chrono::seconds total{pricing::rules::fetch_total_seconds};
     std::uint64_t max_body_bytes = pricing::rules::max_fetched_bytes;
+    int max_redirects = 0;
 };
 
 struct reply {
@@ -41,15 +53,17 @@ struct reply {
     std::string body;
 };
 
-// No complete answer: the server cannot be reached, stalled, sent too much or sent garbage. The
-// message names the URL and what went wrong.
+// No complete answer: the server cannot be reached, stalled, sent too much, closed the connection
+// before the end of the body, sent garbage or a certificate that does not verify. The message
+// names the URL and what went wrong.
 class fetch_error : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
 
-// GET base.prefix + target, asking for `accept`, with If-None-Match when `if_none_match` is given.
-// Returns whatever status the server answers (304, 404, …); throws fetch_error as above.
+// GET base.prefix + target ("/" when both are empty), asking for `accept`, with If-None-Match when
+// `if_none_match` is given. Returns whatever status the server answers (304, 404, …); throws
+// fetch_error as above.
 reply get(base_url const& base, std::string const& target, std::string_view accept, limits const& l,
           std::string_view if_none_match = {});
 

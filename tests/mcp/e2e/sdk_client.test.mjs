@@ -189,9 +189,11 @@ test('the server card lists exactly the tools of tools/list, with the same schem
 test('Streamable HTTP: resources in Markdown and the HTTP API JSON, templates, prompts, completion', async () => {
   const { resources } = await httpClient.listResources();
   assert.deepEqual(resources.map((r) => r.uri),
-    ['lowcostgpu://prices', 'lowcostgpu://gpus', 'lowcostgpu://methodology', 'lowcostgpu://glossary']);
+    ['lowcostgpu://prices', 'lowcostgpu://gpus', 'lowcostgpu://methodology', 'lowcostgpu://sources',
+     'lowcostgpu://glossary']);
   const paths = { 'lowcostgpu://prices': '/v1/prices', 'lowcostgpu://gpus': '/v1/gpus',
-    'lowcostgpu://methodology': '/v1/methodology', 'lowcostgpu://glossary': '/v1/glossary?lang=en',
+    'lowcostgpu://methodology': '/v1/methodology', 'lowcostgpu://sources': '/v1/sources',
+    'lowcostgpu://glossary': '/v1/glossary?lang=en',
     'lowcostgpu://gpus/h100-sxm': '/v1/gpus/h100-sxm', 'lowcostgpu://glossary/gpu-hour?lang=fr': '/v1/glossary/gpu-hour?lang=fr' };
   for (const [uri, path] of Object.entries(paths)) {
     const { contents } = await httpClient.readResource({ uri });

@@ -176,7 +176,9 @@ TEST_CASE("JSON: every document with a sheet row carries its market, on HTTP and
 
 TEST_CASE("JSON: every price-bearing document says whether it is sample data, the same on HTTP and MCP")
 {
-    for (auto const& [snap, sample] : {std::pair{fixture_snapshot(), true}, std::pair{market_snapshot(), false}}) {
+    for (auto const& each : {std::pair{fixture_snapshot(), true}, std::pair{market_snapshot(), false}}) {
+        auto const& snap = each.first;  // not a structured binding: clang 14 cannot capture one in CHECK
+        bool const sample = each.second;
         CAPTURE(sample);
         for (auto const& d : price_documents()) {
             CAPTURE(d.target);

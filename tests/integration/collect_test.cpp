@@ -187,7 +187,9 @@ TEST_CASE("collect imports the good sources whole and nothing of the bad ones, e
                                                       {"hyperstack", market.hyperstack},
                                                       {"jarvislabs", file_bytes(vms_csv("jarvislabs"))}};
     long imported = 0;
-    for (auto const& [source, bytes] : good) {
+    for (auto const& entry : good) {
+        std::string const& source = entry.first;  // not a structured binding: clang 14 cannot capture one
+        std::string const& bytes = entry.second;
         CAPTURE(source);
         auto const& res = results.at(source);
         REQUIRE(res.at("ok").as_bool());
@@ -217,7 +219,9 @@ TEST_CASE("collect imports the good sources whole and nothing of the bad ones, e
         {"yotta", {"refused.csv", "the file is refused, nothing was imported"}},
         {"seeweb", {"missing.csv", "cannot open"}},
         {"nosuch", {"is not in market_source"}}};
-    for (auto const& [source, reasons] : bad) {
+    for (auto const& entry : bad) {
+        std::string const& source = entry.first;  // not a structured binding: clang 14 cannot capture one
+        auto const& reasons = entry.second;
         CAPTURE(source);
         auto const& res = results.at(source);
         CHECK_FALSE(res.at("ok").as_bool());

@@ -204,28 +204,61 @@ def check_kubernetes():
     check("one image, the same tag in every manifest", len(images) == 1, sorted(images))
     tag = image_tag(next(iter(images))) if len(images) == 1 else None
 
-    role_key = {"Deployment": "reader-url", "CronJob": "publisher-url", "Job": "owner-url"}
+    role_key = {"Deployment": "reader-url", "CronJob": "publisher-url", "Job": "owner-url"}  # collect imports: publisher
     for file, doc in workloads:
         ct = pod_spec(doc)["spec"]["containers"][0]
         ref = ((env_of(ct).get("DATABASE_URL") or {}).get("valueFrom") or {}).get("secretKeyRef") or {}
         check(f"{doc['kind']} {doc['metadata']['name']} uses the {role_key[doc['kind']]} role",
               ref.get("key") == role_key[doc["kind"]], ref)
 
-    # The weekly publish, signed with a key from its own Secret.
-    crons = [d for _, d in by_kind.get("CronJob", [])]
-    if crons:
-        key = ((env_of(pod_spec(crons[0])["spec"]["containers"][0]).get("LCG_SIGNING_KEY") or {}).get("valueFrom")
-               or {}).get("secretKeyRef") or {}
-        check("the CronJob signs with a key from the lowcostgpu-signing-key Secret",
-              key.get("name") == "lowcostgpu-signing-key" and key.get("key") == "signing-key.pem", key)
-    if check("one CronJob", len(crons) == 1):
-        cj = crons[0]
-        check("CronJob runs Monday 00:00", cj["spec"].get("schedule") == "0 0 * * 1", cj["spec"].get("schedule"))
-        check("CronJob is in UTC", cj["spec"].get("timeZone") == "Etc/UTC", cj["spec"].get("timeZone"))
-        check("CronJob never overlaps itself", cj["spec"].get("concurrencyPolicy") == "Forbid")
+    # The week's offers collected on Sunday 23:30, inside the window of Monday's sheet, then the
+    # weekly publish on Monday 00:00, signed with a key from its own Secret.
+    crons = {d["metadata"]["name"]: d for _, d in by_kind.get("CronJob", [])}
+    check("two CronJobs: lowcostgpu-collect and lowcostgpu-publish",
+          sorted(crons) == ["lowcostgpu-collect", "lowcostgpu-publish"], sorted(crons))
+    for cron_name, cj in crons.items():
+        check(f"CronJob {cron_name} is in UTC", cj["spec"].get("timeZone") == "Etc/UTC", cj["spec"].get("timeZone"))
+        check(f"CronJob {cron_name} never overlaps itself", cj["spec"].get("concurrencyPolicy") == "Forbid")
+        check(f"CronJob {cron_name} pods never restart in place",
+              pod_spec(cj)["spec"].get("restartPolicy") in ("Never", "OnFailure"))
+    if "lowcostgpu-publish" in crons:
+        cj = crons["lowcostgpu-publish"]
         ct = pod_spec(cj)["spec"]["containers"][0]
-        check("CronJob runs publish", (ct.get("args") or [])[:1] == ["publish"], ct.get("args"))
-        check("CronJob pods never restart in place", pod_spec(cj)["spec"].get("restartPolicy") in ("Never", "OnFailure"))
+        key = ((env_of(ct).get("LCG_SIGNING_KEY") or {}).get("valueFrom") or {}).get("secretKeyRef") or {}
+        check("the publish CronJob signs with a key from the lowcostgpu-signing-key Secret",
+              key.get("name") == "lowcostgpu-signing-key" and key.get("key") == "signing-key.pem", key)
+        check("publish runs Monday 00:00", cj["spec"].get("schedule") == "0 0 * * 1", cj["spec"].get("schedule"))
+        check("publish runs publish", (ct.get("args") or [])[:1] == ["publish"], ct.get("args"))
+    if "lowcostgpu-collect" in crons:
+        cj = crons["lowcostgpu-collect"]
+        spec = pod_spec(cj)["spec"]
+        ct = spec["containers"][0]
+        args = ct.get("args") or []
+        check("collect runs Sunday 23:30, before Monday's sheet", cj["spec"].get("schedule") == "30 23 * * 0",
+              cj["spec"].get("schedule"))
+        check("collect runs collect --sources FILE", args[:2] == ["collect", "--sources"], args)
+        check("collect is never retried (a rerun observes every listing twice)",
+              cj["spec"]["jobTemplate"]["spec"].get("backoffLimit") == 0)
+        check("collect holds no signing key", "LCG_SIGNING_KEY" not in env_of(ct))
+        mounts = {m["mountPath"]: m["name"] for m in ct.get("volumeMounts") or []}
+        volumes = {v["name"]: v for v in spec.get("volumes") or []}
+        folder = args[2].rsplit("/", 1)[0] if len(args) > 2 else ""
+        volume = volumes.get(mounts.get(folder, ""), {})
+        check("collect reads its sources file from the lowcostgpu-sources ConfigMap",
+              (volume.get("configMap") or {}).get("name") == "lowcostgpu-sources", volume)
+        maps = {d["metadata"]["name"]: d for _, d in by_kind.get("ConfigMap", [])}
+        sources = ((maps.get("lowcostgpu-sources") or {}).get("data") or {}).get(args[2].rsplit("/", 1)[-1] if len(args) > 2 else "")
+        if check("the ConfigMap holds the sources file", sources is not None):
+            listed = json.loads(sources)["sources"]
+            check("it names the 16 sources of the public SkyPilot catalog over https",
+                  len(listed) == 16 and all(e["url"].startswith("https://raw.githubusercontent.com/skypilot-org/")
+                                            and e["format"] == "skypilot-vms" for e in listed), len(listed))
+        allowed = set()
+        for _, pol in by_kind.get("NetworkPolicy", []):
+            if selects(pol["spec"].get("podSelector") or {}, pod_spec(cj)["metadata"]["labels"]):
+                for rule in pol["spec"].get("egress") or []:
+                    allowed |= {resolve(p.get("port")) for p in rule.get("ports") or []}
+        check("a NetworkPolicy lets collect reach https, PostgreSQL and DNS", {443, 5432, 53} <= allowed, allowed)
 
     jobs = [d for _, d in by_kind.get("Job", [])]
     if check("one migrate Job", len(jobs) == 1):

@@ -432,9 +432,12 @@ class Cluster:
         self.docs = load_kustomization()
         self.deployment = one(self.docs, "Deployment")
         self.job = one(self.docs, "Job")
-        self.cronjob = one(self.docs, "CronJob")
+        crons = [d for d in self.docs if d.get("kind") == "CronJob"]
+        publishers = [d for d in crons if d["metadata"]["name"] == "lowcostgpu-publish"]
+        require("kustomization has the lowcostgpu-publish CronJob", len(publishers) == 1, len(publishers))
+        self.cronjob = publishers[0]
         self.service = one(self.docs, "Service")
-        images = {c["image"] for d in (self.deployment, self.job, self.cronjob)
+        images = {c["image"] for d in (self.deployment, self.job, *crons)
                   for c in pod_template(d)["spec"]["containers"]}
         require("the workloads use one image", len(images) == 1, images)
         self.manifest_image = images.pop()

@@ -3,6 +3,7 @@
 #include "rules.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <set>
 
@@ -15,6 +16,19 @@ void compare(row_audit& audit, std::string_view what, std::string const& publish
     if (published != expected)
         audit.differences.push_back(std::string(what) + ": published " + (published.empty() ? "nothing" : published) +
                                     ", recomputed " + (expected.empty() ? "nothing" : expected));
+}
+
+// A published figure and the recomputed one, by name.
+struct figure_pair {
+    std::string_view what;
+    std::string const& published;
+    std::string const& expected;
+};
+
+void compare_all(row_audit& audit, std::initializer_list<figure_pair> figures)
+{
+    for (auto const& f : figures)
+        compare(audit, f.what, f.published, f.expected);
 }
 
 // The cap read from the published strings only, so a wrong median cannot hide a wrong rate.
@@ -128,11 +142,11 @@ void compare_market(row_audit& audit, published_row const& p, sheet_row const& e
 {
     compare_count(audit, "sources", p.sources, expected.sources);
     auto const m = published_market(expected);
-    compare(audit, "market.min", p.market.min, m.min);
-    compare(audit, "market.p25", p.market.p25, m.p25);
-    compare(audit, "market.median", p.market.median, m.median);
-    compare(audit, "market.p75", p.market.p75, m.p75);
-    compare(audit, "market.max", p.market.max, m.max);
+    compare_all(audit, {{"market.min", p.market.min, m.min},
+                        {"market.p25", p.market.p25, m.p25},
+                        {"market.median", p.market.median, m.median},
+                        {"market.p75", p.market.p75, m.p75},
+                        {"market.max", p.market.max, m.max}});
     if (p.by_source != published_sources(expected))
         audit.differences.push_back("by_source: the published sources' prices are not those of the inputs");
 }
@@ -161,12 +175,12 @@ sheet_audit audit_rows(std::vector<published_row> const& published, std::vector<
                                         ", recomputed " + (expected.available() ? "true" : "false"));
         compare_count(audit, "observations", p.observations, expected.observations);
         auto const e = published_figures(expected);
-        compare(audit, "median", p.figures.median, e.median);
-        compare(audit, "cap", p.figures.cap, e.cap);
-        compare(audit, "on_demand", p.figures.on_demand, e.on_demand);
-        compare(audit, "spot", p.figures.spot, e.spot);
-        compare(audit, "reserved", p.figures.reserved, e.reserved);
-        compare(audit, "headroom", p.figures.headroom, e.headroom);
+        compare_all(audit, {{"median", p.figures.median, e.median},
+                            {"cap", p.figures.cap, e.cap},
+                            {"on_demand", p.figures.on_demand, e.on_demand},
+                            {"spot", p.figures.spot, e.spot},
+                            {"reserved", p.figures.reserved, e.reserved},
+                            {"headroom", p.figures.headroom, e.headroom}});
         if (p.available) {
             check_cap(audit, p.figures);
             check_published_rules(audit, p, version);

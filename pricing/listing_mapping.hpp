@@ -1,5 +1,6 @@
 #pragma once
 
+#include "calendar.hpp"
 #include "money.hpp"
 #include "outcome.hpp"
 
@@ -83,5 +84,19 @@ std::vector<classified_listing> classify_offers(std::span<const market_offer> of
 // (accelerator,hint,min_memory_gib,max_memory_gib,outcome,gpu,note), "\n" line ends.
 std::string mapping_csv(std::span<const alias_rule> rules);
 outcome<std::vector<alias_rule>> parse_mapping_csv(std::string_view csv);
+
+// One market file as imported, described as the sheets whose window it falls in publish it
+// (/v1/sheets/{week}/sources): what it is and where it came from, named by the SHA-256 of its bytes,
+// and the mapping (by its SHA-256) its listings were read with. The bytes themselves are served apart.
+struct raw_input {
+    std::string source;             // "lambda"
+    std::string format;             // "skypilot-vms", "vast-bundles", "runpod-gpu-types"
+    std::string memory_convention;  // how its memory column counts: "per-gpu-mib", …
+    instant observed_at{};
+    std::string sha256;
+    std::int64_t bytes = 0;
+    std::string mapping_sha256;
+    bool operator==(raw_input const&) const = default;
+};
 
 }

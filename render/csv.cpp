@@ -243,6 +243,19 @@ std::string sources_csv(json::object const& s)
     return out;
 }
 
+std::string raw_inputs_csv(json::object const& r)
+{
+    std::string out = csv_record({"source", "format", "memory_convention", "observed_at", "sha256", "bytes",
+                                  "mapping_sha256", "path"});
+    for (auto const& v : md::array_at(r, "files")) {
+        auto const& f = v.get_object();
+        out += csv_record({field(f, "source"), field(f, "format"), field(f, "memory_convention"),
+                           field(f, "observed_at"), field(f, "sha256"), field(f, "bytes"), field(f, "mapping_sha256"),
+                           field(f, "path")});
+    }
+    return out;
+}
+
 std::string inventory_csv(json::object const& inv)
 {
     std::string out = csv_record({"gpu", "region", "available_gpus", "largest_instance_gpus", "max_gpus_per_instance"});

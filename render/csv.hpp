@@ -21,6 +21,7 @@ std::string catalog_csv(boost::json::object const& catalog);    // /v1/gpus
 std::string sheet_index_csv(boost::json::object const& index);  // /v1/sheets
 std::string regions_csv(boost::json::object const& regions);    // /v1/regions
 std::string sources_csv(boost::json::object const& sources);    // /v1/sources
+std::string raw_inputs_csv(boost::json::object const& files);  // /v1/sheets/{week}/sources
 std::string inventory_csv(boost::json::object const& inventory);  // /v1/inventory: one row per model and region
 std::string price_history_csv(boost::json::object const& history);  // /v1/prices/{gpu}/history: one row per week
 std::string history_table_csv(boost::json::object const& table);    // /v1/history: weeks down, models across

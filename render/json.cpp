@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <type_traits>
 
 namespace lcg::render {
@@ -335,6 +336,32 @@ json::object observations_summary_json(pricing::price_sheet const& sheet,
                           {"highest", to_decimal(r.high, 6)}});
     out["models"] = std::move(models);
     return out;
+}
+
+json::object raw_inputs_json(pricing::price_sheet const& sheet, std::span<const pricing::raw_input> files)
+{
+    json::array listed, mappings;
+    std::set<std::string_view> named;
+    for (auto const& f : files) {
+        listed.push_back({{"source", f.source},
+                          {"format", f.format},
+                          {"memory_convention", f.memory_convention},
+                          {"observed_at", pricing::to_rfc3339(f.observed_at)},
+                          {"sha256", f.sha256},
+                          {"bytes", f.bytes},
+                          {"mapping_sha256", f.mapping_sha256},
+                          {"path", "sources/" + f.sha256}});
+        if (named.insert(f.mapping_sha256).second)
+            mappings.push_back({{"sha256", f.mapping_sha256}, {"path", "sources/" + f.mapping_sha256}});
+    }
+    std::string const week = pricing::to_string(sheet.week);
+    return {{"week", week},
+            {"inputs_sha256", sheet.inputs_sha256},
+            {"canonical_csv_url", "/v1/sheets/" + week + "/observations.csv"},
+            {"sample", sheet.is_sample()},
+            {"count", files.size()},
+            {"files", std::move(listed)},
+            {"mappings", std::move(mappings)}};
 }
 
 json::object regions_json(pricing::catalog const& catalog, language lang)

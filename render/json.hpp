@@ -2,6 +2,7 @@
 
 #include "pricing/catalog.hpp"
 #include "pricing/inventory.hpp"
+#include "pricing/listing_mapping.hpp"
 #include "pricing/observation.hpp"
 #include "pricing/sheet.hpp"
 #include "pricing/signing.hpp"
@@ -72,6 +73,12 @@ std::string observations_text(pricing::price_sheet const& sheet, std::size_t cou
 // then, instead of every observation, each model's count and lowest and highest price, by model id.
 boost::json::object observations_summary_json(pricing::price_sheet const& sheet,
                                               std::span<const pricing::observation> observations);
+// /v1/sheets/{week}/sources: the raw market files the sheet's observations were read from, in
+// import order, each with its source, format, memory convention, time, SHA-256, size, the mapping
+// it was read with and its `path` ("sources/SHA256", relative to /v1/sheets/{week}/, where its
+// bytes are served), and the mappings they name (`sha256`, `path`). Empty for a sheet whose
+// observations were imported as CSV. `lowcostgpu export-inputs` writes this same document.
+boost::json::object raw_inputs_json(pricing::price_sheet const& sheet, std::span<const pricing::raw_input> files);
 boost::json::object regions_json(pricing::catalog const& catalog, language lang = language::en);
 // The market sources the methodology counts, by name: each one's name, kind (marketplace, cloud or
 // synthetic), homepage (null for a synthetic source) and the format its listings are read in.

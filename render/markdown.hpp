@@ -24,6 +24,7 @@ std::string observations_markdown(boost::json::object const& inputs, links const
 std::string methodology_markdown(boost::json::object const& methodology, links const& to);
 std::string regions_markdown(boost::json::object const& regions, links const& to);
 std::string sources_markdown(boost::json::object const& sources, links const& to);
+std::string raw_inputs_markdown(boost::json::object const& files, links const& to);  // /v1/sheets/{week}/sources
 std::string inventory_markdown(boost::json::object const& inventory, links const& to);
 
 std::string glossary_markdown(boost::json::object const& glossary, links const& to);     // /v1/glossary

@@ -509,6 +509,30 @@ std::string sources_markdown(json::object const& s, links const& to)
     return out;
 }
 
+std::string raw_inputs_markdown(json::object const& r, links const& to)
+{
+    auto const l = to.lang;
+    std::string const week = text(r, "week");
+    std::string const base = "/v1/sheets/" + week + "/";
+    std::string out = "# " + say(l, "raw_inputs.title", {{"week", week}}) + "\n\n";
+    out += say(l, "raw_inputs.intro", {{"count", text(r, "count")},
+                                       {"csv", md::link(say(l, "inputs.csv"), base + "observations.csv")},
+                                       {"sha", md::code(text(r, "inputs_sha256"))},
+                                       {"sheet", md::link(say(l, "inputs.sheet"), to("/v1/sheets/" + week))}}) +
+           "\n\n";
+    md::table t{say(l, "col.source"), say(l, "col.format"), say(l, "col.observed_at"), ">" + say(l, "col.bytes"),
+                say(l, "col.file"), say(l, "col.mapping")};
+    for (auto const& v : md::array_at(r, "files")) {
+        auto const& f = v.get_object();
+        std::string const sha = text(f, "sha256"), mapping = text(f, "mapping_sha256");
+        t.row({escape(text(f, "source")), md::code(text(f, "format")), md::when(text(f, "observed_at")),
+               shown(l, f, "bytes"), md::link(sha.substr(0, 12), base + text(f, "path")),
+               md::link(mapping.substr(0, 12), base + "sources/" + mapping)});
+    }
+    out += t.empty() ? say(l, "raw_inputs.none") + "\n" : t.str();
+    return out;
+}
+
 std::string inventory_markdown(json::object const& inv, links const& to)
 {
     auto const l = to.lang;

@@ -20,6 +20,7 @@ view const observations_view{observations_markdown};
 view const methodology_view{methodology_markdown};
 view const regions_view{regions_markdown, regions_csv};
 view const sources_view{sources_markdown, sources_csv};
+view const raw_inputs_view{raw_inputs_markdown, raw_inputs_csv};
 view const inventory_view{inventory_markdown, inventory_csv};
 view const glossary_view{glossary_markdown, glossary_csv};
 view const glossary_entry_view{glossary_entry_markdown};

@@ -32,6 +32,7 @@ extern view const observations_view;  // /v1/sheets/{week}/observations (its CSV
 extern view const methodology_view;
 extern view const regions_view;
 extern view const sources_view;
+extern view const raw_inputs_view;  // /v1/sheets/{week}/sources
 extern view const inventory_view;
 extern view const glossary_view;
 extern view const glossary_entry_view;

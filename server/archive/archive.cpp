@@ -2,6 +2,7 @@
 
 #include "server/ops/metrics.hpp"
 #include "server/store/database.hpp"
+#include "server/store/digest.hpp"
 
 #include "render/json.hpp"
 #include "render/views.hpp"
@@ -33,6 +34,18 @@ std::string part_key(pricing::price_sheet const& sheet, render::format f, std::s
 std::string page_key(pricing::price_sheet const& sheet, render::format f, render::language l)
 {
     return publication_key(sheet) + '|' + std::string(render::media_type(f)) + '|' + std::string(glossary::to_string(l));
+}
+
+std::string raw_list_key(pricing::price_sheet const& sheet) { return publication_key(sheet) + "|sources"; }
+
+std::string raw_page_key(pricing::price_sheet const& sheet, render::format f, render::language l)
+{
+    return raw_list_key(sheet) + '|' + std::string(render::media_type(f)) + '|' + std::string(glossary::to_string(l));
+}
+
+std::string raw_file_key(pricing::price_sheet const& sheet, std::string const& sha256)
+{
+    return raw_list_key(sheet) + "|file|" + sha256;
 }
 
 std::string observations_path(pricing::price_sheet const& sheet)
@@ -120,13 +133,30 @@ archive::value archive::recall(std::string const& key)
     return it->second.item;
 }
 
+std::shared_ptr<const snapshot::document> archive::cached_document(std::string const& key)
+{
+    std::lock_guard lock(mutex_);
+    auto page = std::static_pointer_cast<const snapshot::document>(recall(key));
+    ++(page ? figures_.hits : figures_.misses);
+    return page;
+}
+
 std::shared_ptr<const snapshot::document> archive::cached(pricing::price_sheet const& sheet, render::format f,
                                                          render::language l)
 {
-    std::lock_guard lock(mutex_);
-    auto page = std::static_pointer_cast<const snapshot::document>(recall(page_key(sheet, f, l)));
-    ++(page ? figures_.hits : figures_.misses);
-    return page;
+    return cached_document(page_key(sheet, f, l));
+}
+
+std::shared_ptr<const snapshot::document> archive::cached_raw_inputs(pricing::price_sheet const& sheet,
+                                                                    render::format f, render::language l)
+{
+    return cached_document(raw_page_key(sheet, f, l));
+}
+
+std::shared_ptr<const snapshot::document> archive::cached_raw_file(pricing::price_sheet const& sheet,
+                                                                  std::string const& sha256)
+{
+    return cached_document(raw_file_key(sheet, sha256));
 }
 
 std::shared_ptr<stream> archive::open_cached(pricing::price_sheet const& sheet, render::format f)
@@ -186,13 +216,31 @@ void archive::obtain(std::string const& key, request const& what, value_completi
     deadlines_changed_.notify_one();
 }
 
-void archive::fetch(pricing::price_sheet const& sheet, render::format f, render::language l, completion done)
+void archive::fetch_document(std::string const& key, request const& what, completion done)
 {
-    obtain(page_key(sheet, f, l), {task::page, sheet, f, l}, [done = std::move(done)](value_result r) {
+    obtain(key, what, [done = std::move(done)](value_result r) {
         if (!r)
             return done(r.err());
         done(std::static_pointer_cast<const snapshot::document>(*r));
     });
+}
+
+void archive::fetch(pricing::price_sheet const& sheet, render::format f, render::language l, completion done)
+{
+    fetch_document(page_key(sheet, f, l), {task::page, sheet, f, l}, std::move(done));
+}
+
+void archive::fetch_raw_inputs(pricing::price_sheet const& sheet, render::format f, render::language l,
+                               completion done)
+{
+    fetch_document(raw_page_key(sheet, f, l), {task::raw_page, sheet, f, l}, std::move(done));
+}
+
+void archive::fetch_raw_file(pricing::price_sheet const& sheet, std::string const& sha256, completion done)
+{
+    request what{task::raw_file, sheet};
+    what.sha256 = sha256;
+    fetch_document(raw_file_key(sheet, sha256), what, std::move(done));
 }
 
 // The layout, then the first part, both within one timeout: a client waits that long at most for
@@ -285,9 +333,18 @@ std::size_t archive::size_of(task what, value const& item)
         return sizeof layout + layout.header.size() + layout.chunk_sizes.size() * sizeof(std::size_t);
     }
     case task::chunk_part: return std::static_pointer_cast<const std::string>(item)->size();
-    case task::page: {
+    case task::page:
+    case task::raw_page:
+    case task::raw_file: {
         auto const& page = *std::static_pointer_cast<const snapshot::document>(item);
         return page.body.size() + page.gzip_body.size();
+    }
+    case task::raw_list: {
+        std::size_t bytes = 0;
+        for (auto const& f : *std::static_pointer_cast<const std::vector<pricing::raw_input>>(item))
+            bytes += sizeof f + f.source.size() + f.format.size() + f.memory_convention.size() + f.sha256.size() +
+                     f.mapping_sha256.size();
+        return bytes;
     }
     }
     return 0;
@@ -300,6 +357,9 @@ archive::value_result archive::produce(source& from, request const& what)
         case task::layout: return read_layout(from, what.sheet);
         case task::chunk_part: return render_part(from, what);
         case task::page: return render_page(from, what);
+        case task::raw_list: return value(raw_list(from, what.sheet));
+        case task::raw_page: return render_raw_page(from, what);
+        case task::raw_file: return read_raw_file(from, what);
         }
         return unavailable(what.sheet, "nothing to read");
     } catch (std::exception const& e) {
@@ -383,6 +443,59 @@ archive::value_result archive::render_page(source& from, request const& what)
     for (std::size_t seq = 0; seq < layout->chunk_sizes.size(); ++seq)
         csv += *csv_chunk(from, of_chunks, seq);
     return value(render_page_of(what.sheet, what.format, what.lang, csv));
+}
+
+// The sheet's raw files, from the cache or the source (then kept: a list is small).
+std::shared_ptr<const std::vector<pricing::raw_input>> archive::raw_list(source& from, pricing::price_sheet const& sheet)
+{
+    {
+        std::lock_guard lock(mutex_);
+        if (auto const held = recall(raw_list_key(sheet)))
+            return std::static_pointer_cast<const std::vector<pricing::raw_input>>(held);
+        ++figures_.reads;
+    }
+    auto list = std::make_shared<const std::vector<pricing::raw_input>>(from.raw_inputs(sheet));
+    std::lock_guard lock(mutex_);
+    remember(raw_list_key(sheet), list, size_of(task::raw_list, list));
+    return list;
+}
+
+archive::value_result archive::render_raw_page(source& from, request const& what)
+{
+    auto const list = raw_list(from, what.sheet);
+    std::string const path = "/v1/sheets/" + pricing::to_string(what.sheet.week) + "/sources";
+    render::page const where{path, render::language_query("", what.lang), render::table_formats, what.lang};
+    return value(snapshot::make_document(
+        std::string(render::content_type(what.format)),
+        render::write(what.format, render::raw_inputs_view, render::raw_inputs_json(what.sheet, *list), where), false,
+        what.sheet.published_at));
+}
+
+// A raw file is served only when the sheet names it, and only when its bytes hash to its name: an
+// auditor is never sent a byte the published SHA-256 does not vouch for.
+archive::value_result archive::read_raw_file(source& from, request const& what)
+{
+    auto const list = raw_list(from, what.sheet);
+    auto const file = std::find_if(list->begin(), list->end(), [&](auto const& f) { return f.sha256 == what.sha256; });
+    bool const mapping = std::any_of(list->begin(), list->end(),
+                                     [&](auto const& f) { return f.mapping_sha256 == what.sha256; });
+    pricing::error const none{pricing::errc::not_found, "the sheet " + pricing::to_string(what.sheet.week) +
+                                                            " names no raw file or mapping " + what.sha256 +
+                                                            "; its sources list names those it has"};
+    if (file == list->end() && !mapping)
+        return none;
+    {
+        std::lock_guard lock(mutex_);
+        ++figures_.chunk_reads;
+    }
+    auto bytes = from.raw_bytes(what.sheet, what.sha256);
+    if (!bytes)
+        return none;
+    if (store::sha256_hex(*bytes) != what.sha256)
+        throw std::runtime_error("the raw file " + what.sha256 + " does not hash to its name");
+    bool const json = file != list->end() && file->format != "skypilot-vms";
+    return value(snapshot::make_document(json ? "application/json" : "text/csv; charset=utf-8", std::move(*bytes),
+                                         true, what.sheet.published_at));
 }
 
 void archive::watch()
@@ -508,6 +621,18 @@ public:
     {
         return with_database<std::string>(
             [&](store::database& db) { return db.load_input_chunk(sheet.week, sheet.inputs_sha256, seq); });
+    }
+
+    std::vector<pricing::raw_input> raw_inputs(pricing::price_sheet const& sheet) override
+    {
+        return with_database<std::vector<pricing::raw_input>>(
+            [&](store::database& db) { return db.load_raw_inputs(sheet.week); });
+    }
+
+    std::optional<std::string> raw_bytes(pricing::price_sheet const&, std::string const& sha256) override
+    {
+        return with_database<std::optional<std::string>>(
+            [&](store::database& db) { return db.load_raw_bytes(sha256); });
     }
 
 private:

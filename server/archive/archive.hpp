@@ -5,6 +5,7 @@
 
 #include "render/format.hpp"
 
+#include "pricing/listing_mapping.hpp"
 #include "pricing/outcome.hpp"
 #include "pricing/sheet.hpp"
 
@@ -17,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <optional>
 #include <string>
 #include <thread>
@@ -36,6 +38,11 @@ public:
     virtual store::input_layout layout(pricing::price_sheet const& sheet) = 0;
     // Chunk `seq` of that publication; "" when it is not stored (the week was republished since).
     virtual std::string chunk(pricing::price_sheet const& sheet, std::size_t seq) = 0;
+    // The raw market files the sheet's observations were read from, in import order; none when
+    // they were imported as a CSV.
+    virtual std::vector<pricing::raw_input> raw_inputs(pricing::price_sheet const& sheet) = 0;
+    // The bytes of one of those files or of a mapping they name, by SHA-256; nullopt when not stored.
+    virtual std::optional<std::string> raw_bytes(pricing::price_sheet const& sheet, std::string const& sha256) = 0;
 };
 using source_factory = std::function<std::unique_ptr<source>()>;
 
@@ -86,6 +93,16 @@ public:
     // `done` with it, or with errc::unavailable within options.timeout at the latest.
     void fetch(pricing::price_sheet const& sheet, render::format f, render::language l, completion done);
 
+    // The page of the sheet's raw market files (/v1/sheets/{week}/sources) in any table format, and
+    // one of those files or mappings by its SHA-256 (/v1/sheets/{week}/sources/{sha256}; errc::not_found
+    // when the sheet names no such file), as cached() and fetch() give the observations' pages.
+    std::shared_ptr<const snapshot::document> cached_raw_inputs(pricing::price_sheet const& sheet, render::format f,
+                                                                render::language l);
+    void fetch_raw_inputs(pricing::price_sheet const& sheet, render::format f, render::language l, completion done);
+    std::shared_ptr<const snapshot::document> cached_raw_file(pricing::price_sheet const& sheet,
+                                                              std::string const& sha256);
+    void fetch_raw_file(pricing::price_sheet const& sheet, std::string const& sha256, completion done);
+
     // The stream of the CSV or the JSON when its layout and first part are cached, else null.
     // Counts a hit or a miss.
     std::shared_ptr<stream> open_cached(pricing::price_sheet const& sheet, render::format f);
@@ -114,7 +131,9 @@ private:
     using value_result = pricing::outcome<value>;
     using value_completion = std::function<void(value_result)>;
 
-    enum class task { layout, chunk_part, page };
+    // raw_list: the sheet's raw files (a vector of pricing::raw_input); raw_page and raw_file are
+    // documents like a page.
+    enum class task { layout, chunk_part, page, raw_list, raw_page, raw_file };
     struct request {
         task what;
         pricing::price_sheet sheet;
@@ -122,6 +141,7 @@ private:
         render::language lang = render::language::en;
         std::size_t seq = 0;
         std::shared_ptr<const store::input_layout> layout{};  // for a part
+        std::string sha256{};                                  // for a raw file
     };
     struct waiter {
         value_completion done;
@@ -154,6 +174,11 @@ private:
     std::shared_ptr<const std::string> csv_chunk(source& from, request const& what, std::size_t seq);
     value_result render_part(source& from, request const& what);
     value_result render_page(source& from, request const& what);
+    std::shared_ptr<const std::vector<pricing::raw_input>> raw_list(source& from, pricing::price_sheet const& sheet);
+    value_result render_raw_page(source& from, request const& what);
+    value_result read_raw_file(source& from, request const& what);
+    std::shared_ptr<const snapshot::document> cached_document(std::string const& key);
+    void fetch_document(std::string const& key, request const& what, completion done);
     void remember(std::string const& key, value const& item, std::size_t bytes);
     value recall(std::string const& key);  // under mutex_
     std::vector<waiter> take_waiters(std::string const& key);

@@ -1,5 +1,6 @@
 #include "server/audit/audit.hpp"
 
+#include "server/audit/raw_inputs.hpp"
 #include "server/audit/signature.hpp"
 #include "server/client/http_client.hpp"
 #include "server/store/digest.hpp"
@@ -87,6 +88,24 @@ std::vector<pricing::observation> parse_inputs(std::string const& csv, std::ostr
         ok = false;
     }
     return std::move(parsed.observations);
+}
+
+// The week's raw market files, re-read into its observations (issue 24, item 5); a sheet whose
+// observations were imported as a CSV has none, and says so.
+template <class Fetch>
+bool audit_published_raw_inputs(std::string const& week, std::string const& csv, Fetch const& fetch,
+                                std::ostream& report)
+{
+    std::string const base = "/v1/sheets/" + week + "/";
+    std::string const sources = fetch(base + "sources", "application/json");
+    json::error_code ec;
+    auto const doc = json::parse(sources, ec);
+    auto const* files = !ec && doc.is_object() ? doc.as_object().if_contains("files") : nullptr;
+    if (files && files->is_array() && files->as_array().empty()) {
+        report << "  -    no raw files: the observations of " << week << " were imported as a CSV\n";
+        return true;
+    }
+    return audit_raw_inputs(sources, [&](std::string const& path) { return fetch(base + path, "*/*"); }, csv, report);
 }
 
 void print_row(std::ostream& report, pricing::published_row const& p, pricing::row_audit const& a)
@@ -179,6 +198,7 @@ bool audit_service(std::string const& base_url, std::string const& week, bool al
         auto const sheet = fetch("/v1/sheets/" + w, "application/json");
         auto const csv = fetch("/v1/sheets/" + w + "/observations.csv", "text/csv");
         ok = audit_sheet(sheet, csv, report, &*keys) && ok;
+        ok = audit_published_raw_inputs(w, csv, fetch, report) && ok;
     }
     report << (ok ? "audit passed: " : "audit FAILED: ") << weeks.size() << " sheet(s)\n";
     return ok;

@@ -31,6 +31,16 @@ std::string text(json::object const& o, char const* key)
     return std::string(v->as_string());
 }
 
+// Where an entry's bytes are: always "sources/" and its SHA-256, so that a manifest (or a server)
+// cannot send the auditor elsewhere.
+std::string path_of(json::object const& entry)
+{
+    std::string const path = text(entry, "path");
+    if (path != "sources/" + text(entry, "sha256"))
+        throw manifest_error("an entry's path " + path + " is not sources/ and its sha256");
+    return path;
+}
+
 json::array const& entries(json::object const& manifest, char const* key)
 {
     auto const* v = manifest.if_contains(key);
@@ -48,7 +58,7 @@ std::map<std::string, std::vector<pricing::alias_rule>> read_mappings(
     for (auto const& v : entries(manifest, "mappings")) {
         auto const& m = v.as_object();
         std::string const sha256 = text(m, "sha256");
-        std::string const csv = read(text(m, "path"));
+        std::string const csv = read(path_of(m));
         if (store::sha256_hex(csv) != sha256) {
             report << "  DIFF mapping " << sha256 << ": its bytes hash to " << store::sha256_hex(csv) << "\n";
             ok = false;
@@ -105,7 +115,7 @@ bool audit_raw_inputs(std::string const& manifest_text, std::function<std::strin
         auto const& files = entries(manifest, "files");
         for (auto const& v : files) {
             auto const& f = v.as_object();
-            std::string const bytes = read(text(f, "path"));
+            std::string const bytes = read(path_of(f));
             if (store::sha256_hex(bytes) != text(f, "sha256")) {
                 report << "  DIFF raw file " << text(f, "path") << " (" << text(f, "source") << "): published sha256 "
                        << text(f, "sha256") << ", its bytes hash to " << store::sha256_hex(bytes) << "\n";

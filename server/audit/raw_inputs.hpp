@@ -8,14 +8,17 @@
 // mappings they were imported with, to the sheet's observations, byte for byte.
 namespace lcg::audit {
 
-// The raw files of a sheet as published: a manifest (JSON) naming each file in import order,
+// The raw files of a sheet as published: its sources document (render::raw_inputs_json, served at
+// /v1/sheets/{week}/sources and written by export-inputs as sources.json) naming each file in import
+// order,
 //
-//   {"week": "2030-W02",
+//   {"week": "2030-W02", …,
 //    "files": [{"source", "format", "memory_convention", "observed_at", "sha256", "bytes",
 //               "mapping_sha256", "path"}, …],
 //    "mappings": [{"sha256", "path"}, …]}
 //
-// and the files and mappings it names, read by `read` (a path relative to the manifest's folder).
+// and the files and mappings it names, read by `read` (`path`, always "sources/" and the SHA-256,
+// relative to the document's folder: /v1/sheets/{week}/ or the export's).
 // True only if every file and mapping hashes to its SHA-256 and the listings they give, imported by
 // the import's rules (the first listing of a source, listing id and time counts), are exactly the
 // canonical observations CSV `observations_csv`. Writes what it checked to `report`.

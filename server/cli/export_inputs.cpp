@@ -27,29 +27,21 @@ void write_file(fs::path const& path, std::string_view bytes)
         throw std::runtime_error("cannot write " + path.string());
 }
 
-// The raw files in import order and their mappings, as audit_raw_inputs reads them.
-boost::json::object manifest(pricing::iso_week week, store::sheet_raw_inputs const& raw, fs::path const& dir)
+// The sources document of the week (as /v1/sheets/{week}/sources serves it), and the bytes of every
+// file and mapping it names at the paths it gives, relative to `dir`.
+void write_raw_inputs(store::database& db, pricing::price_sheet const& sheet, fs::path const& dir)
 {
-    boost::json::array files, mappings;
-    std::size_t seq = 0;
-    for (auto const& f : raw.files) {
-        std::string const path = "raw/" + std::to_string(++seq) + "-" + f.source + "-" + f.sha256.substr(0, 12);
-        write_file(dir / path, f.bytes);
-        files.push_back({{"source", f.source},
-                         {"format", f.format},
-                         {"memory_convention", f.memory_convention},
-                         {"observed_at", pricing::to_rfc3339(f.observed_at)},
-                         {"sha256", f.sha256},
-                         {"bytes", f.bytes.size()},
-                         {"mapping_sha256", f.mapping_sha256},
-                         {"path", path}});
-    }
-    for (auto const& [sha256, csv] : raw.mappings) {
-        std::string const path = "mappings/" + sha256 + ".csv";
-        write_file(dir / path, csv);
-        mappings.push_back({{"sha256", sha256}, {"path", path}});
-    }
-    return {{"week", pricing::to_string(week)}, {"files", std::move(files)}, {"mappings", std::move(mappings)}};
+    auto const files = db.load_raw_inputs(sheet.week);
+    auto const document = render::raw_inputs_json(sheet, files);
+    for (char const* list : {"files", "mappings"})
+        for (auto const& v : document.at(list).as_array()) {
+            std::string const sha256(v.at("sha256").as_string());
+            auto const bytes = db.load_raw_bytes(sha256);
+            if (!bytes)
+                throw std::runtime_error("the raw file or mapping " + sha256 + " is not stored");
+            write_file(dir / std::string(v.at("path").as_string()), *bytes);
+        }
+    write_file(dir / "sources.json", boost::json::serialize(document) + "\n");
 }
 
 std::string stored_observations(store::database& db, pricing::price_sheet const& sheet)
@@ -80,15 +72,13 @@ int run_export_inputs(arguments const& args)
     auto const sheet = std::find_if(sheets.begin(), sheets.end(), [&](auto const& s) { return s.week == *week; });
     if (sheet == sheets.end())
         throw usage_error("no sheet is published for " + pricing::to_string(*week));
-    fs::create_directories(dir / "raw");
-    fs::create_directories(dir / "mappings");
-    auto const raw = db.load_raw_inputs(*week);
-    write_file(dir / "sources.json", boost::json::serialize(manifest(*week, raw, dir)) + "\n");
+    fs::create_directories(dir / "sources");
+    write_raw_inputs(db, *sheet, dir);
     write_file(dir / "observations.csv", stored_observations(db, *sheet));
     write_file(dir / "sheet.json",
                boost::json::serialize(render::sheet_json(*sheet, db.load_catalog(), render::language::en)) + "\n");
-    std::cout << "exported " << pricing::to_string(*week) << ": " << raw.files.size() << " raw files, "
-              << raw.mappings.size() << " mapping(s), the observations and the sheet, to " << dir.string() << "\n";
+    std::cout << "exported " << pricing::to_string(*week) << ": its raw files and mappings (sources.json), the "
+              << "observations and the sheet, to " << dir.string() << "\n";
     return 0;
 }
 

@@ -59,6 +59,8 @@ response handle_price_of(route_input& in);
 response handle_sheets(route_input& in);
 response handle_sheet(route_input& in);
 response handle_observations(route_input& in);
+response handle_raw_inputs(route_input& in);
+response handle_raw_file(route_input& in);
 response handle_regions(route_input& in);
 response handle_sources(route_input& in);
 response handle_sheets_feed(route_input& in);      // /v1/sheets.atom

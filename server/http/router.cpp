@@ -58,6 +58,8 @@ std::vector<route> make_routes()
         {"/v1/sheets.atom", handle_sheets_feed, true, {}},
         {"/v1/sheets/{week}", handle_sheet, true, render::table_formats},
         {"/v1/sheets/{week}/observations", handle_observations, true, render::table_formats},  // .csv: the canonical file
+        {"/v1/sheets/{week}/sources", handle_raw_inputs, true, render::table_formats},
+        {"/v1/sheets/{week}/sources/{sha256}", handle_raw_file, true, {}},
         {"/v1/sheets/{week}/signed.txt", handle_signed_bytes, true, text_only},
         {"/v1/sheets/{week}/signature.txt", handle_signature, true, text_only},
         {"/.well-known/lowcostgpu-keys.json", handle_keys, true, json_only},

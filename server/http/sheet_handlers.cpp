@@ -225,6 +225,61 @@ response observations_parts(route_input& in, archive::archive* inputs, pricing::
     return {};
 }
 
+// A document of the archive (a page of a week's inputs, its raw files): from its cache at once,
+// else read off the event loop and sent when ready (or 503 with Retry-After when the archive
+// cannot be read in time). `localised` pages say which language they speak.
+response archive_document(route_input& in, std::string_view cache_control, bool localised,
+                          std::shared_ptr<const snapshot::document> const& cached,
+                          std::function<void(archive::completion)> fetch)
+{
+    auto const served = [lang = in.lang, localised](response res) {
+        if (localised)
+            res.set(beast_http::field::content_language, glossary::to_string(lang));
+        return res;
+    };
+    if (cached)
+        return served(serve_document(in.req, cached, cache_control));
+    in.later = [fetch = std::move(fetch), req = std::make_shared<const request>(in.req), cache_control,
+                served](responder send) {
+        fetch([req, send = std::move(send), cache_control, served](archive::result read) {
+            if (read)
+                return send(served(serve_document(*req, *read, cache_control)));
+            send(archive_failure(*req, read.err()));
+        });
+    };
+    return {};
+}
+
+// What a week's inputs are served with: for ever once the week is over and named by itself (not
+// "current"), else briefly.
+std::string_view inputs_cache_control(route_input const& in, pricing::price_sheet const& sheet)
+{
+    bool const immutable = !names_week_alias(in.captures[0]) && sheet.effective_until <= in.ctx.now;
+    return immutable ? immutable_cache_control : shared_cache_control;
+}
+
+// A week's inputs: the sheet the path names and the archive that holds them, or the refusal.
+struct archived_week {
+    pricing::price_sheet const* sheet = nullptr;
+    archive::archive* inputs = nullptr;
+};
+std::variant<archived_week, response> week_in_archive(route_input& in)
+{
+    auto const found = published_week(in);
+    if (auto const* res = std::get_if<response>(&found))
+        return *res;
+    if (!in.ctx.archive)
+        return archive_unavailable(in.req, "this server keeps no archive of the sheets' inputs");
+    return archived_week{std::get<0>(found), in.ctx.archive};
+}
+
+bool is_sha256_hex(std::string_view s)
+{
+    return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {
+               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+           });
+}
+
 }
 
 response handle_sheets(route_input& in) { return document_at(in, "/v1/sheets"); }
@@ -242,33 +297,55 @@ response handle_sheet(route_input& in)
 // Retry-After when the archive cannot be read in time).
 response handle_observations(route_input& in)
 {
-    auto const found = published_week(in);
+    auto const found = week_in_archive(in);
     if (auto const* res = std::get_if<response>(&found))
         return *res;
-    pricing::price_sheet const& sheet = *std::get<0>(found);
-    bool const immutable = !names_week_alias(in.captures[0]) && sheet.effective_until <= in.ctx.now;
-    std::string_view const cache_control = immutable ? immutable_cache_control : shared_cache_control;
-    auto* const inputs = in.ctx.archive;
-    if (!inputs)
-        return archive_unavailable(in.req, "this server keeps no archive of the sheets' inputs");
+    auto* const inputs = std::get<0>(found).inputs;
+    pricing::price_sheet const& sheet = *std::get<0>(found).sheet;
+    std::string_view const cache_control = inputs_cache_control(in, sheet);
     if (in.format == render::format::csv || in.format == render::format::json)
         return observations_parts(in, inputs, sheet, cache_control);
     // The pages speak the reader's language; the CSV and the JSON are data, the same in both.
-    auto const served = [lang = in.lang](response res) {
-        res.set(beast_http::field::content_language, glossary::to_string(lang));
-        return res;
-    };
-    if (auto const doc = inputs->cached(sheet, in.format, in.lang))
-        return served(serve_document(in.req, doc, cache_control));
-    in.later = [inputs, sheet, format = in.format, lang = in.lang, req = std::make_shared<const request>(in.req),
-                cache_control, served](responder send) {
-        inputs->fetch(sheet, format, lang, [req, send = std::move(send), cache_control, served](archive::result read) {
-            if (read)
-                return send(served(serve_document(*req, *read, cache_control)));
-            send(archive_failure(*req, read.err()));
-        });
-    };
-    return {};
+    return archive_document(in, cache_control, true, inputs->cached(sheet, in.format, in.lang),
+                            [inputs, sheet, format = in.format, lang = in.lang](archive::completion done) {
+                                inputs->fetch(sheet, format, lang, std::move(done));
+                            });
+}
+
+// The raw market files of a week (issue 24, item 5), listed in every table format, each served
+// byte for byte under its SHA-256, from the archive as the observations are.
+response handle_raw_inputs(route_input& in)
+{
+    auto const found = week_in_archive(in);
+    if (auto const* res = std::get_if<response>(&found))
+        return *res;
+    auto* const inputs = std::get<0>(found).inputs;
+    pricing::price_sheet const& sheet = *std::get<0>(found).sheet;
+    bool const page = in.format == render::format::markdown || in.format == render::format::html;
+    return archive_document(in, inputs_cache_control(in, sheet), page,
+                            inputs->cached_raw_inputs(sheet, in.format, in.lang),
+                            [inputs, sheet, format = in.format, lang = in.lang](archive::completion done) {
+                                inputs->fetch_raw_inputs(sheet, format, lang, std::move(done));
+                            });
+}
+
+response handle_raw_file(route_input& in)
+{
+    auto const found = week_in_archive(in);
+    if (auto const* res = std::get_if<response>(&found))
+        return *res;
+    auto* const inputs = std::get<0>(found).inputs;
+    pricing::price_sheet const& sheet = *std::get<0>(found).sheet;
+    std::string const sha256(in.captures[1]);
+    if (!is_sha256_hex(sha256))
+        return problem(in.req, beast_http::status::not_found,
+                       "a raw file is named by its SHA-256 (64 lowercase hex digits), as /v1/sheets/" +
+                           pricing::to_string(sheet.week) + "/sources lists them");
+    // Named by its own hash, a file never changes, whatever the week's alias.
+    return archive_document(in, immutable_cache_control, false, inputs->cached_raw_file(sheet, sha256),
+                            [inputs, sheet, sha256](archive::completion done) {
+                                inputs->fetch_raw_file(sheet, sha256, std::move(done));
+                            });
 }
 
 response handle_regions(route_input& in) { return document_at(in, "/v1/regions"); }

@@ -328,4 +328,28 @@ pricing::outcome<pricing::price_sheet> parse_sheet(std::string_view body)
     });
 }
 
+pricing::outcome<std::vector<pricing::raw_input>> parse_raw_inputs(std::string_view body, pricing::iso_week week)
+{
+    return reading<std::vector<pricing::raw_input>>("the upstream's raw files", [&] {
+        auto const o = parse_object(body, "the sources of a sheet");
+        if (checked(pricing::parse_week(text(o, "week")), "week") != week)
+            throw bad_document("the sources are not those of " + pricing::to_string(week));
+        std::vector<pricing::raw_input> out;
+        for (auto const& v : array(o, "files")) {
+            auto const& f = object(v, "a raw file");
+            pricing::raw_input r{text(f, "source"),
+                                 text(f, "format"),
+                                 text(f, "memory_convention"),
+                                 checked(pricing::parse_utc_timestamp(text(f, "observed_at")), "observed_at"),
+                                 text(f, "sha256"),
+                                 integer(f, "bytes"),
+                                 text(f, "mapping_sha256")};
+            if (text(f, "path") != "sources/" + r.sha256)
+                throw bad_document("a raw file's path is not its SHA-256");
+            out.push_back(std::move(r));
+        }
+        return out;
+    });
+}
+
 }

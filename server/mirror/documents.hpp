@@ -2,6 +2,7 @@
 
 #include "pricing/calendar.hpp"
 #include "pricing/catalog.hpp"
+#include "pricing/listing_mapping.hpp"
 #include "pricing/outcome.hpp"
 #include "pricing/sheet.hpp"
 
@@ -30,5 +31,10 @@ pricing::outcome<std::vector<listed_sheet>> parse_sheet_index(std::string_view s
 // micro-dollars, its rates whole mills, and its cap and headroom exactly what those give; the week
 // must be the one its dates say. Whether the figures follow from the inputs is check_sheet's question.
 pricing::outcome<pricing::price_sheet> parse_sheet(std::string_view sheet);
+
+// The raw files of `week` from the body of /v1/sheets/{week}/sources (render::raw_inputs_json): each
+// named by its SHA-256 at the path that name gives, and of that week. Whether the bytes hash to the
+// names is checked when they are read.
+pricing::outcome<std::vector<pricing::raw_input>> parse_raw_inputs(std::string_view sources, pricing::iso_week week);
 
 }

@@ -177,6 +177,20 @@ public:
         return out;
     }
 
+    std::vector<pricing::raw_input> raw_inputs(pricing::price_sheet const& sheet) override
+    {
+        return accepted_or_throw(parse_raw_inputs(
+            client::get_body(options_.origin, sheet_path(sheet.week) + "/sources", "application/json", options_.limits),
+            sheet.week));
+    }
+
+    // The archive checks the bytes against their name before serving them.
+    std::optional<std::string> raw_bytes(pricing::price_sheet const& sheet, std::string const& sha256) override
+    {
+        return client::get_body(options_.origin, sheet_path(sheet.week) + "/sources/" + sha256, "*/*",
+                                options_.limits);
+    }
+
 private:
     std::shared_ptr<const held_week> fetched(pricing::price_sheet const& sheet)
     {

@@ -13,6 +13,7 @@
 #include <istream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -64,22 +65,6 @@ struct listings_file {
     pricing::instant observed_at;
     std::string bytes;
     std::function<pricing::outcome<std::vector<pricing::market_offer>>(std::string_view memory_convention)> read;
-};
-
-// The raw files a published sheet was computed from, in import order, and the mappings they were
-// read with (by SHA-256): what an auditor re-reads to obtain the sheet's observations.
-struct raw_input_file {
-    std::string source;
-    std::string format;
-    std::string memory_convention;
-    pricing::instant observed_at;
-    std::string sha256;
-    std::string mapping_sha256;
-    std::string bytes;
-};
-struct sheet_raw_inputs {
-    std::vector<raw_input_file> files;
-    std::map<std::string, std::string> mappings;  // sha256 → mapping CSV
 };
 
 // A model a published sheet does not price although it was observed, and the rule that refused it.
@@ -134,7 +119,10 @@ public:
     // it was read with, and each listing becomes at most one observation (source, listing id,
     // observed_at). Throws store_error (refused) for an unknown source or a file `read` refuses.
     listing_import_summary import_listings(listings_file const& file);
-    sheet_raw_inputs load_raw_inputs(pricing::iso_week week);
+    // The raw files a published sheet was computed from, in import order (their bytes apart).
+    std::vector<pricing::raw_input> load_raw_inputs(pricing::iso_week week);
+    // The bytes of a raw file or of a mapping, by its SHA-256; nullopt when none is stored.
+    std::optional<std::string> load_raw_bytes(std::string const& sha256);
 
     // All-or-nothing import of an observations CSV. `on_progress` gets the line count now and then.
     import_summary import_observations(std::istream& csv, std::function<void(long)> const& on_progress = {});

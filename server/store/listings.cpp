@@ -144,25 +144,34 @@ listing_import_summary database::import_listings(listings_file const& file)
     });
 }
 
-sheet_raw_inputs database::load_raw_inputs(pricing::iso_week week)
+std::vector<pricing::raw_input> database::load_raw_inputs(pricing::iso_week week)
 {
     return guarded("loading a sheet's raw files", [&] {
         pqxx::read_transaction tx(impl_->conn);
-        sheet_raw_inputs out;
+        std::vector<pricing::raw_input> out;
         for (auto const& r : tx.exec_params(
                  "SELECT r.source, r.format, r.memory_convention, extract(epoch FROM r.observed_at)::bigint, r.sha256, "
-                 "r.mapping_sha256, r.bytes FROM sheet_raw_input s JOIN raw_input r ON r.id = s.raw_input_id "
-                 "WHERE s.week = $1 ORDER BY r.id",
-                 pricing::to_string(week))) {
-            pqxx::binarystring const bytes(r[6]);
-            out.files.push_back({r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(),
-                                 pricing::instant{std::chrono::seconds{r[3].as<long long>()}}, r[4].as<std::string>(),
-                                 r[5].as<std::string>(), bytes.str()});
-            out.mappings.try_emplace(out.files.back().mapping_sha256);
-        }
-        for (auto& [sha256, csv] : out.mappings)
-            csv = tx.exec_params1("SELECT csv FROM listing_mapping WHERE sha256 = $1", sha256)[0].as<std::string>();
+                 "octet_length(r.bytes), r.mapping_sha256 FROM sheet_raw_input s JOIN raw_input r "
+                 "ON r.id = s.raw_input_id WHERE s.week = $1 ORDER BY r.id",
+                 pricing::to_string(week)))
+            out.push_back({r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(),
+                           pricing::instant{std::chrono::seconds{r[3].as<long long>()}}, r[4].as<std::string>(),
+                           r[5].as<std::int64_t>(), r[6].as<std::string>()});
         return out;
+    });
+}
+
+std::optional<std::string> database::load_raw_bytes(std::string const& sha256)
+{
+    return guarded("loading a raw file", [&]() -> std::optional<std::string> {
+        pqxx::read_transaction tx(impl_->conn);
+        auto const file = tx.exec_params("SELECT bytes FROM raw_input WHERE sha256 = $1 LIMIT 1", sha256);
+        if (!file.empty())
+            return pqxx::binarystring(file[0][0]).str();
+        auto const mapping = tx.exec_params("SELECT csv FROM listing_mapping WHERE sha256 = $1", sha256);
+        if (!mapping.empty())
+            return mapping[0][0].as<std::string>();
+        return std::nullopt;
     });
 }
 

@@ -129,6 +129,12 @@ public:
         return std::string(store::input_chunks(testing::fixture_inputs(sheet.week), small_chunks).at(seq));
     }
 
+    std::vector<pricing::raw_input> raw_inputs(pricing::price_sheet const&) override { return {}; }
+    std::optional<std::string> raw_bytes(pricing::price_sheet const&, std::string const&) override
+    {
+        return std::nullopt;
+    }
+
 private:
     std::shared_future<void> gate_;
     std::size_t from_;

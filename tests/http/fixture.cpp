@@ -182,6 +182,10 @@ std::shared_ptr<const snapshot::snapshot> fixture_snapshot() { return data().sna
 
 std::string const& fixture_inputs(pricing::iso_week week) { return data().inputs.at(pricing::to_string(week)); }
 
+std::string const fixture_raw_file = "InstanceType,AcceleratorName,AcceleratorCount,Price,Region\n"
+                                    "gpu_1x_h100_sxm5,H100,1,3.29,us-east-1\n";
+std::string const fixture_mapping = "accelerator,hint,min_memory_gib,max_memory_gib,outcome,gpu,note\n";
+
 namespace {
 
 class text_source final : public archive::source {
@@ -199,6 +203,21 @@ public:
         auto const csv = csv_of_(sheet);
         auto const chunks = store::input_chunks(csv, chunk_bytes_);
         return seq < chunks.size() ? std::string(chunks[seq]) : std::string();
+    }
+
+    std::vector<pricing::raw_input> raw_inputs(pricing::price_sheet const& sheet) override
+    {
+        return {{"lambda", "skypilot-vms", "per-gpu-mib", sheet.effective_from - std::chrono::minutes(1),
+                 store::sha256_hex(fixture_raw_file), static_cast<std::int64_t>(fixture_raw_file.size()),
+                 store::sha256_hex(fixture_mapping)}};
+    }
+
+    std::optional<std::string> raw_bytes(pricing::price_sheet const&, std::string const& sha256) override
+    {
+        for (auto const* bytes : {&fixture_raw_file, &fixture_mapping})
+            if (store::sha256_hex(*bytes) == sha256)
+                return *bytes;
+        return std::nullopt;
     }
 
 private:
@@ -278,6 +297,8 @@ std::optional<std::string> example_target(std::string_view pattern)
         {"/v1/sheets", "/v1/sheets"},
         {"/v1/sheets/{week}", "/v1/sheets/2026-W49"},
         {"/v1/sheets/{week}/observations", "/v1/sheets/2026-W49/observations"},
+        {"/v1/sheets/{week}/sources", "/v1/sheets/2026-W49/sources"},
+        {"/v1/sheets/{week}/sources/{sha256}", "/v1/sheets/2026-W49/sources/" + store::sha256_hex(fixture_raw_file)},
         {"/v1/sheets/{week}/signed.txt", "/v1/sheets/2026-W49/signed.txt"},
         {"/v1/sheets/{week}/signature.txt", "/v1/sheets/2026-W49/signature.txt"},
         {"/.well-known/lowcostgpu-keys.json", "/.well-known/lowcostgpu-keys.json"},

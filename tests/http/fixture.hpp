@@ -30,6 +30,9 @@ pricing::instant fixture_now();
 std::shared_ptr<const snapshot::snapshot> fixture_snapshot();
 // The canonical CSV of a week of the fixture (2026-W48 or 2026-W49).
 std::string const& fixture_inputs(pricing::iso_week week);
+// What every week of text_sources lists as its one raw file (a SkyPilot CSV) and that file's mapping.
+extern std::string const fixture_raw_file;
+extern std::string const fixture_mapping;
 // An archive source over whole CSVs that `csv_of` gives (empty: nothing stored), cut into chunks of
 // about `chunk_bytes` by the rule of the database (store::input_chunks).
 using csv_of_sheet = std::function<std::string(pricing::price_sheet const&)>;

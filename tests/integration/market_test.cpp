@@ -333,7 +333,8 @@ TEST_CASE("audit re-reads the exported raw files into the sheet's observations, 
     auto const exported = run_lowcostgpu({"export-inputs", "--database-url", m.db.url("reader"), "--week", week, "--out", dir});
     CAPTURE(exported.err);
     REQUIRE(exported.exit_code == 0);
-    CHECK(exported.out.find("16 raw files") != std::string::npos);
+    auto const listed = json::parse(run_shell("cat " + dir + "/sources.json").out).as_object();
+    CHECK(listed.at("count").as_int64() == 16);
     std::vector<std::string> const audit_args{"audit",        "--sheet",      dir + "/sheet.json", "--observations",
                                               dir + "/observations.csv", "--raw-inputs", dir + "/sources.json",
                                               "--keys",       required_env("LCG_PUBLIC_KEYS_FILE")};
@@ -343,8 +344,11 @@ TEST_CASE("audit re-reads the exported raw files into the sheet's observations, 
     CHECK(honest.out.find("give the sheet's observations byte for byte") != std::string::npos);
 
     // One byte of one raw file: a price digit of lambda's file.
-    auto const lambda = run_shell("ls " + dir + "/raw/ | grep -- -lambda-");
-    std::string const file = dir + "/raw/" + lambda.out.substr(0, lambda.out.find('\n'));
+    std::string file;
+    for (auto const& f : listed.at("files").as_array())
+        if (f.at("source") == "lambda")
+            file = dir + "/" + std::string(f.at("path").as_string());
+    REQUIRE(!file.empty());
     REQUIRE(run_shell("python3 -c \"import sys; p=sys.argv[1]; b=bytearray(open(p,'rb').read()); "
                       "i=b.index(b',31.92,'); b[i+1]=ord('4'); open(p,'wb').write(b)\" " + file).status == 0);
     auto const tampered = run_lowcostgpu(audit_args);
@@ -352,6 +356,69 @@ TEST_CASE("audit re-reads the exported raw files into the sheet's observations, 
     CHECK(tampered.exit_code == 1);
     CHECK(tampered.out.find("DIFF raw file") != std::string::npos);
     run_shell("rm -rf " + dir);
+}
+
+TEST_CASE("the raw files are served with the sheet, audit --url re-reads them, and a mirror serves the same bytes")
+{
+    auto& m = market();
+    std::string const week = m.published_week();
+    server_process origin(m.db.url("reader"));
+    auto const listed = origin.get("/v1/sheets/" + week + "/sources");
+    REQUIRE(listed.status == 200);
+    auto const doc = json::parse(listed.body).as_object();
+    CHECK(doc.at("count").as_int64() == 16);
+    CHECK(doc.at("sample") == false);
+    for (auto const& v : doc.at("files").as_array()) {
+        auto const& f = v.as_object();
+        std::string const source(f.at("source").as_string());
+        CAPTURE(source);
+        auto const file = origin.get("/v1/sheets/" + week + "/" + std::string(f.at("path").as_string()));
+        REQUIRE(file.status == 200);
+        CHECK(static_cast<std::int64_t>(file.body.size()) == f.at("bytes").as_int64());
+        CHECK(file.body == run_shell("cat " + vms_csv(source)).out);
+    }
+    CHECK(origin.get("/v1/sheets/" + week + "/sources.csv").body.starts_with("source,format,memory_convention,"));
+
+    std::string const url = "http://127.0.0.1:" + std::to_string(origin.port());
+    auto const audited = run_lowcostgpu({"audit", "--url", url, "--week", week});
+    CAPTURE(audited.out);
+    CHECK(audited.exit_code == 0);
+    CHECK(audited.out.find("raw files: 16 re-read with 1 mapping(s)") != std::string::npos);
+    CHECK(audited.out.find("give the sheet's observations byte for byte") != std::string::npos);
+
+    server_process mirror(serve_arguments{{"--upstream", url, "--upstream-keys", required_env("LCG_PUBLIC_KEYS_FILE")}});
+    CHECK(mirror.get("/v1/sheets/" + week + "/sources").body == listed.body);
+    auto const& first = doc.at("files").as_array().at(0).at("path").as_string();
+    CHECK(mirror.get("/v1/sheets/" + week + "/" + std::string(first)).body ==
+          origin.get("/v1/sheets/" + week + "/" + std::string(first)).body);
+    auto const through_mirror =
+        run_lowcostgpu({"audit", "--url", "http://127.0.0.1:" + std::to_string(mirror.port()), "--week", week});
+    CAPTURE(through_mirror.out);
+    CHECK(through_mirror.exit_code == 0);
+}
+
+TEST_CASE("audit --url fails when a served raw file is not the one its sheet names")
+{
+    auto& m = market();
+    std::string const week = m.published_week();
+    server_process origin(m.db.url("reader"));
+    std::string const url = "http://127.0.0.1:" + std::to_string(origin.port());
+    // An upstream that changes one byte of every raw file it forwards.
+    fake_upstream tampering([&](std::string const& target, std::map<std::string, std::string> const&) {
+        auto const reply = origin.get(target);
+        std::string body = reply.body;
+        if (target.find("/sources/") != std::string::npos && body.size() > 100)
+            body[100] = body[100] == '1' ? '2' : '1';
+        std::vector<std::string> headers;
+        if (!reply.header("content-type").empty())
+            headers.push_back("Content-Type: " + reply.header("content-type"));
+        return std::optional<std::string>(raw_response(reply.status, body, headers));
+    });
+    auto const audited = run_lowcostgpu({"audit", "--url", tampering.url(), "--week", week});
+    CAPTURE(audited.out);
+    CHECK(audited.exit_code == 1);
+    CHECK(audited.out.find("DIFF raw file") != std::string::npos);
+    CHECK(audited.out.find("raw files: FAILED") != std::string::npos);
 }
 
 TEST_CASE("deploy/run --market publishes the sheet in effect from the real files, by rules version 2")

@@ -8,6 +8,7 @@
 #include "server/http/server.hpp"
 #include "server/mcp_bridge/snapshot_view.hpp"
 #include "server/mirror/follower.hpp"
+#include "server/ops/log_writer.hpp"
 #include "server/snapshot/refresher.hpp"
 #include "server/store/database.hpp"
 #include "server/trust/trust.hpp"
@@ -477,22 +478,25 @@ int run_serve(arguments const& args)
     options.archive = &inputs;
     snapshot::holder snapshots;
     http::server server(options, snapshots);
-    std::cout << "listening on http://" << options.address << ":" << server.port() << std::endl;
+    // Every line from here on goes through the process's log writer: a reader that stops reading
+    // standard output costs dropped lines, never a stalled server (issue 29, H3).
+    ops::log_stream log(ops::process_log()), background_log(ops::process_log());
+    log << "listening on http://" << options.address << ":" << server.port() << std::endl;
     if (mirrored) {
         mirror::upstream source(*mirrored);
-        mirror::follower follower(source, snapshots, upstream_interval(args));
+        mirror::follower follower(source, snapshots, upstream_interval(args), background_log);
         follower.start();
         server.run();
         follower.stop();
     } else {
-        snapshot::refresher refresher(database_url(args), snapshots, std::chrono::seconds(30), std::cout,
+        snapshot::refresher refresher(database_url(args), snapshots, std::chrono::seconds(30), background_log,
                                       public_keys_setting(args));
         refresher.start();
         server.run();
         refresher.stop();
     }
     inputs.stop();  // before the server goes: its last answers are posted to the workers' loops
-    std::cout << "stopped" << std::endl;
+    log << "stopped" << std::endl;
     return 0;
 }
 
@@ -503,6 +507,8 @@ int run_mcp(arguments const& args)
 {
     allow_only(args, {"database-url", "public-keys", "upstream", "upstream-keys", "upstream-interval",
                       "upstream-timeout"}, 0);
+    // Standard output is the protocol: every log line goes to standard error.
+    ops::process_log().redirect(STDERR_FILENO);
     auto const mirrored = upstream_settings(args);
     snapshot::holder snapshots;
     std::optional<mirror::upstream> source;

@@ -3,6 +3,7 @@
 #include "server/http/forwarded.hpp"
 #include "server/http/headers.hpp"
 #include "server/http/response.hpp"
+#include "server/ops/log_writer.hpp"
 
 #include <boost/json.hpp>
 
@@ -22,8 +23,6 @@ namespace {
 // How often an event loop looks for connections past their deadline: timeouts are whole seconds,
 // so a quarter-second sweep keeps them within 25 % while costing nothing per request.
 constexpr auto sweep_interval = std::chrono::milliseconds(250);
-
-std::mutex stdout_mutex;
 
 response too_many_requests(request const& req, ops::rate_decision const& d, ops::rate_limit_options const& o)
 {
@@ -99,9 +98,7 @@ void event_loop::flush_log()
 {
     if (log_lines.empty())
         return;
-    std::lock_guard lock(stdout_mutex);
-    std::fwrite(log_lines.data(), 1, log_lines.size(), stdout);
-    std::fflush(stdout);
+    ops::process_log().write(log_lines);
     log_lines.clear();
 }
 

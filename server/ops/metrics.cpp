@@ -1,4 +1,5 @@
 #include "server/ops/metrics.hpp"
+#include "server/ops/log_writer.hpp"
 
 #include <boost/json.hpp>
 
@@ -45,9 +46,7 @@ void report_caught_exception(std::string_view where, std::string_view detail)
     std::string line = boost::json::serialize(
         boost::json::object{{"event", "caught_exception"}, {"where", where}, {"detail", detail}});
     line += '\n';
-    // One write, so the line is never interleaved with the batched request log.
-    std::fwrite(line.data(), 1, line.size(), stdout);
-    std::fflush(stdout);
+    process_log().write(line);
 }
 
 void metrics::record_request(std::string_view route, int status, std::chrono::nanoseconds latency)
@@ -114,6 +113,10 @@ std::string metrics::render(double snapshot_age_seconds) const
     counter("lowcostgpu_rate_limited_total", "Requests refused with 429.", rate_limited_);
     counter("lowcostgpu_rejected_connections_total", "Connections refused over the connection cap.",
             rejected_connections_);
+    write_sample(out, "lowcostgpu_log_lines_dropped_total", "counter",
+                 "Log lines dropped because the log's reader fell behind (the queue was full); serving never waits "
+                 "for it.",
+                 process_log().dropped_lines());
     write_sample(out, "lowcostgpu_open_connections", "gauge", "Client connections open now.",
                  open_connections_.load(std::memory_order_relaxed));
     write_sample(out, "lowcostgpu_request_body_bytes", "gauge",

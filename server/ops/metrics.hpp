@@ -65,8 +65,9 @@ void write_sample(std::ostream& out, std::string_view name, std::string_view typ
         << name << ' ' << value << '\n';
 }
 
-// An exception caught while answering (`where`: "http", "mcp"): one JSON line on standard output
-// ({"event":"caught_exception","where":…,"detail":…}) and one more in
+// An exception caught while answering (`where`: "http", "mcp"): one JSON line in the process's log
+// (process_log(): standard output, or standard error under mcp on stdio;
+// {"event":"caught_exception","where":…,"detail":…}) and one more in
 // lowcostgpu_caught_exceptions_total{where}. The client got a 500 or a -32603 without internals.
 void report_caught_exception(std::string_view where, std::string_view detail);
 

@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import re
+import select
 import socket
 import subprocess
 import sys
@@ -514,6 +515,41 @@ def case_forwarded_for(server, db):
         proxied.stop()
 
 
+def case_unread_log(server, db):
+    """serve with its standard output a pipe nobody reads: it answers on, and SIGTERM ends it."""
+    process = subprocess.Popen([required_env("LCG_BINARY"), "serve", "--listen", "127.0.0.1:0", "--database-url",
+                                db.url("reader")], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        seen, deadline = b"", time.monotonic() + 10
+        while b"\n" not in seen.split(b"listening on ", 1)[-1] and time.monotonic() < deadline:
+            ready, _, _ = select.select([process.stdout], [], [], 0.5)
+            if ready:
+                seen += os.read(process.stdout.fileno(), 4096)
+        match = re.search(rb"listening on http://127\.0\.0\.1:(\d+)", seen)
+        if not check(match is not None, f"the server started: {seen[-300:]!r}"):
+            return
+        port = int(match.group(1))
+        wait_for(lambda: http(port, "/readyz")[0] == 200, 10)
+        # From here on nobody reads: the pipe (64 KiB) fills after a few hundred log lines.
+        statuses = [http(port, "/healthz", timeout=5)[0] for _ in range(3000)]
+        check(statuses.count(200) == 3000, f"3,000 requests answered with the log unread: "
+              f"{len(statuses) - statuses.count(200)} were not")
+        check(http(port, "/v1/prices", timeout=5)[0] == 200, "a document is still served")
+        check(metric(port, "lowcostgpu_log_lines_dropped_total") is not None, "/metrics counts dropped log lines")
+        started = time.monotonic()
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+        check(process.poll() is not None, "SIGTERM ends it within 10 s with its log unread")
+        print(f"  stopped {time.monotonic() - started:.1f} s after SIGTERM")
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
 CASES = [
     ("unpublishable model", "five observations at $0.001 for one model made publish fail the week",
      case_unpublishable_model),
@@ -537,6 +573,8 @@ CASES = [
      case_transfer_codings),
     ("forwarded for", "the first X-Forwarded-For value was believed, and any 127.* string was loopback",
      case_forwarded_for),
+    ("unread log", "request logs were written from the event loops: with standard output unread the server froze "
+     "after about 590 requests and ignored SIGTERM", case_unread_log),
 ]
 
 

@@ -78,18 +78,31 @@ mcp_bridge::server_cache& servers()
 // with the method and headers a page may use, cached by the browser for a day (the caller adds
 // the origin itself). Without one no browser is asking, so nothing is granted to any page: a plain
 // OPTIONS (RFC 9110 §9.3.7), answered 204 with Allow alone. Access-Control-Request-Method and
-// -Headers do not change the answer: for a GET or DELETE, the browser sees POST alone is allowed
-// and fails the request itself, and a header we do not list fails the same way.
+// -Headers do not change the answer. GET and DELETE are granted to the page although they are 405
+// (no event stream, no session): so the browser sends them and the page's client reads the 405,
+// which the SDKs take as "not offered", where a refused preflight is a network error they log.
 response preflight(request const& req, bool from_browser)
 {
     auto res = base_response(req, beast_http::status::no_content);
     res.set(beast_http::field::allow, allowed_methods);
     if (from_browser) {
-        res.set(beast_http::field::access_control_allow_methods, "POST");
+        res.set(beast_http::field::access_control_allow_methods, "GET, POST, DELETE");
         res.set(beast_http::field::access_control_allow_headers, cors_request_headers);
         res.set(beast_http::field::access_control_max_age, "86400");
     }
     return res;  // no Content-Length: a 204 has no content
+}
+
+// GET (no server-sent stream is offered), DELETE (no session to end), HEAD and the rest: 405, as the
+// Streamable HTTP transport allows, with the CORS headers of an allowed origin added by the caller,
+// so that a page's client reads the 405 instead of failing on it.
+response other_method(request const& req)
+{
+    auto res = refusal(req, beast_http::status::method_not_allowed,
+                       std::string(req.method_string()) + " is not allowed on /mcp; allowed: " +
+                           std::string(allowed_methods));
+    res.set(beast_http::field::allow, allowed_methods);
+    return res;
 }
 
 // POST /mcp, once Host and Origin passed: the transport checks, then the MCP core.
@@ -138,7 +151,9 @@ response handle_mcp(route_input& in)
     if (origin && !access.origin_allowed(*origin))
         return refusal(req, beast_http::status::forbidden,
                        "forbidden: this Origin is not allowed to use /mcp (see --allowed-origins)");
-    auto res = req.method() == beast_http::verb::options ? preflight(req, origin.has_value()) : exchange(in);
+    auto res = req.method() == beast_http::verb::options ? preflight(req, origin.has_value())
+               : req.method() == beast_http::verb::post  ? exchange(in)
+                                                         : other_method(req);
     // The answer depends on Origin (and on nothing else a cache could key on: every other
     // variation is an error, and no-store). An allowed origin is named, never "*": even with
     // --allowed-origins '*' a page reads only what it was allowed, one origin at a time.

@@ -127,10 +127,22 @@ response base_response(request const& req, beast_http::status status)
     res.set("X-Content-Type-Options", "nosniff");
     // The read-only API is public to every origin. /mcp is not: its handler names the one origin it
     // allows (mcp_handler.cpp), so no response under /mcp, not even a 405, says "*".
-    if (std::string_view const target = req.target(); target.substr(0, target.find('?')) != "/mcp")
+    if (std::string_view const target = req.target(); target.substr(0, target.find('?')) != "/mcp") {
         res.set(beast_http::field::access_control_allow_origin, "*");
+        res.set(beast_http::field::access_control_expose_headers, read_api_exposed_headers);
+    }
     res.keep_alive(req.keep_alive());
     return res;
+}
+
+response read_preflight(request const& req)
+{
+    auto res = base_response(req, beast_http::status::no_content);
+    res.set(beast_http::field::allow, read_api_allow);
+    res.set(beast_http::field::access_control_allow_methods, "GET, HEAD");
+    res.set(beast_http::field::access_control_allow_headers, read_api_request_headers);
+    res.set(beast_http::field::access_control_max_age, "86400");
+    return res;  // no Content-Length: a 204 has no content
 }
 
 response problem(request const& req, beast_http::status status, std::string const& detail, boost::json::object extra)

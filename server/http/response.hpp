@@ -19,9 +19,22 @@ inline constexpr std::string_view shared_cache_control =
     "public, max-age=300, stale-while-revalidate=600, stale-if-error=86400";
 inline constexpr std::string_view immutable_cache_control = "public, max-age=31536000, immutable";
 
-// Headers every response carries (server, nosniff, keep-alive as the request asked), and
-// Access-Control-Allow-Origin: * on every target but /mcp, which handles CORS itself.
+// The read API's CORS, as the Fetch standard has browsers ask (issue 28): every origin may read it,
+// send the request headers it takes (content negotiation and validators: a page that revalidates
+// with If-None-Match is preflighted) and read the response headers that matter to a client.
+inline constexpr std::string_view read_api_allow = "GET, HEAD, OPTIONS";
+inline constexpr std::string_view read_api_request_headers =
+    "Accept, Accept-Language, If-None-Match, If-Modified-Since, Cache-Control";
+inline constexpr std::string_view read_api_exposed_headers =
+    "ETag, Last-Modified, Link, Content-Language, Retry-After, RateLimit, RateLimit-Policy";
+
+// Headers every response carries (server, nosniff, keep-alive as the request asked), and on every
+// target but /mcp (which handles CORS itself) Access-Control-Allow-Origin: * and the exposed headers.
 response base_response(request const& req, beast_http::status status);
+
+// OPTIONS on a read route: 204, the preflight a browser sends before a GET with a header outside
+// the CORS-safelisted ones, answered for a day.
+response read_preflight(request const& req);
 
 // RFC 9457 problem document; `extra` members are merged in.
 response problem(request const& req, beast_http::status status, std::string const& detail,

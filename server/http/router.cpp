@@ -21,6 +21,9 @@ struct route {
     render::format_set formats;  // negotiated by suffix or Accept; none: the handler's own (probes, metrics)
     std::string_view methods = "GET, HEAD";  // the Allow header of a 405; only /mcp takes POST
     api::operation const* op = nullptr;
+    // The handler answers the methods `methods` does not list itself (/mcp: so that its 405 carries
+    // the CORS headers of an allowed origin, as a browser needs to read it).
+    bool refuses_other_methods = false;
     // The Link header of each format for a request without query string, when the pattern has no
     // placeholder: written once here rather than for every request of the busiest routes.
     std::array<std::string, render::all_formats.size()> links_without_query{};
@@ -66,7 +69,7 @@ std::vector<route> make_routes()
         {"/.well-known/lowcostgpu-keys/{key}", handle_key_pem, true, text_only},
         {"/v1/regions", handle_regions, true, render::table_formats},
         {"/v1/sources", handle_sources, true, render::table_formats},
-        {"/mcp", handle_mcp, true, {}, "POST, OPTIONS"},
+        {"/mcp", handle_mcp, true, {}, "POST, OPTIONS", nullptr, true},
     });
     for (auto& r : all)
         if (r.pattern.find('{') == std::string_view::npos)
@@ -168,11 +171,12 @@ bool method_allowed(std::string_view allowed, std::string_view method) { return 
 
 response method_not_allowed(request const& req, std::string_view path, std::string_view allowed)
 {
+    bool const read_only = allowed == "GET, HEAD";
     auto res = problem(req, beast_http::status::method_not_allowed,
                        std::string(req.method_string()) + " is not allowed on " + std::string(path) +
-                           (allowed == "GET, HEAD" ? std::string("; this API is read-only (GET, HEAD)")
-                                                   : "; allowed: " + std::string(allowed)));
-    res.set(beast_http::field::allow, allowed);
+                           (read_only ? std::string("; this API is read-only (GET, HEAD)")
+                                      : "; allowed: " + std::string(allowed)));
+    res.set(beast_http::field::allow, read_only ? read_api_allow : allowed);
     return res;
 }
 
@@ -201,7 +205,10 @@ answer dispatch(request const& req, request_context const& ctx, std::string_view
     auto const& r = *found.r;
     std::vector<std::string_view> captures;  // into found.path, which outlives the handler
     match(r.pattern, found.path, captures);
-    if (!method_allowed(r.methods, req.method_string()))
+    bool const read_route = r.methods == "GET, HEAD";
+    if (read_route && req.method() == beast_http::verb::options)
+        return read_preflight(req);
+    if (!method_allowed(r.methods, req.method_string()) && !r.refuses_other_methods)
         return method_not_allowed(req, path, r.methods);
     // Only routes that take POST read a body; on the others one is a client error, never ignored.
     // The connection asks the same before reading a body; this is for requests handed over whole.

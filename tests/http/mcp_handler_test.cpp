@@ -89,7 +89,7 @@ TEST_CASE("the preflight from an allowed origin is 204 with the CORS headers of 
         auto const r = preflight(origin);
         CHECK(r.result() == bh::status::no_content);
         CHECK(r[bh::field::access_control_allow_origin] == origin);
-        CHECK(r[bh::field::access_control_allow_methods] == "POST");
+        CHECK(r[bh::field::access_control_allow_methods] == "GET, POST, DELETE");
         CHECK(r[bh::field::access_control_allow_headers] == allowed_request_headers);
         CHECK(r[bh::field::access_control_expose_headers] == exposed_headers);
         CHECK(r[bh::field::access_control_max_age] == "86400");
@@ -172,21 +172,56 @@ TEST_CASE("a transport error after the origin check is readable by the page")
     CHECK(notification[bh::field::access_control_allow_origin] == "http://localhost:6274");
 }
 
-TEST_CASE("GET, DELETE and HEAD /mcp are 405 with Allow: POST, OPTIONS, /mcp never says *")
+TEST_CASE("GET, DELETE, HEAD and PUT /mcp are 405 with Allow: POST, OPTIONS, readable by an allowed origin only")
 {
-    for (auto method : {bh::verb::get, bh::verb::delete_, bh::verb::head}) {
+    for (auto method : {bh::verb::get, bh::verb::delete_, bh::verb::head, bh::verb::put}) {
         CAPTURE(bh::to_string(method));
         auto const r = mcp(method, {{"Origin", "http://localhost:6274"}, {"Accept", "text/event-stream"}});
         CHECK(r.result() == bh::status::method_not_allowed);
         CHECK(r[bh::field::allow] == "POST, OPTIONS");
-        CHECK_FALSE(has(r, bh::field::access_control_allow_origin));
+        // A page's client must read the 405 (it then uses POST alone), not fail with "Failed to fetch".
+        CHECK(r[bh::field::access_control_allow_origin] == "http://localhost:6274");
+        CHECK(r[bh::field::vary] == "Origin");
+        auto const other = mcp(method, {{"Origin", "http://evil.example.com"}});
+        CHECK(other.result() == bh::status::forbidden);
+        CHECK_FALSE(has(other, bh::field::access_control_allow_origin));
+        auto const no_origin = mcp(method, {});
+        CHECK(no_origin.result() == bh::status::method_not_allowed);
+        CHECK_FALSE(has(no_origin, bh::field::access_control_allow_origin));  // /mcp never says *
     }
-    // The read-only API stays public to every origin, and takes no preflight.
+}
+
+TEST_CASE("the read API is public to every origin: preflight answered, the headers a client reads exposed")
+{
     auto const prices = fixture_request("/v1/prices", {{"Origin", "http://evil.example.com"}});
     CHECK(prices[bh::field::access_control_allow_origin] == "*");
-    auto const options = fixture_request("/v1/prices", {{"Origin", "http://localhost:6274"}}, bh::verb::options);
-    CHECK(options.result() == bh::status::method_not_allowed);
-    CHECK(options[bh::field::allow] == "GET, HEAD");
+    for (char const* exposed : {"ETag", "Last-Modified", "Link", "Retry-After", "RateLimit", "RateLimit-Policy"})
+        CHECK(std::string(prices[bh::field::access_control_expose_headers]).find(exposed) != std::string::npos);
+    for (char const* target : {"/v1/prices", "/v1/sheets/2026-W49/observations.csv", "/v1/glossary/mig", "/healthz"}) {
+        CAPTURE(target);
+        auto const preflight = fixture_request(target,
+                                               {{"Origin", "http://page.example"},
+                                                {"Access-Control-Request-Method", "GET"},
+                                                {"Access-Control-Request-Headers", "if-none-match"}},
+                                               bh::verb::options);
+        CHECK(preflight.result() == bh::status::no_content);
+        CHECK(preflight[bh::field::access_control_allow_origin] == "*");
+        CHECK(preflight[bh::field::access_control_allow_methods] == "GET, HEAD");
+        CHECK(std::string(preflight[bh::field::access_control_allow_headers]).find("If-None-Match") !=
+              std::string::npos);
+        CHECK(preflight[bh::field::access_control_max_age] == "86400");
+        CHECK(preflight[bh::field::allow] == "GET, HEAD, OPTIONS");
+        CHECK(preflight.body().size() == 0);
+    }
+    // Refusals carry them too: a page reads why it was refused.
+    auto const missing = fixture_request("/v1/gpus/no-such-gpu", {{"Origin", "http://page.example"}});
+    CHECK(missing.result() == bh::status::not_found);
+    CHECK(missing[bh::field::access_control_allow_origin] == "*");
+    CHECK(has(missing, bh::field::access_control_expose_headers));
+    auto const put = fixture_request("/v1/prices", {{"Origin", "http://page.example"}}, bh::verb::put);
+    CHECK(put.result() == bh::status::method_not_allowed);
+    CHECK(put[bh::field::allow] == "GET, HEAD, OPTIONS");
+    CHECK(put[bh::field::access_control_allow_origin] == "*");
 }
 
 TEST_CASE("POST /mcp feeds the MCP call counter of /metrics, by tool and outcome")

@@ -7,7 +7,9 @@ A page served from http://127.0.0.1:PAGE_PORT runs the official MCP TypeScript S
 tools/list and tools/call get_methodology must succeed, every request crossing origins through
 CORS (the preflight OPTIONS /mcp, then POST). The same page from a second port, not allowed, must
 fail at the preflight. The page writes its outcome into <pre id="result">, read back with
-chromium --dump-dom.
+chromium --dump-dom. A third page (tests/web/cors_page) reads the read API across origins: GET
+/v1/prices, then again with If-None-Match (preflighted), must give 200 then 304 with the ETag and
+Link readable, and a refusal must be readable too.
 
 The SDK reaches the browser as one script: tests/web/mcp_page/client.mjs bundled with esbuild, both
 from tests/mcp/e2e/package-lock.json (installed there with npm ci, as tests/mcp/e2e/run does).
@@ -125,11 +127,11 @@ def check_allowed(report, page, base):
         check(f["url"] == base + "/mcp", f"POST to the server's /mcp: {f['url']}")
         check(f.get("type") == "cors", f"the POST response came through CORS (type {f.get('type')})")
         check(f.get("status") in (200, 202), f"POST status {f.get('status')}")
-    # The SDK's optional GET event stream: the preflight allows POST alone, so the browser refuses
-    # the GET itself and the SDK goes on without it.
+    # The SDK's optional GET event stream: not offered, and the page reads the 405 (with the CORS
+    # headers of its origin) instead of a network error, so the SDK goes on with POST alone.
     for f in report.get("fetches", []):
         if f["method"] == "GET":
-            check("status" not in f and "error" in f, f"the GET /mcp was refused by the browser: {f}")
+            check(f.get("status") == 405 and "error" not in f, f"the GET /mcp was read as a 405: {f}")
 
 
 def check_refused(report, page, base):
@@ -141,6 +143,20 @@ def check_refused(report, page, base):
           "status" not in fetches[0],
           f"the first POST never reached the page: CORS refused it ({fetches})")
     check("fetch" in report.get("error", "").lower(), f"the failure is a refused fetch: {report.get('error')}")
+
+
+def check_read_api(report, page, base):
+    check(report.get("ok") is True, f"the read API across origins: no fetch failed (error: {report.get('error')})")
+    check(report.get("page_origin") == page.origin and report.get("server_origin") == base,
+          "the read API page ran on its own origin against the server")
+    first, again, missing = report.get("first", {}), report.get("again", {}), report.get("missing", {})
+    check(first.get("status") == 200 and first.get("type") == "cors", f"GET /v1/prices across origins: {first}")
+    check(bool(first.get("etag")) and bool(first.get("last_modified")) and "rel=\"alternate\"" in (first.get("link") or ""),
+          f"the page reads ETag, Last-Modified and Link: {first}")
+    check(again.get("status") == 304 and again.get("etag") == first.get("etag"),
+          f"with If-None-Match (preflighted) the page gets 304 and the same ETag: {again}")
+    check(missing.get("status") == 404 and (missing.get("content_type") or "").startswith("application/problem+json"),
+          f"a refusal is readable across origins: {missing}")
 
 
 def logged_requests(server):
@@ -167,19 +183,26 @@ def main():
         shutil.copy(os.path.join(HERE, "mcp_page", "index.html"), site)
         bundle(os.path.join(HERE, "mcp_page", "client.mjs"), os.path.join(site, "client.js"))
         shutil.copy(os.path.join(site, "client.js"), args.artifacts)
-        allowed, refused = PageServer(site), PageServer(site)
+        os.makedirs(os.path.join(site, "read-api"))
+        shutil.copy(os.path.join(HERE, "cors_page", "index.html"), os.path.join(site, "read-api"))
+        allowed, refused, reader = PageServer(site), PageServer(site), PageServer(os.path.join(site, "read-api"))
         server = Server(["--allowed-origins", allowed.origin, "--log-every", "1"])
         try:
             check_allowed(run_page(chromium, allowed, server.base, args.artifacts, "allowed"), allowed, server.base)
             check_refused(run_page(chromium, refused, server.base, args.artifacts, "refused"), refused, server.base)
+            check_read_api(run_page(chromium, reader, server.base, args.artifacts, "read-api"), reader, server.base)
         finally:
             server.stop()
             allowed.stop()
             refused.stop()
+            reader.stop()
     # The preflights the server saw: Chromium asked before the first POST of each page (only a
     # cross-origin request is preflighted), and got 204 for the allowed origin, 403 for the other.
-    preflights = [e["status"] for e in logged_requests(server) if e["method"] == "OPTIONS" and e["target"] == "/mcp"]
+    logged_requests_seen = logged_requests(server)
+    preflights = [e["status"] for e in logged_requests_seen if e["method"] == "OPTIONS" and e["target"] == "/mcp"]
     check(204 in preflights and 403 in preflights, f"the server answered preflights 204 and 403: {preflights}")
+    read_preflights = [e["status"] for e in logged_requests_seen if e["method"] == "OPTIONS" and e["target"] == "/v1/prices"]
+    check(read_preflights == [204], f"the revalidation of /v1/prices was preflighted once, 204: {read_preflights}")
     if FAILURES:
         print(f"0 passed, {len(FAILURES)} failed: MCP from a browser page across origins")
         return 1

@@ -112,7 +112,7 @@ TEST_CASE("errors are problem+json: unknown GPU, unknown path, wrong method")
 
     auto const post = http_request(server.port(), "POST", "/v1/prices", {}, "x");
     CHECK(post.status == 405);
-    CHECK(post.header("allow") == "GET, HEAD");
+    CHECK(post.header("allow") == "GET, HEAD, OPTIONS");
     CHECK(post.header("content-type") == "application/problem+json");
 }
 
@@ -146,7 +146,7 @@ TEST_CASE("/mcp over loopback: a browser origin of --allowed-origins gets its pr
     auto const pre = http_request(port, "OPTIONS", "/mcp", asks);
     CHECK(pre.status == 204);
     CHECK(pre.header("access-control-allow-origin") == page);
-    CHECK(pre.header("access-control-allow-methods") == "POST");
+    CHECK(pre.header("access-control-allow-methods") == "GET, POST, DELETE");
     CHECK(pre.header("access-control-allow-headers") ==
           "Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID");
     CHECK(pre.header("access-control-expose-headers") == "MCP-Protocol-Version, Mcp-Session-Id");
@@ -189,11 +189,14 @@ TEST_CASE("/mcp over loopback: a browser origin of --allowed-origins gets its pr
     CHECK(plain.header("access-control-allow-origin").empty());
     CHECK(http_request(port, "POST", "/mcp", json_headers, ping).header("access-control-allow-origin").empty());
 
+    // GET and DELETE are 405, readable by the allowed page (it then goes on with POST alone).
     for (std::string const method : {"GET", "DELETE"}) {
+        CAPTURE(method);
         auto const r = http_request(port, method, "/mcp", {{"Origin", page}});
         CHECK(r.status == 405);
         CHECK(r.header("allow") == "POST, OPTIONS");
-        CHECK(r.header("access-control-allow-origin").empty());
+        CHECK(r.header("access-control-allow-origin") == page);
+        CHECK(http_request(port, method, "/mcp", {{"Origin", "http://127.0.0.1:8124"}}).status == 403);
     }
     CHECK(server.get("/v1/prices", {{"Origin", page}}).header("access-control-allow-origin") == "*");
 }

@@ -3,7 +3,9 @@
 
 Usage: make_observations.py N WEEK_MONDAY_ISO [WEEKS] > file.csv   (e.g. 200000 2030-01-07 52)
 With WEEKS, N observations in the window of each of WEEKS consecutive weeks from that Monday.
-Deterministic (fixed seed); prices are integer micro-dollars printed with 6 decimals.
+Deterministic (fixed seed); prices are integer micro-dollars printed with 6 decimals. Each model's
+listings are spread over the five synthetic sources of sql/sample/sources.sql, so that rules
+version 2 (at least 3 sources per model) prices every model, as it would a real week.
 """
 import datetime
 import random
@@ -13,6 +15,7 @@ GPUS = ["a10", "a100-40gb-sxm", "a100-80gb-pcie", "a100-80gb-sxm", "b200", "b300
         "h100-pcie", "h100-sxm", "h200-nvl", "h200-sxm", "l4", "l40", "l40s", "mi300x", "mi325x", "mi355x",
         "rtx-2060", "rtx-3060-12gb", "rtx-3090", "rtx-4090", "rtx-5090", "rtx-6000-ada", "rtx-a4000",
         "rtx-a6000", "rtx-pro-6000-blackwell"]
+SOURCES = ["synthetic-alpha", "synthetic-bravo", "synthetic-charlie", "synthetic-delta", "synthetic-echo"]
 
 
 def main():
@@ -28,7 +31,7 @@ def main():
         t = datetime.datetime.fromtimestamp(start + rng.randrange(7 * 86400), datetime.timezone.utc)
         micros = rng.randrange(100_000, 9_000_000)
         out.write(f"{t:%Y-%m-%dT%H:%M:%SZ},{GPUS[i % len(GPUS)]},{micros // 1_000_000}.{micros % 1_000_000:06d},"
-                  f"bench-synthetic,B-{i:07d}\n")
+                  f"{SOURCES[(i // len(GPUS)) % len(SOURCES)]},B-{i:07d}\n")
 
 
 if __name__ == "__main__":

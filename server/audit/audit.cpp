@@ -12,6 +12,7 @@
 #include <boost/json.hpp>
 
 #include <iomanip>
+#include <limits>
 #include <stdexcept>
 
 namespace lcg::audit {
@@ -26,11 +27,14 @@ std::string text_member(json::object const& o, char const* key)
     return v && v->is_string() ? std::string(v->as_string()) : std::string();
 }
 
-// A count the sheet states, or -1 when it states none (which no count matches).
+// A count the sheet states, or -1 when it states none or one no sheet can hold (negative, or past
+// what a count holds): -1 matches no recomputed count, where truncating 2^32 + 31 to 31 would.
 int count_member(json::object const& o, char const* key)
 {
     auto const* v = o.if_contains(key);
-    return v && v->is_int64() ? static_cast<int>(v->as_int64()) : -1;
+    if (!v || !v->is_int64() || v->as_int64() < 0 || v->as_int64() > std::numeric_limits<int>::max())
+        return -1;
+    return static_cast<int>(v->as_int64());
 }
 
 // What a rules version 2 row publishes of its market; absent members stay empty (and then differ
@@ -61,7 +65,7 @@ std::vector<pricing::published_row> published_rows(json::object const& sheet)
         pricing::published_row row;
         row.gpu = text_member(o, "gpu");
         row.available = o.at("available").as_bool();
-        row.observations = static_cast<int>(o.at("observations").to_number<std::int64_t>());
+        row.observations = count_member(o, "observations");
         row.figures = {text_member(o, "median"),    text_member(o, "cap"),      text_member(o, "on_demand"),
                        text_member(o, "spot"),      text_member(o, "reserved"), text_member(o, "headroom")};
         row.reason = text_member(o, "reason");

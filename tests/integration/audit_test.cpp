@@ -238,6 +238,22 @@ TEST_CASE("the offline audit names the row of a tampered input or rate")
     CHECK(contains(input.out, "DIFF h100-sxm"));
 }
 
+TEST_CASE("the audit reads a count exactly: 2^32 more observations than recomputed is a difference")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    auto sheet = json::parse(server.get("/v1/sheets/" + this_week()).body).as_object();
+    std::string const csv = server.get("/v1/sheets/" + this_week() + "/observations.csv").body;
+    sheet["observations"] = sheet.at("observations").as_int64() + (std::int64_t{1} << 32);
+    auto& row = sheet.at("prices").as_array().at(0).as_object();
+    row["observations"] = row.at("observations").as_int64() + (std::int64_t{1} << 32);
+    auto const r = run_lowcostgpu({"audit", "--sheet", write_temp("big-count.json", json::serialize(sheet)),
+                                   "--observations", write_temp("big-count.csv", csv)});
+    CAPTURE(r.out);
+    CHECK(r.exit_code == 1);
+    CHECK(contains(r.out, "DIFF " + std::string(row.at("gpu").as_string())));
+}
+
 TEST_CASE("the audit fails a sheet whose inputs lie outside its window, even with a matching hash")
 {
     test_database db;

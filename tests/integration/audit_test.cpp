@@ -290,7 +290,10 @@ TEST_CASE("the audit fails a sheet whose inputs lie outside its window, even wit
     CHECK(contains(dates.out, "DIFF effective_until: published 1"));
 }
 
-TEST_CASE("a newly published week reaches a running server within 2 seconds")
+// NOTIFY brings it within a second or two; the bound is 10 s, well under the 30 s poll that would
+// also bring it, so that a loaded machine (the sanitizer build, run two at a time) does not fail a
+// behaviour on a timing.
+TEST_CASE("a newly published week reaches a running server on NOTIFY, before the 30 s poll")
 {
     test_database db;
     db.exec("DELETE FROM sheet WHERE week = '" + this_week() + "'");
@@ -305,6 +308,6 @@ TEST_CASE("a newly published week reaches a running server within 2 seconds")
     REQUIRE(run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", this_week()}).exit_code == 0);
     bool const seen = eventually(
         [&] { return parse(server.get("/v1/prices").body).at("week").as_string() == this_week(); },
-        std::chrono::seconds(2));
+        std::chrono::seconds(10));
     CHECK(seen);
 }

@@ -190,6 +190,22 @@ std::variant<arguments, failure> arguments::from_json(std::span<const parameter>
     return out;
 }
 
+void arguments::read_decimal_commas(std::span<const parameter> params)
+{
+    if (from_ != face::http)
+        return;
+    auto const digit = [](char c) { return c >= '0' && c <= '9'; };
+    for (auto& [name, value] : values_) {
+        auto const* p = find(params, name);
+        auto const comma = value.find(',');
+        if (!p || p->type != value_type::number || comma == std::string::npos || comma == 0 ||
+            comma + 1 == value.size() || value.find_first_of(",.", comma + 1) != std::string::npos ||
+            !digit(value[comma - 1]) || !digit(value[comma + 1]))
+            continue;
+        value[comma] = '.';
+    }
+}
+
 std::optional<std::string> arguments::take(std::string_view name)
 {
     auto it = values_.find(name);

@@ -53,6 +53,11 @@ public:
     static std::variant<arguments, failure>
     from_json(std::span<const parameter> params, boost::json::object const* args);
 
+    // French writes a decimal with a comma: in a call made in French, "1,5" for a number is 1.5.
+    // Only query-string numbers are read so (JSON numbers have no comma), and only a value with one
+    // comma between digits and no point, so that nothing else changes meaning.
+    void read_decimal_commas(std::span<const parameter> params);
+
     std::optional<std::string> take(std::string_view name);
     bool empty() const { return values_.empty(); }
     face from() const { return from_; }

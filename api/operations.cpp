@@ -287,8 +287,35 @@ failure glossary_unavailable(data_view const& data)
     return {pricing::errc::unavailable, "", "the glossary is unavailable: " + std::string(data.glossary_problem())};
 }
 
+// No entry is named so: the terms whose text mentions the words come first among the suggestions,
+// then the slugs closest in spelling.
+failure no_glossary_entry(glossary::document const& doc, std::string const& term)
+{
+    std::vector<std::string> suggestions;
+    for (auto const& hit : glossary::search(doc, term))
+        if (suggestions.size() < rules::glossary_suggestions)
+            suggestions.push_back(hit.term->slug);
+    std::string slugish;
+    for (auto const& w : glossary::words(term))
+        slugish += (slugish.empty() ? "" : "-") + w;
+    for (auto& s : glossary::suggest(doc, slugish, rules::glossary_suggestions))
+        if (suggestions.size() < rules::glossary_suggestions && std::find(suggestions.begin(), suggestions.end(), s) == suggestions.end())
+            suggestions.push_back(std::move(s));
+    std::string closest;
+    for (auto const& s : suggestions)
+        closest += (closest.empty() ? "" : ", ") + s;
+    return failure{pricing::errc::not_found, "term",
+                   "term: no glossary entry is named " + pricing::quote(pricing::utf8_prefix(term, 80)) +
+                       (closest.empty() ? std::string() : "; closest: " + closest) +
+                       "; accepted: a slug, or a term's name or alias in English or French (/v1/glossary lists them)",
+                   std::move(suggestions)};
+}
+
 constexpr parameter term_parameters[] = {
-    {"term", vt::string, "A slug (gpu-hour), a term's name in English or French (Clé API, cle api) or words it contains", true},
+    {"term", vt::string,
+     "A slug (gpu-hour), a term's name or alias in English or French (Clé API, cle api, spot), or the first words of "
+     "one (a loose match, which the answer marks with match)",
+     true},
     lang};
 
 result explain_term(request& r)
@@ -304,22 +331,23 @@ result explain_term(request& r)
     auto const* doc = r.data.glossary(language);
     if (!doc)
         return glossary_unavailable(r.data);
-    auto const slug = glossary::lookup(*doc, *term);
-    if (!slug) {
-        std::string slugish;
-        for (auto const& w : glossary::words(*term))
-            slugish += (slugish.empty() ? "" : "-") + w;
-        auto suggestions = glossary::suggest(*doc, slugish);
-        std::string closest;
-        for (auto const& s : suggestions)
-            closest += (closest.empty() ? "" : ", ") + s;
-        return failure{pricing::errc::not_found, "term",
-                       "term: no glossary entry matches " + pricing::quote(pricing::utf8_prefix(*term, 80)) +
-                           (closest.empty() ? std::string() : "; closest: " + closest) +
-                           "; accepted: a slug, a term's name or words it contains (/v1/glossary lists them)",
-                       std::move(suggestions)};
+    auto const other = language == glossary::language::en ? glossary::language::fr : glossary::language::en;
+    auto const found = glossary::lookup(*doc, *term, r.data.glossary(other));
+    if (!found)
+        return no_glossary_entry(*doc, *term);
+    if (found->how == glossary::naming::exact) {
+        auto a = published("/v1/glossary/" + found->slug, lang_query(language));
+        a.lang = language;
+        return a;
     }
-    auto a = published("/v1/glossary/" + *slug, lang_query(language));
+    // A loose match answers, and says so: the words asked only start those of the term's name.
+    auto const* sheet = r.data.current_sheet();
+    if (!sheet)
+        return glossary_unavailable(r.data);
+    auto entry = render::glossary_entry_json(render::glossary_term_json(doc->find_term(found->slug)), language, *sheet);
+    entry["match"] = {{"asked", std::string(pricing::utf8_prefix(*term, rules::max_glossary_query_bytes))}, {"how", "loose"}};
+    answer a;
+    a.document = std::move(entry);
     a.lang = language;
     return a;
 }
@@ -394,13 +422,12 @@ constexpr parameter history_table_parameters[] = {
 
 result get_history(request& r)
 {
-    auto const t = take(r, "tier");
-    auto const parsed = pricing::parse_tier(t.value_or("on_demand"));
+    auto const parsed = pricing::tier_parameter(take(r, "tier"));
     if (!parsed)
-        return refused(parsed.err(), "tier");
+        return refused(parsed.err());
     if (r.data.sheets().empty())
         return no_sheet();
-    return published("/v1/history", *parsed == pricing::tier::on_demand ? "" : "?tier=" + std::string(*t));
+    return published("/v1/history", *parsed == pricing::tier::on_demand ? "" : "?tier=" + std::string(to_string(*parsed)));
 }
 
 // ---- the table ----------------------------------------------------------------------------------
@@ -497,6 +524,8 @@ result call(operation const& op, request& r)
     if (auto const* f = std::get_if<failure>(&l))
         return *f;
     r.lang = std::get<glossary::language>(l);
+    if (r.lang == glossary::language::fr)
+        r.args.read_decimal_commas(op.parameters);
     auto out = op.run(r);
     if (auto* a = std::get_if<answer>(&out)) {
         a->lang = r.lang;

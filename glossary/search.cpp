@@ -21,6 +21,19 @@ bool all_found(std::vector<std::string> const& query, std::vector<std::string> c
     return std::all_of(query.begin(), query.end(), [&](std::string const& q) { return starts_some(haystack, q); });
 }
 
+// Whether `wanted` starts consecutive words of `name`, the first wanted word starting one of them.
+bool starts_in_order(std::vector<std::string> const& wanted, std::vector<std::string> const& name)
+{
+    for (std::size_t at = 0; at + wanted.size() <= name.size(); ++at) {
+        std::size_t i = 0;
+        while (i < wanted.size() && name[at + i].starts_with(wanted[i]))
+            ++i;
+        if (i == wanted.size())
+            return true;
+    }
+    return false;
+}
+
 std::vector<std::string> name_words(entry const& e)
 {
     std::vector<std::string> out = words(e.name);
@@ -136,25 +149,34 @@ std::vector<std::string> suggest(document const& doc, std::string_view unknown, 
     return out;
 }
 
-std::optional<std::string> lookup(document const& doc, std::string_view text)
+std::optional<named_entry> lookup(document const& doc, std::string_view text, document const* other)
 {
     std::string const folded = fold(text);
     if (doc.find_term(folded) || doc.find_question(folded))
-        return folded;
-    for (auto const& t : doc.terms()) {
-        bool same = fold(t.term->name) == folded;
-        for (auto const& a : t.term->aliases)
-            same = same || fold(a) == folded;
-        if (same)
-            return t.term->slug;
+        return named_entry{folded};
+    auto const wanted = words(text);
+    if (wanted.empty())
+        return std::nullopt;
+    for (auto const* in : {&doc, other}) {
+        if (!in)
+            continue;
+        for (auto const& t : in->terms())
+            if (std::any_of(t.term->aliases.begin(), t.term->aliases.end(), [&](std::string const& a) { return words(a) == wanted; }) ||
+                words(t.term->name) == wanted)
+                if (doc.find_term(t.term->slug))
+                    return named_entry{t.term->slug};
     }
-    // Words of one or two letters prefix too many terms to name one: a near miss gets suggestions.
+    // Words of one or two letters start too many names to name one: a near miss gets suggestions.
     if (folded.size() < 3)
         return std::nullopt;
-    auto const hits = search(doc, text);
-    if (hits.empty())
-        return std::nullopt;
-    return hits.front().term->slug;
+    for (auto const& t : doc.terms()) {
+        bool starts = starts_in_order(wanted, words(t.term->name));
+        for (auto const& a : t.term->aliases)
+            starts = starts || starts_in_order(wanted, words(a));
+        if (starts)
+            return named_entry{t.term->slug, naming::loose};
+    }
+    return std::nullopt;
 }
 
 }

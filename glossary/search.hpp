@@ -2,6 +2,8 @@
 
 #include "glossary/document.hpp"
 
+#include "pricing/rules.hpp"
+
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -25,11 +27,27 @@ std::vector<entry const*> search_questions(document const& doc, std::string_view
 // "cle-api"): a candidate containing `unknown` (or contained in it, for four characters or more)
 // comes first, then by edit distance; file order breaks ties. Only the first
 // rules::max_glossary_suggestion_bytes of `unknown` are compared, so the cost is bounded.
-std::vector<std::string> suggest(document const& doc, std::string_view unknown, std::size_t count = 3);
+std::vector<std::string> suggest(document const& doc, std::string_view unknown,
+                                 std::size_t count = pricing::rules::glossary_suggestions);
 
-// The slug of the entry `text` names: a term's or question's slug, then a term's name or alias as
-// written (case and accents aside), then the first search hit (for three characters or more).
-// Nothing when none matches.
-std::optional<std::string> lookup(document const& doc, std::string_view text);
+// How a text named the entry it found.
+enum class naming {
+    exact,  // its slug, or one of its names word for word
+    loose,  // the words given start the words of one of its names, in their order
+};
+
+struct named_entry {
+    std::string slug;
+    naming how = naming::exact;
+};
+
+// The entry `text` names. Exactly: a term's or question's slug, or a term's name or alias word for
+// word (case, accents and punctuation aside: "gpu hours", "Clé API"), in `doc` or else in `other`, the
+// same glossary in the other language (its slugs are the same), so that a name is found in either
+// language. Loosely, for three characters or more: the first term of `doc` one of whose names has
+// words starting with those of `text`, one after the other ("interruptible" → "Interruptible
+// instance"; "multi instance gpu" does not find "Multi-GPU instance"). A word found only in
+// definitions names nothing: search() lists those. Nothing when none matches.
+std::optional<named_entry> lookup(document const& doc, std::string_view text, document const* other = nullptr);
 
 }

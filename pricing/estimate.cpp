@@ -66,10 +66,12 @@ parsed<gpu_model const*> find_gpu_parameter(std::string_view parameter, std::str
     for (auto const* m : match.candidates)
         refusal.suggestions.push_back(m->id);
     auto& message = refusal.cause.message;
-    if (refusal.suggestions.size() > 1)
-        message += " names several GPUs";
-    else
-        message += " is not a GPU of the catalog";
+    switch (match.miss) {
+    case gpu_miss::several: message += " names several GPUs"; break;
+    case gpu_miss::family: message += " names a family or a memory size, not one GPU"; break;
+    case gpu_miss::unknown:
+    case gpu_miss::close: message += " is not a GPU of the catalog"; break;
+    }
     if (!refusal.suggestions.empty())
         message += "; closest: " + join(refusal.suggestions);
     message += "; accepted: a catalog id (any letter case) or model name: " + join(cat.ids());
@@ -80,9 +82,11 @@ parsed<tier> tier_parameter(std::optional<std::string> const& text)
 {
     if (!text)
         return tier::on_demand;
-    auto const t = parse_tier(ascii_lower(*text));
+    auto const t = tier_named(*text);
     if (!t)
-        return bad_input("tier", "tier: " + quote(*text) + " is not a tier; accepted: on_demand, spot, reserved");
+        return bad_input("tier", "tier: " + quote(utf8_prefix(*text, rules::max_gpu_name_bytes)) +
+                                     " is not a tier; accepted: on_demand, spot, reserved (any letter case; also "
+                                     "on-demand, à la demande, interruptible, preemptible, réservé)");
     return *t;
 }
 

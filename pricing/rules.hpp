@@ -76,6 +76,7 @@ inline constexpr std::size_t max_glossary_query_bytes = 200;     // a glossary s
 // An unknown glossary name is compared, for suggestions, by this many bytes at most (the longest
 // slug has 26): a long input costs what a short typo does.
 inline constexpr std::size_t max_glossary_suggestion_bytes = 32;
+inline constexpr std::size_t glossary_suggestions = 3;  // offered when no entry is named so
 inline constexpr int cheapest_alternatives = 4;             // shown after the cheapest configuration
 inline constexpr int notable_move_percent = 5;          // a feed entry names models whose on-demand moved this much
 inline constexpr std::size_t max_gpu_name_bytes = 64;  // a GPU named by the words of its name

@@ -4,6 +4,7 @@
 #include "rules.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 namespace lcg::pricing {
 
@@ -35,6 +36,40 @@ outcome<tier> parse_tier(std::string_view text)
         if (to_string(t) == text)
             return t;
     return invalid(quote(text) + " is not a tier (accepted: on_demand, spot, reserved)");
+}
+
+std::optional<tier> tier_named(std::string_view text)
+{
+    // The words the glossary and the pages use for each tier, in both languages, folded to ASCII
+    // lower case with '_' between words.
+    struct spelling {
+        std::string_view word;
+        tier t;
+    };
+    static constexpr spelling spellings[] = {
+        {"on_demand", tier::on_demand},  {"ondemand", tier::on_demand},    {"a_la_demande", tier::on_demand},
+        {"spot", tier::spot},            {"interruptible", tier::spot},     {"preemptible", tier::spot},
+        {"reserved", tier::reserved},    {"reserve", tier::reserved},
+    };
+    std::string folded;
+    for (std::size_t i = 0; i < text.size() && folded.size() <= 16; ++i) {
+        auto const c = static_cast<unsigned char>(text[i]);
+        // é É è à À as UTF-8: a lead byte 0xC3 and a second byte naming the letter.
+        if (c == 0xC3 && i + 1 < text.size()) {
+            auto const next = static_cast<unsigned char>(text[++i]);
+            folded += (next == 0xA9 || next == 0x89 || next == 0xA8 || next == 0x88) ? 'e'
+                      : (next == 0xA0 || next == 0x80)                               ? 'a'
+                                                                                     : '?';
+        } else if (c == ' ' || c == '-' || c == '_') {
+            folded += '_';
+        } else {
+            folded += static_cast<char>(std::tolower(c));
+        }
+    }
+    for (auto const& s : spellings)
+        if (s.word == folded)
+            return s.t;
+    return std::nullopt;
 }
 
 money tier_rates::of(tier t) const

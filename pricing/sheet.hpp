@@ -21,6 +21,10 @@ inline constexpr tier all_tiers[] = {tier::on_demand, tier::spot, tier::reserved
 
 std::string_view to_string(tier t);  // "on_demand", "spot", "reserved"
 outcome<tier> parse_tier(std::string_view text);
+// A tier as people write it: its name in any letter case, with a space or hyphen for '_'
+// ("On-Demand"), or the words of the glossary and the pages in either language (à la demande,
+// interruptible, preemptible, réservé). Nothing for anything else.
+std::optional<tier> tier_named(std::string_view text);
 
 // Per-GPU hourly rates of one model, each a whole number of mills.
 struct tier_rates {

@@ -147,6 +147,8 @@ std::string glossary_entry_markdown(json::object const& e, links const& to)
     if (!question)
         out += "*" + escape(text(e, "category_name")) + "* · ";
     out += say(l, "glossary.figures_from", {{"week", md::link(text(e, "week"), to("/v1/prices"))}}) + ".\n\n";
+    if (auto const* match = e.if_contains("match"))
+        out += "> " + say(l, "glossary.loose_match", {{"asked", md::code(text(match->as_object(), "asked"))}}) + "\n\n";
     out += escape(text(e, question ? "answer" : "definition")) + "\n\n";
     if (auto const& aliases = md::array_at(e, "aliases"); !aliases.empty())
         out += "- " + say(l, "glossary.aliases", {{"aliases", md::list(aliases)}}) + "\n";

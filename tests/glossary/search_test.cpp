@@ -134,3 +134,49 @@ TEST_CASE("a search covers the questions: by their wording first, then by their 
     auto const& fr = doc(language::fr);
     CHECK_FALSE(search_questions(fr, "vram").empty());
 }
+
+TEST_CASE("lookup: a slug, name or alias in either language is exact; the first words of a name are loose")
+{
+    auto const& en = doc(language::en);
+    auto const& fr = doc(language::fr);
+    auto const named = [](document const& d, std::string_view text, document const* other = nullptr) {
+        auto const found = lookup(d, text, other);
+        return found ? found->slug + (found->how == naming::loose ? " (loose)" : "") : std::string("-");
+    };
+    CHECK(named(en, "gpu-hour") == "gpu-hour");
+    CHECK(named(en, "spot") == "interruptible-instance");
+    CHECK(named(en, "GPU hours") == "gpu-hour");  // word for word, punctuation aside
+    CHECK(named(en, "TP") == "tensor-parallelism");  // acronyms are aliases, however short
+    CHECK(named(en, "NVL") == "nvlink");
+    CHECK(named(fr, "nvl") == "nvlink");
+    // Either language: a French name asked in English and the other way round.
+    CHECK(named(en, "Clé API", &fr) == "api-key");
+    CHECK(named(en, "Clé API") == "-");  // without the other language, a French name is no English one
+    CHECK(named(fr, "gpu-hours", &en) == "gpu-hour");
+    CHECK(named(fr, "interruptible instance", &en) == "interruptible-instance");
+    // Loose: the words start those of a name, in order.
+    CHECK(named(en, "interruptible") == "interruptible-instance (loose)");
+    CHECK(named(en, "multi gpu inst") == "multi-gpu-instance (loose)");
+    // Not the opposite idea, and not a word found only in a definition.
+    CHECK(named(en, "multi-instance GPU", &fr) == "-");
+    CHECK(named(en, "MIG", &fr) == "-");
+    CHECK(named(fr, "MIG", &en) == "-");
+}
+
+TEST_CASE("lookup: every term's name finds that term in both languages, from either one")
+{
+    for (auto const lang : all_languages) {
+        auto const& d = doc(lang);
+        auto const& other = doc(lang == language::en ? language::fr : language::en);
+        for (auto const& t : d.terms()) {
+            CAPTURE(t.term->name);
+            auto const here = lookup(d, t.term->name, &other);
+            REQUIRE(here);
+            CHECK(here->slug == t.term->slug);
+            CHECK(here->how == naming::exact);
+            auto const there = lookup(other, t.term->name, &d);
+            REQUIRE(there);
+            CHECK(there->slug == t.term->slug);
+        }
+    }
+}

@@ -200,7 +200,11 @@ TEST_CASE("glossary errors: unknown slug with suggestions, bad lang, bad categor
     CHECK(suggestions[0].as_string() == "interruptible-instance");
     CHECK(o.at("detail").as_string().find("'interruptibel'") != json::string::npos);
 
+    // An English alias asked in French finds its term (in French); a typo of one gets suggestions.
     o = parse(server.get("/v1/glossary/gpu-hours?lang=fr").body);
+    CHECK(o.at("slug").as_string() == "gpu-hour");
+    CHECK(o.at("lang").as_string() == "fr");
+    o = parse(server.get("/v1/glossary/gpu-hourz?lang=fr").body);
     CHECK(o.at("suggestions").as_array()[0].as_string() == "gpu-hour");
 
     r = server.get("/v1/glossary?lang=de");

@@ -34,6 +34,7 @@ using lcg::pricing::rates_from_median;
 using lcg::pricing::sheet_row;
 using lcg::pricing::storage_cost;
 using lcg::pricing::tier;
+using lcg::pricing::tier_parameter;
 using lcg::pricing::to_decimal;
 using lcg::pricing::work_unit;
 namespace rules = lcg::pricing::rules;
@@ -230,7 +231,7 @@ TEST_CASE("every parameter is validated and the error names it")
         {{.gpu = "h100-sxm", .hours = "1.0000001"}, "hours", "more than 6 decimals"},
         {{.gpu = "h100-sxm", .hours = "-1"}, "hours", "below the minimum"},
         {{.gpu = "h100-sxm", .hours = "1e2"}, "hours", "not a plain decimal"},
-        {{.gpu = "h100-sxm", .hours = "1", .tier = "interruptible"}, "tier", "on_demand, spot, reserved"},
+        {{.gpu = "h100-sxm", .hours = "1", .tier = "cheap"}, "tier", "on_demand, spot, reserved"},
         {{.gpu = "h100-sxm", .hours = "1", .storage_gb = "1000000.5"}, "storage_gb", "to 1000000"},
         {{.gpu = "h100-sxm", .hours = "1", .storage_hours = "2"}, "storage_hours", "storage_gb"},
         {{.gpu = "h100-sxm", .hours = "1", .storage_gb = "1", .storage_hours = "9000"}, "storage_hours", "8760"},
@@ -368,4 +369,24 @@ TEST_CASE("property: spot < reserved < on-demand for the same job, for every mod
     auto const below = rates_from_median(17'200);  // median 0.0086 → on-demand 0.006 → 0.003 and 0.003
     CHECK(below.on_demand == money::from_mills(6));
     CHECK(below.spot == below.reserved);
+}
+
+TEST_CASE("a tier is taken as people write it, in either language")
+{
+    for (auto const& [text, expected] : std::initializer_list<std::pair<char const*, tier>>{
+             {"on_demand", tier::on_demand}, {"On-Demand", tier::on_demand}, {"on demand", tier::on_demand},
+             {"à la demande", tier::on_demand}, {"A la demande", tier::on_demand}, {"SPOT", tier::spot},
+             {"interruptible", tier::spot}, {"preemptible", tier::spot}, {"reserved", tier::reserved},
+             {"réservé", tier::reserved}, {"RÉSERVÉ", tier::reserved}, {"reserve", tier::reserved}}) {
+        CAPTURE(text);
+        auto const t = tier_parameter(std::string(text));
+        REQUIRE(t.has_value());
+        CHECK(*t == expected);
+    }
+    for (char const* text : {"", "cheap", "on", "spot instance", "réservée", "on_demand_on_demand_on_demand"}) {
+        CAPTURE(text);
+        auto const t = tier_parameter(std::string(text));
+        REQUIRE_FALSE(t.has_value());
+        CHECK(t.err().parameter == "tier");
+    }
 }

@@ -64,6 +64,13 @@ struct public_key {
     bool covers(instant t) const { return valid_from <= t && (!valid_until || t < *valid_until); }
 };
 
+// A sheet is published once its week's observation window has closed, at or after its
+// effective_from (the window's end). A published_at before that is a sheet signed before its inputs
+// were complete, or one backdated into the window of a key since retired: publish never writes one
+// and every verifier refuses it. published_at is among the signed bytes, so it cannot be moved
+// without a new signature.
+inline bool published_in_time(instant effective_from, instant published_at) { return published_at >= effective_from; }
+
 // Every key the service has published, old ones included, so that old sheets keep verifying.
 struct key_ring {
     std::vector<public_key> keys;

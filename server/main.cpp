@@ -64,9 +64,11 @@ Usage:
   lowcostgpu export-inputs --week YYYY-Www --out DIR
                                               write a published sheet, its observations and the raw files
                                               and mappings they came from, for audit --raw-inputs
-  lowcostgpu publish [--week YYYY-Www] [--replace] [--signing-key FILE | --unsigned]
-                                              compute, sign and publish a weekly sheet (default: this week)
-  lowcostgpu sign --all [--signing-key FILE]  sign every published sheet that has no signature (all or nothing)
+  lowcostgpu publish [--week YYYY-Www] [--replace] [--signing-key FILE | --unsigned] [--public-keys KEYS.json]
+                                              compute, sign and publish a weekly sheet (default: this week),
+                                              once its window has closed
+  lowcostgpu sign --all [--signing-key FILE] [--public-keys KEYS.json]
+                                              sign every published sheet that has no signature (all or nothing)
   lowcostgpu public-key [--signing-key FILE] [--valid-from TIME] [--keys KEYS.json]
                                               print the public keys document (for serve --public-keys):
                                               the keys of KEYS.json, those still open closed at TIME,
@@ -86,7 +88,8 @@ Usage:
 
 The signing key (an Ed25519 private key in PEM: openssl genpkey -algorithm ed25519 -out key.pem)
 comes from --signing-key FILE, else LCG_SIGNING_KEY_FILE, else LCG_SIGNING_KEY (the PEM itself);
-never from the database. publish refuses to run without one unless --unsigned is given.
+never from the database. publish refuses to run without one unless --unsigned is given, and, given
+the public keys (--public-keys, LCG_PUBLIC_KEYS_FILE), with a key they do not list as valid now.
 
 Every command but audit and a mirror takes --database-url URL (default: the DATABASE_URL environment
 variable). A mirror asks its upstream what changed every --upstream-interval S (60) and also takes
@@ -177,6 +180,35 @@ std::optional<trust::signing_key> configured_signing_key(arguments const& args)
     return std::move(key).value();
 }
 
+pricing::key_ring read_key_ring(std::string const& path)
+{
+    auto ring = trust::parse_key_ring(read_whole_file(path));
+    if (!ring)
+        throw usage_error(path + ": " + ring.err().message);
+    return std::move(ring).value();
+}
+
+// The signing key publish and sign use must be one the published keys document (--public-keys,
+// LCG_PUBLIC_KEYS_FILE) lists as valid at `at`: a key it has retired signs nothing new, and one it
+// does not list would sign what nobody can verify. Without a keys document (a development set-up)
+// there is nothing to check against.
+void check_key_in_use(arguments const& args, trust::signing_key const& key, pricing::instant at)
+{
+    auto const path = setting(args, "public-keys", "LCG_PUBLIC_KEYS_FILE");
+    if (path.empty())
+        return;
+    auto const ring = read_key_ring(path);
+    auto const* listed = ring.find(key.key_id());
+    if (!listed)
+        throw usage_error("the signing key " + key.key_id() + " is not in the public keys " + path +
+                          ": nobody could verify what it signs (add it with lowcostgpu public-key --keys)");
+    if (!listed->covers(at))
+        throw usage_error("the signing key " + key.key_id() + " is not valid at " + pricing::to_rfc3339(at) +
+                          " (valid from " + pricing::to_rfc3339(listed->valid_from) +
+                          (listed->valid_until ? " until " + pricing::to_rfc3339(*listed->valid_until) : "") +
+                          " in " + path + "): a retired key signs nothing new");
+}
+
 store::sheet_signer signer_of(trust::signing_key const& key)
 {
     return [key](pricing::price_sheet& sheet) { key.sign(sheet); };
@@ -184,7 +216,7 @@ store::sheet_signer signer_of(trust::signing_key const& key)
 
 int run_publish(arguments const& args)
 {
-    allow_only(args, {"database-url", "week", "replace", "signing-key", "unsigned"}, 0);
+    allow_only(args, {"database-url", "week", "replace", "signing-key", "unsigned", "public-keys"}, 0);
     pricing::iso_week week = pricing::week_containing(now());
     if (auto w = args.flag("week")) {
         auto parsed = pricing::parse_week(*w);
@@ -200,8 +232,11 @@ int run_publish(arguments const& args)
         throw usage_error("no signing key: pass --signing-key FILE or set LCG_SIGNING_KEY_FILE (an Ed25519 key: "
                           "openssl genpkey -algorithm ed25519 -out key.pem), or publish with --unsigned and sign "
                           "later with lowcostgpu sign --all");
+    auto const at = now();
+    if (key)
+        check_key_in_use(args, *key, at);
     store::database db(database_url(args));
-    auto const s = db.publish(week, args.flag("replace").has_value(), now(), key ? signer_of(*key) : nullptr);
+    auto const s = db.publish(week, args.flag("replace").has_value(), at, key ? signer_of(*key) : nullptr);
     std::cout << (s.replaced ? "republished " : "published ") << pricing::to_string(s.week) << ": " << s.priced_models
               << " of " << s.models << " models priced from " << s.observations
               << " observations; inputs sha256 " << s.inputs_sha256
@@ -213,26 +248,19 @@ int run_publish(arguments const& args)
 
 int run_sign(arguments const& args)
 {
-    allow_only(args, {"database-url", "all", "signing-key"}, 0);
+    allow_only(args, {"database-url", "all", "signing-key", "public-keys"}, 0);
     if (!args.flag("all"))
         throw usage_error("sign takes --all: it signs every published sheet that has no signature yet");
     auto const key = configured_signing_key(args);
     if (!key)
         throw usage_error("no signing key: pass --signing-key FILE or set LCG_SIGNING_KEY_FILE");
+    check_key_in_use(args, *key, now());
     store::database db(database_url(args));
     auto const weeks = db.sign_unsigned(signer_of(*key));
     for (auto const& w : weeks)
         std::cout << "signed " << pricing::to_string(w) << "\n";
     std::cout << weeks.size() << " sheet(s) signed with key " << key->key_id() << "\n";
     return 0;
-}
-
-pricing::key_ring read_key_ring(std::string const& path)
-{
-    auto ring = trust::parse_key_ring(read_whole_file(path));
-    if (!ring)
-        throw usage_error(path + ": " + ring.err().message);
-    return std::move(ring).value();
 }
 
 // The keys document with the signing key added from --valid-from: a rotation closes the keys still

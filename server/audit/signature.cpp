@@ -65,18 +65,20 @@ pricing::signed_content signed_content_from_json(json::object const& sheet)
 bool check_signature(json::object const& sheet, pricing::key_ring const& keys, std::ostream& report)
 {
     std::string bytes;
-    std::string published_text;
+    pricing::signed_content content;
     try {
-        auto const content = signed_content_from_json(sheet);
+        content = signed_content_from_json(sheet);
         bytes = pricing::signed_bytes(content);
-        published_text = content.published_at;
     } catch (std::exception const& e) {
         report << "  FAIL signature: cannot rebuild the signed bytes: " << e.what() << "\n";
         return false;
     }
-    auto const published_at = pricing::parse_utc_timestamp(published_text);
-    if (!published_at) {
-        report << "  FAIL signature: published_at: " << published_at.err().message << "\n";
+    auto const published_at = pricing::parse_utc_timestamp(content.published_at);
+    auto const effective_from = pricing::parse_utc_timestamp(content.effective_from);
+    if (!published_at || !effective_from) {
+        report << "  FAIL signature: " << (published_at ? "effective_from: " + effective_from.err().message
+                                                        : "published_at: " + published_at.err().message)
+               << "\n";
         return false;
     }
     auto const signature = sheet.if_contains("signature");
@@ -84,7 +86,7 @@ bool check_signature(json::object const& sheet, pricing::key_ring const& keys, s
     auto const as_text = [](json::value const* v) {
         return v && v->is_string() ? std::string(v->as_string()) : std::string();
     };
-    auto const result = trust::verify_bytes(bytes, as_text(signature), as_text(key_id), *published_at, keys);
+    auto const result = trust::verify_bytes(bytes, as_text(signature), as_text(key_id), {*effective_from, *published_at}, keys);
     if (!result) {
         report << "  FAIL signature: " << result.err().message << "\n";
         return false;

@@ -3,6 +3,8 @@
 #include "server/store/digest.hpp"
 #include "server/store/session.hpp"
 
+#include "pricing/signing.hpp"
+
 #include <pqxx/pqxx>
 
 #include <algorithm>
@@ -427,6 +429,10 @@ publish_summary database::publish(pricing::iso_week week, bool replace, pricing:
     return guarded("publishing", [&] {
         std::string const name = pricing::to_string(week);
         auto const window = pricing::observation_window(week);
+        if (!pricing::published_in_time(window.until, now))
+            throw store_error("refusing to publish " + name + ": its observation window closes at " +
+                                  pricing::to_rfc3339(window.until) + "; a week is published once its window has closed",
+                              true);
         pqxx::work tx(impl_->conn);
         publish_summary summary;
         summary.week = week;

@@ -180,10 +180,15 @@ pricing::outcome<key_ring> parse_key_ring(std::string_view keys_json)
 }
 
 pricing::outcome<verified> verify_bytes(std::string_view bytes, std::string_view signature_base64,
-                                        std::string_view key_id, pricing::instant published_at, key_ring const& keys)
+                                        std::string_view key_id, signed_times times, key_ring const& keys)
 {
+    auto const published_at = times.published_at;
     if (signature_base64.empty() || key_id.empty())
         return failed("the sheet is not signed (no signature or key_id)");
+    if (!pricing::published_in_time(times.effective_from, published_at))
+        return failed("the sheet's published_at " + pricing::to_rfc3339(published_at) + " is before its week began (" +
+                      pricing::to_rfc3339(times.effective_from) +
+                      "): a sheet is published once its window has closed, so this one was backdated or signed early");
     auto const* entry = keys.find(key_id);
     if (!entry)
         return failed("the sheet names key " + std::string(key_id) + ", which is not among the published keys");
@@ -207,7 +212,8 @@ pricing::outcome<verified> verify_bytes(std::string_view bytes, std::string_view
 
 pricing::outcome<verified> verify_sheet(pricing::price_sheet const& sheet, key_ring const& keys)
 {
-    return verify_bytes(pricing::signed_bytes(sheet), sheet.signature, sheet.key_id, sheet.published_at, keys);
+    return verify_bytes(pricing::signed_bytes(sheet), sheet.signature, sheet.key_id,
+                        {sheet.effective_from, sheet.published_at}, keys);
 }
 
 struct signing_key::key_holder {

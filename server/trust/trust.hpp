@@ -28,14 +28,21 @@ struct verified {
 };
 
 // Checks `sheet.signature` over pricing::signed_bytes(sheet) with the key `sheet.key_id` names in
-// `keys`, which must cover `sheet.published_at`. The error says what failed: an unsigned sheet, an
-// unknown key, a key outside its validity window, a malformed or a wrong signature.
+// `keys`, which must cover `sheet.published_at`, itself no earlier than the sheet's effective_from
+// (pricing::published_in_time). The error says what failed: an unsigned sheet, a publication time
+// before its week, an unknown key, a key outside its validity window, a malformed or a wrong
+// signature.
 pricing::outcome<verified> verify_sheet(pricing::price_sheet const& sheet, key_ring const& keys);
+
+// The times a signature is checked against, both among the signed bytes.
+struct signed_times {
+    pricing::instant effective_from;
+    pricing::instant published_at;
+};
 
 // The same check over given bytes (a mirror or an auditor that holds the signed text itself).
 pricing::outcome<verified> verify_bytes(std::string_view bytes, std::string_view signature_base64,
-                                        std::string_view key_id, pricing::instant published_at,
-                                        key_ring const& keys);
+                                        std::string_view key_id, signed_times times, key_ring const& keys);
 
 // The id of an Ed25519 public key: the first 16 lower-case hex digits of the SHA-256 of its raw
 // 32 bytes (`openssl pkey -pubin -outform DER | tail -c 32 | sha256sum | cut -c1-16`).

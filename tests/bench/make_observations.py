@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes N synthetic observations (CSV) inside one sheet's window, for benchmarks only.
 
-Usage: make_observations.py N WEEK_MONDAY_ISO [WEEKS] > file.csv   (e.g. 200000 2030-01-07 52)
+Usage: make_observations.py N WEEK_MONDAY_ISO [WEEKS] > file.csv   (e.g. 200000 2019-01-07 52)
 With WEEKS, N observations in the window of each of WEEKS consecutive weeks from that Monday.
 Deterministic (fixed seed); prices are integer micro-dollars printed with 6 decimals. Each model's
 listings are spread over the five synthetic sources of sql/sample/sources.sql, so that rules

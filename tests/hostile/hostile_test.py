@@ -90,10 +90,10 @@ def served(port, target):
 class Database:
     """A copy of the sample database, dropped at the end."""
 
-    def __init__(self):
+    def __init__(self, suffix=""):
         self.admin = required_env("LCG_TEST_ADMIN_URL")
         self.port = required_env("LCG_TEST_PG_PORT")
-        self.name = f"lcg_hostile_{os.getpid()}"
+        self.name = f"lcg_hostile_{os.getpid()}{suffix}"
         template = required_env("LCG_TEST_TEMPLATE")
         self.psql(self.admin, f"CREATE DATABASE {self.name} TEMPLATE {template} OWNER lowcostgpu_owner")
 
@@ -109,27 +109,32 @@ class Database:
         self.psql(self.admin, f"DROP DATABASE IF EXISTS {self.name} WITH (FORCE)")
 
 
-def lowcostgpu(*args, stdin=""):
+def lowcostgpu(*args, stdin="", env=None):
     return subprocess.run([required_env("LCG_BINARY"), *args], input=stdin, capture_output=True, text=True,
-                          timeout=120)
+                          timeout=120, env=None if env is None else {**os.environ, **env})
 
 
 class Server:
-    """lowcostgpu serve on 127.0.0.1:0 (under `prefix`, such as prlimit), its output in a file."""
+    """lowcostgpu serve on 127.0.0.1:0 (under `prefix`, such as prlimit), its output in a file; with
+    no database URL, a mirror (`extra_args` name its upstream)."""
 
-    def __init__(self, database_url, extra_args=(), prefix=()):
+    def __init__(self, database_url, extra_args=(), prefix=(), ready=True):
         self.out = tempfile.NamedTemporaryFile(prefix="lcg-hostile-", suffix=".log", delete=False)
+        database = ["--database-url", database_url] if database_url else []
         self.process = subprocess.Popen([*prefix, required_env("LCG_BINARY"), "serve", "--listen", "127.0.0.1:0",
-                                         "--database-url", database_url, *extra_args],
+                                         *database, *extra_args],
                                         stdout=self.out, stderr=subprocess.STDOUT)
         match = wait_for(lambda: re.search(r"listening on http://127\.0\.0\.1:(\d+)", self.output()), 10)
         if match is None:
-            self.stop()
-            sys.exit("lowcostgpu serve did not start: " + self.output())
+            self.fail("lowcostgpu serve did not start: ")
         self.port = int(match.group(1))
-        if not wait_for(lambda: self.alive_and(lambda: http(self.port, "/readyz")[0] == 200), 10):
-            self.stop()
-            sys.exit("lowcostgpu serve never became ready: " + self.output())
+        if ready and not wait_for(lambda: self.alive_and(lambda: http(self.port, "/readyz")[0] == 200), 10):
+            self.fail("lowcostgpu serve never became ready: ")
+
+    def fail(self, why):
+        output = self.output()
+        self.stop()
+        sys.exit(why + output)
 
     def output(self):
         with open(self.out.name, encoding="utf-8", errors="replace") as f:
@@ -182,9 +187,10 @@ class NormalClient:
 # --- the cases: one function each, (server, database) -> None, checking with check() ---
 
 
-def week_after(weeks):
-    """An ISO week `weeks` after this one, far from the sample data's."""
-    return time.strftime("%G-W%V", time.gmtime(time.time() + weeks * 7 * 86400))
+def week_before(weeks):
+    """An ISO week `weeks` before this one, far from the sample data's (a week is published only
+    once its window has closed)."""
+    return time.strftime("%G-W%V", time.gmtime(time.time() - weeks * 7 * 86400))
 
 
 def observed_in_window_of(week, day):
@@ -194,7 +200,7 @@ def observed_in_window_of(week, day):
 
 
 def case_unpublishable_model(server, db):
-    week = week_after(60)
+    week = week_before(60)
     header = "observed_at,gpu,price_per_gpu_hour,source,listing_id\n"
     # five sources of one listing each (rules version 2 needs three sources)
     rows = "".join(f"{observed_in_window_of(week, d)},l4,0.001,hostile-{d},cheap{d}\n"
@@ -249,7 +255,7 @@ def case_link_header(server, db):
 
 
 def case_csv_formulas(server, db):
-    week = week_after(70)
+    week = week_before(70)
     header = "observed_at,gpu,price_per_gpu_hour,source,listing_id\n"
     rows = "".join(f"{observed_in_window_of(week, d)},l4,0.500,\"=HYPERLINK(\"\"http://x\"\")\",@cmd{d}\n"
                    for d in range(5))
@@ -550,6 +556,130 @@ def case_unread_log(server, db):
             process.wait()
 
 
+class ForgingProxy:
+    """An HTTP proxy on 127.0.0.1 in front of `origin_port` that passes every GET through, except
+    what `rewrite(path, body) -> body` changes."""
+
+    def __init__(self, origin_port, rewrite):
+        self.origin_port, self.rewrite = origin_port, rewrite
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.listener.settimeout(0.2)
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self):
+        for _ in range(1000000):
+            if self.stopping.is_set():
+                return
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                continue
+            threading.Thread(target=self.answer, args=(conn,), daemon=True).start()
+
+    def answer(self, conn):
+        with conn:
+            conn.settimeout(10)
+            data = b""
+            while b"\r\n\r\n" not in data and len(data) < 65536:
+                chunk = conn.recv(4096)
+                if not chunk:
+                    return
+                data += chunk
+            method, target = data.split(b" ", 2)[:2]
+            accept = re.search(rb"(?i)\r\naccept: ([^\r]*)", data)
+            headers = {"Accept": accept.group(1).decode()} if accept else {}
+            status, fields, body = http(self.origin_port, target.decode(), method.decode(), headers)
+            body = self.rewrite(urllib.parse.urlsplit(target.decode()).path, body)
+            head = f"HTTP/1.1 {status} X\r\nContent-Type: {fields.get('content-type', 'application/json')}\r\n" \
+                   f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+            conn.sendall(head.encode() + (b"" if method == b"HEAD" else body))
+
+    def stop(self):
+        self.stopping.set()
+        self.thread.join(timeout=5)
+        self.listener.close()
+
+
+def openssl(*args):
+    return subprocess.run(["openssl", *args], capture_output=True, check=True)
+
+
+def case_backdated_retired_key(server, db):
+    # Key A was retired 30 days before this week's Monday, key B took over then. An attacker who
+    # kept A takes this week's genuine sheet (signed by B), moves its published_at into A's window
+    # and signs it again with A: the signature is good and A covers that time, but no sheet of this
+    # week can have been published before the week began.
+    this_week = time.strftime("%G-W%V", time.gmtime())
+    monday = calendar.timegm(time.strptime(this_week + "-1", "%G-W%V-%u"))
+    rotated_at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(monday - 30 * 86400))
+    backdated = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(monday - 31 * 86400))
+    other = Database("_keys")
+    origin = proxy = mirror = None
+    try:
+        with tempfile.TemporaryDirectory() as d:
+            a, b, keys = (os.path.join(d, n) for n in ("a.pem", "b.pem", "keys.json"))
+            for k in (a, b):
+                openssl("genpkey", "-algorithm", "ed25519", "-out", k)
+            first = lowcostgpu("public-key", "--signing-key", a, "--valid-from", "2000-01-01T00:00:00Z")
+            open(os.path.join(d, "a.json"), "w").write(first.stdout)
+            both = lowcostgpu("public-key", "--signing-key", b, "--valid-from", rotated_at, "--keys",
+                              os.path.join(d, "a.json"))
+            check(both.returncode == 0, f"the rotated keys document: {both.stderr}")
+            open(keys, "w").write(both.stdout)
+            key_a = json.loads(both.stdout)["keys"][0]["key_id"]
+            # A retired key signs nothing new.
+            refused = lowcostgpu("publish", "--database-url", other.url("publisher"), "--week", this_week, "--replace",
+                                 "--signing-key", a, "--public-keys", keys)
+            check(refused.returncode != 0 and "a retired key signs nothing new" in refused.stderr,
+                  f"publish refuses the retired key: {refused.returncode} {refused.stderr.strip()}")
+            # Every sheet of the other database signed again with B, as after a real rotation.
+            Database.psql(other.url("owner"), "UPDATE sheet SET signature = NULL, key_id = NULL")
+            signed = lowcostgpu("sign", "--all", "--database-url", other.url("publisher"), "--signing-key", b,
+                                "--public-keys", keys)
+            check(signed.returncode == 0, f"sign --all with B: {signed.stderr}")
+            origin = Server(other.url("reader"), ["--public-keys", keys])
+            genuine = json.loads(served(origin.port, f"/v1/sheets/{this_week}"))
+            signed_text = served(origin.port, f"/v1/sheets/{this_week}/signed.txt").decode()
+            forged_text = signed_text.replace(f"published_at {genuine['published_at']}\n", f"published_at {backdated}\n")
+            check(forged_text != signed_text, "the signed bytes name published_at")
+            open(os.path.join(d, "forged.txt"), "w").write(forged_text)
+            signature = openssl("pkeyutl", "-sign", "-rawin", "-inkey", a, "-in", os.path.join(d, "forged.txt")).stdout
+            forged_signature = __import__("base64").b64encode(signature).decode()
+
+            def rewrite(path, body):
+                if path == f"/v1/sheets/{this_week}":
+                    doc = json.loads(body)
+                    doc.update(published_at=backdated, key_id=key_a, signature=forged_signature)
+                    return json.dumps(doc).encode()
+                if path == "/v1/sheets":
+                    return body.replace(genuine["published_at"].encode(), backdated.encode())
+                return body
+
+            proxy = ForgingProxy(origin.port, rewrite)
+            audit = lowcostgpu("audit", "--url", f"http://127.0.0.1:{proxy.port}", "--week", this_week,
+                               "--keys", keys)
+            check(audit.returncode == 1, f"audit fails the backdated sheet: exit {audit.returncode}")
+            check("is before its week began" in audit.stdout, f"audit says why: {audit.stdout[-400:]}")
+            honest = lowcostgpu("audit", "--url", f"http://127.0.0.1:{origin.port}", "--week", this_week,
+                                "--keys", keys)
+            check(honest.returncode == 0, f"the genuine sheet audits: {honest.stdout[-300:]}")
+            mirror = Server(None, ["--upstream", f"http://127.0.0.1:{proxy.port}", "--upstream-keys", keys],
+                            ready=False)
+            ready = wait_for(lambda: b"before its week began" in (http(mirror.port, "/readyz")[2] or b""), 10)
+            check(ready, f"the mirror refuses the upstream and says why: {http(mirror.port, '/readyz')[2][:400]}")
+            check(http(mirror.port, f"/v1/sheets/{this_week}")[0] != 200 or
+                  json.loads(served(mirror.port, f"/v1/sheets/{this_week}"))["key_id"] != key_a,
+                  "the mirror never serves the backdated sheet")
+    finally:
+        for s_ in (mirror, proxy, origin):
+            if s_:
+                s_.stop()
+        other.drop()
+
+
 CASES = [
     ("unpublishable model", "five observations at $0.001 for one model made publish fail the week",
      case_unpublishable_model),
@@ -575,6 +705,8 @@ CASES = [
      case_forwarded_for),
     ("unread log", "request logs were written from the event loops: with standard output unread the server froze "
      "after about 590 requests and ignored SIGTERM", case_unread_log),
+    ("backdated retired key", "a sheet signed with a retired key, its published_at moved back into that key's "
+     "window, passed audit and a mirror (H4)", case_backdated_retired_key),
 ]
 
 

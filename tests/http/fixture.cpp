@@ -129,7 +129,7 @@ week_data make_week(pricing::catalog const& c, pricing::iso_week week, std::int6
     w.sheet.week = week;
     w.sheet.effective_from = pricing::monday_of(week);
     w.sheet.effective_until = pricing::monday_of(pricing::next_week(week));
-    w.sheet.published_at = w.sheet.effective_from - hours(36);
+    w.sheet.published_at = w.sheet.effective_from + std::chrono::seconds(4);  // once its window has closed
     w.sheet.inputs_sha256 = store::sha256_hex(w.csv);
     w.sheet.observations = n;
     w.sheet.rules_version = 2;

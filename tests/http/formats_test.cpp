@@ -189,7 +189,7 @@ TEST_CASE("the canonical observations CSV keeps its URL and its bytes")
     CHECK(csv.body().starts_with("observed_at,gpu,price_per_gpu_hour,source,listing_id\n"));
     CHECK(fixture_request("/v1/sheets/2026-W49/observations", {{"Accept", "text/csv"}}).body() == csv.body());
     auto const sheet = boost::json::parse(fixture_request("/v1/sheets/2026-W49").body()).as_object();
-    CHECK(header(csv, "Last-Modified") == "Sat, 28 Nov 2026 12:00:00 GMT");  // the sheet's publication
+    CHECK(header(csv, "Last-Modified") == "Mon, 30 Nov 2026 00:00:04 GMT");  // the sheet's publication
     CHECK(sheet.at("observations").as_int64() == 19);
 }
 

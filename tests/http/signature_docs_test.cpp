@@ -29,7 +29,8 @@ TEST_CASE("signed.txt and signature.txt verify with the served key, and the keys
     CHECK(keys->keys[0].key_id == sheet->key_id);
     auto const pem = testing::fixture_request("/.well-known/lowcostgpu-keys/" + sheet->key_id + ".pem");
     CHECK(pem.body().str() == keys->keys[0].public_key_pem);
-    CHECK(trust::verify_bytes(bytes.body().str(), sheet->signature, sheet->key_id, sheet->published_at, *keys));
+    CHECK(trust::verify_bytes(bytes.body().str(), sheet->signature, sheet->key_id,
+                              {sheet->effective_from, sheet->published_at}, *keys));
 }
 
 TEST_CASE("an unknown key or week is 404 and says where to look")

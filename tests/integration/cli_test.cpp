@@ -34,8 +34,8 @@ TEST_CASE("a good CSV is imported")
 {
     test_database db;
     long const before = db.count("observation");
-    std::string const csv = header + "2030-01-01T10:00:00Z,h100-sxm,2.412,test-market,L-1\n"
-                                     "2030-01-01T11:00:00Z,l4,0.38,\"market, with comma\",\n";
+    std::string const csv = header + "2019-01-01T10:00:00Z,h100-sxm,2.412,test-market,L-1\n"
+                                     "2019-01-01T11:00:00Z,l4,0.38,\"market, with comma\",\n";
     auto const r = run_lowcostgpu({"import-observations", "--database-url", db.url("publisher"), "-"}, csv);
     CHECK(r.exit_code == 0);
     CHECK(contains(r.out, "imported 2 observations"));
@@ -47,14 +47,14 @@ TEST_CASE("a malformed CSV is refused with line numbers and nothing is imported"
     test_database db;
     long const before = db.count("observation");
     std::string const csv = header +
-                            "2030-01-01T10:00:00Z,h100-sxm,2.412,m,L-1\n"        // 2: good
-                            "2030-01-01T10:00:00Z,h100-sxm,abc,m,L-2\n"          // 3: bad number
-                            "2030-01-01T10:00:00Z,h100-sxm,1.1234567,m,L-3\n"    // 4: 7 decimals
-                            "2030-01-01T10:00:00Z,h100-sxm,0,m,L-4\n"            // 5: zero
-                            "2030-01-01T10:00:00Z,h100-sxm,-1.5,m,L-5\n"         // 6: negative
-                            "2030-01-01T10:00:00Z,h999,1.5,m,L-6\n"              // 7: unknown GPU
-                            "2030-13-01T10:00:00Z,h100-sxm,1.5,m,L-7\n"          // 8: bad timestamp
-                            "2030-01-01T10:00:00Z,h100-sxm,1.5,m\n";             // 9: missing column
+                            "2019-01-01T10:00:00Z,h100-sxm,2.412,m,L-1\n"        // 2: good
+                            "2019-01-01T10:00:00Z,h100-sxm,abc,m,L-2\n"          // 3: bad number
+                            "2019-01-01T10:00:00Z,h100-sxm,1.1234567,m,L-3\n"    // 4: 7 decimals
+                            "2019-01-01T10:00:00Z,h100-sxm,0,m,L-4\n"            // 5: zero
+                            "2019-01-01T10:00:00Z,h100-sxm,-1.5,m,L-5\n"         // 6: negative
+                            "2019-01-01T10:00:00Z,h999,1.5,m,L-6\n"              // 7: unknown GPU
+                            "2019-13-01T10:00:00Z,h100-sxm,1.5,m,L-7\n"          // 8: bad timestamp
+                            "2019-01-01T10:00:00Z,h100-sxm,1.5,m\n";             // 9: missing column
     auto const r = run_lowcostgpu({"import-observations", "--database-url", db.url("publisher"), "-"}, csv);
     CHECK(r.exit_code == 1);
     CAPTURE(r.err);
@@ -72,7 +72,7 @@ TEST_CASE("a wrong header or an empty file is refused")
     test_database db;
     long const before = db.count("observation");
     auto const wrong = run_lowcostgpu({"import-observations", "--database-url", db.url("publisher"), "-"},
-                                      "when,gpu,price,source,listing\n2030-01-01T10:00:00Z,l4,1,m,\n");
+                                      "when,gpu,price,source,listing\n2019-01-01T10:00:00Z,l4,1,m,\n");
     CHECK(wrong.exit_code == 1);
     CHECK(contains(wrong.err, "line 1: the header must be"));
     auto const empty = run_lowcostgpu({"import-observations", "--database-url", db.url("publisher"), "-"}, "");
@@ -87,33 +87,33 @@ TEST_CASE("publish refuses an existing week unless --replace, and writes the wee
 {
     test_database db;
     std::string csv = header;
-    // 2030-W02 starts on Monday 2030-01-07: its window is 2029-12-31 .. 2030-01-06. Five sources
+    // 2019-W02 starts on Monday 2019-01-07: its window is 2018-12-31 .. 2019-01-06. Five sources
     // of one listing each, so the sources' median is the listings' (rules version 2).
     for (int i = 0; i < 5; ++i)
-        csv += "2030-01-0" + std::to_string(i + 1) + "T12:00:00Z,l4,1.00" + std::to_string(i) + ",m" +
+        csv += "2019-01-0" + std::to_string(i + 1) + "T12:00:00Z,l4,1.00" + std::to_string(i) + ",m" +
                std::to_string(i) + ",L" + std::to_string(i) + "\n";
-    csv += "2030-01-07T00:00:00Z,l4,9.99,m,outside\n";  // the re-check instant itself is next week's
+    csv += "2019-01-07T00:00:00Z,l4,9.99,m,outside\n";  // the re-check instant itself is next week's
     REQUIRE(run_lowcostgpu({"import-observations", "--database-url", db.url("publisher"), "-"}, csv).exit_code == 0);
 
-    auto const first = run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", "2030-W02"});
+    auto const first = run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", "2019-W02"});
     CHECK(first.exit_code == 0);
     CHECK(contains(first.out, "1 of 27 models priced from 5 observations"));
     pqxx::connection c(db.url("reader"));
     {
         pqxx::read_transaction tx(c);
         auto const row = tx.exec1("SELECT median2_micros, on_demand_micros FROM sheet_row "
-                                  "WHERE week = '2030-W02' AND gpu = 'l4'");
+                                  "WHERE week = '2019-W02' AND gpu = 'l4'");
         CHECK(row[0].as<long>() == 2'004'000);  // median 1.002
         CHECK(row[1].as<long>() == 701'000);    // floor(1.002 × 0.70) = 0.701
     }
-    auto const again = run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", "2030-W02"});
+    auto const again = run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", "2019-W02"});
     CHECK(again.exit_code == 1);
     CHECK(contains(again.err, "already published"));
     auto const replaced =
-        run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", "2030-W02", "--replace"});
+        run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", "2019-W02", "--replace"});
     CHECK(replaced.exit_code == 0);
     CHECK(contains(replaced.out, "republished"));
-    auto const bad_week = run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", "2030-W60"});
+    auto const bad_week = run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", "2019-W60"});
     CHECK(bad_week.exit_code == 2);
 }
 
@@ -121,16 +121,16 @@ TEST_CASE("one model whose rates round to $0.000 does not block the week: it is 
 {
     test_database db;
     std::string csv = header;
-    // 2030-W02's window is 2029-12-31 .. 2030-01-06: five l4 at $0.001, five h100-sxm at $2.400.
+    // 2019-W02's window is 2018-12-31 .. 2019-01-06: five l4 at $0.001, five h100-sxm at $2.400.
     for (int i = 0; i < 5; ++i) {
-        std::string const day = "2030-01-0" + std::to_string(i + 1);
+        std::string const day = "2019-01-0" + std::to_string(i + 1);
         std::string const source = ",m" + std::to_string(i);  // five sources
         csv += day + "T12:00:00Z,l4,0.001" + source + ",cheap" + std::to_string(i) + "\n";
         csv += day + "T13:00:00Z,h100-sxm,2.400" + source + ",fine" + std::to_string(i) + "\n";
     }
     REQUIRE(run_lowcostgpu({"import-observations", "--database-url", db.url("publisher"), "-"}, csv).exit_code == 0);
 
-    auto const r = run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", "2030-W02"});
+    auto const r = run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", "2019-W02"});
     CAPTURE(r.out);
     CAPTURE(r.err);
     CHECK(r.exit_code == 0);
@@ -141,10 +141,10 @@ TEST_CASE("one model whose rates round to $0.000 does not block the week: it is 
     pqxx::connection c(db.url("reader"));
     pqxx::read_transaction tx(c);
     auto const l4 = tx.exec1("SELECT on_demand_micros IS NULL, unavailable_reason FROM sheet_row "
-                             "WHERE week = '2030-W02' AND gpu = 'l4'");
+                             "WHERE week = '2019-W02' AND gpu = 'l4'");
     CHECK(l4[0].as<bool>());
     CHECK(contains(l4[1].as<std::string>(), "0.000"));
-    CHECK(tx.exec1("SELECT on_demand_micros FROM sheet_row WHERE week = '2030-W02' AND gpu = 'h100-sxm'")[0]
+    CHECK(tx.exec1("SELECT on_demand_micros FROM sheet_row WHERE week = '2019-W02' AND gpu = 'h100-sxm'")[0]
               .as<long>() == 1'680'000);
 }
 
@@ -187,7 +187,7 @@ TEST_CASE("the reader role has no TEMP, advisory-lock or pg_notify rights, and c
     pqxx::connection reader(db.url("reader"));
     pqxx::work holding(reader);
     holding.exec("LOCK TABLE sheet, schema_migration IN ACCESS SHARE MODE");
-    auto const r = run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", "2030-W02"});
+    auto const r = run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", "2019-W02"});
     CAPTURE(r.err);
     CHECK(r.exit_code == 0);
     CHECK(run_lowcostgpu({"migrate", "--database-url", db.url("owner")}).exit_code == 0);

@@ -30,7 +30,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Far from the sample data's weeks, as in market_test.cpp.
-std::string const observed_at = "2030-01-02T12:00:00Z";
+std::string const observed_at = "2019-01-02T12:00:00Z";
 
 std::string vms_csv(std::string const& source) { return market_catalog_dir() + "/" + source + "/vms.csv"; }
 

@@ -28,7 +28,7 @@ std::vector<std::string> const sources = {"cudo",   "daytona",        "hyperboli
 std::vector<std::string> const outcomes = {"imported", "duplicate", "not_gpu", "no_price", "not_in_catalog", "ambiguous"};
 
 // Far from the sample data's weeks, so the sheet of its week holds these listings only.
-std::string const observed_at = "2030-01-02T12:00:00Z";
+std::string const observed_at = "2019-01-02T12:00:00Z";
 
 std::string vms_csv(std::string const& source) { return market_catalog_dir() + "/" + source + "/vms.csv"; }
 

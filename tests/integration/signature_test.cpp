@@ -188,7 +188,7 @@ TEST_CASE("rotation: a new key signs new sheets and old sheets keep verifying wi
     std::string const old_keys = required_env("LCG_PUBLIC_KEYS_FILE");
     auto const rotated = run_shell(dir, "set -e\nopenssl genpkey -algorithm ed25519 -out new.pem\n" + bin +
                                             " public-key --signing-key new.pem --keys " + old_keys +
-                                            " > keys.json\n" + bin + " publish --signing-key new.pem --replace " +
+                                            " > keys.json\n" + bin + " publish --signing-key new.pem --public-keys keys.json --replace " +
                                             "--week " + this_week() + " --database-url " + db.url("publisher") + "\n");
     REQUIRE(rotated.exit_code == 0);
     CHECK(contains(rotated.output, "signed with key "));

@@ -68,7 +68,8 @@ TEST_CASE("signing follows RFC 8032: the published test vector, its key and its 
     CHECK(key.public_key_pem() == rfc_public);
     CHECK(key.sign("") == rfc_empty_signature);
     CHECK(trust::key_id_of(rfc_public).value() == rfc_key_id);
-    CHECK(trust::verify_bytes("", rfc_empty_signature, rfc_key_id, at("2026-06-01T00:00:00Z"), ring_of(key)));
+    CHECK(trust::verify_bytes("", rfc_empty_signature, rfc_key_id, {at("2026-06-01T00:00:00Z"), at("2026-06-01T00:00:00Z")},
+                              ring_of(key)));
 }
 
 TEST_CASE("a signed sheet verifies and any change to a signed figure does not")
@@ -169,4 +170,33 @@ TEST_CASE("only an Ed25519 private key in PEM signs")
     CHECK_FALSE(trust::signing_key::from_pem(rfc_public));
     CHECK_FALSE(trust::signing_key::from_pem("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"));
     CHECK(trust::signing_key::from_pem(rfc_private));
+}
+
+TEST_CASE("a sheet stamped before its week began is refused, whatever key signed it (issue 29, H4)")
+{
+    // Key A retired on 2026-11-01, key B from then. A sheet of 2026-W49 (from 2026-11-30) whose
+    // published_at was moved back into A's window and signed again with A: the signature is good
+    // and A covers the time, but no sheet of that week can have been published before its window
+    // closed.
+    auto const a = rfc_key();
+    auto const b = trust::signing_key::from_pem(other_private).value();
+    trust::key_ring ring = ring_of(a, "2026-01-01T00:00:00Z", "2026-11-01T00:00:00Z");
+    ring.keys.push_back(ring_of(b, "2026-11-01T00:00:00Z").keys[0]);
+    auto genuine = sheet_published("2026-11-30T00:00:04Z");
+    b.sign(genuine);
+    CHECK(trust::verify_sheet(genuine, ring));
+
+    auto backdated = sheet_published("2026-10-31T12:00:00Z");
+    a.sign(backdated);
+    auto const refused = trust::verify_sheet(backdated, ring);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.err().message ==
+          "the sheet's published_at 2026-10-31T12:00:00Z is before its week began (2026-11-30T00:00:00Z): a sheet is "
+          "published once its window has closed, so this one was backdated or signed early");
+    // At the very start of its week it is in time.
+    auto first_second = sheet_published("2026-11-30T00:00:00Z");
+    b.sign(first_second);
+    CHECK(trust::verify_sheet(first_second, ring));
+    CHECK(pricing::published_in_time(at("2026-11-30T00:00:00Z"), at("2026-11-30T00:00:00Z")));
+    CHECK_FALSE(pricing::published_in_time(at("2026-11-30T00:00:00Z"), at("2026-11-29T23:59:59Z")));
 }

@@ -6,6 +6,7 @@
 #include "render/costing_json.hpp"
 #include "render/glossary_json.hpp"
 #include "render/json.hpp"
+#include "render/quote.hpp"
 
 #include "glossary/search.hpp"
 #include "glossary/text.hpp"
@@ -18,6 +19,7 @@
 #include "pricing/instance_check.hpp"
 #include "pricing/inventory.hpp"
 #include "pricing/price_query.hpp"
+#include "pricing/quote.hpp"
 #include "pricing/rules.hpp"
 #include "pricing/sizing.hpp"
 
@@ -430,6 +432,21 @@ result get_history(request& r)
     return published("/v1/history", *parsed == pricing::tier::on_demand ? "" : "?tier=" + std::string(to_string(*parsed)));
 }
 
+constexpr parameter quote_parameters[] = {
+    gpu_id, tier,
+    {"price", vt::number, "The quoted rate, USD per GPU-hour (up to 6 decimals), such as 0.84", true, {}, 0,
+     rules::max_observed_price.micros() / 1'000'000},
+    week, lang};
+
+result verify_quote(request& r)
+{
+    auto const q = pricing::parse_quote({take(r, "gpu"), take(r, "tier"), take(r, "price"), take(r, "week")},
+                                        r.data.catalog(), r.data.sheets(), r.data.current_sheet());
+    if (!q)
+        return refused(q.err());
+    return computed(render::quote_check_json(pricing::check_quote(*q), r.lang));
+}
+
 // ---- the table ----------------------------------------------------------------------------------
 
 constexpr parameter methodology_parameters[] = {lang};
@@ -450,6 +467,12 @@ auto const registry = std::to_array<operation>({
      "One rate (on-demand by default) of every GPU model in every published week, weeks oldest first; null where a "
      "model was not priced. Its CSV is a wide table, a row per week and a column per model.",
      history_table_parameters, get_history, &render::history_table_view, "history_table", "tier=spot"},
+    {"verify_quote", "/v1/quotes/verify", "Check a quoted price",
+     "Whether a rate someone quoted for a GPU model and tier is the one LowCostGPU published for that week (week: "
+     "the sheet then in effect, default now): the published figure, the verdict (published, above, below or "
+     "not_priced), the difference, and the sheet's signature (key id, signature and signed bytes) to check it "
+     "offline.",
+     quote_parameters, verify_quote, &render::quote_check_view, "quote_check", "gpu=h100-sxm&tier=spot&price=0.84"},
     {"get_gpu", "/v1/gpus/{gpu}", "One GPU model",
      "A GPU model of the catalog: memory, bandwidth, dense FP16 TFLOPS and PowerScore (RTX 3090 = 100), FP8, TDP, "
      "interconnect, MIG profiles, instance limits (GPUs, vCPUs, memory, CPU generations), regions and this week's "
@@ -491,7 +514,8 @@ auto const registry = std::to_array<operation>({
      inventory_parameters, get_inventory, &render::inventory_view, "inventory", "gpu=h100-sxm&region=eu-paris-1"},
     {"explain_term", "/v1/glossary/{term}", "Explain a term",
      "A term or question of the LowCostGPU glossary (English or French, with this week's figures): by slug, by name "
-     "in either language (case and accents ignored) or by words it contains.",
+     "or alias in either language (case and accents ignored), or by the first words of a name (a loose match, "
+     "which the answer marks with match).",
      term_parameters, explain_term, &render::glossary_entry_view, "glossary_entry", "term=spot&lang=fr"},
     {"search_glossary", "/v1/glossary", "Glossary",
      "The glossary's terms (with this week's figures) in English or French: all of them with the three questions, "

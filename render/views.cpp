@@ -1,5 +1,7 @@
 #include "render/views.hpp"
 
+#include "render/quote.hpp"
+
 #include "render/csv.hpp"
 #include "render/json.hpp"
 #include "render/markdown.hpp"
@@ -29,6 +31,7 @@ view const sizing_view{sizing_markdown};
 view const comparison_view{comparison_markdown};
 view const instance_check_view{instance_check_markdown};
 view const cheapest_view{cheapest_markdown};
+view const quote_check_view{quote_check_markdown};
 
 format_set view::formats() const { return csv ? table_formats : document_formats; }
 

@@ -49,6 +49,7 @@ std::optional<std::string> example(std::string const& pattern)
         {"/v1/sizing", "/v1/sizing?params_b=70&precision=fp8"},
         {"/v1/compare", "/v1/compare?gpus=h100-sxm,a100-80gb-sxm"},
         {"/v1/instances/check", "/v1/instances/check?gpu=h100-sxm&vcpus=32&memory_gib=256&cpu_generation=v7"},
+        {"/v1/quotes/verify", "/v1/quotes/verify?gpu=h100-sxm&tier=spot&price=0.84"},
     };
     if (auto const it = targets.find(pattern); it != targets.end())
         return it->second;

@@ -24,7 +24,7 @@ if (!base || !binary || !databaseUrl)
   throw new Error('LCG_MCP_BASE, LCG_BINARY and LCG_MCP_DATABASE_URL must be set: run tests/mcp/e2e/run sdk');
 const mcpUrl = `${base}/mcp`;
 
-const toolNames = ['get_prices', 'get_price_history', 'get_history', 'get_gpu', 'list_gpus', 'compare_gpus', 'estimate_job_cost', 'size_model',
+const toolNames = ['get_prices', 'get_price_history', 'get_history', 'verify_quote', 'get_gpu', 'list_gpus', 'compare_gpus', 'estimate_job_cost', 'size_model',
   'find_cheapest', 'check_instance', 'get_inventory', 'explain_term', 'search_glossary', 'get_methodology'];
 
 // Valid and invalid arguments for every tool. Invalid ones must come back as isError results whose
@@ -35,6 +35,10 @@ const calls = {
     invalid: [{ tier: 'weekly' }, { gpu: 'no-such-gpu' }, { colour: 'red' }, { week: 'last week' }, { week: '2019-W01' }] },
   get_price_history: { valid: [{ gpu: 'h100-sxm' }, { gpu: 'MI300X' }], invalid: [{}, { gpu: 'h999' }] },
   get_history: { valid: [{}, { tier: 'reserved' }], invalid: [{ tier: 'weekly' }, { gpu: 'h100-sxm' }] },
+  verify_quote: { valid: [{ gpu: 'h100-sxm', tier: 'spot', price: 0.84 }, { gpu: 'mi300x', price: 1, week: 'latest' },
+    { gpu: 'h100-sxm', tier: 'interruptible', price: 0 }],
+    invalid: [{ gpu: 'h100-sxm' }, { price: 1 }, { gpu: 'h100-sxm', price: '0.84' }, { gpu: 'h100-sxm', price: -1 },
+      { gpu: 'h100-sxm', price: 1, week: '2019-W01' }] },
   get_gpu: { valid: [{ gpu: 'h100-sxm' }, { gpu: 'A100-80GB-SXM' }], invalid: [{}, { gpu: 'h999' }] },
   list_gpus: { valid: [{}, { vendor: 'amd' }, { mig: true, min_vram_gb: 80 }],
     invalid: [{ mig: 'yes' }, { vendor: 'intel' }] },
@@ -156,6 +160,7 @@ test('each tool and its HTTP route give the same document, through the SDK', asy
       storage_hours: 100, ingress_gb: 40 }],
     ['get_prices', '/v1/prices', { vendor: 'amd', tier: 'spot', sort: 'price' }],
     ['get_history', '/v1/history', { tier: 'spot' }],
+    ['verify_quote', '/v1/quotes/verify', { gpu: 'h100-sxm', tier: 'spot', price: 0.9 }],
     ['find_cheapest', '/v1/cheapest', { params_b: 70, precision: 'fp8', hours: 10 }],
     ['get_inventory', '/v1/inventory', { gpu: 'h100-sxm', region: 'eu-paris-1' }],
     ['compare_gpus', '/v1/compare', { gpus: ['h100-sxm', 'mi300x'] }],

@@ -1,0 +1,72 @@
+#include "quote.hpp"
+
+#include "estimate.hpp"
+#include "history.hpp"
+#include "rules.hpp"
+
+#include <algorithm>
+
+namespace lcg::pricing {
+
+parsed<quote_request> parse_quote(quote_parameters const& p, catalog const& cat, std::span<const price_sheet> sheets,
+                                  price_sheet const* current)
+{
+    quote_request q;
+    if (!p.gpu)
+        return bad_input("gpu", "gpu: required; accepted: a catalog id such as h100-sxm (see /v1/gpus)");
+    auto const model = find_gpu_parameter("gpu", *p.gpu, cat);
+    if (!model)
+        return model.err();
+    q.model = *model;
+    auto const t = tier_parameter(p.tier);
+    if (!t)
+        return t.err();
+    q.t = *t;
+    if (!p.price)
+        return bad_input("price", "price: required; accepted: the quoted rate in USD per GPU-hour, such as 0.84");
+    auto const micros = parse_quantity("price", *p.price, 6, 0, rules::max_observed_price.micros());
+    if (!micros)
+        return parameter_error{"price", micros.err()};
+    q.quoted = money::from_micros(*micros);
+    q.sheet = current;
+    if (p.week) {
+        auto const named = sheet_for_week(*p.week, sheets, current);
+        if (!named)
+            return parameter_error{"week", named.err()};
+        q.sheet = *named;
+    }
+    if (!q.sheet)
+        return parameter_error{"week", {errc::unavailable, "week: no sheet is published yet"}};
+    return q;
+}
+
+std::string_view to_string(quote_verdict v)
+{
+    switch (v) {
+    case quote_verdict::published: return "published";
+    case quote_verdict::above: return "above";
+    case quote_verdict::below: return "below";
+    case quote_verdict::not_priced: return "not_priced";
+    }
+    return "not_priced";
+}
+
+quote_check check_quote(quote_request const& request)
+{
+    quote_check c;
+    c.request = request;
+    auto const& rows = request.sheet->rows;
+    auto const it = std::find_if(rows.begin(), rows.end(), [&](sheet_row const& r) { return r.gpu == request.model->id; });
+    if (it == rows.end())
+        return c;
+    c.row = &*it;
+    if (!it->rates)
+        return c;
+    c.published = it->rates->of(request.t);
+    c.verdict = request.quoted == *c.published ? quote_verdict::published
+                : request.quoted > *c.published ? quote_verdict::above
+                                                : quote_verdict::below;
+    return c;
+}
+
+}

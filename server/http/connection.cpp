@@ -103,20 +103,37 @@ void event_loop::flush_log()
 }
 
 // A request body is framed only by chunked as the final coding, never in HTTP/1.0 and never across
-// a folded line. A request whose framing is unclear is refused, so no proxy in front can read it
-// otherwise.
+// a folded line. No other coding is implemented (a gzip request body would be taken as it is) and
+// chunked may be applied once, so the one accepted value is "chunked" alone, in one field line:
+// "gzip, chunked", "chunked, chunked" and "chunked," are refused. A request whose framing is unclear
+// is refused, so no proxy in front can read it otherwise.
 std::optional<std::string> refuse_transfer_coding(request const& head)
 {
-    if (head.find(beast_http::field::transfer_encoding) == head.end())
+    auto const [first, last] = head.equal_range(beast_http::field::transfer_encoding);
+    if (first == last)
         return std::nullopt;  // nearly every request
     if (head.version() < 11)
         return "Transfer-Encoding is not allowed in an HTTP/1.0 request";
-    auto const codings = list_items(head, beast_http::field::transfer_encoding);
-    for (auto coding : codings)
-        if (coding.find_first_of("\r\n") != std::string_view::npos)
-            return "a Transfer-Encoding folded over several lines is refused";
-    if (codings.empty() || !iequals(codings.back(), "chunked"))
-        return "a request's Transfer-Encoding must end with chunked";
+    if (std::next(first) != last)
+        return "a request's Transfer-Encoding must be given once, as chunked";
+    auto const value = first->value();
+    if (value.find_first_of("\r\n") != std::string_view::npos)
+        return "a Transfer-Encoding folded over several lines is refused";
+    if (!iequals(trim_whitespace(value), "chunked"))
+        return "a request's Transfer-Encoding must be chunked alone (no other coding is implemented, and chunked is "
+               "applied once)";
+    return std::nullopt;
+}
+
+// RFC 9112 §3.2: an HTTP/1.1 request carries exactly one Host field, and a request with several
+// (or, in HTTP/1.1, none) is answered 400, because which authority it names is unclear.
+std::optional<std::string> refuse_host(request const& head)
+{
+    auto const count = head.count(beast_http::field::host);
+    if (count > 1)
+        return "a request must carry one Host header, not " + std::to_string(count);
+    if (count == 0 && head.version() >= 11)
+        return "an HTTP/1.1 request must carry a Host header";
     return std::nullopt;
 }
 
@@ -193,6 +210,8 @@ answer answer_request(connection_shared const& shared, std::shared_ptr<const sna
 std::optional<response> refuse_body(connection_shared& shared, beast_http::request_parser<beast_http::string_body>& parser,
                                     std::uint64_t& reserved)
 {
+    if (auto const host = refuse_host(parser.get()))
+        return problem(parser.get(), beast_http::status::bad_request, *host);
     if (auto const framing = refuse_transfer_coding(parser.get()))
         return problem(parser.get(), beast_http::status::bad_request, *framing);
     // A coding list the parser does not read as ending in chunked ("x y, chunked"): it would take

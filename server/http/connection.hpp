@@ -136,6 +136,7 @@ struct event_loop {
 
 // The answer to a request whose framing, target, client or body is refused, or nothing.
 std::optional<std::string> refuse_transfer_coding(request const& head);  // RFC 9112 §6.1
+std::optional<std::string> refuse_host(request const& head);             // RFC 9112 §3.2
 std::optional<response> refuse_folded_line(asio::const_buffer bytes);  // obs-fold in the header block at its start
 std::size_t per_address_cap(server_options const& o);
 

@@ -495,6 +495,14 @@ def case_transfer_codings(server, db):
         "chunked in HTTP/1.0": b"POST /mcp HTTP/1.0\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
         "obs-fold": b"POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding:\r\n chunked\r\n\r\n0\r\n\r\n",
         "GET with a coding": b"GET /v1/prices HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n" + smuggled,
+        # Round three: a coding before chunked (none is implemented), a trailing comma, chunked twice,
+        # and a missing or doubled Host.
+        "gzip then chunked": b"POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
+        "trailing comma": b"POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked,\r\n\r\n0\r\n\r\n",
+        "chunked twice": b"POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+                         b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        "no Host": b"GET /v1/prices HTTP/1.1\r\n\r\n",
+        "two Hosts": b"GET /v1/prices HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
     }
     for name, data in cases.items():
         status = raw_exchange(server.port, data)
@@ -699,8 +707,8 @@ CASES = [
      case_stalled_uploads),
     ("one address every slot", "one address filling --max-connections with idle keep-alives shut out everyone",
      case_one_address_every_slot),
-    ("transfer codings", "a Transfer-Encoding not ending in chunked, chunked on HTTP/1.0 and obs-fold were accepted",
-     case_transfer_codings),
+    ("transfer codings", "a Transfer-Encoding not ending in chunked, chunked on HTTP/1.0 and obs-fold were accepted; "
+     "then gzip before chunked, a trailing comma, chunked twice and a missing or doubled Host", case_transfer_codings),
     ("forwarded for", "the first X-Forwarded-For value was believed, and any 127.* string was loopback",
      case_forwarded_for),
     ("unread log", "request logs were written from the event loops: with standard output unread the server froze "

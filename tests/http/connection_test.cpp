@@ -327,6 +327,18 @@ TEST_CASE("every unclear framing is refused from the headers and the connection 
     check_refused("GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: x y, chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
                   status::bad_request);
     check_refused("POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: \"gzip\", chunked\r\n\r\n", status::bad_request);
+    // Chunked alone, once (issue 29, low): no other coding is implemented and chunked is applied once.
+    for (char const* coding : {"gzip, chunked", "chunked,", "chunked, chunked", ", chunked"})
+        check_refused(std::string("POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: ") + coding +
+                          "\r\n\r\n0\r\n\r\n",
+                      status::bad_request);
+    check_refused("POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n"
+                  "0\r\n\r\n",
+                  status::bad_request);
+    // Host: exactly one in HTTP/1.1 (RFC 9112 §3.2); at most one in HTTP/1.0.
+    check_refused("GET /v1/prices HTTP/1.1\r\n\r\n", status::bad_request);
+    check_refused("GET /v1/prices HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", status::bad_request);
+    check_refused("GET /v1/prices HTTP/1.0\r\nHost: a\r\nHost: a\r\n\r\n", status::bad_request);
     // Any folded line (obs-fold, RFC 9112 §5.2).
     check_refused("GET /v1/prices HTTP/1.1\r\nHost: x\r\nAccept: text/html,\r\n\ttext/markdown\r\n\r\n", status::bad_request);
     // Both Content-Length and Transfer-Encoding, or two lengths that disagree.

@@ -7,6 +7,7 @@
 #include "render/glossary_json.hpp"
 #include "render/json.hpp"
 #include "render/quote.hpp"
+#include "render/transfer.hpp"
 
 #include "glossary/search.hpp"
 #include "glossary/text.hpp"
@@ -22,6 +23,7 @@
 #include "pricing/quote.hpp"
 #include "pricing/rules.hpp"
 #include "pricing/sizing.hpp"
+#include "pricing/transfer.hpp"
 
 #include <algorithm>
 #include <array>
@@ -447,6 +449,20 @@ result verify_quote(request& r)
     return computed(render::quote_check_json(pricing::check_quote(*q), r.lang));
 }
 
+constexpr parameter transfer_parameters[] = {
+    {"gb", vt::number, "The amount of data moved, in GB (default 10, the lesson's example; up to 6 decimals)", false, {}, 0,
+     rules::max_transfer_gb, true},
+    lang};
+
+result transfer_time(request& r)
+{
+    auto const micro_gb = pricing::parse_transfer({take(r, "gb")});
+    if (!micro_gb)
+        return refused(micro_gb.err());
+    auto const times = pricing::transfer_times(*micro_gb);
+    return computed(render::transfer_json(*micro_gb, times, r.lang));
+}
+
 // ---- the table ----------------------------------------------------------------------------------
 
 constexpr parameter methodology_parameters[] = {lang};
@@ -502,6 +518,11 @@ auto const registry = std::to_array<operation>({
      "memory need (vram_gb), in a tier, with its exact GPU-time cost for a duration (hours, default 1), and the next "
      "cheapest alternatives.",
      cheapest_parameters, find_cheapest, &render::cheapest_view, "cheapest", "params_b=70&precision=fp8&hours=10", true},
+    {"transfer_time", "/v1/transfer", "Time to move data between GPUs",
+     "How long moving an amount of data (gb, default 10) takes over each link between GPUs (NVLink of Blackwell "
+     "and Hopper within a node, one InfiniBand or Ethernet card between nodes), with each rate in GB/s (Gb/s "
+     "divided by 8) and how many times slower each link is than Hopper's NVLink, computed exactly.",
+     transfer_parameters, transfer_time, &render::transfer_view, "transfer", "gb=10"},
     {"check_instance", "/v1/instances/check", "Does a GPU fit this instance?",
      "Whether a GPU model attaches to an instance of a given shape: GPUs per instance, vCPUs, memory and CPU "
      "generation against the model's limits (in a region, when given), and the attachment rules: one GPU model per "

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 // Every constant of the published methodology, once. Outputs (JSON, Markdown, glossary, MCP) read
 // them from here; nothing else may restate a number.
@@ -93,5 +94,28 @@ inline constexpr std::uint64_t max_fetched_bytes = 256ull * 1024 * 1024;
 inline constexpr std::uint64_t max_listings_file_bytes = 64ull * 1024 * 1024;
 // How often a mirror asks its upstream whether anything changed, by default.
 inline constexpr int upstream_interval_seconds = 60;
+
+// The links data moves over between GPUs, with the figures the lesson on multi-GPU work states:
+// NVLink within a node (per GPU, in gigabytes per second), InfiniBand and Ethernet between nodes
+// (per network card, in gigabits per second, eight bits to the byte). Times are compared with the
+// Hopper NVLink, the lesson's reference ("NVLink is 18 times InfiniBand").
+enum class rate_unit { gigabytes_per_second, gigabits_per_second };
+struct link_rate {
+    std::string_view id;
+    std::string_view name;
+    bool between_nodes;
+    std::int64_t rate;  // in `unit`
+    rate_unit unit;
+};
+inline constexpr link_rate links[] = {
+    {"nvlink-blackwell", "NVLink 5 (Blackwell)", false, 1'800, rate_unit::gigabytes_per_second},
+    {"nvlink-hopper", "NVLink 4 (Hopper)", false, 900, rate_unit::gigabytes_per_second},
+    {"infiniband-ndr", "InfiniBand NDR, per NIC", true, 400, rate_unit::gigabits_per_second},
+    {"ethernet-100g", "Ethernet 100 GbE, per NIC", true, 100, rate_unit::gigabits_per_second},
+};
+inline constexpr std::string_view reference_link = "nvlink-hopper";
+inline constexpr std::int64_t bits_per_byte = 8;
+inline constexpr std::int64_t lesson_transfer_gb = 10;      // the lesson's example: 10 GB moved
+inline constexpr std::int64_t max_transfer_gb = 1'000'000;  // what transfer_time takes
 
 }

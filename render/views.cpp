@@ -1,6 +1,7 @@
 #include "render/views.hpp"
 
 #include "render/quote.hpp"
+#include "render/transfer.hpp"
 
 #include "render/csv.hpp"
 #include "render/json.hpp"
@@ -32,6 +33,7 @@ view const comparison_view{comparison_markdown};
 view const instance_check_view{instance_check_markdown};
 view const cheapest_view{cheapest_markdown};
 view const quote_check_view{quote_check_markdown};
+view const transfer_view{transfer_markdown};
 
 format_set view::formats() const { return csv ? table_formats : document_formats; }
 

@@ -317,6 +317,7 @@ std::optional<std::string> example_target(std::string_view pattern)
         {"/v1/compare", "/v1/compare?gpus=h100-sxm,a100-80gb-sxm"},
         {"/v1/instances/check", "/v1/instances/check?gpu=h100-sxm&vcpus=16&memory_gib=128&cpu_generation=v5"},
         {"/v1/quotes/verify", "/v1/quotes/verify?gpu=h100-sxm&tier=spot&price=0.84"},
+        {"/v1/transfer", "/v1/transfer?gb=10"},
     };
     auto const it = targets.find(pattern);
     if (it == targets.end())

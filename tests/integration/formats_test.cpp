@@ -50,6 +50,7 @@ std::optional<std::string> example(std::string const& pattern)
         {"/v1/compare", "/v1/compare?gpus=h100-sxm,a100-80gb-sxm"},
         {"/v1/instances/check", "/v1/instances/check?gpu=h100-sxm&vcpus=32&memory_gib=256&cpu_generation=v7"},
         {"/v1/quotes/verify", "/v1/quotes/verify?gpu=h100-sxm&tier=spot&price=0.84"},
+        {"/v1/transfer", "/v1/transfer?gb=10"},
     };
     if (auto const it = targets.find(pattern); it != targets.end())
         return it->second;

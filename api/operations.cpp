@@ -299,10 +299,7 @@ failure no_glossary_entry(glossary::document const& doc, std::string const& term
     for (auto const& hit : glossary::search(doc, term))
         if (suggestions.size() < rules::glossary_suggestions)
             suggestions.push_back(hit.term->slug);
-    std::string slugish;
-    for (auto const& w : glossary::words(term))
-        slugish += (slugish.empty() ? "" : "-") + w;
-    for (auto& s : glossary::suggest(doc, slugish, rules::glossary_suggestions))
+    for (auto& s : glossary::suggest(doc, term, rules::glossary_suggestions))  // suggest() reads it as a slug
         if (suggestions.size() < rules::glossary_suggestions && std::find(suggestions.begin(), suggestions.end(), s) == suggestions.end())
             suggestions.push_back(std::move(s));
     std::string closest;

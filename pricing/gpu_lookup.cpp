@@ -83,6 +83,7 @@ bool one_edit_apart(std::string_view a, std::string_view b)
 // its architecture and its memory size), which alone never single it out.
 struct model_words {
     gpu_model const* model;
+    std::vector<std::string> id;      // the words of its id alone
     std::vector<std::string> single;
     std::vector<std::string> own;
     std::vector<std::string> shared;
@@ -99,10 +100,11 @@ void add_glued(std::vector<std::string>& out, std::vector<std::string> const& wo
 
 model_words words_of_model(gpu_model const& m)
 {
-    model_words w{&m, words_of(m.id), {}, words_of(m.architecture)};
+    model_words w{&m, words_of(m.id), {}, {}, words_of(m.architecture)};
     auto const name = words_of(m.name);
+    w.single = w.id;
     w.single.insert(w.single.end(), name.begin(), name.end());
-    add_glued(w.own, words_of(m.id));
+    add_glued(w.own, w.id);
     add_glued(w.own, name);
     w.shared.push_back(std::to_string(m.vram_gb) + "gb");
     return w;
@@ -195,7 +197,7 @@ gpu_match lookup_gpu(std::string_view text, catalog const& cat)
     std::vector<model_words> models;
     for (auto const& m : cat.gpus) {
         models.push_back(words_of_model(m));
-        if (words_of(m.id) == asked)
+        if (models.back().id == asked)
             return {&m, {}};
     }
     read_numbers_as_memory(asked, models);

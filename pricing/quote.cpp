@@ -4,8 +4,6 @@
 #include "history.hpp"
 #include "rules.hpp"
 
-#include <algorithm>
-
 namespace lcg::pricing {
 
 parsed<quote_request> parse_quote(quote_parameters const& p, catalog const& cat, std::span<const price_sheet> sheets,
@@ -55,14 +53,10 @@ quote_check check_quote(quote_request const& request)
 {
     quote_check c;
     c.request = request;
-    auto const& rows = request.sheet->rows;
-    auto const it = std::find_if(rows.begin(), rows.end(), [&](sheet_row const& r) { return r.gpu == request.model->id; });
-    if (it == rows.end())
+    c.row = request.sheet->find(request.model->id);
+    if (!c.row || !c.row->rates)
         return c;
-    c.row = &*it;
-    if (!it->rates)
-        return c;
-    c.published = it->rates->of(request.t);
+    c.published = c.row->rates->of(request.t);
     c.verdict = request.quoted == *c.published ? quote_verdict::published
                 : request.quoted > *c.published ? quote_verdict::above
                                                 : quote_verdict::below;

@@ -13,14 +13,6 @@ namespace {
 
 json::value text_or_null(std::string const& s) { return s.empty() ? json::value(nullptr) : json::value(s); }
 
-// "0.840", "-0.100": the signed difference, exact.
-std::string signed_decimal(pricing::money m)
-{
-    if (m < pricing::money::from_micros(0))
-        return "-" + pricing::to_decimal(pricing::money::from_micros(-m.micros()));
-    return pricing::to_decimal(m);
-}
-
 }
 
 json::object quote_check_json(pricing::quote_check const& c, language lang)
@@ -47,7 +39,7 @@ json::object quote_check_json(pricing::quote_check const& c, language lang)
         {"published", text_or_null(published)},
         {"verdict", pricing::to_string(c.verdict)},
         {"matches", c.verdict == pricing::quote_verdict::published},
-        {"difference", c.published ? json::value(signed_decimal(q.quoted - *c.published)) : json::value(nullptr)},
+        {"difference", c.published ? json::value(pricing::to_decimal(q.quoted - *c.published)) : json::value(nullptr)},
         {"reason", c.row && !c.row->available() ? json::value(c.row->unavailable_reason) : json::value(nullptr)},
         {"week", week},
         {"effective_from", pricing::to_rfc3339(sheet.effective_from)},

@@ -34,6 +34,14 @@ bool starts_in_order(std::vector<std::string> const& wanted, std::vector<std::st
     return false;
 }
 
+// Whether `holds` is true of the words of the entry's name or of one of its aliases.
+template <class Predicate>
+bool some_name(entry const& e, Predicate holds)
+{
+    return holds(words(e.name)) ||
+           std::any_of(e.aliases.begin(), e.aliases.end(), [&](std::string const& a) { return holds(words(a)); });
+}
+
 std::vector<std::string> name_words(entry const& e)
 {
     std::vector<std::string> out = words(e.name);
@@ -161,21 +169,16 @@ std::optional<named_entry> lookup(document const& doc, std::string_view text, do
         if (!in)
             continue;
         for (auto const& t : in->terms())
-            if (std::any_of(t.term->aliases.begin(), t.term->aliases.end(), [&](std::string const& a) { return words(a) == wanted; }) ||
-                words(t.term->name) == wanted)
-                if (doc.find_term(t.term->slug))
-                    return named_entry{t.term->slug};
+            if (some_name(*t.term, [&](std::vector<std::string> const& name) { return name == wanted; }) &&
+                doc.find_term(t.term->slug))
+                return named_entry{t.term->slug};
     }
     // Words of one or two letters start too many names to name one: a near miss gets suggestions.
     if (folded.size() < 3)
         return std::nullopt;
-    for (auto const& t : doc.terms()) {
-        bool starts = starts_in_order(wanted, words(t.term->name));
-        for (auto const& a : t.term->aliases)
-            starts = starts || starts_in_order(wanted, words(a));
-        if (starts)
+    for (auto const& t : doc.terms())
+        if (some_name(*t.term, [&](std::vector<std::string> const& name) { return starts_in_order(wanted, name); }))
             return named_entry{t.term->slug, naming::loose};
-    }
     return std::nullopt;
 }
 

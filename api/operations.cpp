@@ -505,15 +505,18 @@ auto const registry = std::to_array<operation>({
      "cost. Give gpu and exactly one of seconds or hours.",
      estimate_parameters, estimate_job_cost, &render::estimate_view, "estimate", "gpu=h100-sxm&gpus=2&hours=10&tier=spot&storage_gb=500&egress_gb=50&tokens_per_second=1500", true},
     {"size_model", "/v1/sizing", "GPUs a model needs",
-     "How many GPUs of each catalog model hold a model: memory = parameters × bytes per parameter × 1.5, GPUs = "
-     "ceil(memory / VRAM), offered as that count where it is cheaper and as the next power of two up to 8; the "
-     "smallest MIG slice that fits; the hourly cost per tier; the cheapest configuration per tier.",
+     "How many GPUs of each catalog model hold a model: memory = parameters × bytes per parameter × 1.5, GPUs "
+     "= ceil(memory / VRAM), in the practical count tensor parallelism shards over (1, 2, 4 or 8, then whole "
+     "nodes; a smaller count is priced apart, marked as one that may not shard); whether each GPU computes in "
+     "the precision natively (an emulated one is marked, with its cost, and never ranked first); the smallest "
+     "MIG slice that fits; the hourly cost per tier; the fabric between nodes; the cheapest configuration per "
+     "tier.",
      sizing_parameters, size_model, &render::sizing_view, "sizing", "params_b=70&precision=int8", true},
     {"find_cheapest", "/v1/cheapest", "Cheapest configuration that fits",
-     "The cheapest single instance (1 to 8 GPUs of one model, the fewest that hold it) that holds a model (params_b "
-     "and precision) or a "
-     "memory need (vram_gb), in a tier, with its exact GPU-time cost for a duration (hours, default 1), and the next "
-     "cheapest alternatives.",
+     "The cheapest configuration that holds a model (params_b and precision) or a memory need (vram_gb), in a "
+     "tier: the practical count (1, 2, 4 or 8 GPUs of one model, then whole nodes), GPUs that run the "
+     "precision natively first, one instance before several, with its exact GPU-time cost for a duration "
+     "(hours, default 1), the fabric between nodes where it spans several, and the next cheapest alternatives.",
      cheapest_parameters, find_cheapest, &render::cheapest_view, "cheapest", "params_b=70&precision=fp8&hours=10", true},
     {"transfer_time", "/v1/transfer", "Time to move data between GPUs",
      "How long moving an amount of data (gb, default 10) takes over each link between GPUs (NVLink of Blackwell "

@@ -51,15 +51,17 @@ std::vector<configuration> cheapest_configurations(cheapest_query const& q, cata
     std::vector<configuration> out;
     for (auto const& m : cat.gpus) {
         auto const* row = sheet.find(m.id);
-        auto const cheapest = cheapest_on(size_on(m, q.needed_units, row), q.billed);
+        std::optional<precision> const weights = q.model ? std::optional(q.model->weights) : std::nullopt;
+        auto const sized = size_on(m, q.needed_units, row, weights);
+        auto const cheapest = cheapest_on(sized, q.billed);
         if (!cheapest)
             continue;
         money const rate = row->rates->of(q.billed);
-        out.push_back({m.id, cheapest->gpus, cheapest->instances, rate, cheapest->hourly,
-                       gpu_time_cost(rate, cheapest->gpus, duration_us)});
+        out.push_back({*cheapest, rate, gpu_time_cost(rate, cheapest->gpus, duration_us),
+                       weights ? std::optional(sized.support) : std::nullopt});
     }
     std::stable_sort(out.begin(), out.end(), [](configuration const& a, configuration const& b) {
-        return cheapest_order(a.instances, a.hourly, a.gpus) < cheapest_order(b.instances, b.hourly, b.gpus);
+        return cheapest_order(a.chosen) < cheapest_order(b.chosen);
     });
     return out;
 }

@@ -33,19 +33,19 @@ struct cheapest_query {
 // max_needed_vram_gb); hours (default 1, up to max_job_hours, six decimals); tier (default on_demand).
 parsed<cheapest_query> parse_cheapest_query(cheapest_parameters const& params, catalog const& cat);
 
-// `gpus` GPUs of model `gpu` in `instances` instances (more than one only past the model's
-// max_gpus_per_instance), what an hour and the whole duration cost in the tier.
+// A model's practical count of GPUs (chosen.gpus, in chosen.instances instances: more than one only
+// past the model's max_gpus_per_instance), what an hour and the whole duration cost in the tier, and
+// for a model to hold, whether the GPU computes in its precision.
 struct configuration {
-    std::string gpu;
-    int gpus = 0;
-    int instances = 1;
+    cheapest_configuration chosen;
     money per_gpu_hour;
-    money hourly;
     money total;  // GPU time for the duration, prorated per second
+    std::optional<precision_support> support;
 };
 
-// Every priced model that holds the need, in the fewest GPUs: configurations of one instance first,
-// each group cheapest first (fewer GPUs first on a tie, then catalog order).
+// Every priced model that holds the need, in its practical count, in cheapest_order: GPUs that run
+// the precision natively first, then configurations of one instance, each group cheapest first
+// (fewer GPUs first on a tie, then catalog order).
 std::vector<configuration> cheapest_configurations(cheapest_query const& query, catalog const& cat,
                                                    price_sheet const& sheet);
 

@@ -114,6 +114,74 @@ inline constexpr link_rate links[] = {
     {"ethernet-100g", "Ethernet 100 GbE, per NIC", true, 100, rate_unit::gigabits_per_second},
 };
 inline constexpr std::string_view reference_link = "nvlink-hopper";
+// The fabric a model sharded over several nodes (or instances) crosses, one NIC per GPU.
+inline constexpr std::string_view between_nodes_link = "infiniband-ndr";
+// The NVLink racks of the catalog's models: a GB200 NVL72 joins 72 Blackwell GPUs, with 36 Grace
+// CPUs, in one NVLink domain (gpu-facts-notes §3), over the link named.
+struct nvlink_rack {
+    std::string_view id;
+    std::string_view name;
+    std::string_view gpu;
+    int gpus;
+    int cpus;
+    std::string_view link;
+};
+inline constexpr nvlink_rack nvlink_racks[] = {{"gb200-nvl72", "GB200 NVL72", "gb200", 72, 36, "nvlink-blackwell"}};
+
+// Where the lesson's node totals count another per-GPU memory than the catalog: it takes the
+// B200's physical 192 GB, where an HGX B200 exposes the 180 GB the catalog lists (gpu-facts-notes §1).
+struct assumed_vram {
+    std::string_view gpu;
+    int vram_gb;
+};
+inline constexpr assumed_vram lesson_vram[] = {{"b200", 192}};
+
+// The formats each architecture's cores compute in natively (a tensor or matrix rate is published
+// for it), with the documents that say so. A format missing from its list is at best emulated: the
+// weights stored in it and widened to `widened_format` in each kernel, at that format's rate.
+struct native_formats {
+    std::string_view architecture;  // as the catalog names it
+    std::string_view formats;       // precision ids, space-separated
+    std::string_view source;
+};
+inline constexpr native_formats native_precisions[] = {
+    {"Turing", "fp32 fp16 int8 int4",
+     "NVIDIA Turing architecture whitepaper, Turing Tensor Cores and Table 1 (FP16, INT8 and INT4; no BF16, no FP8)"},
+    {"Ampere", "fp32 fp16 bf16 int8 int4",
+     "NVIDIA A100 Tensor Core GPU architecture whitepaper and GA102 whitepaper, Appendix A (BF16, INT8 and INT4 "
+     "rows; no FP8)"},
+    {"Ada Lovelace", "fp32 fp16 bf16 fp8 int8 int4",
+     "NVIDIA Ada GPU architecture whitepaper v2.1, Appendix A, and the L4, L40 and L40S datasheets (FP8, INT8 and "
+     "INT4 tensor rows)"},
+    {"Hopper", "fp32 fp16 bf16 fp8 int8",
+     "NVIDIA H100 Tensor Core GPU architecture whitepaper, Table 1, and the H100 and H200 datasheets (FP8 and INT8 "
+     "rows; no INT4)"},
+    {"Blackwell", "fp32 fp16 bf16 fp8 int8",
+     "NVIDIA HGX B200 and B300 specifications and the RTX Blackwell whitepaper, Table 3 (FP8, FP4 and INT8; no "
+     "INT4)"},
+    {"CDNA3", "fp32 fp16 bf16 fp8 int8",
+     "AMD CDNA 3 architecture whitepaper, Tables 1 and 2 (FP8 and INT8 matrix rates; no INT4)"},
+    {"CDNA4", "fp32 fp16 bf16 fp8 int8",
+     "AMD CDNA 4 architecture whitepaper, Tables 1 and 2 (FP8, MXFP6, MXFP4 and INT8; no INT4)"},
+};
+inline constexpr std::string_view widened_format = "fp16";
+// What a model's own documents add to its architecture's list.
+struct native_caveat {
+    std::string_view gpu;
+    std::string_view text;
+};
+inline constexpr native_caveat native_caveats[] = {
+    {"b300", "INT8 is listed at about a thirtieth of the B200's rate (HGX B300: 2 POPS with sparsity for eight "
+             "GPUs, against 72 for the HGX B200)"},
+    {"rtx-pro-6000-blackwell", "NVIDIA publishes no INT8 rate for this card; INT8 is that of its GB202 chip (RTX "
+                               "Blackwell whitepaper, Table 3)"},
+};
+
+// MIG cuts a GPU of 7 compute slices into 8 memory slices (the MIG User Guide's 1/8, 2/8, 4/8);
+// a GPU of fewer compute slices (the RTX PRO 6000 Blackwell's 4) has as many memory slices.
+inline constexpr int mig_full_compute_slices = 7;
+inline constexpr int mig_memory_slices = 8;
+
 inline constexpr std::int64_t bits_per_byte = 8;
 inline constexpr std::int64_t lesson_transfer_gb = 10;      // the lesson's example: 10 GB moved
 inline constexpr std::int64_t max_transfer_gb = 1'000'000;  // what transfer_time takes

@@ -49,6 +49,52 @@ int half_bytes_per_param(precision p)
     return 4;
 }
 
+std::vector<precision> native_precisions(gpu_model const& model)
+{
+    std::vector<precision> out;
+    for (auto const& a : rules::native_precisions) {
+        if (a.architecture != model.architecture)
+            continue;
+        for (precision p : all_precisions)
+            for (std::string_view rest = a.formats; !rest.empty();) {
+                auto const space = rest.find(' ');
+                if (rest.substr(0, space) == to_string(p))
+                    out.push_back(p);
+                rest = space == std::string_view::npos ? std::string_view{} : rest.substr(space + 1);
+            }
+    }
+    return out;
+}
+
+std::string_view native_precisions_source(gpu_model const& model)
+{
+    for (auto const& a : rules::native_precisions)
+        if (a.architecture == model.architecture)
+            return a.source;
+    return {};
+}
+
+std::string_view native_precisions_caveat(gpu_model const& model)
+{
+    for (auto const& c : rules::native_caveats)
+        if (c.gpu == model.id)
+            return c.text;
+    return {};
+}
+
+precision_support support_for(gpu_model const& model, precision asked)
+{
+    auto const native = native_precisions(model);
+    precision_support s{asked, std::find(native.begin(), native.end(), asked) != native.end(), asked, std::nullopt};
+    if (!s.native)
+        s.computes_in = *parse_precision(rules::widened_format);
+    if (s.computes_in == precision::fp8)
+        s.dense_tflops = model.fp8_dense_tflops;
+    else if (s.computes_in == precision::fp16 || s.computes_in == precision::bf16)
+        s.dense_tflops = model.fp16_dense_tflops;
+    return s;
+}
+
 parsed<model_spec> parse_model_spec(sizing_parameters const& p, catalog const& cat)
 {
     model_spec spec;
@@ -104,7 +150,8 @@ std::optional<mig_fit> smallest_mig_fit(gpu_model const& model, std::int64_t nee
     return mig_fit{best->name, best->memory_gb, best->compute_slices, mig_compute_slices(model), best->max_instances};
 }
 
-sizing_row size_on(gpu_model const& model, std::int64_t needed_units, sheet_row const* row)
+sizing_row size_on(gpu_model const& model, std::int64_t needed_units, sheet_row const* row,
+                   std::optional<precision> weights)
 {
     sizing_row r;
     r.gpu = model.id;
@@ -131,6 +178,8 @@ sizing_row size_on(gpu_model const& model, std::int64_t needed_units, sheet_row 
         r.smallest_instances = instances_of(r.gpus_needed);
     }
     r.mig = smallest_mig_fit(model, needed_units);
+    if (weights)
+        r.support = support_for(model, *weights);
     r.priced = row && row->rates;
     if (!r.priced)
         r.unpriced_reason = row ? row->unavailable_reason : "no price sheet is in effect";
@@ -144,15 +193,11 @@ sizing_row size_on(gpu_model const& model, std::int64_t needed_units, sheet_row 
     return r;
 }
 
-
 std::optional<cheapest_configuration> cheapest_on(sizing_row const& r, tier t)
 {
-    if (r.smallest_hourly)
-        return cheapest_configuration{t, r.gpu, static_cast<int>(r.gpus_needed), r.smallest_instances,
-                                      r.smallest_hourly->of(t)};
-    if (r.hourly)
-        return cheapest_configuration{t, r.gpu, *r.practical_gpus, r.instances, r.hourly->of(t)};
-    return std::nullopt;
+    if (!r.hourly)
+        return std::nullopt;
+    return cheapest_configuration{t, r.gpu, *r.practical_gpus, r.instances, r.hourly->of(t), r.support.native};
 }
 
 sizing_result size_model(model_spec const& spec, catalog const& cat, price_sheet const* sheet)
@@ -162,12 +207,12 @@ sizing_result size_model(model_spec const& spec, catalog const& cat, price_sheet
     result.needed_units = needed_memory_units(spec.micro_params_b, spec.weights);
     for (auto const& model : cat.gpus)
         if (spec.gpu.empty() || model.id == spec.gpu)
-            result.rows.push_back(size_on(model, result.needed_units, sheet ? sheet->find(model.id) : nullptr));
+            result.rows.push_back(
+                size_on(model, result.needed_units, sheet ? sheet->find(model.id) : nullptr, spec.weights));
     for (tier t : all_tiers) {
         std::optional<cheapest_configuration> best;
         for (auto const& r : result.rows)
-            if (auto const c = cheapest_on(r, t); c && (!best || cheapest_order(c->instances, c->hourly, c->gpus) <
-                                                         cheapest_order(best->instances, best->hourly, best->gpus)))
+            if (auto const c = cheapest_on(r, t); c && (!best || cheapest_order(*c) < cheapest_order(*best)))
                 best = c;
         if (best)
             result.cheapest.push_back(*best);

@@ -27,6 +27,22 @@ outcome<precision> parse_precision(std::string_view text);  // any letter case
 // Bytes per parameter, in halves (int4 is half a byte): fp32 8, fp16/bf16 4, fp8/int8 2, int4 1.
 int half_bytes_per_param(precision p);
 
+// Whether a model's cores compute in a precision natively (rules::native_precisions, by its
+// architecture). Where they do not, the weights can still be stored in it and widened to
+// rules::widened_format in each kernel: the memory of the precision asked, the speed of the wider
+// one (no FP8 speed-up on an Ampere card). dense_tflops is the catalog's rate for the format
+// computed in, where it lists one (FP16 stands for BF16, whose rate is the same on these parts).
+struct precision_support {
+    precision asked = precision::fp16;
+    bool native = true;
+    precision computes_in = precision::fp16;
+    std::optional<figure> dense_tflops;
+};
+precision_support support_for(gpu_model const& model, precision asked);
+std::vector<precision> native_precisions(gpu_model const& model);  // empty for an unknown architecture
+std::string_view native_precisions_source(gpu_model const& model);   // empty for an unknown architecture
+std::string_view native_precisions_caveat(gpu_model const& model);   // usually empty
+
 struct sizing_parameters {
     std::optional<std::string> params_b{};
     std::optional<std::string> precision{};
@@ -74,6 +90,7 @@ struct sizing_row {
     int instances = 0;                   // instances of practical_gpus: ceil(practical / max per instance)
     int smallest_instances = 0;          // the same for gpus_needed
     std::optional<mig_fit> mig;
+    precision_support support;           // of the precision sized for
     bool priced = false;
     std::string unpriced_reason;
     std::optional<tier_rates> hourly;    // practical_gpus × the per-GPU rates, when priced
@@ -88,25 +105,29 @@ struct cheapest_configuration {
     int gpus = 0;
     int instances = 1;
     money hourly;
+    bool native = true;  // the GPU computes in the precision asked
 };
-// The order of cheapest configurations, as a key: one instance before several, then the lower
-// hourly cost, then fewer GPUs.
-inline std::tuple<bool, std::int64_t, int> cheapest_order(int instances, money hourly, int gpus)
+// The order of cheapest configurations, as a key: a GPU that runs the precision natively before one
+// that only emulates it, one instance before several, then the lower hourly cost, then fewer GPUs.
+inline std::tuple<bool, bool, std::int64_t, int> cheapest_order(cheapest_configuration const& c)
 {
-    return {instances > 1, hourly.micros(), gpus};
+    return {!c.native, c.instances > 1, c.hourly.micros(), c.gpus};
 }
 
 struct sizing_result {
     model_spec spec;
     std::int64_t needed_units = 0;
     std::vector<sizing_row> rows;                   // catalog order, or the one model asked
-    std::vector<cheapest_configuration> cheapest;  // per tier, lowest hourly cost of any count that holds the
-                                                   // model (first by id on a tie)
+    std::vector<cheapest_configuration> cheapest;  // per tier, first in cheapest_order of the rows' practical
+                                                   // counts (first by id on a tie)
 };
 
-sizing_row size_on(gpu_model const& model, std::int64_t needed_units, sheet_row const* row);
-// The cheapest configuration of a sized row in a tier: its smallest count when that is cheaper than
-// the practical one, else the practical one; empty when the row has no price.
+// `weights` is the precision sized for; a bare memory need (find_cheapest's vram_gb) passes none.
+sizing_row size_on(gpu_model const& model, std::int64_t needed_units, sheet_row const* row,
+                   std::optional<precision> weights);
+// The configuration of a sized row in a tier: its practical count (tensor parallelism shards over 1,
+// 2, 4 or 8 GPUs, then whole nodes), never a smaller count that may not shard; empty when the row
+// has no price.
 std::optional<cheapest_configuration> cheapest_on(sizing_row const& r, tier t);
 sizing_result size_model(model_spec const& spec, catalog const& cat, price_sheet const* sheet);
 

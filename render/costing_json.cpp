@@ -2,10 +2,13 @@
 
 #include "render/json.hpp"
 #include "render/json_writer.hpp"
+#include "render/transfer.hpp"
 #include "render/words.hpp"
 
+#include "pricing/hardware.hpp"
 #include "pricing/power_score.hpp"
 #include "pricing/rules.hpp"
+#include "pricing/transfer.hpp"
 
 #include <boost/json/array.hpp>
 
@@ -52,6 +55,50 @@ json::value optional_rates(std::optional<pricing::tier_rates> const& r)
     return r ? json::value(rates_json(*r)) : json::value(nullptr);
 }
 
+std::string upper(pricing::precision p)
+{
+    std::string s(pricing::to_string(p));
+    for (char& c : s)
+        c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+    return s;
+}
+
+// Whether the GPU computes in the precision sized for, the formats it does run, their source, and
+// what an emulated precision costs; null for a bare memory need.
+json::value precision_json(std::optional<pricing::precision_support> const& s, pricing::gpu_model const* m,
+                           language lang)
+{
+    if (!s || !m)
+        return nullptr;
+    json::object o = precisions_json(*m);
+    json::value note = nullptr;
+    if (!s->native)
+        note = say(lang, "json.precision.emulated",
+                   {{"asked", upper(s->asked)},
+                    {"wide", upper(s->computes_in)},
+                    {"tflops", s->dense_tflops ? glossary::number(lang, s->dense_tflops->value) : std::string("?")}});
+    return json::object{{"asked", pricing::to_string(s->asked)},
+                        {"native", s->native},
+                        {"computes_in", pricing::to_string(s->computes_in)},
+                        {"dense_tflops", optional_figure_json(s->dense_tflops)},
+                        {"native_precisions", std::move(o["native"])},
+                        {"source", std::move(o["source"])},
+                        {"caveat", std::move(o["caveat"])},
+                        {"note", std::move(note)}};
+}
+
+// For a configuration of several instances: the link between them, and the lesson's 10 GB moved
+// over every link, so that the cost of crossing nodes is stated beside the price. Null otherwise.
+json::value fabric_json(int instances, language lang)
+{
+    if (instances <= 1)
+        return nullptr;
+    auto const micro_gb = rules::lesson_transfer_gb * 1'000'000;
+    return json::object{{"between_nodes", rules::between_nodes_link},
+                        {"note", say(lang, "json.fabric_note", {{"instances", std::to_string(instances)}})},
+                        {"transfer", transfer_json(micro_gb, pricing::transfer_times(micro_gb), lang)}};
+}
+
 }
 
 std::string ratio_text(pricing::rules::ratio r)
@@ -91,17 +138,67 @@ json::object mig_json(pricing::gpu_model const& m, language lang)
 {
     int const slices = pricing::mig_compute_slices(m);
     json::array profiles;
-    for (auto const& p : m.mig_profiles)
+    for (auto const& p : m.mig_profiles) {
+        auto const f = pricing::slice_figures_of(m, p);
         profiles.push_back({{"name", p.name},
                             {"memory_gb", p.memory_gb},
                             {"compute_slices", p.compute_slices},
                             {"compute_fraction", std::to_string(p.compute_slices) + "/" + std::to_string(slices)},
-                            {"max_instances", p.max_instances}});
+                            {"max_instances", p.max_instances},
+                            {"fp16_dense_tflops", optional_figure_json(f.fp16_tflops)},
+                            {"fp8_dense_tflops", optional_figure_json(f.fp8_tflops)},
+                            {"sms", f.sms},
+                            {"memory_slices", f.memory_slices},
+                            {"memory_fraction", std::to_string(f.memory_slices) + "/" + std::to_string(f.gpu_memory_slices)}});
+    }
+    json::value split = nullptr;
+    if (auto const even = pricing::mig_even_split(m))
+        split = json::object{{"sms", m.sm_count},
+                             {"slices", even->slices}, {"sms_per_slice", even->sms_per_slice}, {"idle_sms", even->idle_sms}};
     return {{"supported", pricing::has_mig(m)},
             {"max_instances", m.mig_max_instances},
             {"compute_slices", slices},
             {"profiles", std::move(profiles)},
+            {"even_split", std::move(split)},
             {"note", say(lang, "json.mig_note")}};
+}
+
+json::object precisions_json(pricing::gpu_model const& m)
+{
+    json::array native;
+    for (auto p : pricing::native_precisions(m))
+        native.push_back(json::value(pricing::to_string(p)));
+    auto const caveat = pricing::native_precisions_caveat(m);
+    return {{"native", std::move(native)},
+            {"source", pricing::native_precisions_source(m)},
+            {"caveat", caveat.empty() ? json::value(nullptr) : json::value(caveat)}};
+}
+
+json::object node_json(pricing::gpu_model const& m, language lang)
+{
+    auto const node = pricing::node_memory_of(m);
+    json::object o{{"gpus", node.gpus}, {"memory_gb", node.memory_gb}, {"lesson", nullptr}};
+    if (node.lesson_memory_gb)
+        o["lesson"] = json::object{{"vram_gb", *node.lesson_vram_gb},
+                                   {"memory_gb", *node.lesson_memory_gb},
+                                   {"why", say(lang, "json.lesson_vram." + m.id)}};
+    o["note"] = say(lang, "json.node_note");
+    return o;
+}
+
+json::value rack_json(pricing::gpu_model const& m, language lang)
+{
+    auto const rack = pricing::rack_of(m);
+    if (!rack)
+        return nullptr;
+    return json::object{{"id", rack->rack.id},
+                        {"name", rack->rack.name},
+                        {"gpus", rack->rack.gpus},
+                        {"cpus", rack->rack.cpus},
+                        {"link", rack->rack.link},
+                        {"memory_gb", rack->memory_gb},
+                        {"nvlink_domain_gbs", rack->domain_gbs},
+                        {"note", say(lang, "json.rack_note")}};
 }
 
 json::object instance_limits_json(pricing::gpu_model const& m, language lang)
@@ -347,6 +444,8 @@ json::object sizing_json(pricing::sizing_result const& result, pricing::catalog 
             mig["instances_per_gpu"] = r.mig->instances_per_gpu;
         }
         o["mig"] = std::move(mig);
+        o["precision"] = precision_json(r.support, m, lang);
+        o["fabric"] = fabric_json(r.practical_gpus ? r.instances : 0, lang);
         o["available"] = r.priced;
         if (!r.priced)
             o["reason"] = r.unpriced_reason;
@@ -359,7 +458,11 @@ json::object sizing_json(pricing::sizing_result const& result, pricing::catalog 
         cheapest[pricing::to_string(t)] = nullptr;
     for (auto const& c : result.cheapest)
         cheapest[pricing::to_string(c.billed)] =
-            json::object{{"gpu", c.gpu}, {"gpus", c.gpus}, {"instances", c.instances}, {"hourly", to_decimal(c.hourly)}};
+            json::object{{"gpu", c.gpu},
+                         {"gpus", c.gpus},
+                         {"instances", c.instances},
+                         {"hourly", to_decimal(c.hourly)},
+                         {"native", c.native}};
 
     int const halves = pricing::half_bytes_per_param(result.spec.weights);
     json::object o{{"params_b", micro_text(result.spec.micro_params_b)},
@@ -465,15 +568,17 @@ json::object cheapest_json(pricing::cheapest_query const& q, std::span<const pri
                            pricing::catalog const& catalog, pricing::price_sheet const& sheet, language lang)
 {
     auto option_json = [&](pricing::configuration const& c) {
-        pricing::gpu_model const* m = catalog.find(c.gpu);
-        return json::object{{"gpu", c.gpu},
-                            {"name", m ? m->name : c.gpu},
-                            {"gpus", c.gpus},
-                            {"instances", c.instances},
+        pricing::gpu_model const* m = catalog.find(c.chosen.gpu);
+        return json::object{{"gpu", c.chosen.gpu},
+                            {"name", m ? m->name : c.chosen.gpu},
+                            {"gpus", c.chosen.gpus},
+                            {"instances", c.chosen.instances},
                             {"per_gpu_hour", to_decimal(c.per_gpu_hour)},
-                            {"hourly", to_decimal(c.hourly)},
+                            {"hourly", to_decimal(c.chosen.hourly)},
                             {"total", to_decimal(c.total)},
-                            {"total_display", display(c.total)}};
+                            {"total_display", display(c.total)},
+                            {"precision", precision_json(c.support, m, lang)},
+                            {"fabric", fabric_json(c.chosen.instances, lang)}};
     };
     json::array alternatives;
     for (std::size_t i = 1; i < options.size() && i <= static_cast<std::size_t>(rules::cheapest_alternatives); ++i)

@@ -27,6 +27,10 @@ boost::json::object fp16_dense_tflops_json(pricing::gpu_model const& model, lang
 boost::json::value power_score_json(pricing::gpu_model const& model, language lang);  // null if the figure is malformed
 boost::json::object interconnect_json(pricing::gpu_model const& model, language lang);
 boost::json::object mig_json(pricing::gpu_model const& model, language lang);
+// {"native": ["fp32", …], "source", "caveat" (or null)}: the formats its cores compute in.
+boost::json::object precisions_json(pricing::gpu_model const& model);
+boost::json::object node_json(pricing::gpu_model const& model, language lang);  // a node of eight (pricing::node_memory_of)
+boost::json::value rack_json(pricing::gpu_model const& model, language lang);   // its NVLink rack, or null
 boost::json::object instance_limits_json(pricing::gpu_model const& model, language lang);
 boost::json::object regions_json(pricing::gpu_model const& model, language lang);
 

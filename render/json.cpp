@@ -21,11 +21,6 @@ namespace json = boost::json;
 using pricing::decimal_string;
 using pricing::to_decimal;
 
-json::value optional_figure_json(std::optional<pricing::figure> const& f)
-{
-    return f ? figure_json(*f) : json::value(nullptr);
-}
-
 json::value optional_text(std::string const& s) { return s.empty() ? json::value(nullptr) : json::value(s); }
 
 // A rules version 2 row's market: how many listings from how many sources, the spread of their
@@ -46,12 +41,18 @@ void add_market(json::object& o, pricing::sheet_row const& row)
 
 json::object figure_json(pricing::figure const& f) { return {{"value", f.value}, {"confirmed", f.confirmed}}; }
 
+json::value optional_figure_json(std::optional<pricing::figure> const& f)
+{
+    return f ? figure_json(*f) : json::value(nullptr);
+}
+
 bool is_sample(pricing::price_sheet const* sheet) { return sheet && sheet->is_sample(); }
 
 bool any_sample(std::span<const pricing::price_sheet> sheets)
 {
     return std::any_of(sheets.begin(), sheets.end(), [](pricing::price_sheet const& s) { return s.is_sample(); });
 }
+
 
 json::array string_array(std::vector<std::string> const& items)
 {
@@ -145,6 +146,7 @@ json::object gpu_json(pricing::gpu_model const& m, pricing::price_sheet const* c
                    {"vram_gb", m.vram_gb},
                    {"memory_type", m.memory_type},
                    {"memory_bandwidth_gbs", m.memory_bandwidth_gbs},
+                   {"sm_count", m.sm_count},
                    {"fp16_dense_tflops", fp16_dense_tflops_json(m, lang)},
                    {"power_score", power_score_json(m, lang)},
                    {"fp8_dense_tflops", optional_figure_json(m.fp8_dense_tflops)},
@@ -153,6 +155,9 @@ json::object gpu_json(pricing::gpu_model const& m, pricing::price_sheet const* c
                    {"interconnect_kind", m.interconnect_kind.empty() ? json::value(nullptr) : json::value(m.interconnect_kind)},
                    {"interconnect", interconnect_json(m, lang)},
                    {"mig", mig_json(m, lang)},
+                   {"precisions", precisions_json(m)},
+                   {"node", node_json(m, lang)},
+                   {"rack", rack_json(m, lang)},
                    {"instance_limits", instance_limits_json(m, lang)},
                    {"regions", regions_json(m, lang)},
                    {"source", m.source},

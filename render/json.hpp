@@ -11,6 +11,7 @@
 
 #include <boost/json/value.hpp>
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -24,6 +25,7 @@ namespace lcg::render {
 // Parts shared by several documents: a datasheet figure {"value", "confirmed"} (a decimal string,
 // so no digit is lost or invented) and a list of strings.
 boost::json::object figure_json(pricing::figure const& f);
+boost::json::value optional_figure_json(std::optional<pricing::figure> const& f);  // null when absent
 boost::json::array string_array(std::vector<std::string> const& items);
 
 // Whether a document built from `sheet` (none: false), or from any of `sheets`, shows synthetic

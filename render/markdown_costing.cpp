@@ -68,6 +68,34 @@ std::string week_line(json::object const& o, links const& to)
 
 }
 
+// What a configuration adds in prose: what emulating the precision costs, and for several
+// instances, the fabric between them with the lesson's 10 GB over it and over NVLink.
+std::string configuration_notes(json::object const& o, language l)
+{
+    std::string out;
+    if (auto const& p = md::object_at(o, "precision"); !p.empty() && at(p, "note").is_string())
+        out += escape(text(p, "note"));
+    auto const& fabric = md::object_at(o, "fabric");
+    if (fabric.empty())
+        return out;
+    auto const& transfer = md::object_at(fabric, "transfer");
+    std::string between, reference;
+    for (auto const& v : md::array_at(transfer, "links")) {
+        auto const& link = v.as_object();
+        if (text(link, "id") == text(fabric, "between_nodes"))
+            between = say(l, "sizing.fabric_link", {{"name", escape(text(link, "name"))},
+                                                    {"rate", shown(l, link, "rate") + " " + text(link, "unit")},
+                                                    {"gbps", shown(l, link, "gigabytes_per_second")},
+                                                    {"ms", shown(l, link, "milliseconds")},
+                                                    {"slower", shown(l, link, "slower_than_reference")},
+                                                    {"gb", shown(l, transfer, "gb")}});
+        if (text(link, "id") == text(transfer, "reference"))
+            reference = shown(l, link, "milliseconds");
+    }
+    return out + (out.empty() ? "" : say(l, "semicolon") + " ") + escape(text(fabric, "note")) + say(l, "colon") +
+           between + ", " + say(l, "sizing.fabric_reference", {{"ms", reference}}) + ".";
+}
+
 std::string estimate_markdown(json::object const& e, links const& to)
 {
     auto const l = to.lang;
@@ -155,6 +183,8 @@ std::string sizing_markdown(json::object const& s, links const& to)
         if (auto const& smallest = at(m, "smallest_hourly"); smallest.is_object())
             note += " " + say(l, "sizing.smallest", {{"gpus", text(m, "gpus_needed")},
                                                      {"rate", shown(l, smallest.get_object(), "on_demand")}});
+        if (auto const extra = configuration_notes(m, l); !extra.empty())
+            note += (note.empty() ? "" : say(l, "semicolon") + " ") + extra;
         if (m.contains("reason"))
             note += (note.empty() ? "" : say(l, "semicolon") + " ") + md::unpriced_reason(l, m);
         auto rate = [&](char const* tier) {
@@ -171,7 +201,11 @@ std::string sizing_markdown(json::object const& s, links const& to)
             out += say(l, "sizing.configuration", {{"gpus", text(c.get_object(), "gpus")},
                                                    {"model", gpu_link(text(c.get_object(), "gpu"), "", to)},
                                                    {"instances", text(c.get_object(), "instances")},
-                                                   {"hourly", shown(l, c.get_object(), "hourly")}}) + "\n";
+                                                   {"hourly", shown(l, c.get_object(), "hourly")}}) +
+                   (at(c.get_object(), "native").is_bool() && !at(c.get_object(), "native").get_bool()
+                        ? " " + say(l, "sizing.emulated")
+                        : std::string()) +
+                   "\n";
         else
             out += say(l, "sizing.none_fits") + "\n";
     }
@@ -278,10 +312,10 @@ std::string cheapest_markdown(json::object const& c, links const& to)
     if (!best.is_object())
         return out + say(l, "cheapest.none") + "\n";
     md::table t{say(l, "col.gpu"), ">" + say(l, "col.gpus"), ">" + say(l, "col.instances"), ">" + say(l, "col.per_gpu_hour"),
-                ">" + say(l, "col.per_hour"), ">" + say(l, "col.total")};
+                ">" + say(l, "col.per_hour"), ">" + say(l, "col.total"), say(l, "col.note")};
     auto add = [&](json::object const& o) {
         t.row({gpu_link(text(o, "gpu"), text(o, "name"), to), text(o, "gpus"), text(o, "instances"), shown(l, o, "per_gpu_hour"),
-               shown(l, o, "hourly"), shown(l, o, "total")});
+               shown(l, o, "hourly"), shown(l, o, "total"), configuration_notes(o, l)});
     };
     add(best.get_object());
     for (auto const& v : md::array_at(c, "alternatives"))

@@ -21,6 +21,26 @@ using md::escape;
 using md::shown;
 using md::text;
 
+// What a node of eight holds, where the lesson counts otherwise, and the NVLink rack if any.
+std::string node_section(json::object const& g, language l)
+{
+    auto const& node = md::object_at(g, "node");
+    std::string out = "## " + say(l, "gpu.node") + "\n\n" +
+                      say(l, "gpu.node_memory", {{"gpus", text(node, "gpus")}, {"vram", shown(l, g, "vram_gb")},
+                                                  {"memory", shown(l, node, "memory_gb")}});
+    if (auto const& lesson = md::object_at(node, "lesson"); !lesson.empty())
+        out += " " + say(l, "gpu.node_lesson", {{"vram", shown(l, lesson, "vram_gb")},
+                                                {"memory", shown(l, lesson, "memory_gb")},
+                                                {"why", escape(text(lesson, "why"))}});
+    out += "\n\n";
+    if (auto const& rack = md::object_at(g, "rack"); !rack.empty())
+        out += say(l, "gpu.rack", {{"name", escape(text(rack, "name"))}, {"gpus", text(rack, "gpus")},
+                                   {"cpus", text(rack, "cpus")}, {"memory", shown(l, rack, "memory_gb")},
+                                   {"domain", shown(l, rack, "nvlink_domain_gbs")}, {"note", escape(text(rack, "note"))}}) +
+               "\n\n";
+    return out;
+}
+
 std::string gpu_link(json::object const& row, links const& to, std::string_view id_key = "gpu")
 {
     std::string const id = text(row, id_key);
@@ -383,6 +403,10 @@ std::string gpu_markdown(json::object const& g, links const& to)
     spec.row({say(l, "gpu.fp16"), md::figure(l, tflops) + " TFLOPS" + say(l, "colon") + escape(text(tflops, "convention"))});
     spec.row({"PowerScore", md::figure(l, score) + (score.is_object() ? " (" + escape(text(score.get_object(), "reference")) + ")" : "")});
     spec.row({say(l, "gpu.fp8"), md::figure(l, at(g, "fp8_dense_tflops")) + " TFLOPS"});
+    auto const& precisions = md::object_at(g, "precisions");
+    spec.row({say(l, "gpu.native_precisions"),
+              md::list(md::array_at(precisions, "native")) + " (" + escape(text(precisions, "source")) + ")" +
+                  (at(precisions, "caveat").is_string() ? say(l, "semicolon") + " " + escape(text(precisions, "caveat")) : "")});
     spec.row({"TDP", md::figure(l, at(g, "tdp_w")) + " W"});
     spec.row({say(l, "gpu.interconnect"), at(link, "type").is_null()
                                               ? say(l, "gpu.pcie_only")
@@ -395,16 +419,27 @@ std::string gpu_markdown(json::object const& g, links const& to)
     out += "## MIG\n\n";
     if (at(mig, "supported").is_bool() && at(mig, "supported").get_bool()) {
         out += say(l, "gpu.mig_up_to", {{"count", text(mig, "max_instances")}}) + "\n\n";
-        md::table t{say(l, "col.profile"), ">" + say(l, "col.memory_gb"), ">" + say(l, "col.compute_fraction"),
+        md::table t{say(l, "col.profile"),        ">" + say(l, "col.memory_gb"),    ">" + say(l, "col.memory_fraction"),
+                    ">" + say(l, "col.compute_fraction"), ">" + say(l, "col.sms"), ">FP16 TFLOPS", ">FP8 TFLOPS",
                     ">" + say(l, "col.max_instances")};
         for (auto const& v : md::array_at(mig, "profiles")) {
             auto const& p = v.get_object();
-            t.row({md::code(text(p, "name")), shown(l, p, "memory_gb"), text(p, "compute_fraction"), text(p, "max_instances")});
+            t.row({md::code(text(p, "name")), shown(l, p, "memory_gb"), text(p, "memory_fraction"),
+                   text(p, "compute_fraction"), text(p, "sms"), md::figure(l, at(p, "fp16_dense_tflops")),
+                   md::figure(l, at(p, "fp8_dense_tflops")), text(p, "max_instances")});
         }
-        out += t.str() + "\n" + escape(text(mig, "note")) + ".\n\n";
+        out += t.str() + "\n" + escape(text(mig, "note")) + ".";
+        if (auto const& split = md::object_at(mig, "even_split"); !split.empty())
+            out += " " + say(l, "gpu.mig_even_split", {{"sms", text(split, "sms")},
+                                                       {"slices", text(split, "slices")},
+                                                       {"per_slice", text(split, "sms_per_slice")},
+                                                       {"idle", text(split, "idle_sms")}});
+        out += "\n\n";
     } else {
         out += say(l, "gpu.mig_unsupported") + "\n\n";
     }
+
+    out += node_section(g, l);
 
     auto const& limits = md::object_at(g, "instance_limits");
     out += "## " + say(l, "gpu.limits") + "\n\n";

@@ -99,7 +99,10 @@ json::array rule_list(language l)
           "needed_gb = params_b × bytes_per_param × " + ratio_text(rules::sizing_overhead) +
               "; gpus_needed = ceil(needed_gb / vram_gb)"),
         r("catalog_memory", {}, "vram_gb(b200) = 180"),
-        r("mig", {}, "compute_fraction = compute_slices / the GPU's slices"),
+        r("mig", {}, "compute_fraction = compute_slices / the GPU's slices; tflops(profile) = round_half_up(tflops × "
+                     "compute_slices / slices); sms(profile) = compute_slices × floor(sm_count / slices)"),
+        r("native_precision", {{"wide", std::string(rules::widened_format)}},
+          "native(gpu, p) = p ∈ native_precisions(gpu.architecture); rank(native) < rank(emulated)"),
         r("rules_version",
           {{"version", version}, {"oldest", std::to_string(rules::oldest_rules_version)}, {"count", min_obs}},
           "sheet.rules_version = " + version + "; audit(sheet) uses rules(sheet.rules_version); version " +

@@ -136,6 +136,7 @@ pricing::gpu_model gpu(json::object const& o)
     m.vram_gb = small_integer(o, "vram_gb");
     m.memory_type = text(o, "memory_type");
     m.memory_bandwidth_gbs = small_integer(o, "memory_bandwidth_gbs");
+    m.sm_count = small_integer(o, "sm_count");
     m.fp16_dense_tflops = figure(object(o, "fp16_dense_tflops"));
     m.fp8_dense_tflops = optional_figure(o, "fp8_dense_tflops");
     m.tdp_w = figure(object(o, "tdp_w"));

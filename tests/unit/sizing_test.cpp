@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -33,10 +34,13 @@ using lcg::pricing::to_decimal;
 
 namespace {
 
-gpu_model model(std::string id, int vram, int max_gpus, std::vector<mig_profile> profiles = {})
+gpu_model model(std::string id, int vram, int max_gpus, std::vector<mig_profile> profiles = {},
+                std::string architecture = "Hopper")
 {
     gpu_model g;
     g.id = std::move(id);
+    g.architecture = std::move(architecture);
+    g.fp16_dense_tflops = {"989.4", true};
     g.vram_gb = vram;
     g.max_gpus_per_instance = max_gpus;
     g.mig_profiles = std::move(profiles);
@@ -53,10 +57,12 @@ std::vector<mig_profile> h100_profiles()
 catalog sample_catalog()
 {
     catalog c;
-    c.gpus = {model("b200", 180, 8), model("h100-sxm", 80, 8, h100_profiles()),
+    c.gpus = {model("b200", 180, 8, {}, "Blackwell"),
+              model("h100-sxm", 80, 8, h100_profiles()),
               model("h200-sxm", 141, 8,
                     {{"1g.18gb", 18, 1, 7}, {"1g.35gb", 35, 1, 4}, {"3g.71gb", 71, 3, 2}, {"7g.141gb", 141, 7, 1}}),
-              model("l40s", 48, 8), model("rtx-4090", 24, 4)};
+              model("l40s", 48, 8, {}, "Ada Lovelace"), model("rtx-4090", 24, 4, {}, "Ada Lovelace"),
+              model("rtx-a6000", 48, 8, {}, "Ampere")};
     return c;
 }
 
@@ -82,6 +88,7 @@ price_sheet sample_sheet()
     missing.observations = 2;
     missing.unavailable_reason = "only 2 observations";
     s.rows.push_back(missing);
+    s.rows.push_back(priced("rtx-a6000", 400'000));  // median 0.200 → 0.140: the cheapest GPU-hour, but no FP8
     return s;
 }
 
@@ -124,7 +131,7 @@ TEST_CASE("bytes per parameter and memory needed, exactly")
 
 TEST_CASE("70B at 1 byte: 105 GB → H100 80 GB: 2, H200 141 GB: 1, B200: 1")
 {
-    sizing_result const r = size("70", "int8");
+    sizing_result const r = size("70", "fp8");  // the RTX A6000's cheaper GPU-hours do not count: no FP8
     CHECK(r.needed_units == 105 * needed_units_per_gb);
     struct expect {
         char const* gpu;
@@ -197,9 +204,60 @@ TEST_CASE("400B at 1 byte: 600 GB → H100: 8, H200: 5 (practical 8), B200: 4")
     CHECK(to_decimal(row_of(r, "h200-sxm").smallest_hourly->on_demand) == "10.500");
     CHECK(to_decimal(row_of(r, "h200-sxm").hourly->on_demand) == "16.800");  // the practical 8
     CHECK_FALSE(row_of(r, "h100-sxm").smallest_hourly.has_value());  // 8 is both counts
-    CHECK(r.cheapest[0].gpu == "h200-sxm");
-    CHECK(r.cheapest[0].gpus == 5);
-    CHECK(to_decimal(r.cheapest[0].hourly) == "10.500");
+    // Five H200 hold it for less (10.500), but five GPUs may not shard: the practical 8 H100 at 8 × 1.680
+    // come first, before 4 B200 at 14.000. The A6000 would cost 13 × … in two instances, and has no FP8.
+    CHECK(r.cheapest[0].gpu == "h100-sxm");
+    CHECK(r.cheapest[0].gpus == 8);
+    CHECK(to_decimal(r.cheapest[0].hourly) == "13.440");
+}
+
+TEST_CASE("native precisions: an Ampere card is never ranked first for FP8, and says what emulating it costs")
+{
+    // 70 B at fp8: 105 GB → 3 A6000 (4 in practice, 0.560 an hour) are the cheapest GPU-hours, but Ampere
+    // has no FP8: one H200 (2.100) comes first, and the A6000 row says it computes in FP16.
+    sizing_result const r = size("70", "fp8");
+    auto const& a6000 = row_of(r, "rtx-a6000");
+    CHECK(*a6000.practical_gpus == 4);
+    CHECK_FALSE(a6000.support.native);
+    CHECK(a6000.support.computes_in == precision::fp16);
+    CHECK(a6000.support.dense_tflops->value == "989.4");
+    CHECK(row_of(r, "h100-sxm").support.native);
+    CHECK(row_of(r, "h100-sxm").support.computes_in == precision::fp8);
+    for (auto const& c : r.cheapest) {
+        CHECK(c.gpu == "h200-sxm");
+        CHECK(c.native);
+    }
+    // In FP16 the A6000 runs natively: 210 GB on 8 of them (1.120 an hour) come first on price.
+    sizing_result const fp16 = size("70", "fp16");
+    CHECK(row_of(fp16, "rtx-a6000").support.native);
+    CHECK(fp16.cheapest[0].gpu == "rtx-a6000");
+    CHECK(to_decimal(fp16.cheapest[0].hourly) == "1.120");
+    // INT4: Ada and Ampere have it natively, Hopper and Blackwell do not.
+    sizing_result const int4 = size("70", "int4");
+    CHECK(row_of(int4, "rtx-a6000").support.native);
+    CHECK_FALSE(row_of(int4, "h100-sxm").support.native);
+    CHECK_FALSE(row_of(int4, "b200").support.native);
+    CHECK(row_of(int4, "l40s").support.native);
+}
+
+TEST_CASE("every precision: a native configuration is ranked first wherever one holds the model")
+{
+    for (auto const p : lcg::pricing::all_precisions)
+        for (char const* params : {"1", "7", "70", "180", "405", "1000"}) {
+            sizing_result const r = size(params, std::string(lcg::pricing::to_string(p)).c_str());
+            bool const any_native = std::any_of(r.rows.begin(), r.rows.end(), [](sizing_row const& row) {
+                return row.support.native && row.hourly;
+            });
+            CAPTURE(params);
+            CAPTURE(lcg::pricing::to_string(p));
+            for (auto const& c : r.cheapest)
+                CHECK(c.native == any_native);
+            for (auto const& row : r.rows)
+                if (row.practical_gpus && row.gpus_needed <= 8)
+                    CHECK((*row.practical_gpus & (*row.practical_gpus - 1)) == 0);  // 1, 2, 4 or 8
+                else if (row.practical_gpus)
+                    CHECK(*row.practical_gpus % 8 == 0);  // whole nodes
+        }
 }
 
 TEST_CASE("a small model fits a MIG slice: the smallest profile that holds it")
@@ -261,7 +319,7 @@ TEST_CASE("without a sheet nothing is priced and nothing is cheapest")
     auto const spec = parse_model_spec({"70", "fp16", {}}, sample_catalog());
     REQUIRE(spec.has_value());
     sizing_result const r = size_model(*spec, sample_catalog(), nullptr);
-    CHECK(r.rows.size() == 5);
+    CHECK(r.rows.size() == 6);
     for (auto const& row : r.rows) {
         CHECK_FALSE(row.priced);
         CHECK_FALSE(row.hourly.has_value());

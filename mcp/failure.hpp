@@ -2,9 +2,12 @@
 
 #include "mcp/server.hpp"
 
+#include "pricing/utf8.hpp"
+
 #include <boost/json/value.hpp>
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
@@ -18,6 +21,9 @@ struct failure {
 };
 
 inline failure invalid_params(std::string message) { return {error_code::invalid_params, std::move(message)}; }
+
+// What a message quotes of a client's text: its first 64 bytes, cut between characters.
+inline std::string limited(std::string_view text) { return std::string(pricing::utf8_prefix(text, 64)); }
 
 // A result object or the error that replaces it.
 template <class T>

@@ -20,8 +20,6 @@ namespace json = boost::json;
 
 constexpr std::size_t max_completions = 100;
 
-std::string_view limited(std::string_view text) { return pricing::utf8_prefix(text, 64); }
-
 // A prompt argument: a string of at most 256 bytes.
 struct prompt_arguments {
     json::object const* raw;

@@ -119,8 +119,6 @@ std::string result_body(json::value const& id, std::string_view result)
     return out;
 }
 
-std::string limited(std::string_view text) { return std::string(pricing::utf8_prefix(text, 64)); }
-
 unsigned base64_value(char c)
 {
     if (c >= 'A' && c <= 'Z')

@@ -14,7 +14,7 @@ namespace {
 
 constexpr std::size_t max_error_echo = 200;
 
-pricing::outcome<market_offer> offer_of(member_reader& m, std::string const& where)
+pricing::outcome<market_offer> runpod_offer(member_reader& m, std::string const& where)
 {
     std::string const id = m.text("id");
     std::string const display = m.text("displayName");
@@ -55,7 +55,7 @@ pricing::outcome<std::vector<market_offer>> read_runpod_gpu_types(std::string_vi
     json_node const* types = data ? data->member("gpuTypes") : nullptr;
     if (!types)
         return invalid("not a RunPod gpuTypes answer: the document is not {\"data\": {\"gpuTypes\": [...]}}");
-    return read_offer_array(*types, "data.gpuTypes", offer_of);
+    return read_offer_array(*types, "data.gpuTypes", runpod_offer);
 }
 
 }

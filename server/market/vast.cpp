@@ -11,7 +11,7 @@ using pricing::market_offer;
 
 namespace {
 
-pricing::outcome<market_offer> offer_of(member_reader& m, std::string const& where)
+pricing::outcome<market_offer> vast_offer(member_reader& m, std::string const& where)
 {
     market_offer o;
     o.listing_id = m.number("id");
@@ -47,7 +47,7 @@ pricing::outcome<std::vector<market_offer>> read_vast_bundles(std::string_view f
     json_node const* offers = document->member("offers");
     if (!offers)
         return invalid("not a Vast.ai offer search answer: the document is not an object with an \"offers\" array");
-    return read_offer_array(*offers, "offers", offer_of);
+    return read_offer_array(*offers, "offers", vast_offer);
 }
 
 }

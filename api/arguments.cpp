@@ -107,6 +107,8 @@ std::variant<std::string, failure> json_text(parameter const& p, json::value con
         }
         return wrong_type(p);
     case value_type::boolean:
+        if (v.is_string() && std::find(p.words.begin(), p.words.end(), std::string_view(v.get_string())) != p.words.end())
+            return std::string(v.get_string());
         if (!v.is_bool())
             return wrong_type(p);
         return std::string(v.get_bool() ? "true" : "false");

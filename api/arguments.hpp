@@ -32,6 +32,9 @@ struct parameter {
     bool exclusive_minimum = false;  // the minimum itself is refused
     int min_items = 0;               // string_list only
     int max_items = 0;
+    // A boolean's words: strings also accepted where true is, as a document writes the value
+    // ("highest" for the processor performance flag).
+    std::span<const std::string_view> words{};
 };
 
 inline constexpr std::size_t max_argument_bytes = 256;  // one value, either face

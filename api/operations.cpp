@@ -258,6 +258,7 @@ result find_cheapest(request& r)
     return computed(render::cheapest_json(*query, pricing::cheapest_configurations(*query, cat, *sheet), cat, *sheet, r.lang));
 }
 
+constexpr std::string_view cpu_performance_words[] = {pricing::cpu_performance_highest};
 constexpr parameter instance_parameters[] = {
     gpu_id,
     {"gpus", vt::integer, "GPUs in the instance (default 1)", false, {}, 1, rules::max_requested_gpus},
@@ -266,7 +267,10 @@ constexpr parameter instance_parameters[] = {
     {"cpu_generation", vt::string, "Processor generation: v followed by a number, such as v7", true},
     {"region", vt::string, "A region code (optional; some regions allow more CPU generations)"},
     {"other_gpu", vt::string, "Another catalog model wanted on the same instance (its GPUs must all be of one model)"},
-    {"cpu_performance", vt::boolean, "Whether the instance has the processor performance flag, which a GPU needs (default true)"},
+    {"cpu_performance", vt::boolean,
+     "Whether the instance has the processor performance flag, which a GPU needs (default true); \"highest\", the "
+     "cloud document's word, is true",
+     false, {}, {}, {}, false, 0, 0, cpu_performance_words},
     {"dedicated_vm", vt::boolean, "Whether the instance is a dedicated VM, which takes no GPU (default false)"},
     lang};
 

@@ -32,6 +32,14 @@ std::string_view json_type(value_type t)
 
 json::object property(parameter const& p)
 {
+    if (p.type == value_type::boolean && !p.words.empty()) {
+        json::array words;
+        for (auto w : p.words)
+            words.emplace_back(w);
+        return {{"anyOf", json::array{json::object{{"type", "boolean"}},
+                                      json::object{{"type", "string"}, {"enum", std::move(words)}}}},
+                {"description", p.description}};
+    }
     json::object o{{"type", json_type(p.type)}, {"description", p.description}};
     if (!p.choices.empty()) {
         json::array values;

@@ -77,7 +77,14 @@ parsed<instance_request> parse_instance_request(instance_parameters const& p, ca
                                     std::tuple{"dedicated_vm", &p.dedicated_vm, &req.dedicated_vm}}) {
         if (!*text)
             continue;
+        if (flag == &req.cpu_performance && ascii_lower(**text) == cpu_performance_highest) {
+            *flag = true;
+            continue;
+        }
         auto const b = parse_flag(name, **text);
+        if (!b && flag == &req.cpu_performance)
+            return bad_input(name, "cpu_performance: " + quote(**text) + " is not a boolean; accepted: true, false, " +
+                                       std::string(cpu_performance_highest) + " (true)");
         if (!b)
             return parameter_error{name, b.err()};
         *flag = *b;

@@ -57,6 +57,31 @@ std::string signatures_section(json::object const& sig, links const& to)
 
 }
 
+namespace {
+
+// The GPU lifecycle: its states, each move with what it needs, the two kinds of GPU, a VM type change.
+std::string lifecycle_section(json::object const& life, language l)
+{
+    std::string out = "## " + say(l, "method_md.lifecycle") + "\n\n";
+    for (auto const& v : md::array_at(life, "states"))
+        out += "- " + md::code(text(v.as_object(), "id")) + say(l, "colon") + escape(text(v.as_object(), "meaning")) + "\n";
+    md::table moves{say(l, "col.action"), say(l, "col.from"), say(l, "col.to"), say(l, "col.needs"), say(l, "col.note")};
+    for (auto const& v : md::array_at(life, "moves")) {
+        auto const& m = v.as_object();
+        std::string needs;
+        for (auto const& n : md::array_at(m, "needs"))
+            needs += (needs.empty() ? "" : say(l, "semicolon") + " ") + escape(text(n.as_object(), "meaning"));
+        moves.row({md::code(text(m, "action")), text(m, "from"), text(m, "to"), needs.empty() ? "—" : needs,
+                   escape(text(m, "meaning"))});
+    }
+    out += "\n" + moves.str() + "\n";
+    for (auto const& v : md::array_at(life, "kinds"))
+        out += "- " + md::code(text(v.as_object(), "id")) + say(l, "colon") + escape(text(v.as_object(), "meaning")) + "\n";
+    return out + "\n" + escape(text(life, "vm_type_change")) + "\n\n";
+}
+
+}
+
 std::string methodology_markdown(json::object const& m, links const& to)
 {
     auto const l = to.lang;
@@ -87,6 +112,7 @@ std::string methodology_markdown(json::object const& m, links const& to)
     out += "- " + say(l, "method_md.format", {{"format", escape(text(csv, "format"))}}) + "\n";
     out += "- " + say(l, "method_md.provenance", {{"provenance", escape(text(csv, "provenance"))}}) + "\n\n";
     out += "\n" + billing_section(md::object_at(m, "billing"), l) + "\n";
+    out += lifecycle_section(md::object_at(m, "gpu_lifecycle"), l);
     out += signatures_section(md::object_at(m, "signatures"), to);
     out += md::link(say(l, "method_md.current_prices"), to("/v1/prices")) + " · " +
            md::link(say(l, "audit.sheets_history"), to("/v1/sheets")) + "\n";

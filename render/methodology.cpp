@@ -4,6 +4,7 @@
 #include "render/json.hpp"
 #include "render/markdown_text.hpp"
 
+#include "pricing/lifecycle.hpp"
 #include "pricing/money.hpp"
 #include "pricing/rules.hpp"
 
@@ -150,6 +151,32 @@ json::object signatures(pricing::key_ring const& keys, language l)
         {"keys", std::move(published)}};
 }
 
+json::object gpu_lifecycle(language l)
+{
+    json::array states;
+    for (auto id : pricing::gpu_states)
+        states.push_back({{"id", id}, {"meaning", say(l, "lifecycle.state." + std::string(id))}});
+    json::array moves;
+    for (auto const& m : pricing::gpu_lifecycle) {
+        json::array needs;
+        for (auto id : m.needs)
+            if (!id.empty())
+                needs.push_back({{"id", id}, {"meaning", say(l, "lifecycle.needs." + std::string(id))}});
+        moves.push_back({{"action", m.action},
+                         {"from", m.from.empty() ? json::value(nullptr) : json::value(m.from)},
+                         {"to", m.to.empty() ? json::value(nullptr) : json::value(m.to)},
+                         {"needs", std::move(needs)},
+                         {"meaning", say(l, "lifecycle.action." + std::string(m.action))}});
+    }
+    json::array kinds;
+    for (auto id : pricing::gpu_kinds)
+        kinds.push_back({{"id", id}, {"meaning", say(l, "lifecycle.kind." + std::string(id))}});
+    return {{"states", std::move(states)},
+            {"moves", std::move(moves)},
+            {"kinds", std::move(kinds)},
+            {"vm_type_change", say(l, "lifecycle.vm_type_change")}};
+}
+
 }
 
 json::object methodology_json(pricing::key_ring const& keys, std::span<const pricing::market_source> sources, language l)
@@ -167,6 +194,7 @@ json::object methodology_json(pricing::key_ring const& keys, std::span<const pri
               {"format", say(l, "method.csv.format")},
               {"spreadsheets", say(l, "method.csv.spreadsheets")}}},
             {"billing", billing_json(l)},
+            {"gpu_lifecycle", gpu_lifecycle(l)},
             {"signatures", signatures(keys, l)}};
 }
 

@@ -1,6 +1,6 @@
 // verify_quote on the fixture snapshot: a quoted rate checked against the sheet of its week, the
 // verdict, the exact difference, the signature reference, the refusals and the French page.
-#include "fixture.hpp"
+#include "fixture_json.hpp"
 
 #include <boost/json.hpp>
 #include <doctest/doctest.h>
@@ -10,20 +10,13 @@ namespace json = boost::json;
 
 namespace {
 
-json::object body_of(std::string const& target, unsigned status = 200)
-{
-    auto const res = fixture_request(target);
-    CHECK(res.result_int() == status);
-    return json::parse(res.body().str()).as_object();
-}
-
 std::string text(json::object const& o, std::string_view key) { return std::string(o.at(key).as_string()); }
 
 }
 
 TEST_CASE("a quote is checked against the published rate of its week, exactly")
 {
-    auto o = body_of("/v1/quotes/verify?gpu=h100-sxm&tier=spot&price=0.84");
+    auto o = fixture_json("/v1/quotes/verify?gpu=h100-sxm&tier=spot&price=0.84");
     CHECK(text(o, "verdict") == "published");
     CHECK(o.at("matches") == true);
     CHECK(text(o, "quoted") == "0.840");
@@ -31,7 +24,7 @@ TEST_CASE("a quote is checked against the published rate of its week, exactly")
     CHECK(text(o, "difference") == "0.000");
     CHECK(text(o, "week") == "2026-W49");
     CHECK(o.at("reason").is_null());
-    auto const sheet = body_of("/v1/sheets/2026-W49");
+    auto const sheet = fixture_json("/v1/sheets/2026-W49");
     auto const& ref = o.at("sheet").as_object();
     CHECK(ref.at("key_id") == sheet.at("key_id"));
     CHECK(ref.at("signature") == sheet.at("signature"));
@@ -40,11 +33,11 @@ TEST_CASE("a quote is checked against the published rate of its week, exactly")
     CHECK(text(ref, "signed_bytes") == "/v1/sheets/2026-W49/signed.txt");
     CHECK(fixture_request(text(ref, "signed_bytes")).result_int() == 200);
 
-    o = body_of("/v1/quotes/verify?gpu=H100%20SXM5&tier=spot&price=0.9");
+    o = fixture_json("/v1/quotes/verify?gpu=H100%20SXM5&tier=spot&price=0.9");
     CHECK(text(o, "verdict") == "above");
     CHECK(o.at("matches") == false);
     CHECK(text(o, "difference") == "0.060");
-    o = body_of("/v1/quotes/verify?gpu=h100-sxm&price=0.5");  // on-demand by default: 1.680
+    o = fixture_json("/v1/quotes/verify?gpu=h100-sxm&price=0.5");  // on-demand by default: 1.680
     CHECK(text(o, "tier") == "on_demand");
     CHECK(text(o, "verdict") == "below");
     CHECK(text(o, "difference") == "-1.180");
@@ -54,12 +47,12 @@ TEST_CASE("a quote is checked against the published rate of its week, exactly")
 
 TEST_CASE("a quote for an earlier week is checked against that week's sheet, and an unpriced model says why")
 {
-    auto const earlier = body_of("/v1/sheets/2026-W48");
+    auto const earlier = fixture_json("/v1/sheets/2026-W48");
     for (auto const& v : earlier.at("prices").as_array()) {
         auto const& row = v.as_object();
         std::string const gpu(row.at("gpu").as_string());
         CAPTURE(gpu);
-        auto const o = body_of("/v1/quotes/verify?gpu=" + gpu + "&tier=reserved&price=1&week=2026-W48");
+        auto const o = fixture_json("/v1/quotes/verify?gpu=" + gpu + "&tier=reserved&price=1&week=2026-W48");
         CHECK(text(o, "week") == "2026-W48");
         if (row.at("available") == true) {
             CHECK(o.at("published") == row.at("reserved"));
@@ -89,7 +82,7 @@ TEST_CASE("a bad quote is refused naming its parameter")
                                                      {"gpu=qwxz&price=1", 400, "gpu"},
                                                      {"gpu=h100-sxm&price=1&cost=2", 400, "cost"}}) {
         CAPTURE(r.query);
-        auto const o = body_of("/v1/quotes/verify?" + r.query, r.status);
+        auto const o = fixture_json("/v1/quotes/verify?" + r.query, r.status);
         CHECK(text(o, "parameter") == r.parameter);
     }
 }

@@ -320,3 +320,19 @@ TEST_CASE("a reply says which resources a stdio client subscribed to or left, ba
     http.via = mcp::transport::http;
     CHECK(test_server().handle(message(5, "resources/subscribe", "lowcostgpu://prices"), http).subscriptions.empty());
 }
+
+TEST_CASE("check_instance takes the cloud document's word for the performance flag, and its schema says so")
+{
+    auto const ok = call("check_instance", R"({"gpu":"h100-sxm","vcpus":8,"memory_gib":64,"cpu_generation":"v5","cpu_performance":"highest"})");
+    CHECK(ok.at("isError") == false);
+    CHECK(ok.at("structuredContent").at("status") == "ok");
+    auto const bad = call("check_instance", R"({"gpu":"h100-sxm","vcpus":8,"memory_gib":64,"cpu_generation":"v5","cpu_performance":"lowest"})");
+    CHECK(bad.at("isError") == true);
+    auto const tools = ask("tools/list", "{}");
+    for (auto const& t : tools.at("result").at("tools").as_array())
+        if (t.at("name") == "check_instance") {
+            auto const& flag = t.at("inputSchema").at("properties").at("cpu_performance");
+            CHECK(flag.at("anyOf").at(0).at("type") == "boolean");
+            CHECK(flag.at("anyOf").at(1).at("enum").at(0) == "highest");
+        }
+}

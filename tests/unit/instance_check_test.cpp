@@ -141,6 +141,11 @@ TEST_CASE("the attachment rules are named limits: one GPU model, the performance
     CHECK(c.problems[2].limit == "not_dedicated_vm");
     CHECK(c.problems[2].allowed_flag == false);
     CHECK(c.problems[2].requested_flag);
+    // The cloud document's word for the flag on.
+    instance_parameters highest{"h100-sxm", "1", "8", "64", "v7", {}};
+    highest.cpu_performance = "Highest";
+    REQUIRE(parse_instance_request(highest, sample_catalog()).has_value());
+    CHECK(parse_instance_request(highest, sample_catalog())->cpu_performance);
     // Bad values name their parameter.
     for (auto [field, value, name] : {std::tuple{&instance_parameters::other_gpu, "h999", "other_gpu"},
                                       std::tuple{&instance_parameters::cpu_performance, "yes", "cpu_performance"},

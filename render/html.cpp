@@ -110,17 +110,32 @@ std::string wrap_tables(std::string const& html)
 
 }
 
+std::size_t xml_forbidden_length(std::string_view text, std::size_t at)
+{
+    auto const byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+    unsigned char const c = byte(at);
+    if (c < 0x20)
+        return c == '\t' || c == '\n' || c == '\r' ? 0 : 1;
+    // U+FFFE and U+FFFF are EF BF BE and EF BF BF.
+    bool const nonchar = c == 0xEF && at + 2 < text.size() && byte(at + 1) == 0xBF && (byte(at + 2) | 1) == 0xBF;
+    return nonchar ? 3 : 0;
+}
+
 std::string html_escape(std::string_view text)
 {
     std::string out;
     out.reserve(text.size());
-    for (char c : text) {
-        switch (c) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (auto const n = xml_forbidden_length(text, i)) {
+            i += n - 1;
+            continue;
+        }
+        switch (text[i]) {
         case '&': out += "&amp;"; break;
         case '<': out += "&lt;"; break;
         case '>': out += "&gt;"; break;
         case '"': out += "&quot;"; break;
-        default: out += c;
+        default: out += text[i];
         }
     }
     return out;

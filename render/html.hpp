@@ -2,6 +2,7 @@
 
 #include "render/format.hpp"
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -29,7 +30,12 @@ inline constexpr std::string_view html_content_security_policy =
     "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'self'; "
     "frame-ancestors 'none'";
 
-// `text` with &, <, >, " escaped.
+// The length in bytes of a character XML 1.0 forbids at `at` in UTF-8 `text` (a C0 control but tab,
+// line feed and carriage return; U+FFFE or U+FFFF), or 0. Such a character, in a name from an
+// upstream, would make an SVG chart or the Atom feed ill-formed: the escapes drop it.
+std::size_t xml_forbidden_length(std::string_view text, std::size_t at);
+
+// `text` with &, <, >, " escaped and what XML forbids dropped. Used by HTML, SVG and Atom alike.
 std::string html_escape(std::string_view text);
 
 }

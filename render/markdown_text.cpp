@@ -1,5 +1,7 @@
 #include "render/markdown_text.hpp"
 
+#include "render/html.hpp"
+
 #include <cctype>
 #include <optional>
 #include <utility>
@@ -49,6 +51,10 @@ std::string escape(std::string_view s)
     out.reserve(s.size());
     for (std::size_t i = 0; i < s.size(); ++i) {
         char const c = s[i];
+        if (auto const n = xml_forbidden_length(s, i)) {  // nor would the HTML page be well-formed
+            i += n - 1;
+            continue;
+        }
         // A line break would let echoed input start a block (a heading, a list): inline text has none.
         if (c == '\n' || c == '\r') {
             out += ' ';

@@ -28,6 +28,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
+import xml.etree.ElementTree
 
 FAILURES = []
 
@@ -688,6 +689,47 @@ def case_backdated_retired_key(server, db):
         other.drop()
 
 
+def case_xml_forbidden_characters(server, db):
+    # A hostile upstream puts characters XML 1.0 forbids (U+0001, U+000B, U+FFFE) in a model's name. A
+    # mirror takes the catalog as it comes (H5), and the SVG charts and the Atom feed it serves show
+    # names: each must still parse as XML, without those characters.
+    forged = "H100\u0001\u000b SXM\ufffe"
+
+    def rewrite(path, body):
+        if path in ("/v1/gpus", "/v1/gpus/h100-sxm"):
+            doc = json.loads(body)
+            for g in doc.get("gpus", [doc]):
+                if g.get("id") == "h100-sxm":
+                    g["name"] = forged
+            return json.dumps(doc).encode()
+        return body
+
+    proxy = ForgingProxy(server.port, rewrite)
+    mirror = None
+    try:
+        mirror = Server(None, ["--upstream", f"http://127.0.0.1:{proxy.port}", "--upstream-keys",
+                               required_env("LCG_PUBLIC_KEYS_FILE")])
+        gpu = served(mirror.port, "/v1/gpus/h100-sxm")
+        check(gpu is not None and json.loads(gpu)["name"] == forged, "the mirror took the forged name")
+        for target in ("/v1/prices/h100-sxm/history.svg", "/v1/prices/h100-sxm/sparkline.svg", "/v1/sheets.atom",
+                       "/v1/gpus/h100-sxm.html"):
+            body = served(mirror.port, target)
+            check(body is not None, f"{target} is served")
+            if body is None:
+                continue
+            check(not re.search(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]|\xef\xbf[\xbe\xbf]", body),
+                  f"{target} holds no character XML forbids")
+            if not target.endswith(".html"):
+                try:
+                    xml.etree.ElementTree.fromstring(body)
+                except xml.etree.ElementTree.ParseError as e:
+                    check(False, f"{target} is well-formed XML: {e}")
+    finally:
+        for s_ in (mirror, proxy):
+            if s_:
+                s_.stop()
+
+
 CASES = [
     ("unpublishable model", "five observations at $0.001 for one model made publish fail the week",
      case_unpublishable_model),
@@ -715,6 +757,8 @@ CASES = [
      "after about 590 requests and ignored SIGTERM", case_unread_log),
     ("backdated retired key", "a sheet signed with a retired key, its published_at moved back into that key's "
      "window, passed audit and a mirror (H4)", case_backdated_retired_key),
+    ("xml forbidden characters", "a model name with U+0001 or U+FFFE from an upstream made the SVG charts and the "
+     "Atom feed of a mirror ill-formed XML", case_xml_forbidden_characters),
 ]
 
 

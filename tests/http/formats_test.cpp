@@ -6,6 +6,7 @@
 
 #include "render/csv.hpp"
 #include "render/format.hpp"
+#include "render/html.hpp"
 
 #include <boost/json.hpp>
 #include <doctest/doctest.h>
@@ -382,4 +383,15 @@ TEST_CASE("CSV meant for people neutralises cells a spreadsheet would run as for
     // The canonical observations CSV is the audit's input and stays byte-exact (see the methodology).
     auto const csv = fixture_request("/v1/sheets/2026-W49/observations.csv");
     CHECK(csv.body().find(",'") == std::string::npos);
+}
+
+TEST_CASE("html_escape drops what XML 1.0 forbids, so SVG and Atom stay well-formed, and keeps the rest")
+{
+    using lcg::render::html_escape;
+    CHECK(html_escape("H100\x01\x0b\x1f SXM") == "H100 SXM");
+    CHECK(html_escape(std::string("a\0b", 3)) == "ab");
+    CHECK(html_escape("tab\tline\nret\r") == "tab\tline\nret\r");
+    CHECK(html_escape("x\xEF\xBF\xBEy\xEF\xBF\xBFz") == "xyz");        // U+FFFE, U+FFFF
+    CHECK(html_escape("\xEF\xBF\xBD \xC3\xA9 <&\">") == "\xEF\xBF\xBD \xC3\xA9 &lt;&amp;&quot;&gt;");  // U+FFFD, é kept
+    CHECK(html_escape("\xEF\xBF") == "\xEF\xBF");  // a cut sequence is not taken for one
 }

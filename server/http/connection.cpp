@@ -137,6 +137,14 @@ std::optional<std::string> refuse_host(request const& head)
     return std::nullopt;
 }
 
+expectation expectation_of(request const& head)
+{
+    auto const field = head.find(beast_http::field::expect);
+    if (field == head.end() || head.version() < 11)
+        return expectation::none;
+    return iequals(trim_whitespace(field->value()), "100-continue") ? expectation::continue_first : expectation::unmet;
+}
+
 // obs-fold (RFC 9112 §5.2) is a line break followed by a space or a tab. The parser would unfold it
 // silently; a proxy in front might not, so the request is refused instead.
 std::optional<response> refuse_folded_line(asio::const_buffer bytes)
@@ -214,6 +222,9 @@ std::optional<response> refuse_body(connection_shared& shared, beast_http::reque
         return problem(parser.get(), beast_http::status::bad_request, *host);
     if (auto const framing = refuse_transfer_coding(parser.get()))
         return problem(parser.get(), beast_http::status::bad_request, *framing);
+    if (expectation_of(parser.get()) == expectation::unmet)
+        return problem(parser.get(), beast_http::status::expectation_failed,
+                       "the only expectation met here is Expect: 100-continue");
     // A coding list the parser does not read as ending in chunked ("x y, chunked"): it would take
     // the body for the next request where a proxy in front reads it as this one's.
     if (parser.get().find(beast_http::field::transfer_encoding) != parser.get().end() && !parser.chunked())

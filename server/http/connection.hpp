@@ -137,6 +137,10 @@ struct event_loop {
 // The answer to a request whose framing, target, client or body is refused, or nothing.
 std::optional<std::string> refuse_transfer_coding(request const& head);  // RFC 9112 §6.1
 std::optional<std::string> refuse_host(request const& head);             // RFC 9112 §3.2
+// What an Expect field asks (RFC 9110 §10.1.1): nothing (none, or HTTP/1.0, where it is ignored), the
+// interim 100 Continue before the client sends its body, or an expectation no server here meets (417).
+enum class expectation { none, continue_first, unmet };
+expectation expectation_of(request const& head);
 std::optional<response> refuse_folded_line(asio::const_buffer bytes);  // obs-fold in the header block at its start
 std::size_t per_address_cap(server_options const& o);
 
@@ -281,6 +285,10 @@ private:
                 body_checked_ = true;
                 if (auto refusal = refuse_body(shared_, *parser_, body_reserved_))
                     return reply_refused(std::move(*refusal), "(refused body)");
+                // The body is welcome: a client that waits to be told so is told, unless it sent some already.
+                if (!parser_->is_done() && buffer_.size() == 0 &&
+                    expectation_of(parser_->get()) == expectation::continue_first)
+                    return send_continue();
             }
             if (used == 0)
                 break;
@@ -288,6 +296,18 @@ private:
         if (parser_->is_done())
             return respond();
         read_more();
+    }
+
+    // The interim answer to Expect: 100-continue, then the body is read as any other.
+    void send_continue()
+    {
+        static constexpr std::string_view line = "HTTP/1.1 100 Continue\r\n\r\n";
+        asio::async_write(stream_, asio::buffer(line.data(), line.size()),
+                          [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                              if (ec)
+                                  return self->do_close();
+                              self->read_more();
+                          });
     }
 
     void respond()

@@ -510,6 +510,40 @@ def case_transfer_codings(server, db):
         check(status is not None and status.split(" ")[1:2] == ["400"], f"{name}: refused with 400, got {status}")
 
 
+def case_expect_continue(server, db):
+    # A client that sends Expect: 100-continue waits for the interim answer before its body (curl
+    # waits a second, others for ever); the server sent none. Any other expectation is a 417.
+    body = b'{"jsonrpc":"2.0","id":1,"method":"ping"}'
+    head = (b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Accept: application/json, text/event-stream\r\nConnection: close\r\n"
+            b"Content-Length: " + str(len(body)).encode() + b"\r\nExpect: 100-continue\r\n\r\n")
+    with socket.create_connection(("127.0.0.1", server.port), timeout=3) as s:
+        s.sendall(head)
+        interim = b""
+        try:
+            while b"\r\n\r\n" not in interim and len(interim) < 4096:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                interim += chunk
+        except socket.timeout:
+            pass
+        check(interim.startswith(b"HTTP/1.1 100 Continue\r\n\r\n"),
+              f"the interim 100 Continue comes before the body: {interim[:80]!r}")
+        s.sendall(body)
+        rest = interim[len(b"HTTP/1.1 100 Continue\r\n\r\n"):]
+        for _ in range(100):
+            if b'"result"' in rest:
+                break
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            rest += chunk
+        check(rest.startswith(b"HTTP/1.1 200") and b'"result"' in rest, f"then the answer: {rest[:80]!r}")
+    status = raw_exchange(server.port, b"GET /v1/prices HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\n\r\n")
+    check(status is not None and status.split(" ")[1:2] == ["417"], f"an unmet expectation gets 417, got {status}")
+
+
 def case_forwarded_for(server, db):
     # Behind a proxy that appends (trusted: 127.0.0.1), a client writes its own X-Forwarded-For. The
     # proxy's hop is the rightmost, so that is the client: spoofed values to its left, a loopback
@@ -753,6 +787,8 @@ CASES = [
      "then gzip before chunked, a trailing comma, chunked twice and a missing or doubled Host", case_transfer_codings),
     ("forwarded for", "the first X-Forwarded-For value was believed, and any 127.* string was loopback",
      case_forwarded_for),
+    ("expect continue", "Expect: 100-continue was never answered, and other expectations were ignored",
+     case_expect_continue),
     ("unread log", "request logs were written from the event loops: with standard output unread the server froze "
      "after about 590 requests and ignored SIGTERM", case_unread_log),
     ("backdated retired key", "a sheet signed with a retired key, its published_at moved back into that key's "

@@ -373,6 +373,43 @@ TEST_CASE("a body beyond the server's budget of body bytes waits for a retry, be
     CHECK_FALSE(w.open());
 }
 
+TEST_CASE("Expect: 100-continue is answered before the body, and any other expectation is a 417")
+{
+    std::string const body = R"({"jsonrpc":"2.0","id":1,"method":"ping"})";
+    std::string const head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                             "Accept: application/json, text/event-stream\r\nContent-Length: " +
+                             std::to_string(body.size()) + "\r\n";
+    {
+        wire w;
+        CHECK(w.send(head + "Expect: 100-Continue\r\n\r\n") == "HTTP/1.1 100 Continue\r\n\r\n");
+        auto const out = w.send(body);
+        REQUIRE(out.starts_with("HTTP/1.1 100 Continue\r\n\r\n"));
+        auto const answers = responses(std::string_view(out).substr(25), {false});
+        CHECK(answers[0].result() == status::ok);
+        CHECK(answers[0].body().find("\"result\"") != std::string::npos);
+        CHECK(w.open());
+    }
+    {
+        wire w;  // the body sent with the head: no interim answer
+        auto const out = w.send(head + "Expect: 100-continue\r\n\r\n" + body);
+        CHECK_FALSE(out.starts_with("HTTP/1.1 100"));
+        CHECK(responses(out, {false})[0].result() == status::ok);
+    }
+    {
+        wire w;  // refused from its head: the final answer at once, never a 100
+        auto const out = w.send("POST /v1/prices HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
+        CHECK_FALSE(out.starts_with("HTTP/1.1 100"));
+        CHECK(responses(out, {false})[0].result() != status::ok);
+    }
+    wire w;
+    auto const out = w.send("GET /v1/prices HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\n\r\n");
+    CHECK(responses(out, {false})[0].result() == status::expectation_failed);
+    // HTTP/1.0 has no expectations: the field is ignored.
+    wire old;
+    CHECK(responses(old.send("GET /healthz HTTP/1.0\r\nExpect: 100-continue\r\n\r\n"), {false})[0].result() ==
+          status::ok);
+}
+
 TEST_CASE("a refused connection gets a complete 503 with the headers of every answer")
 {
     auto const answers = responses(http::busy_connection_answer(), {false});

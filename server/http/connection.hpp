@@ -226,13 +226,14 @@ public:
 
     void expire_if_due(steady::time_point now) override
     {
-        if (now < deadline_)
-            return;
-        if (writing_ && unsent_shrank()) {
+        // Looked at on every sweep while writing, so that header_timeout counts from the reader's
+        // last progress (to a sweep), not from the deadline's first look: a reader that stops is
+        // dropped after the documented time, not twice it. A deadline held open (an answer or a part
+        // being made off the loop) stays so.
+        if (writing_ && deadline_ != steady::time_point::max() && unsent_moved())
             deadline_ = now + shared_.options.header_timeout;  // the reader is slow, not gone
-            return;
-        }
-        transport<Stream>::close(stream_);
+        if (now >= deadline_)
+            transport<Stream>::close(stream_);
     }
 
 private:
@@ -473,17 +474,19 @@ private:
         write(std::move(res), head);
     }
 
-    // Whether the kernel's queue of bytes not yet acknowledged by the reader shrank since the last
+    // Whether the kernel's queue of bytes not yet acknowledged by the reader changed since the last
     // look. A write completes only when a large send buffer is a third empty, which a slow reader
-    // may take longer than the deadline to reach; this sees its progress before that.
-    bool unsent_shrank()
+    // may take longer than the deadline to reach; this sees its progress before that. The queue
+    // shrinks as the reader takes bytes and grows only as the kernel takes more of ours, which it
+    // does only once the reader made room: either way the reader is there.
+    bool unsent_moved()
     {
         auto const unsent = transport<Stream>::unsent(stream_);
         if (!unsent)
             return false;
-        bool const shrank = *unsent < unsent_seen_;
+        bool const moved = *unsent != unsent_seen_;
         unsent_seen_ = *unsent;
-        return shrank;
+        return moved;
     }
 
     // A HEAD answer is the head alone: its Content-Length is that of the body a GET would get.

@@ -90,8 +90,10 @@ void refresher::stop()
 void refresher::loop()
 {
     // How often an idle connection is asked a trivial question, so /readyz knows the database
-    // answers even when nothing changes for a long time (any --ready-max-age of 1 s or more).
-    constexpr auto check_interval = milliseconds(500);
+    // answers even when nothing changes for a long time (any --ready-max-age of 1 s or more). Every
+    // wait of the loop below: /readyz counts whole seconds, so with a limit of 1 s a check may come
+    // late by three quarters of a second (a loaded machine) before readiness flaps.
+    constexpr auto check_interval = milliseconds(250);
     // No privilege guards NOTIFY, so any role, the reader included, can send lowcostgpu_changed as
     // fast as it likes: notifications rebuild at most once a second each (the next one waits), which
     // still shows a real publish within a second.

@@ -258,7 +258,6 @@ result find_cheapest(request& r)
     return computed(render::cheapest_json(*query, pricing::cheapest_configurations(*query, cat, *sheet), cat, *sheet, r.lang));
 }
 
-constexpr std::string_view cpu_performance_words[] = {pricing::cpu_performance_highest};
 constexpr parameter instance_parameters[] = {
     gpu_id,
     {"gpus", vt::integer, "GPUs in the instance (default 1)", false, {}, 1, rules::max_requested_gpus},
@@ -270,7 +269,7 @@ constexpr parameter instance_parameters[] = {
     {"cpu_performance", vt::boolean,
      "Whether the instance has the processor performance flag, which a GPU needs (default true); \"highest\", the "
      "cloud document's word, is true",
-     false, {}, {}, {}, false, 0, 0, cpu_performance_words},
+     false, {}, {}, {}, false, 0, 0, pricing::cpu_performance_words},
     {"dedicated_vm", vt::boolean, "Whether the instance is a dedicated VM, which takes no GPU (default false)"},
     lang};
 

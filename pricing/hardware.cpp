@@ -1,6 +1,9 @@
 #include "hardware.hpp"
 
+#include "estimate.hpp"
+#include "power_score.hpp"
 #include "quantity.hpp"
+#include "transfer.hpp"
 
 #include <algorithm>
 
@@ -8,17 +11,13 @@ namespace lcg::pricing {
 
 namespace {
 
-constexpr int figure_decimals = 6;
-constexpr std::int64_t micro_per_unit = 1'000'000;
-constexpr std::int64_t max_micro_tflops = 1'000'000'000'000'000;  // 10^9 TFLOPS: far above any GPU
-
 // k/n of a TFLOPS figure, to the whole TFLOPS; empty when the figure is not a plain decimal.
 std::optional<figure> share_of(figure const& whole, int k, int n)
 {
-    auto const micro = parse_quantity("tflops", whole.value, figure_decimals, 0, max_micro_tflops);
+    auto const micro = micro_tflops(whole);
     if (!micro)
         return std::nullopt;
-    return figure{units_to_decimal(*micro, k, n * micro_per_unit, 0).text, whole.confirmed};
+    return figure{units_to_decimal(*micro, k, n * micro_units, 0).text, whole.confirmed};
 }
 
 int largest_profile_gb(gpu_model const& model)
@@ -45,13 +44,9 @@ node_memory node_memory_of(gpu_model const& model)
 
 std::optional<rack_figures> rack_of(gpu_model const& model)
 {
-    for (auto const& rack : rules::nvlink_racks) {
-        if (rack.gpu != model.id)
-            continue;
-        for (auto const& link : rules::links)
-            if (link.id == rack.link)
-                return rack_figures{rack, rack.gpus * model.vram_gb, rack.gpus * link.rate};
-    }
+    for (auto const& rack : rules::nvlink_racks)
+        if (auto const* link = find_link(rack.link); rack.gpu == model.id && link)
+            return rack_figures{rack, rack.gpus * model.vram_gb, rack.gpus * link->rate};  // NVLink: GB/s
     return std::nullopt;
 }
 

@@ -5,6 +5,7 @@
 #include "rules.hpp"
 
 #include <algorithm>
+#include <span>
 #include <tuple>
 
 namespace lcg::pricing {
@@ -73,18 +74,13 @@ parsed<instance_request> parse_instance_request(instance_parameters const& p, ca
             return other.err();
         req.other_gpu = (*other)->id;
     }
-    for (auto [name, text, flag] : {std::tuple{"cpu_performance", &p.cpu_performance, &req.cpu_performance},
-                                    std::tuple{"dedicated_vm", &p.dedicated_vm, &req.dedicated_vm}}) {
+    using words = std::span<const std::string_view>;
+    for (auto [name, text, flag, true_words] :
+         {std::tuple{"cpu_performance", &p.cpu_performance, &req.cpu_performance, words(cpu_performance_words)},
+          std::tuple{"dedicated_vm", &p.dedicated_vm, &req.dedicated_vm, words{}}}) {
         if (!*text)
             continue;
-        if (flag == &req.cpu_performance && ascii_lower(**text) == cpu_performance_highest) {
-            *flag = true;
-            continue;
-        }
-        auto const b = parse_flag(name, **text);
-        if (!b && flag == &req.cpu_performance)
-            return bad_input(name, "cpu_performance: " + quote(**text) + " is not a boolean; accepted: true, false, " +
-                                       std::string(cpu_performance_highest) + " (true)");
+        auto const b = parse_flag(name, **text, true_words);
         if (!b)
             return parameter_error{name, b.err()};
         *flag = *b;

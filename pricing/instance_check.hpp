@@ -61,7 +61,7 @@ instance_limits limits_in_region(gpu_model const& model, std::string_view region
 inline constexpr std::string_view one_gpu_model_limit = "one_gpu_model";            // all GPUs of one model
 inline constexpr std::string_view cpu_performance_limit = "cpu_performance_flag";   // the flag must be on
 // The cloud document's own word for the flag on, accepted for cpu_performance beside true.
-inline constexpr std::string_view cpu_performance_highest = "highest";
+inline constexpr std::string_view cpu_performance_words[] = {"highest"};
 inline constexpr std::string_view not_dedicated_vm_limit = "not_dedicated_vm";      // no GPU on a dedicated VM
 
 // One broken limit: numeric (allowed / requested), the CPU generation (allowed_generations /

@@ -146,15 +146,17 @@ outcome<std::int64_t> parse_count(std::string_view name, std::string_view text, 
     return parse_quantity(name, text, 0, min, max);
 }
 
-outcome<bool> parse_flag(std::string_view name, std::string_view text)
+outcome<bool> parse_flag(std::string_view name, std::string_view text, std::span<const std::string_view> true_words)
 {
     std::string const lower = ascii_lower(text);
-    if (lower == "true")
+    if (lower == "true" || std::find(true_words.begin(), true_words.end(), lower) != true_words.end())
         return true;
     if (lower == "false")
         return false;
     std::string message(name);
     message += ": " + quote(text) + " is not a boolean; accepted: true, false";
+    for (auto w : true_words)
+        message += ", " + std::string(w) + " (true)";
     return invalid(std::move(message));
 }
 

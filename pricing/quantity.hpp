@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -55,8 +56,9 @@ outcome<std::int64_t> parse_quantity(std::string_view name, std::string_view tex
 // A plain non-negative integer (digits only) in [min, max], with the same kind of messages.
 outcome<std::int64_t> parse_count(std::string_view name, std::string_view text, std::int64_t min, std::int64_t max);
 
-// "true" or "false", in any letter case.
-outcome<bool> parse_flag(std::string_view name, std::string_view text);
+// "true" or "false", in any letter case; also any of `true_words` (lower case), which mean true
+// (the cloud document's "highest" for the processor performance flag).
+outcome<bool> parse_flag(std::string_view name, std::string_view text, std::span<const std::string_view> true_words = {});
 
 // Lower-cases ASCII letters (identifiers and codes are ASCII).
 std::string ascii_lower(std::string_view text);

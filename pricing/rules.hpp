@@ -141,27 +141,27 @@ inline constexpr assumed_vram lesson_vram[] = {{"b200", 192}};
 // weights stored in it and widened to `widened_format` in each kernel, at that format's rate.
 struct native_formats {
     std::string_view architecture;  // as the catalog names it
-    std::string_view formats;       // precision ids, space-separated
+    std::string_view formats[6];    // precision ids; the unused ones empty
     std::string_view source;
 };
 inline constexpr native_formats native_precisions[] = {
-    {"Turing", "fp32 fp16 int8 int4",
+    {"Turing", {"fp32", "fp16", "int8", "int4"},
      "NVIDIA Turing architecture whitepaper, Turing Tensor Cores and Table 1 (FP16, INT8 and INT4; no BF16, no FP8)"},
-    {"Ampere", "fp32 fp16 bf16 int8 int4",
+    {"Ampere", {"fp32", "fp16", "bf16", "int8", "int4"},
      "NVIDIA A100 Tensor Core GPU architecture whitepaper and GA102 whitepaper, Appendix A (BF16, INT8 and INT4 "
      "rows; no FP8)"},
-    {"Ada Lovelace", "fp32 fp16 bf16 fp8 int8 int4",
+    {"Ada Lovelace", {"fp32", "fp16", "bf16", "fp8", "int8", "int4"},
      "NVIDIA Ada GPU architecture whitepaper v2.1, Appendix A, and the L4, L40 and L40S datasheets (FP8, INT8 and "
      "INT4 tensor rows)"},
-    {"Hopper", "fp32 fp16 bf16 fp8 int8",
+    {"Hopper", {"fp32", "fp16", "bf16", "fp8", "int8"},
      "NVIDIA H100 Tensor Core GPU architecture whitepaper, Table 1, and the H100 and H200 datasheets (FP8 and INT8 "
      "rows; no INT4)"},
-    {"Blackwell", "fp32 fp16 bf16 fp8 int8",
+    {"Blackwell", {"fp32", "fp16", "bf16", "fp8", "int8"},
      "NVIDIA HGX B200 and B300 specifications and the RTX Blackwell whitepaper, Table 3 (FP8, FP4 and INT8; no "
      "INT4)"},
-    {"CDNA3", "fp32 fp16 bf16 fp8 int8",
+    {"CDNA3", {"fp32", "fp16", "bf16", "fp8", "int8"},
      "AMD CDNA 3 architecture whitepaper, Tables 1 and 2 (FP8 and INT8 matrix rates; no INT4)"},
-    {"CDNA4", "fp32 fp16 bf16 fp8 int8",
+    {"CDNA4", {"fp32", "fp16", "bf16", "fp8", "int8"},
      "AMD CDNA 4 architecture whitepaper, Tables 1 and 2 (FP8, MXFP6, MXFP4 and INT8; no INT4)"},
 };
 inline constexpr std::string_view widened_format = "fp16";

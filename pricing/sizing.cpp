@@ -12,6 +12,21 @@ namespace {
 
 money times(money m, std::int64_t n) { return money::from_micros(m.micros() * n); }
 
+// The architecture's line of rules::native_precisions, or null for one the table does not know.
+rules::native_formats const* native_entry(gpu_model const& model)
+{
+    for (auto const& a : rules::native_precisions)
+        if (a.architecture == model.architecture)
+            return &a;
+    return nullptr;
+}
+
+bool lists(rules::native_formats const* entry, precision p)
+{
+    return entry &&
+           std::find(std::begin(entry->formats), std::end(entry->formats), to_string(p)) != std::end(entry->formats);
+}
+
 }
 
 std::string_view to_string(precision p)
@@ -52,26 +67,17 @@ int half_bytes_per_param(precision p)
 std::vector<precision> native_precisions(gpu_model const& model)
 {
     std::vector<precision> out;
-    for (auto const& a : rules::native_precisions) {
-        if (a.architecture != model.architecture)
-            continue;
-        for (precision p : all_precisions)
-            for (std::string_view rest = a.formats; !rest.empty();) {
-                auto const space = rest.find(' ');
-                if (rest.substr(0, space) == to_string(p))
-                    out.push_back(p);
-                rest = space == std::string_view::npos ? std::string_view{} : rest.substr(space + 1);
-            }
-    }
+    auto const* entry = native_entry(model);
+    for (precision p : all_precisions)
+        if (lists(entry, p))
+            out.push_back(p);
     return out;
 }
 
 std::string_view native_precisions_source(gpu_model const& model)
 {
-    for (auto const& a : rules::native_precisions)
-        if (a.architecture == model.architecture)
-            return a.source;
-    return {};
+    auto const* entry = native_entry(model);
+    return entry ? entry->source : std::string_view{};
 }
 
 std::string_view native_precisions_caveat(gpu_model const& model)
@@ -84,10 +90,9 @@ std::string_view native_precisions_caveat(gpu_model const& model)
 
 precision_support support_for(gpu_model const& model, precision asked)
 {
-    auto const native = native_precisions(model);
-    precision_support s{asked, std::find(native.begin(), native.end(), asked) != native.end(), asked, std::nullopt};
-    if (!s.native)
-        s.computes_in = *parse_precision(rules::widened_format);
+    bool const native = lists(native_entry(model), asked);
+    static precision const widened = *parse_precision(rules::widened_format);
+    precision_support s{asked, native, native ? asked : widened, std::nullopt};
     if (s.computes_in == precision::fp8)
         s.dense_tflops = model.fp8_dense_tflops;
     else if (s.computes_in == precision::fp16 || s.computes_in == precision::bf16)

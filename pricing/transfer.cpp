@@ -20,13 +20,15 @@ gigabytes_per_second in_gigabytes(rules::link_rate const& l)
                                                              : gigabytes_per_second{l.rate, rules::bits_per_byte};
 }
 
-gigabytes_per_second reference_rate()
-{
-    auto const* ref = std::find_if(std::begin(rules::links), std::end(rules::links),
-                                   [](rules::link_rate const& l) { return l.id == rules::reference_link; });
-    return in_gigabytes(*ref);
+gigabytes_per_second reference_rate() { return in_gigabytes(*find_link(rules::reference_link)); }
+
 }
 
+rules::link_rate const* find_link(std::string_view id)
+{
+    auto const* l = std::find_if(std::begin(rules::links), std::end(rules::links),
+                                 [&](rules::link_rate const& link) { return link.id == id; });
+    return l == std::end(rules::links) ? nullptr : l;
 }
 
 parsed<std::int64_t> parse_transfer(transfer_parameters const& p)

@@ -27,6 +27,9 @@ struct link_time {
     std::string slower_than_reference; // the reference link's rate over this one's ("18", "0.5")
 };
 
+// The link of rules::links with this id, or null.
+rules::link_rate const* find_link(std::string_view id);
+
 // Every link of rules::links, in their order, for `micro_gb`.
 std::vector<link_time> transfer_times(std::int64_t micro_gb);
 

@@ -93,7 +93,7 @@ json::value fabric_json(int instances, language lang)
 {
     if (instances <= 1)
         return nullptr;
-    auto const micro_gb = rules::lesson_transfer_gb * 1'000'000;
+    auto const micro_gb = rules::lesson_transfer_gb * pricing::micro_units;
     return json::object{{"between_nodes", rules::between_nodes_link},
                         {"note", say(lang, "json.fabric_note", {{"instances", std::to_string(instances)}})},
                         {"transfer", transfer_json(micro_gb, pricing::transfer_times(micro_gb), lang)}};

@@ -119,6 +119,11 @@ void refresher::loop()
         if (current && built_from(*current, read) && !time_changes(read.sheets, current->built_at, now))
             return;
         auto next = build_from(std::move(read), current.get(), now, keys_);
+        // Rendering every document may take longer than a short --ready-max-age on a loaded
+        // machine: the database is asked again before the new snapshot is served, so /readyz
+        // measures the database, not the build.
+        db->check();
+        answered();
         // Counted before it is served: whoever sees the new snapshot also sees it counted.
         ops::metrics::instance().record_snapshot_reload();
         replace_snapshot(target_, std::move(next));

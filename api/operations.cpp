@@ -7,6 +7,7 @@
 #include "render/glossary_json.hpp"
 #include "render/json.hpp"
 #include "render/quote.hpp"
+#include "render/rent_vs_buy.hpp"
 #include "render/transfer.hpp"
 
 #include "glossary/search.hpp"
@@ -21,6 +22,7 @@
 #include "pricing/inventory.hpp"
 #include "pricing/price_query.hpp"
 #include "pricing/quote.hpp"
+#include "pricing/rent_vs_buy.hpp"
 #include "pricing/rules.hpp"
 #include "pricing/sizing.hpp"
 #include "pricing/transfer.hpp"
@@ -463,6 +465,39 @@ result transfer_time(request& r)
     return computed(render::transfer_json(*micro_gb, times, r.lang));
 }
 
+constexpr parameter rent_vs_buy_parameters[] = {
+    gpu_id,
+    {"gpus", vt::integer, "GPUs rented, or bought (default 1)", false, {}, 1, rules::max_requested_gpus},
+    tier, week,
+    {"purchase_price", vt::number, "What buying those GPUs costs, in USD (the whole machine, if you buy one)", true, {},
+     0, rules::max_purchase_price.micros() / 1'000'000},
+    {"power_watts", vt::integer, "The machine's power draw while it works, in whole watts", true, {}, 0,
+     rules::max_power_watts},
+    {"electricity_price", vt::number, "Electricity price, USD per kWh (up to 6 decimals)", true, {}, 0,
+     rules::max_electricity_price.micros() / 1'000'000},
+    {"hosting_per_month", vt::number,
+     "Hosting per month in USD: space, cooling, network, upkeep, and the draw while idle", true, {}, 0,
+     rules::max_hosting_per_month.micros() / 1'000'000},
+    {"utilisation", vt::number, "Percentage of the horizon's hours the GPUs work, 0 to 100 (up to 2 decimals)", true,
+     {}, 0, 100},
+    {"months", vt::integer, "The horizon in whole months, 1 to 120", true, {}, 1, rules::max_horizon_months},
+    lang};
+
+result rent_vs_buy(request& r)
+{
+    auto const q = pricing::parse_rent_vs_buy(
+        {take(r, "gpu"), take(r, "gpus"), take(r, "tier"), take(r, "week"), take(r, "purchase_price"),
+         take(r, "power_watts"), take(r, "electricity_price"), take(r, "hosting_per_month"), take(r, "utilisation"),
+         take(r, "months")},
+        r.data.catalog(), r.data.sheets(), r.data.current_sheet());
+    if (!q)
+        return refused(q.err());
+    auto const answer = pricing::compare_rent_vs_buy(*q);
+    if (!answer)
+        return refused(answer.err(), "gpu");
+    return computed(render::rent_vs_buy_json(*answer, r.lang));
+}
+
 // ---- the table ----------------------------------------------------------------------------------
 
 constexpr parameter methodology_parameters[] = {lang};
@@ -521,6 +556,14 @@ auto const registry = std::to_array<operation>({
      "precision natively first, one instance before several, with its exact GPU-time cost for a duration "
      "(hours, default 1), the fabric between nodes where it spans several, and the next cheapest alternatives.",
      cheapest_parameters, find_cheapest, &render::cheapest_view, "cheapest", "params_b=70&precision=fp8&hours=10", true},
+    {"rent_vs_buy", "/v1/rent-vs-buy", "Rent or buy?",
+     "Renting GPUs here against buying them, over a horizon and a utilisation you give: the rent at the week's "
+     "published rate, what owning costs (purchase, hosting, electricity while the GPUs work), which is cheaper and by "
+     "how much, and the break-even: after how many months owning costs less at that utilisation, and above which "
+     "utilisation it does over the horizon. Every figure of ownership is yours; none is assumed, computed exactly.",
+     rent_vs_buy_parameters, rent_vs_buy, &render::rent_vs_buy_view, "rent_vs_buy",
+     "gpu=h100-sxm&gpus=8&purchase_price=250000&power_watts=10200&electricity_price=0.12&hosting_per_month=1500&utilisation=60&months=36",
+     true},
     {"transfer_time", "/v1/transfer", "Time to move data between GPUs",
      "How long moving an amount of data (gb, default 10) takes over each link between GPUs (NVLink of Blackwell "
      "and Hopper within a node, one InfiniBand or Ethernet card between nodes), with each rate in GB/s (Gb/s "

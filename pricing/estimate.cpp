@@ -78,6 +78,13 @@ parsed<gpu_model const*> find_gpu_parameter(std::string_view parameter, std::str
     return refusal;
 }
 
+parsed<gpu_model const*> required_gpu_parameter(std::optional<std::string> const& text, catalog const& cat)
+{
+    if (!text)
+        return bad_input("gpu", "gpu: required; accepted: a catalog id such as h100-sxm (see /v1/gpus)");
+    return find_gpu_parameter("gpu", *text, cat);
+}
+
 parsed<tier> tier_parameter(std::optional<std::string> const& text)
 {
     if (!text)
@@ -93,9 +100,7 @@ parsed<tier> tier_parameter(std::optional<std::string> const& text)
 parsed<job_spec> parse_job(estimate_parameters const& p, catalog const& cat)
 {
     job_spec job;
-    if (!p.gpu)
-        return bad_input("gpu", "gpu: required; accepted: a catalog id such as h100-sxm (see /v1/gpus)");
-    auto const model = find_gpu_parameter("gpu", *p.gpu, cat);
+    auto const model = required_gpu_parameter(p.gpu, cat);
     if (!model)
         return model.err();
     job.gpu = (*model)->id;

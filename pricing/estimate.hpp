@@ -73,6 +73,8 @@ parsed<tier> tier_parameter(std::optional<std::string> const& text);
 
 // The id of a catalog model from a parameter, in any letter case; the error lists the valid ids.
 parsed<gpu_model const*> find_gpu_parameter(std::string_view parameter, std::string_view text, catalog const& cat);
+// The same for the `gpu` parameter of a question about one model, refused when absent.
+parsed<gpu_model const*> required_gpu_parameter(std::optional<std::string> const& text, catalog const& cat);
 
 enum class line_kind { gpu_time, storage, egress, ingress };
 std::string_view to_string(line_kind kind);  // "gpu_time", "storage", "egress", "ingress"

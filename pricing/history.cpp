@@ -52,6 +52,21 @@ outcome<price_sheet const*> sheet_for_week(std::string_view text, std::span<cons
     return found;
 }
 
+parsed<price_sheet const*> week_parameter(std::optional<std::string> const& text, std::span<const price_sheet> sheets,
+                                          price_sheet const* current)
+{
+    price_sheet const* sheet = current;
+    if (text) {
+        auto const named = sheet_for_week(*text, sheets, current);
+        if (!named)
+            return parameter_error{"week", named.err()};
+        sheet = *named;
+    }
+    if (!sheet)
+        return parameter_error{"week", {errc::unavailable, "week: no sheet is published yet"}};
+    return sheet;
+}
+
 std::optional<money> rate_change(history_week const& w, tier t)
 {
     if (!w.row || !w.previous || !w.row->rates || !w.previous->rates)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "money.hpp"
+#include "quantity.hpp"
 #include "sheet.hpp"
 
 #include <optional>
@@ -30,6 +31,11 @@ std::vector<history_week> price_history(std::span<const price_sheet> sheets, std
 // Refused, naming the parameter, when the text is not one of those or no sheet was in effect then.
 outcome<price_sheet const*> sheet_for_week(std::string_view text, std::span<const price_sheet> sheets,
                                            price_sheet const* current);
+
+// The `week` parameter of a question answered at one sheet's rates: the sheet it names, or
+// `current` when it is absent; refused naming "week", and unavailable before any sheet is in effect.
+parsed<price_sheet const*> week_parameter(std::optional<std::string> const& text, std::span<const price_sheet> sheets,
+                                          price_sheet const* current);
 
 // The change of a tier's rate from the previous week, exact; empty unless both weeks are priced.
 std::optional<money> rate_change(history_week const& w, tier t);

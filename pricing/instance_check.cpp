@@ -34,9 +34,7 @@ parsed<int> required_count(std::string const& name, std::optional<std::string> c
 parsed<instance_request> parse_instance_request(instance_parameters const& p, catalog const& cat)
 {
     instance_request req;
-    if (!p.gpu)
-        return bad_input("gpu", "gpu: required; accepted: a catalog id such as h100-sxm (see /v1/gpus)");
-    auto const model = find_gpu_parameter("gpu", *p.gpu, cat);
+    auto const model = required_gpu_parameter(p.gpu, cat);
     if (!model)
         return model.err();
     req.gpu = (*model)->id;

@@ -10,9 +10,7 @@ parsed<quote_request> parse_quote(quote_parameters const& p, catalog const& cat,
                                   price_sheet const* current)
 {
     quote_request q;
-    if (!p.gpu)
-        return bad_input("gpu", "gpu: required; accepted: a catalog id such as h100-sxm (see /v1/gpus)");
-    auto const model = find_gpu_parameter("gpu", *p.gpu, cat);
+    auto const model = required_gpu_parameter(p.gpu, cat);
     if (!model)
         return model.err();
     q.model = *model;
@@ -26,15 +24,10 @@ parsed<quote_request> parse_quote(quote_parameters const& p, catalog const& cat,
     if (!micros)
         return parameter_error{"price", micros.err()};
     q.quoted = money::from_micros(*micros);
-    q.sheet = current;
-    if (p.week) {
-        auto const named = sheet_for_week(*p.week, sheets, current);
-        if (!named)
-            return parameter_error{"week", named.err()};
-        q.sheet = *named;
-    }
-    if (!q.sheet)
-        return parameter_error{"week", {errc::unavailable, "week: no sheet is published yet"}};
+    auto const sheet = week_parameter(p.week, sheets, current);
+    if (!sheet)
+        return sheet.err();
+    q.sheet = *sheet;
     return q;
 }
 

@@ -186,4 +186,15 @@ inline constexpr std::int64_t bits_per_byte = 8;
 inline constexpr std::int64_t lesson_transfer_gb = 10;      // the lesson's example: 10 GB moved
 inline constexpr std::int64_t max_transfer_gb = 1'000'000;  // what transfer_time takes
 
+// rent_vs_buy: every figure is the user's (no default purchase price, power or tariff); these only
+// bound them, far above any real machine, so that every product of the comparison stays exact.
+inline constexpr money max_purchase_price = money::from_dollars(100'000'000);
+inline constexpr std::int64_t max_power_watts = 200'000;          // a rack of 72 Blackwell GPUs draws about 130 kW
+inline constexpr money max_electricity_price = money::from_dollars(2);  // per kWh
+inline constexpr money max_hosting_per_month = money::from_dollars(1'000'000);
+inline constexpr int max_horizon_months = 120;
+inline constexpr int longest_break_even_months = 1'200;  // a break-even later than 100 years is not given
+inline constexpr int watts_per_kilowatt = 1'000;
+inline constexpr int utilisation_decimals = 2;  // a percentage to the hundredth
+
 }

@@ -1,6 +1,7 @@
 #include "render/views.hpp"
 
 #include "render/quote.hpp"
+#include "render/rent_vs_buy.hpp"
 #include "render/transfer.hpp"
 
 #include "render/csv.hpp"
@@ -34,6 +35,7 @@ view const instance_check_view{instance_check_markdown};
 view const cheapest_view{cheapest_markdown};
 view const quote_check_view{quote_check_markdown};
 view const transfer_view{transfer_markdown};
+view const rent_vs_buy_view{rent_vs_buy_markdown};
 
 format_set view::formats() const { return csv ? table_formats : document_formats; }
 

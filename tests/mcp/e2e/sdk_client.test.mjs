@@ -25,7 +25,7 @@ if (!base || !binary || !databaseUrl)
 const mcpUrl = `${base}/mcp`;
 
 const toolNames = ['get_prices', 'get_price_history', 'get_history', 'verify_quote', 'get_gpu', 'list_gpus', 'compare_gpus', 'estimate_job_cost', 'size_model',
-  'find_cheapest', 'transfer_time', 'check_instance', 'get_inventory', 'explain_term', 'search_glossary', 'get_methodology'];
+  'find_cheapest', 'rent_vs_buy', 'transfer_time', 'check_instance', 'get_inventory', 'explain_term', 'search_glossary', 'get_methodology'];
 
 // Valid and invalid arguments for every tool. Invalid ones must come back as isError results whose
 // text says what is accepted (or names what is wrong).
@@ -62,6 +62,11 @@ const calls = {
     invalid: [{ gpu: 'h100-sxm' }, { gpu: 'h100-sxm', vcpus: 8, memory_gib: 64, cpu_generation: 'seven' }] },
   explain_term: { valid: [{ term: 'gpu-hour' }, { term: 'cle api', lang: 'fr' }, { term: 'Clé API', lang: 'fr' },
     { term: 'reserved' }], invalid: [{ term: 'qwxzv' }, { term: 'gpu-hour', lang: 'de' }, {}] },
+  rent_vs_buy: { valid: [{ gpu: 'h100-sxm', gpus: 8, purchase_price: 250000, power_watts: 10200, electricity_price: 0.12, hosting_per_month: 1500, utilisation: 60, months: 36 },
+    { gpu: 'l40s', tier: 'reserved', week: 'latest', purchase_price: 9000, power_watts: 450, electricity_price: 0.3,
+      hosting_per_month: 0, utilisation: 100, months: 120 }],
+    invalid: [{ gpu: 'h100-sxm', utilisation: 60, months: 36 }, { gpu: 'h100-sxm', purchase_price: 250000, power_watts: 10200, electricity_price: 0.12, hosting_per_month: 1500, utilisation: 101, months: 36 },
+      { gpu: 'h100-sxm', purchase_price: 250000, power_watts: 10200, electricity_price: 0.12, hosting_per_month: 1500, utilisation: 60, months: 0 }, { gpu: 'h100-sxm', purchase_price: 250000, power_watts: 10200, electricity_price: 0.12, hosting_per_month: 1500, utilisation: '60', months: 36 }] },
   transfer_time: { valid: [{}, { gb: 10 }, { gb: 0.5 }], invalid: [{ gb: 0 }, { gb: '10' }, { gb: 2000000 }] },
   get_methodology: { valid: [{}], invalid: [{ verbose: true }] },
 };
@@ -163,6 +168,7 @@ test('each tool and its HTTP route give the same document, through the SDK', asy
     ['get_history', '/v1/history', { tier: 'spot' }],
     ['verify_quote', '/v1/quotes/verify', { gpu: 'h100-sxm', tier: 'spot', price: 0.9 }],
     ['transfer_time', '/v1/transfer', { gb: 80 }],
+    ['rent_vs_buy', '/v1/rent-vs-buy', { gpu: 'mi300x', gpus: 2, purchase_price: 250000, power_watts: 10200, electricity_price: 0.12, hosting_per_month: 1500, utilisation: 35.5, months: 48 }],
     ['find_cheapest', '/v1/cheapest', { params_b: 70, precision: 'fp8', hours: 10 }],
     ['get_inventory', '/v1/inventory', { gpu: 'h100-sxm', region: 'eu-paris-1' }],
     ['compare_gpus', '/v1/compare', { gpus: ['h100-sxm', 'mi300x'] }],

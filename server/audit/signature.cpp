@@ -2,8 +2,10 @@
 
 #include "server/trust/trust.hpp"
 
+#include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
+#include <limits>
 #include <stdexcept>
 
 namespace lcg::audit {
@@ -22,11 +24,16 @@ std::string text_of(json::object const& o, char const* key, bool required = true
     return {};
 }
 
+// A count of the signed content. One outside what the signed bytes can state is refused: read as
+// 32 bits, 2^32 + 812 would rebuild the bytes of 812 and pass a signature that never covered it.
 int integer_of(json::object const& o, char const* key)
 {
     auto const* v = o.if_contains(key);
-    if (!v || !v->is_int64())
+    if (!v || !(v->is_int64() || v->is_uint64()))
         throw std::runtime_error(std::string("the sheet has no integer member ") + key);
+    if (!v->is_int64() || v->as_int64() < 0 || v->as_int64() > std::numeric_limits<int>::max())
+        throw std::runtime_error(std::string("the sheet's ") + key + " is " + json::serialize(*v) +
+                                 ", which no signed sheet states");
     return static_cast<int>(v->as_int64());
 }
 

@@ -138,6 +138,18 @@ TEST_CASE("audit checks every signature with the published keys and names what f
         {"audit", "--sheet", dir + "/sheet.json", "--observations", dir + "/inputs.csv", "--keys", dir + "/served-keys.json"});
     CHECK(tampered.exit_code == 1);
     CHECK(contains(tampered.out, "FAIL signature: the signature does not match"));
+
+    // A count 2^32 larger than the signed one: read as 32 bits it rebuilt the signed bytes exactly
+    // and the signature passed for figures it never covered (issue 29, low).
+    auto big = json::parse(server.get("/v1/sheets/" + week).body).as_object();
+    big["observations"] = big.at("observations").as_int64() + (std::int64_t{1} << 32);
+    std::ofstream(dir + "/big-count.json") << json::serialize(big);
+    auto const widened = run_lowcostgpu({"audit", "--sheet", dir + "/big-count.json", "--observations",
+                                         dir + "/inputs.csv", "--keys", dir + "/served-keys.json"});
+    CAPTURE(widened.out);
+    CHECK(widened.exit_code == 1);
+    CHECK_FALSE(contains(widened.out, "ok   signature"));
+    CHECK(contains(widened.out, "FAIL signature: cannot rebuild the signed bytes: the sheet's observations"));
 }
 
 TEST_CASE("publish refuses to run without a signing key unless --unsigned, and sign --all signs once")

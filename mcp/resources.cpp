@@ -87,7 +87,17 @@ std::vector<std::string> published_weeks(data_view const& data)
     return weeks;
 }
 
-result_or_failure<json::array> read_resource(std::string_view uri, data_view const& data, bool modern)
+namespace {
+
+// What a resource URI names: the HTTP document behind it, and the URI as the lists spell it (the
+// model's id, the week as 2026-W49, ?lang=fr only for French), which every spelling of it shares.
+struct located {
+    std::string path_of_document;
+    std::string query;
+    std::string canonical;
+};
+
+result_or_failure<located> locate(std::string_view uri, data_view const& data, bool modern)
 {
     if (!uri.starts_with(scheme))
         return not_found(uri, "no resource at that URI; resources/list and resources/templates/list name them", modern);
@@ -102,6 +112,7 @@ result_or_failure<json::array> read_resource(std::string_view uri, data_view con
     // The path of the HTTP document this URI names; its Markdown and its JSON are served as stored.
     std::string path_of_document;
     std::string query = render::language_query("", lang);
+    std::string canonical_path(path);
     if (path == "prices") {
         if (!data.current_sheet())
             return not_found(uri, "no price sheet is in effect yet", modern);
@@ -118,12 +129,14 @@ result_or_failure<json::array> read_resource(std::string_view uri, data_view con
         if (!model)
             return not_found(uri, "no GPU model has that id; lowcostgpu://gpus lists them", modern);
         path_of_document = "/v1/gpus/" + (*model)->id;
+        canonical_path = "gpus/" + (*model)->id;
     } else if (path.starts_with("prices/") && path.ends_with("/history")) {
         auto const id = path.substr(7, path.size() - 7 - std::string_view("/history").size());
         auto const model = pricing::find_gpu_parameter("id", id, data.catalog());  // as get_price_history does
         if (!model)
             return not_found(uri, "no GPU model has that id; lowcostgpu://gpus lists them", modern);
         path_of_document = "/v1/prices/" + (*model)->id + "/history";
+        canonical_path = "prices/" + (*model)->id + "/history";
     } else if (path.starts_with("glossary/")) {
         auto const slug = path.substr(9);
         auto const* doc = data.glossary(lang);
@@ -142,16 +155,39 @@ result_or_failure<json::array> read_resource(std::string_view uri, data_view con
         if (!published)
             return not_found(uri, "no sheet was published for that week; completion lists the weeks", modern);
         path_of_document = "/v1/sheets/" + pricing::to_string(*week);
+        canonical_path = "sheets/" + pricing::to_string(*week);
     } else {
         return not_found(uri, "no resource at that URI; resources/list and resources/templates/list name them", modern);
     }
+    std::string canonical = std::string(scheme) + canonical_path;
+    if (lang == glossary::language::fr)
+        canonical += "?lang=fr";
+    return located{std::move(path_of_document), std::move(query), std::move(canonical)};
+}
+
+}
+
+result_or_failure<json::array> read_resource(std::string_view uri, data_view const& data, bool modern)
+{
+    auto found = locate(uri, data, modern);
+    if (auto const* f = std::get_if<failure>(&found))
+        return *f;
+    auto const& where = std::get<located>(found);
     json::array contents;
     for (auto const f : {render::format::markdown, render::format::json})
-        if (auto const doc = data.document(render::url_in(path_of_document, f, query)))
+        if (auto const doc = data.document(render::url_in(where.path_of_document, f, where.query)))
             contents.push_back(content(uri, doc->mime_type, doc->text));
     if (contents.empty())
         return not_found(uri, "nothing is published there yet", modern);
     return contents;
+}
+
+std::optional<std::string> canonical_uri(std::string_view uri, data_view const& data)
+{
+    auto found = locate(uri, data, false);
+    if (auto* l = std::get_if<located>(&found))
+        return std::move(l->canonical);
+    return std::nullopt;
 }
 
 }

@@ -5,6 +5,8 @@
 
 #include <boost/json/array.hpp>
 
+#include <optional>
+#include <string>
 #include <string_view>
 
 // The resources: the price sheet, the catalog, the methodology and the glossary, and templates for
@@ -19,6 +21,10 @@ boost::json::array const& resource_templates();
 
 // The contents of `uri`, or -32002 / -32602 (as `modern` says) when nothing is there.
 result_or_failure<boost::json::array> read_resource(std::string_view uri, data_view const& data, bool modern);
+
+// The URI as resources/list and the templates spell the resource `uri` names ("lowcostgpu://gpus/H100
+// SXM" is lowcostgpu://gpus/h100-sxm), which every spelling of it shares; none when it names none.
+std::optional<std::string> canonical_uri(std::string_view uri, data_view const& data);
 
 // The weeks of the published sheets, newest first ("2026-W49").
 std::vector<std::string> published_weeks(data_view const& data);

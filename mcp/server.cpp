@@ -776,11 +776,15 @@ reply server::impl::run(request const& r) const
         auto const uri = string_param("uri");
         if (!uri)
             return fail(r, invalid_params(std::string(m) + " needs params.uri, a lowcostgpu:// URI"));
-        if (m == "resources/subscribe")
+        bool const subscribe = m == "resources/subscribe";
+        if (subscribe)
             if (auto contents = read_resource(*uri, *data, r.modern); auto const* f = std::get_if<failure>(&contents))
                 return fail(r, *f);
+        // Leaving a resource that no longer resolves (a model dropped from the catalog) goes by its
+        // spelling, which is the key it was kept under if it was canonical then.
+        auto canonical = canonical_uri(*uri, *data).value_or(std::string(*uri));
         auto done = answer(r, {}, false);
-        done.subscriptions.emplace_back(std::string(*uri), m == "resources/subscribe");
+        done.subscriptions.push_back({std::move(canonical), std::string(*uri), subscribe});
         return done;
     }
     if (m == "prompts/list") {

@@ -92,6 +92,16 @@ struct tool_call {
     std::string_view outcome;
 };
 
+// A subscription a message made or ended: the resource's canonical URI (mcp/resources.hpp), which
+// keys it, so that a session holds at most one per resource however the client spells it, and the
+// URI as the client wrote it, which its updates name.
+struct subscription_change {
+    std::string canonical;
+    std::string uri;
+    bool subscribed = false;
+    bool operator==(subscription_change const&) const = default;
+};
+
 struct reply {
     int http_status = 200;
     std::string body;  // one JSON-RPC response, or an array of them, without a trailing newline
@@ -101,7 +111,7 @@ struct reply {
     std::vector<std::string> failures{};
     // The resources a message subscribed to (true) or unsubscribed from (false), in order: the
     // stdio session keeps them and announces their updates.
-    std::vector<std::pair<std::string, bool>> subscriptions{};
+    std::vector<subscription_change> subscriptions{};
 };
 
 // One MCP server over one immutable data view. Build it once per view (it pre-renders the tool list

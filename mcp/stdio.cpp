@@ -9,7 +9,7 @@
 #include <istream>
 #include <mutex>
 #include <ostream>
-#include <set>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -62,18 +62,18 @@ public:
                       << std::endl;
         std::lock_guard lock(state_mutex_);
         spoken_ = true;
-        for (auto const& [uri, subscribed] : answer.subscriptions)
-            if (subscribed)
-                subscribed_.insert(uri);
+        for (auto const& change : answer.subscriptions)
+            if (change.subscribed)
+                subscribed_.insert_or_assign(change.canonical, change.uri);
             else
-                subscribed_.erase(uri);
+                subscribed_.erase(change.canonical);
     }
 
     // Announces what changed since the data last seen; called by the announcer only.
     void announce_changes()
     {
         auto const now = current_();
-        std::set<std::string> uris;
+        std::map<std::string, std::string> uris;
         {
             std::lock_guard lock(state_mutex_);
             if (now == seen_ || !spoken_)
@@ -84,8 +84,8 @@ public:
         auto const& after = now->data();
         if (sheet_identities(before) != sheet_identities(after))
             write_line(R"({"jsonrpc":"2.0","method":"notifications/resources/list_changed"})");
-        for (auto const& uri : uris)
-            if (contents_of(uri, before) != contents_of(uri, after))
+        for (auto const& [canonical, uri] : uris)
+            if (contents_of(canonical, before) != contents_of(canonical, after))
                 write_line(json::serialize(json::object{{"jsonrpc", "2.0"},
                                                         {"method", "notifications/resources/updated"},
                                                         {"params", {{"uri", uri}}}}));
@@ -98,7 +98,9 @@ private:
     std::ostream* log_;
     std::mutex out_mutex_;    // one line at a time, answers and notifications alike
     std::mutex state_mutex_;  // what follows
-    std::set<std::string> subscribed_;
+    // Canonical URI → the spelling the client last subscribed with: at most one entry per resource
+    // that exists, however many spellings a client sends.
+    std::map<std::string, std::string> subscribed_;
     bool spoken_ = false;     // nothing is announced before the client's first message
     std::shared_ptr<const server> seen_;  // the announcer's own
 };

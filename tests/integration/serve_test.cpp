@@ -356,6 +356,16 @@ TEST_CASE("lowcostgpu mcp (stdio) announces a new sheet to a subscribed client")
     CHECK(answer_of(4).contains("result"));
     mcp.send(R"({"jsonrpc":"2.0","id":5,"method":"resources/unsubscribe","params":{"uri":"lowcostgpu://methodology"}})");
     CHECK(answer_of(5).contains("result"));
+    // Two spellings of one resource are one subscription, announced once under the spelling last
+    // used; leaving under another spelling leaves it (issue 29: keyed by the canonical URI).
+    mcp.send(R"({"jsonrpc":"2.0","id":6,"method":"resources/subscribe","params":{"uri":"lowcostgpu://prices/H100-SXM/history"}})");
+    CHECK(answer_of(6).contains("result"));
+    mcp.send(R"({"jsonrpc":"2.0","id":7,"method":"resources/subscribe","params":{"uri":"lowcostgpu://prices/h100-sxm/history"}})");
+    CHECK(answer_of(7).contains("result"));
+    mcp.send(R"({"jsonrpc":"2.0","id":8,"method":"resources/subscribe","params":{"uri":"lowcostgpu://gpus/H100-SXM"}})");
+    CHECK(answer_of(8).contains("result"));
+    mcp.send(R"({"jsonrpc":"2.0","id":9,"method":"resources/unsubscribe","params":{"uri":"lowcostgpu://gpus/h100-sxm"}})");
+    CHECK(answer_of(9).contains("result"));
     // Nothing is announced while nothing changes.
     std::this_thread::sleep_for(std::chrono::milliseconds(1200));
     CHECK(mcp.output().find("notifications/") == std::string::npos);
@@ -367,4 +377,10 @@ TEST_CASE("lowcostgpu mcp (stdio) announces a new sheet to a subscribed client")
     CHECK(eventually([&] { return mcp.output().find(updated) != std::string::npos; }, std::chrono::seconds(10)));
     CHECK(mcp.output().find(R"({"jsonrpc":"2.0","method":"notifications/resources/list_changed"})") != std::string::npos);
     CHECK(mcp.output().find("lowcostgpu://methodology\"}}") == std::string::npos);  // unsubscribed, and unchanged
+    std::string const history = R"({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"lowcostgpu://prices/h100-sxm/history"}})";
+    CHECK(eventually([&] { return mcp.output().find(history) != std::string::npos; }, std::chrono::seconds(10)));
+    auto const output = mcp.output();
+    CHECK(output.find(history, output.find(history) + 1) == std::string::npos);  // once
+    CHECK(output.find("H100-SXM/history\"}}") == std::string::npos);
+    CHECK(output.find("lowcostgpu://gpus/") == std::string::npos);  // changed, but left under another spelling
 }

@@ -306,15 +306,20 @@ TEST_CASE("a reply says which resources a stdio client subscribed to or left, ba
         return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":")" + method + R"(","params":{"uri":")" +
                uri + R"("}})";
     };
-    using change = std::pair<std::string, bool>;
+    using change = mcp::subscription_change;
     auto const one = test_server().handle(message(1, "resources/subscribe", "lowcostgpu://prices"), {});
-    CHECK(one.subscriptions == std::vector<change>{{"lowcostgpu://prices", true}});
+    CHECK(one.subscriptions == std::vector<change>{{"lowcostgpu://prices", "lowcostgpu://prices", true}});
+    // Any spelling of a resource is kept under the URI the lists give it.
+    auto const spelled = test_server().handle(message(9, "resources/subscribe", "lowcostgpu://gpus/H100-SXM?lang=fr"), {});
+    CHECK(spelled.subscriptions ==
+          std::vector<change>{{"lowcostgpu://gpus/h100-sxm?lang=fr", "lowcostgpu://gpus/H100-SXM?lang=fr", true}});
     CHECK(test_server().handle(message(2, "resources/subscribe", "lowcostgpu://nothing"), {}).subscriptions.empty());
     auto const batch = test_server().handle("[" + message(3, "resources/subscribe", "lowcostgpu://methodology") + "," +
                                                 message(4, "resources/unsubscribe", "lowcostgpu://prices") + "]",
                                             {});
     CHECK(batch.subscriptions ==
-          std::vector<change>{{"lowcostgpu://methodology", true}, {"lowcostgpu://prices", false}});
+          std::vector<change>{{"lowcostgpu://methodology", "lowcostgpu://methodology", true},
+                              {"lowcostgpu://prices", "lowcostgpu://prices", false}});
     // Over HTTP there is no session to keep them: the methods are not offered there.
     mcp::message_context http;
     http.via = mcp::transport::http;

@@ -9,6 +9,7 @@
 #include "server/mcp_bridge/snapshot_view.hpp"
 #include "server/mirror/follower.hpp"
 #include "server/ops/log_writer.hpp"
+#include "server/ops/stop_deadline.hpp"
 #include "server/snapshot/refresher.hpp"
 #include "server/store/database.hpp"
 #include "server/trust/trust.hpp"
@@ -472,6 +473,9 @@ std::optional<mirror::upstream_options> upstream_settings(arguments const& args)
 
 // How long a request waits for a week's inputs before it gets 503, and the bound on each read.
 constexpr std::chrono::milliseconds archive_timeout{5000};
+// What the background (refresher, follower, archive readers) is given to end once serving has
+// stopped: a stop takes at most the drain timeout and this (ops/stop_deadline.hpp).
+constexpr std::chrono::milliseconds stop_grace{5000};
 
 // The archive of the sheets' inputs: its cache budget (--archive-cache-bytes, LCG_ARCHIVE_CACHE_BYTES).
 archive::options archive_settings(arguments const& args)
@@ -510,17 +514,20 @@ int run_serve(arguments const& args)
     // standard output costs dropped lines, never a stalled server (issue 29, H3).
     ops::log_stream log(ops::process_log()), background_log(ops::process_log());
     log << "listening on http://" << options.address << ":" << server.port() << std::endl;
+    std::optional<ops::stop_deadline> deadline;
     if (mirrored) {
         mirror::upstream source(*mirrored);
         mirror::follower follower(source, snapshots, upstream_interval(args), background_log);
         follower.start();
         server.run();
+        deadline.emplace(stop_grace, "the mirror's follower or the archive (the upstream)", ops::process_log());
         follower.stop();
     } else {
         snapshot::refresher refresher(database_url(args), snapshots, std::chrono::seconds(30), background_log,
                                       public_keys_setting(args));
         refresher.start();
         server.run();
+        deadline.emplace(stop_grace, "the snapshot refresher or the archive (PostgreSQL)", ops::process_log());
         refresher.stop();
     }
     inputs.stop();  // before the server goes: its last answers are posted to the workers' loops
@@ -560,6 +567,8 @@ int run_mcp(arguments const& args)
               << (first->current ? pricing::to_string(first->current->week) : std::string("none")) << std::endl;
     mcp_bridge::server_cache servers;
     mcp::serve_stdio([&] { return servers.get(snapshots.get()); }, std::cin, std::cout, &std::cerr);
+    ops::stop_deadline deadline(stop_grace, mirrored ? "the mirror's follower (the upstream)" : "the snapshot refresher (PostgreSQL)",
+                                ops::process_log());
     if (follower)
         follower->stop();
     if (refresher)

@@ -10,6 +10,7 @@
 #include <pqxx/pqxx>
 
 #include <arpa/inet.h>
+#include <csignal>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -419,4 +420,55 @@ TEST_CASE("a slow reader of a large body gets all of it at its pace, and a reade
     CHECK(stalled_head.starts_with("HTTP/1.1 200"));
     CHECK(partial < content_length(stalled_head));
     CHECK(server.get("/healthz").status == 200);
+}
+
+namespace {
+
+// The PostgreSQL backends serving `role` on the test database, stopped (SIGSTOP) for as long as
+// this lives: a database that holds its connections open and never answers, as a hung host does.
+class frozen_backends {
+public:
+    frozen_backends(test_database const& db, std::string const& role)
+    {
+        pqxx::connection c(db.admin_url());
+        pqxx::nontransaction tx(c);
+        for (auto const& row : tx.exec("SELECT pid FROM pg_stat_activity WHERE datname = '" + db.name() +
+                                       "' AND usename = '" + role + "'"))
+            pids_.push_back(row[0].as<int>());
+        for (int pid : pids_)
+            kill(pid, SIGSTOP);
+    }
+    ~frozen_backends()
+    {
+        for (int pid : pids_)
+            kill(pid, SIGCONT);
+    }
+    std::size_t size() const { return pids_.size(); }
+
+private:
+    std::vector<int> pids_;
+};
+
+}
+
+TEST_CASE("SIGTERM ends the server within its grace when PostgreSQL stops answering")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    REQUIRE(server.get("/readyz").status == 200);
+    frozen_backends frozen(db, "lowcostgpu_reader");
+    REQUIRE(frozen.size() >= 1);  // the refresher's connection
+    // The refresher asks every 250 ms: within a second its question waits on the frozen backend.
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    CHECK(server.get("/v1/prices").status == 200);  // serving goes on from the snapshot meanwhile
+    auto const started = std::chrono::steady_clock::now();
+    // No connection is open, so the drain is immediate; the refresher gets 5 s, then the process goes.
+    auto const code = server.terminate_within(std::chrono::seconds(12));
+    auto const took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    CAPTURE(took);
+    CAPTURE(server.output());
+    REQUIRE(code);
+    CHECK(*code == 0);
+    CHECK(took >= 4.5);
+    CHECK(server.output().find("\"event\":\"stop_forced\"") != std::string::npos);
 }

@@ -254,6 +254,21 @@ long server_process::metric(std::string const& name) const
     return at == std::string::npos ? -1 : std::stol(text.substr(at + name.size() + 2));
 }
 
+std::optional<int> server_process::terminate_within(std::chrono::milliseconds limit)
+{
+    kill(pid_, SIGTERM);
+    int status = 0;
+    bool const ended = eventually([&] { return waitpid(pid_, &status, WNOHANG) == pid_; }, limit);
+    if (!ended) {
+        kill(pid_, SIGKILL);
+        waitpid(pid_, &status, 0);
+    }
+    pid_ = -1;
+    if (!ended)
+        return std::nullopt;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 int server_process::terminate()
 {
     kill(pid_, SIGTERM);

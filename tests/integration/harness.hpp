@@ -75,6 +75,8 @@ public:
     unsigned short port() const { return port_; }
     http_reply get(std::string const& target, std::map<std::string, std::string> const& headers = {}) const;
     int terminate();  // SIGTERM and wait: the exit code
+    // SIGTERM and wait at most `limit`: the exit code, or nothing when it had to be killed (SIGKILL).
+    std::optional<int> terminate_within(std::chrono::milliseconds limit);
     std::string output() const;  // what it has written to standard output so far
     long metric(std::string const& name) const;  // an unlabelled sample of its /metrics ("name 12"), or -1
 

@@ -80,6 +80,19 @@ constexpr parameter week{"week", vt::string,
 
 std::optional<std::string> take(request& r, std::string_view name) { return r.args.take(name); }
 
+// The sheet an operation answers at: the one its `week` argument names, or the one in effect (none
+// before the first publication) when it has none. A week no sheet covers is refused, naming week.
+std::variant<pricing::price_sheet const*, failure> sheet_asked(request& r)
+{
+    auto const text = take(r, "week");
+    if (!text)
+        return r.data.current_sheet();
+    auto const named = pricing::sheet_for_week(*text, r.data.sheets(), r.data.current_sheet());
+    if (!named)
+        return refused(named.err(), "week");
+    return *named;
+}
+
 // ---- the price sheet and the catalog -------------------------------------------------------------
 
 constexpr parameter prices_parameters[] = {
@@ -96,19 +109,15 @@ result get_prices(request& r)
     if (r.args.empty())
         return r.data.current_sheet() ? result(published("/v1/prices")) : result(no_sheet());
     auto const& cat = r.data.catalog();
-    auto const week_text = take(r, "week");
     auto const query = pricing::parse_price_query({take(r, "gpu"), take(r, "vendor"), take(r, "architecture"),
                                                    take(r, "min_vram_gb"), take(r, "max_price"), take(r, "tier"),
                                                    take(r, "sort")}, cat);
     if (!query)
         return refused(query.err());
-    auto const* sheet = r.data.current_sheet();
-    if (week_text) {
-        auto const named = pricing::sheet_for_week(*week_text, r.data.sheets(), sheet);
-        if (!named)
-            return refused(named.err(), "week");
-        sheet = *named;
-    }
+    auto const asked = sheet_asked(r);
+    if (auto const* f = std::get_if<failure>(&asked))
+        return *f;
+    auto const* sheet = std::get<0>(asked);
     if (!sheet)
         return no_sheet();
     if (query->empty() && sheet == r.data.current_sheet())
@@ -179,7 +188,7 @@ result get_methodology(request&) { return published("/v1/methodology"); }
 
 constexpr parameter compare_parameters[] = {
     {"gpus", vt::string_list, "2 to 8 distinct catalog ids (over HTTP separated by commas: l40s,h100-sxm)", true, {},
-     std::nullopt, std::nullopt, false, 2, rules::max_compared_gpus}, lang};
+     std::nullopt, std::nullopt, false, 2, rules::max_compared_gpus}, week, lang};
 
 result compare_gpus(request& r)
 {
@@ -188,10 +197,14 @@ result compare_gpus(request& r)
     auto const ids = pricing::parse_gpu_list("gpus", take(r, "gpus"), cat, form);
     if (!ids)
         return refused(ids.err());
-    auto const comparison = pricing::compare_gpus(*ids, cat, r.data.current_sheet());
+    auto const asked = sheet_asked(r);
+    if (auto const* f = std::get_if<failure>(&asked))
+        return *f;
+    auto const* sheet = std::get<0>(asked);
+    auto const comparison = pricing::compare_gpus(*ids, cat, sheet);
     if (!comparison)
         return refused(comparison.err(), "gpus");
-    return computed(render::comparison_json(*comparison, cat, r.data.current_sheet(), r.lang));
+    return computed(render::comparison_json(*comparison, cat, sheet, r.lang));
 }
 
 constexpr parameter estimate_parameters[] = {
@@ -205,7 +218,8 @@ constexpr parameter estimate_parameters[] = {
     {"egress_gb", vt::number, "GB sent out", false, {}, 0, rules::max_network_gb},
     {"ingress_gb", vt::number, "GB received", false, {}, 0, rules::max_network_gb},
     {"tokens_per_second", vt::number, "Your measured throughput, for the cost per million tokens", false, {}, 0, rules::max_tokens_per_second, true},
-    {"images_per_hour", vt::number, "Your measured throughput, for the cost per image", false, {}, 0, rules::max_images_per_hour, true}, lang};
+    {"images_per_hour", vt::number, "Your measured throughput, for the cost per image", false, {}, 0, rules::max_images_per_hour, true},
+    week, lang};
 
 result estimate_job_cost(request& r)
 {
@@ -217,7 +231,10 @@ result estimate_job_cost(request& r)
     auto const job = pricing::parse_job(params, cat);
     if (!job)
         return refused(job.err());
-    auto const* sheet = r.data.current_sheet();
+    auto const asked = sheet_asked(r);
+    if (auto const* f = std::get_if<failure>(&asked))
+        return *f;
+    auto const* sheet = std::get<0>(asked);
     if (!sheet)
         return no_sheet();
     auto const estimate = pricing::estimate_job(*job, sheet->find(job->gpu));
@@ -229,7 +246,7 @@ result estimate_job_cost(request& r)
 }
 
 constexpr parameter sizing_parameters[] = {
-    params_b_required, precision_required, only_gpu, lang};
+    params_b_required, precision_required, only_gpu, week, lang};
 
 result size_model(request& r)
 {
@@ -237,7 +254,10 @@ result size_model(request& r)
     auto const spec = pricing::parse_model_spec({take(r, "params_b"), take(r, "precision"), take(r, "gpu")}, cat);
     if (!spec)
         return refused(spec.err());
-    auto const* sheet = r.data.current_sheet();
+    auto const asked = sheet_asked(r);
+    if (auto const* f = std::get_if<failure>(&asked))
+        return *f;
+    auto const* sheet = std::get<0>(asked);
     return computed(render::sizing_json(pricing::size_model(*spec, cat, sheet), cat, sheet, r.lang));
 }
 
@@ -245,7 +265,7 @@ constexpr parameter cheapest_parameters[] = {
     params_b, precision,
     {"vram_gb", vt::number, "Memory needed in GB, instead of params_b and precision", false, {}, 0, rules::max_needed_vram_gb, true},
     {"hours", vt::number, "Duration in hours (default 1, up to 6 decimals)", false, {}, 0, rules::max_job_hours, true},
-    tier, lang};
+    tier, week, lang};
 
 result find_cheapest(request& r)
 {
@@ -254,7 +274,10 @@ result find_cheapest(request& r)
         {take(r, "params_b"), take(r, "precision"), take(r, "vram_gb"), take(r, "hours"), take(r, "tier")}, cat);
     if (!query)
         return refused(query.err());
-    auto const* sheet = r.data.current_sheet();
+    auto const asked = sheet_asked(r);
+    if (auto const* f = std::get_if<failure>(&asked))
+        return *f;
+    auto const* sheet = std::get<0>(asked);
     if (!sheet)
         return no_sheet();
     return computed(render::cheapest_json(*query, pricing::cheapest_configurations(*query, cat, *sheet), cat, *sheet, r.lang));
@@ -535,12 +558,14 @@ auto const registry = std::to_array<operation>({
      catalog_parameters, list_gpus, &render::catalog_view, "catalog", "vendor=nvidia&min_vram_gb=80&mig=true"},
     {"compare_gpus", "/v1/compare", "Compare GPU models",
      "Side by side, 2 to 8 catalog models: memory, bandwidth, PowerScore, this week's rates, price per 100 PowerScore "
-     "and per GB of VRAM, and the winners of each criterion (compared exactly).",
+     "and per GB of VRAM, and the winners of each criterion (compared exactly); week gives the rates of the sheet in "
+     "effect in an earlier week.",
      compare_parameters, compare_gpus, &render::comparison_view, "comparison", "gpus=h100-sxm,a100-80gb-sxm,mi300x", true},
     {"estimate_job_cost", "/v1/estimate", "Cost of a job",
      "Exact cost of a GPU job at this week's rates, billed per second: GPU time, storage ($0.08 per GB-month of 730 "
      "h) and network ($0.01 per GB), the same job in every tier, and what the reserved 3-month commitment would "
-     "cost. Give gpu and exactly one of seconds or hours.",
+     "cost. Give gpu and exactly one of seconds or hours; week gives the rates of the sheet in effect in an earlier "
+     "week.",
      estimate_parameters, estimate_job_cost, &render::estimate_view, "estimate", "gpu=h100-sxm&gpus=2&hours=10&tier=spot&storage_gb=500&egress_gb=50&tokens_per_second=1500", true},
     {"size_model", "/v1/sizing", "GPUs a model needs",
      "How many GPUs of each catalog model hold a model: memory = parameters × bytes per parameter × 1.5, GPUs "
@@ -548,13 +573,14 @@ auto const registry = std::to_array<operation>({
      "nodes; a smaller count is priced apart, marked as one that may not shard); whether each GPU computes in "
      "the precision natively (an emulated one is marked, with its cost, and never ranked first); the smallest "
      "MIG slice that fits; the hourly cost per tier; the fabric between nodes; the cheapest configuration per "
-     "tier.",
+     "tier; week gives the rates of the sheet in effect in an earlier week.",
      sizing_parameters, size_model, &render::sizing_view, "sizing", "params_b=70&precision=int8", true},
     {"find_cheapest", "/v1/cheapest", "Cheapest configuration that fits",
      "The cheapest configuration that holds a model (params_b and precision) or a memory need (vram_gb), in a "
      "tier: the practical count (1, 2, 4 or 8 GPUs of one model, then whole nodes), GPUs that run the "
      "precision natively first, one instance before several, with its exact GPU-time cost for a duration "
-     "(hours, default 1), the fabric between nodes where it spans several, and the next cheapest alternatives.",
+     "(hours, default 1), the fabric between nodes where it spans several, and the next cheapest alternatives; "
+     "week gives the rates of the sheet in effect in an earlier week.",
      cheapest_parameters, find_cheapest, &render::cheapest_view, "cheapest", "params_b=70&precision=fp8&hours=10", true},
     {"rent_vs_buy", "/v1/rent-vs-buy", "Rent or buy?",
      "Renting GPUs here against buying them, over a horizon and a utilisation you give: the rent at the week's "

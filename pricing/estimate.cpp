@@ -229,7 +229,7 @@ outcome<job_estimate> estimate_job(job_spec const& job, sheet_row const* row)
 {
     if (!row || !row->rates)
         return error{errc::unavailable,
-                     job.gpu + " has no price on the current sheet" +
+                     job.gpu + " has no price on the sheet it is costed at" +
                          (row && !row->unavailable_reason.empty() ? ": " + row->unavailable_reason : std::string())};
     tier_rates const& rates = *row->rates;
     job_estimate e;

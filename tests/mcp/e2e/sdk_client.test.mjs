@@ -162,6 +162,8 @@ test('each tool and its HTTP route give the same document, through the SDK', asy
     ['estimate_job_cost', '/v1/estimate', { gpu: 'h100-sxm', gpus: 2, hours: 10.5, storage_gb: 250, egress_gb: 12.5,
       tokens_per_second: 1500 }],
     ['estimate_job_cost', '/v1/estimate', { gpu: 'h100-sxm', seconds: 720 }],
+    ['estimate_job_cost', '/v1/estimate', { gpu: 'h100-sxm', seconds: 720, week: 'latest' }],
+    ['compare_gpus', '/v1/compare', { gpus: ['h100-sxm', 'l40s'], week: 'current' }],
     ['estimate_job_cost', '/v1/estimate', { gpu: 'a100-80gb-sxm', gpus: 8, hours: 72, tier: 'spot', storage_gb: 500,
       storage_hours: 100, ingress_gb: 40 }],
     ['get_prices', '/v1/prices', { vendor: 'amd', tier: 'spot', sort: 'price' }],

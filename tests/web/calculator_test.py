@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The calculators in headless Chromium, against the real server and a real PostgreSQL.
 
-For each of the five calculator pages (estimate, sizing, compare, cheapest, instance check) Chromium
+For each of the six calculator pages (estimate, sizing, compare, cheapest, instance check, rent versus
+buy) Chromium
 opens the empty form, a person's steps are played on it (a choice picked in each drop-down list, text
 typed in each box, the button clicked), and the page the browser lands on is read through the DOM:
 its form is pre-filled with what was sent and its figures are those of the JSON of the same
@@ -225,6 +226,20 @@ def check_cheapest(browser, base, artifacts):
         check(c["hourly"] in text and c["total"] in text, f"the cheapest page shows {c['gpu']}: {c['hourly']}, {c['total']}")
 
 
+def check_rent_vs_buy(browser, base, artifacts):
+    fields = {"gpu": "h100-sxm", "gpus": "8", "purchase_price": "250000", "power_watts": "10200",
+              "electricity_price": "0.12", "hosting_per_month": "1500", "utilisation": "50", "months": "36"}
+    text, dom, doc = submit(browser, base, "/v1/rent-vs-buy.html", fields, artifacts, "rent-vs-buy")
+    check(doc["inputs"]["purchase_price"] == "250000.000" and doc["inputs"]["months"] == 36,
+          f"the rent-versus-buy JSON echoes what was typed ({doc['inputs']})")
+    for figure in (doc["rent"]["total"], doc["own"]["total"], doc["own"]["energy"]):
+        check(figure in text, f"the rent-versus-buy page shows {figure}")
+    months = doc["break_even_months"]
+    check(months["value"] is None or months["value"] in text,
+          f"the rent-versus-buy page shows the break-even months ({months})")
+    check(doc["note"] in text, "the rent-versus-buy page says which is cheaper, as the JSON does")
+
+
 def check_instance(browser, base, artifacts):
     fields = {"gpu": "a100-80gb-sxm", "gpus": "8", "vcpus": "256", "memory_gib": "2048", "cpu_generation": "v7",
               "dedicated_vm": "true"}
@@ -262,7 +277,8 @@ def main():
     browser = None
     try:
         browser = Browser()
-        for run in (check_estimate, check_sizing, check_compare, check_cheapest, check_instance, check_refusal):
+        for run in (check_estimate, check_sizing, check_compare, check_cheapest, check_instance, check_rent_vs_buy,
+                    check_refusal):
             run(browser, server.base, args.artifacts)
     finally:
         if browser:

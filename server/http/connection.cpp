@@ -94,6 +94,21 @@ void event_loop::sweep()
     });
 }
 
+void event_loop::close_longest_idle()
+{
+    connection_base* longest = nullptr;
+    auto since = steady::time_point::max();
+    for (auto* c : connections)
+        if (auto const t = c->idle_since(); t < since) {
+            since = t;
+            longest = c;
+        }
+    if (!longest)
+        return;
+    ops::metrics::instance().record_evicted_connection();
+    longest->close_when_idle();
+}
+
 void event_loop::flush_log()
 {
     if (log_lines.empty())

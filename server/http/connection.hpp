@@ -115,6 +115,9 @@ public:
     virtual void expire_if_due(steady::time_point now) = 0;
     // Shutdown: an idle connection closes now, a busy one after its answer.
     virtual void close_when_idle() = 0;
+    // Since when it has waited for a request with no byte of it received; steady::time_point::max()
+    // while a request is being read or answered.
+    virtual steady::time_point idle_since() const = 0;
 };
 
 // One event loop and the connections it owns; touched only on its own thread.
@@ -123,6 +126,9 @@ struct event_loop {
 
     void sweep();      // every 250 ms, until the io_context stops
     void flush_log();  // writes the pending request log lines
+    // Closes the connection that has waited longest for a request, if any waits: the server is
+    // crowded and a new client is being let in.
+    void close_longest_idle();
 
     connection_shared& shared;
     // Declared before the io_context: connections still queued in it when it is destroyed leave
@@ -224,6 +230,8 @@ public:
             transport<Stream>::close(stream_);
     }
 
+    steady::time_point idle_since() const override { return busy_ || writing_ ? steady::time_point::max() : idle_since_; }
+
     void expire_if_due(steady::time_point now) override
     {
         // Looked at on every sweep while writing, so that header_timeout counts from the reader's
@@ -250,7 +258,8 @@ private:
         body_checked_ = false;
         if (buffer_.size() > 0)
             return parse_buffered();  // a pipelined request is already here
-        deadline_ = coarse_now() + wait;
+        idle_since_ = coarse_now();
+        deadline_ = idle_since_ + wait;
         read_more();
     }
 
@@ -269,6 +278,7 @@ private:
     {
         if (!request_started_) {
             request_started_ = true;
+            idle_since_ = steady::time_point::max();
             deadline_ = coarse_now() + shared_.options.header_timeout;
         }
         while (buffer_.size() > 0 && !parser_->is_done()) {
@@ -681,6 +691,7 @@ private:
     std::string peer_;
     std::string client_;
     steady::time_point deadline_;
+    steady::time_point idle_since_ = steady::time_point::max();  // see idle_since()
     bool request_started_ = false;
     bool slot_taken_ = false;
     bool body_checked_ = false;        // the headers of this request were checked for a body

@@ -2,6 +2,7 @@
 
 #include "server/http/connection.hpp"
 #include "server/http/forwarded.hpp"
+#include "server/ops/stop_deadline.hpp"
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
@@ -10,8 +11,7 @@
 #include <sys/resource.h>
 
 #include <csignal>
-
-
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -41,7 +41,7 @@ void raise_descriptor_limit()
 struct server::impl {
     impl(server_options o, snapshot::holder const& s)
         : shared{std::move(o), s, {}, {}, {}}, loops(make_loops(shared)), acceptor(loops.front()->ioc),
-          signals(loops.front()->ioc, SIGINT, SIGTERM), drain_timer(loops.front()->ioc)
+          signals(signal_ioc, SIGINT, SIGTERM), drain_timer(loops.front()->ioc)
     {
         if (shared.options.rate_limit)
             shared.limiter.emplace(*shared.options.rate_limit);
@@ -82,7 +82,10 @@ struct server::impl {
                 else if (counted && !shared.slots.take(peer, per_address_cap(shared.options)))
                     refuse(std::move(socket));
                 else
-                    asio::dispatch(next.ioc, [&next, counted, s = std::move(socket)]() mutable {
+                    asio::dispatch(next.ioc, [&next, counted, crowded = crowded(), s = std::move(socket)]() mutable {
+                        // Before the new connection is in the set: it is not the one closed.
+                        if (crowded)
+                            next.close_longest_idle();
                         std::make_shared<connection<tcp_socket>>(std::move(s), next, counted)->start();
                     });
             } else if (ec == asio::error::no_descriptors) {
@@ -91,6 +94,12 @@ struct server::impl {
             }
             do_accept();
         });
+    }
+
+    bool crowded() const
+    {
+        auto const open = static_cast<std::size_t>(ops::metrics::instance().open_connections());
+        return open * 100 >= shared.options.max_connections * shared.options.crowded_percent;
     }
 
     void refuse(tcp_socket socket)
@@ -134,8 +143,14 @@ struct server::impl {
     connection_shared shared;
     std::vector<std::unique_ptr<event_loop>> loops;
     acceptor_type acceptor;
-    asio::basic_signal_set<loop_executor> signals;
+    // Signals are taken on a thread of their own, never on an event loop: a loop held up (by a
+    // handler, a log write, a flood) must not delay the bound on the stop (issue 29, H3).
+    asio::io_context signal_ioc{1};
+    asio::signal_set signals;
     asio::basic_waitable_timer<steady, asio::wait_traits<steady>, loop_executor> drain_timer;
+    // Armed by a signal only (stop() is how tests and embedders end a run, on their own terms), and
+    // kept until the server is destroyed: main stops the refresher and the archive meanwhile.
+    std::optional<ops::stop_deadline> stop_bound;
     std::size_t next_loop = 0;
     steady::time_point drain_deadline;
 };
@@ -153,9 +168,13 @@ void server::run()
 {
     auto& main = *impl_->loops.front();
     impl_->signals.async_wait([this](beast::error_code ec, int) {
-        if (!ec)
-            impl_->begin_shutdown();
+        if (ec)
+            return;
+        impl_->stop_bound.emplace(impl_->shared.options.stop_limit, "the stop (requests draining, the refresher, the "
+                                  "archive or a mirror's follower)", ops::process_log());
+        asio::post(impl_->loops.front()->ioc, [this] { impl_->begin_shutdown(); });
     });
+    std::thread signal_thread([this] { impl_->signal_ioc.run(); });
     impl_->do_accept();
     for (auto& w : impl_->loops)
         w->sweep();
@@ -165,16 +184,16 @@ void server::run()
     main.ioc.run();
     for (auto& t : extra)
         t.join();
+    impl_->signal_ioc.stop();
+    signal_thread.join();
     for (auto& w : impl_->loops)
         w->flush_log();
 }
 
 void server::stop()
 {
-    asio::post(impl_->loops.front()->ioc, [this] {
-        impl_->signals.cancel();
-        impl_->begin_shutdown();
-    });
+    asio::post(impl_->signal_ioc, [this] { impl_->signals.cancel(); });
+    asio::post(impl_->loops.front()->ioc, [this] { impl_->begin_shutdown(); });
 }
 
 }

@@ -26,6 +26,9 @@ struct server_options {
     std::chrono::seconds header_timeout{10};
     std::chrono::seconds idle_timeout{60};
     std::chrono::seconds drain_timeout{10};  // how long SIGTERM waits for in-flight requests
+    // From SIGTERM (or SIGINT) to the process's exit, whatever a request, the database or an
+    // upstream is doing: past it the process logs stop_forced and exits 0 (ops::stop_deadline).
+    std::chrono::milliseconds stop_limit{10'000};
     std::size_t header_limit = 8 * 1024;    // larger header blocks get 431
     std::size_t target_limit = 4 * 1024;    // longer request targets get 414
     std::size_t body_limit = 1024 * 1024;   // larger bodies get 413
@@ -33,6 +36,10 @@ struct server_options {
     // body_limit): beyond, another body is refused with 503 from its headers, before any is read.
     std::size_t body_budget = 32 * 1024 * 1024;
     std::size_t max_connections = 10'000;  // beyond, new connections get 503 and are closed
+    // Past this share of max_connections, each new connection closes the connection of its event
+    // loop that has waited longest for a request: idle clients cannot keep new ones (and the
+    // probes) out.
+    std::size_t crowded_percent = 80;
     // Connections one address may hold at once (a trusted proxy's are not counted): beyond, its new
     // ones get 503, so one client cannot take every slot from the others and the probes. 0: a
     // sixteenth of max_connections, at least 8.

@@ -113,6 +113,9 @@ std::string metrics::render(double snapshot_age_seconds) const
     counter("lowcostgpu_rate_limited_total", "Requests refused with 429.", rate_limited_);
     counter("lowcostgpu_rejected_connections_total", "Connections refused over the connection cap.",
             rejected_connections_);
+    counter("lowcostgpu_evicted_connections_total",
+            "Idle connections closed to admit a new client once most connection slots were taken.",
+            evicted_connections_);
     write_sample(out, "lowcostgpu_log_lines_dropped_total", "counter",
                  "Log lines dropped because the log's reader fell behind (the queue was full); serving never waits "
                  "for it.",

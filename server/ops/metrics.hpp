@@ -28,6 +28,7 @@ public:
     void record_caught_exception(std::string_view where);
     void record_rate_limited() { rate_limited_.fetch_add(1, std::memory_order_relaxed); }
     void record_rejected_connection() { rejected_connections_.fetch_add(1, std::memory_order_relaxed); }
+    void record_evicted_connection() { evicted_connections_.fetch_add(1, std::memory_order_relaxed); }
     void connection_opened() { open_connections_.fetch_add(1, std::memory_order_relaxed); }
     void connection_closed() { open_connections_.fetch_sub(1, std::memory_order_relaxed); }
     long open_connections() const { return open_connections_.load(std::memory_order_relaxed); }
@@ -52,6 +53,7 @@ private:
     std::atomic<std::uint64_t> database_errors_{0};
     std::atomic<std::uint64_t> rate_limited_{0};
     std::atomic<std::uint64_t> rejected_connections_{0};
+    std::atomic<std::uint64_t> evicted_connections_{0};
     std::atomic<long> open_connections_{0};
     std::atomic<std::uint64_t> request_body_bytes_{0};
 };

@@ -473,6 +473,38 @@ def case_one_address_every_slot(server, db):
         capped.stop()
 
 
+def case_many_addresses_every_slot(server, db):
+    # Five addresses (127.0.0.2-6) hold their share each (8 of 40): together every slot. Past four
+    # fifths of the slots each new connection closes the one that has waited longest for a request,
+    # so the probe and a normal client still get in, and the first idle connections are the ones gone.
+    capped = Server(db.url("reader"), ["--max-connections", "40"])
+    held = []
+    try:
+        for address in range(2, 7):
+            for _ in range(8):
+                held.append(socket.create_connection(("127.0.0.1", capped.port), timeout=5,
+                                                     source_address=(f"127.0.0.{address}", 0)))
+                time.sleep(0.005)  # opened in order: the first is the longest idle
+        time.sleep(0.3)
+        check(http(capped.port, "/healthz")[0] == 200, "the probe is answered though idle clients hold every slot")
+        check(http(capped.port, "/v1/prices")[0] == 200, "and so is a normal client")
+
+        def closed(s):
+            s.settimeout(0.2)
+            try:
+                return s.recv(64) == b""
+            except (socket.timeout, OSError):
+                return False
+        gone = [i for i, s in enumerate(held) if closed(s)]
+        check(gone and gone == list(range(len(gone))), f"the longest idle connections were the ones closed: {gone}")
+        check(metric(capped.port, "lowcostgpu_evicted_connections_total") >= len(gone),
+              "each is counted in lowcostgpu_evicted_connections_total")
+    finally:
+        for s in held:
+            s.close()
+        capped.stop()
+
+
 def raw_exchange(port, data):
     """Sends `data` as it is and returns the status line of the answer (or None)."""
     with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
@@ -783,6 +815,8 @@ CASES = [
      case_stalled_uploads),
     ("one address every slot", "one address filling --max-connections with idle keep-alives shut out everyone",
      case_one_address_every_slot),
+    ("many addresses every slot", "17 addresses holding idle connections filled every slot; the probes got 503",
+     case_many_addresses_every_slot),
     ("transfer codings", "a Transfer-Encoding not ending in chunked, chunked on HTTP/1.0 and obs-fold were accepted; "
      "then gzip before chunked, a trailing comma, chunked twice and a missing or doubled Host", case_transfer_codings),
     ("forwarded for", "the first X-Forwarded-For value was believed, and any 127.* string was loopback",

@@ -472,3 +472,31 @@ TEST_CASE("SIGTERM ends the server within its grace when PostgreSQL stops answer
     CHECK(took >= 4.5);
     CHECK(server.output().find("\"event\":\"stop_forced\"") != std::string::npos);
 }
+
+TEST_CASE("SIGTERM ends the server within 10 s when a reader stalls and PostgreSQL stops answering")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    REQUIRE(server.get("/readyz").status == 200);
+    // A client pipelines far more answers than the sockets hold and reads none: the drain waits
+    // for it (10 s), then the frozen refresher would have had its own 5 s on top.
+    int const fd = connect_loopback(server.port());
+    REQUIRE(fd >= 0);
+    std::string pipelined;
+    for (int i = 0; i < 2000; ++i)
+        pipelined += "GET /v1/prices HTTP/1.1\r\nHost: x\r\n\r\n";
+    CHECK(send(fd, pipelined.data(), pipelined.size(), MSG_DONTWAIT | MSG_NOSIGNAL) > 0);
+    frozen_backends frozen(db, "lowcostgpu_reader");
+    REQUIRE(frozen.size() >= 1);
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    auto const started = std::chrono::steady_clock::now();
+    auto const code = server.terminate_within(std::chrono::seconds(20));
+    auto const took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    close(fd);
+    CAPTURE(took);
+    CAPTURE(server.output());
+    REQUIRE(code);
+    CHECK(*code == 0);
+    CHECK(took < 11.0);
+    CHECK(server.output().find("\"event\":\"stop_forced\"") != std::string::npos);
+}

@@ -10,7 +10,7 @@
 
 #include <span>
 
-// The glossary: 85 terms in six categories and three questions, in English and in French, with
+// The glossary: 86 terms in six categories and three questions, in English and in French, with
 // live figures from the price sheet in force. The content files are compiled into the binary.
 namespace lcg::glossary {
 

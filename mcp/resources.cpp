@@ -62,7 +62,7 @@ json::array const& resource_list()
 {"uri":"lowcostgpu://gpus","name":"gpus","title":"GPU catalog","description":"Every GPU model with its memory, bandwidth, PowerScore and on-demand rate. Add ?lang=fr for French. Markdown, then the JSON of GET /v1/gpus.","mimeType":"text/markdown"},
 {"uri":"lowcostgpu://methodology","name":"methodology","title":"Pricing methodology","description":"How prices are set, rounded and audited. Add ?lang=fr for French. Markdown, then the JSON of GET /v1/methodology.","mimeType":"text/markdown"},
 {"uri":"lowcostgpu://sources","name":"sources","title":"Market sources","description":"The marketplaces and GPU clouds whose listings the methodology counts (name, kind, homepage, format), with the rules version that counts them; kind synthetic marks the sample data's made-up sources. Add ?lang=fr for French. Markdown, then the JSON of GET /v1/sources.","mimeType":"text/markdown"},
-{"uri":"lowcostgpu://glossary","name":"glossary","title":"Glossary","description":"The 85 terms and 3 questions with this week's figures; add ?lang=fr for French. Markdown, then the JSON of GET /v1/glossary.","mimeType":"text/markdown"}
+{"uri":"lowcostgpu://glossary","name":"glossary","title":"Glossary","description":"The 86 terms and 3 questions with this week's figures; add ?lang=fr for French. Markdown, then the JSON of GET /v1/glossary.","mimeType":"text/markdown"}
 ])json").as_array();
     return list;
 }

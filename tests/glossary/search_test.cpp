@@ -157,10 +157,14 @@ TEST_CASE("lookup: a slug, name or alias in either language is exact; the first 
     // Loose: the words start those of a name, in order.
     CHECK(named(en, "interruptible") == "interruptible-instance (loose)");
     CHECK(named(en, "multi gpu inst") == "multi-gpu-instance (loose)");
-    // Not the opposite idea, and not a word found only in a definition.
-    CHECK(named(en, "multi-instance GPU", &fr) == "-");
-    CHECK(named(en, "MIG", &fr) == "-");
-    CHECK(named(fr, "MIG", &en) == "-");
+    // MIG is its own term, never the opposite idea (a multi-GPU instance).
+    CHECK(named(en, "multi-instance GPU", &fr) == "mig");
+    CHECK(named(en, "MIG", &fr) == "mig");
+    CHECK(named(fr, "MIG", &en) == "mig");
+    CHECK(named(en, "GPU multi-instance", &fr) == "mig");
+    // Not a word found only in a definition, nor a name's words in another order.
+    CHECK(named(en, "silicon", &fr) == "-");
+    CHECK(named(en, "gpu instance multi", &fr) == "-");
 }
 
 TEST_CASE("lookup: every term's name finds that term in both languages, from either one")

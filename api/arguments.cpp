@@ -26,39 +26,51 @@ parameter const* find(std::span<const parameter> params, std::string_view name)
 failure unknown(std::span<const parameter> params, std::string_view name)
 {
     std::string const shown(pricing::utf8_prefix(name, 64));
-    return invalid_parameter(shown, "unknown parameter " + pricing::quote(shown) +
-                                        (params.empty() ? "; this takes no parameters"
-                                                        : "; accepted: " + parameter_names(params)));
+    return invalid_parameter(shown,
+                             "unknown parameter " + pricing::quote(shown) +
+                                 (params.empty() ? "; this takes no parameters" : "; accepted: " + parameter_names(params)),
+                             "paramètre inconnu " + pricing::quote(shown) +
+                                 (params.empty() ? "\u202F; cette opération n’en prend aucun"
+                                                 : "\u202F; accepté\u202F: " + parameter_names(params)));
 }
 
 failure too_long(std::string_view name)
 {
     return invalid_parameter(std::string(name),
-                             std::string(name) + ": at most " + std::to_string(max_argument_bytes) + " bytes");
+                             std::string(name) + ": at most " + std::to_string(max_argument_bytes) + " bytes",
+                             std::string(name) + "\u202F: au plus " + std::to_string(max_argument_bytes) + " octets");
 }
 
-std::string_view type_name(value_type t)
+struct type_names {
+    std::string_view en;
+    std::string_view fr;
+};
+
+type_names type_name(value_type t)
 {
     switch (t) {
-    case value_type::integer: return "an integer";
-    case value_type::number: return "a number";
-    case value_type::boolean: return "a boolean";
-    case value_type::string_list: return "an array of strings";
+    case value_type::integer: return {"an integer", "un entier"};
+    case value_type::number: return {"a number", "un nombre"};
+    case value_type::boolean: return {"a boolean", "un booléen"};
+    case value_type::string_list: return {"an array of strings", "un tableau de chaînes"};
     case value_type::string: break;
     }
-    return "a string";
+    return {"a string", "une chaîne"};
 }
 
 failure wrong_type(parameter const& p)
 {
-    return invalid_parameter(std::string(p.name), std::string(p.name) + ": " + std::string(type_name(p.type)) +
-                                                      " is expected (as the input schema says)");
+    std::string const name(p.name);
+    auto const type = type_name(p.type);
+    return invalid_parameter(name, name + ": " + std::string(type.en) + " is expected (as the input schema says)",
+                             name + "\u202F: il faut " + std::string(type.fr) + " (comme le dit le schéma d’entrée)");
 }
 
 failure out_of_range(parameter const& p)
 {
-    return invalid_parameter(std::string(p.name),
-                             std::string(p.name) + ": out of range; accepted: numbers below 10^15 in magnitude");
+    std::string const name(p.name);
+    return invalid_parameter(name, name + ": out of range; accepted: numbers below 10^15 in magnitude",
+                             name + "\u202F: hors limites\u202F; accepté\u202F: des nombres inférieurs à 10^15 en valeur absolue");
 }
 
 // The shortest decimal that reads back as `d`, in fixed notation: what the client most likely
@@ -118,10 +130,13 @@ std::variant<std::string, failure> json_text(parameter const& p, json::value con
         auto const& items = v.get_array();
         auto const count = static_cast<int>(items.size());
         if ((p.min_items && count < p.min_items) || (p.max_items && count > p.max_items))
-            return invalid_parameter(std::string(p.name), std::string(p.name) + ": " + std::to_string(count) +
-                                                              " items given; accepted: an array of " +
-                                                              std::to_string(p.min_items) + " to " +
-                                                              std::to_string(p.max_items));
+            return invalid_parameter(std::string(p.name),
+                                     std::string(p.name) + ": " + std::to_string(count) +
+                                         " items given; accepted: an array of " + std::to_string(p.min_items) +
+                                         " to " + std::to_string(p.max_items),
+                                     std::string(p.name) + "\u202F: " + std::to_string(count) +
+                                         " éléments donnés\u202F; accepté\u202F: un tableau de " + std::to_string(p.min_items) +
+                                         " à " + std::to_string(p.max_items));
         // Joined with commas below, the HTTP form: an item must not hold one, nor be empty.
         std::string text;
         for (auto const& item : items) {
@@ -131,7 +146,10 @@ std::variant<std::string, failure> json_text(parameter const& p, json::value con
             if (s.empty() || s.find(',') != std::string_view::npos)
                 return invalid_parameter(std::string(p.name),
                                          std::string(p.name) + ": an item is empty or holds a comma; accepted: "
-                                                               "an array of catalog ids such as [\"l40s\", \"h100-sxm\"]");
+                                                               "an array of catalog ids such as [\"l40s\", \"h100-sxm\"]",
+                                         std::string(p.name) + "\u202F: un élément est vide ou contient une virgule\u202F; "
+                                                               "accepté\u202F: un tableau d’identifiants du catalogue "
+                                                               "comme [\"l40s\", \"h100-sxm\"]");
             if (!text.empty())
                 text += ',';
             text += s;

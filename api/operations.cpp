@@ -53,7 +53,11 @@ answer computed(boost::json::object doc)
     return a;
 }
 
-failure no_sheet() { return {pricing::errc::unavailable, "", "no price sheet is in effect yet; try again after the next publication"}; }
+failure no_sheet()
+{
+    return {pricing::errc::unavailable, "", "no price sheet is in effect yet; try again after the next publication", {},
+            "aucun tarif n’est encore en vigueur\u202F; réessayez après la prochaine publication"};
+}
 
 // ---- parameters shared by several operations ----------------------------------------------------
 
@@ -132,7 +136,7 @@ std::variant<pricing::gpu_model const*, failure> required_gpu(request& r)
 {
     auto const id = take(r, "gpu");
     if (!id)
-        return invalid_parameter("gpu", "gpu: required; accepted: a catalog id such as h100-sxm (see /v1/gpus)");
+        return refused(pricing::required_gpu_parameter(std::nullopt, r.data.catalog()).err());
     auto const model = pricing::find_gpu_parameter("gpu", *id, r.data.catalog());
     if (!model) {
         auto f = refused(model.err());
@@ -316,7 +320,8 @@ std::string lang_query(glossary::language l) { return "?lang=" + std::string(glo
 
 failure glossary_unavailable(data_view const& data)
 {
-    return {pricing::errc::unavailable, "", "the glossary is unavailable: " + std::string(data.glossary_problem())};
+    return {pricing::errc::unavailable, "", "the glossary is unavailable: " + std::string(data.glossary_problem()), {},
+            "le glossaire est indisponible\u202F: " + std::string(data.glossary_problem())};
 }
 
 // No entry is named so: the terms whose text mentions the words come first among the suggestions,
@@ -333,11 +338,16 @@ failure no_glossary_entry(glossary::document const& doc, std::string const& term
     std::string closest;
     for (auto const& s : suggestions)
         closest += (closest.empty() ? "" : ", ") + s;
+    std::string const asked = pricing::quote(pricing::utf8_prefix(term, 80));
     return failure{pricing::errc::not_found, "term",
-                   "term: no glossary entry is named " + pricing::quote(pricing::utf8_prefix(term, 80)) +
+                   "term: no glossary entry is named " + asked +
                        (closest.empty() ? std::string() : "; closest: " + closest) +
                        "; accepted: a slug, or a term's name or alias in English or French (/v1/glossary lists them)",
-                   std::move(suggestions)};
+                   std::move(suggestions),
+                   "term\u202F: aucune entrée du glossaire ne s’appelle " + asked +
+                       (closest.empty() ? std::string() : "\u202F; les plus proches\u202F: " + closest) +
+                       "\u202F; accepté\u202F: un identifiant, ou le nom ou un alias d’un terme en anglais ou en français "
+                       "(/v1/glossary les donne)"};
 }
 
 constexpr parameter term_parameters[] = {
@@ -352,11 +362,17 @@ result explain_term(request& r)
     auto const term = take(r, "term");
     auto const language = r.lang;
     if (!term || glossary::words(*term).empty())
-        return invalid_parameter("term", "term: required; accepted: a glossary slug (gpu-hour), a term's name in "
-                                         "English or French (accents optional) or words to search for");
+        return invalid_parameter("term",
+                                 "term: required; accepted: a glossary slug (gpu-hour), a term's name in English or "
+                                 "French (accents optional) or words to search for",
+                                 "term\u202F: obligatoire\u202F; accepté\u202F: un identifiant du glossaire (gpu-hour), le nom d’un "
+                                 "terme en anglais ou en français (accents facultatifs) ou des mots à chercher");
     if (term->size() > rules::max_glossary_query_bytes)
-        return invalid_parameter("term", "term: longer than " + std::to_string(rules::max_glossary_query_bytes) +
-                                             " bytes; accepted: a slug, a name or a few words");
+        return invalid_parameter("term",
+                                 "term: longer than " + std::to_string(rules::max_glossary_query_bytes) +
+                                     " bytes; accepted: a slug, a name or a few words",
+                                 "term\u202F: plus long que " + std::to_string(rules::max_glossary_query_bytes) +
+                                     " octets\u202F; accepté\u202F: un identifiant, un nom ou quelques mots");
     auto const* doc = r.data.glossary(language);
     if (!doc)
         return glossary_unavailable(r.data);
@@ -392,9 +408,11 @@ result search_glossary(request& r)
     auto const category = take(r, "category");
     auto const language = r.lang;
     if (q && glossary::words(*q).empty())
-        return invalid_parameter("q", "q: needs at least one letter or digit to search for");
+        return invalid_parameter("q", "q: needs at least one letter or digit to search for",
+                                 "q\u202F: il faut au moins une lettre ou un chiffre à chercher");
     if (q && q->size() > rules::max_glossary_query_bytes)
-        return invalid_parameter("q", "q: longer than " + std::to_string(rules::max_glossary_query_bytes) + " bytes");
+        return invalid_parameter("q", "q: longer than " + std::to_string(rules::max_glossary_query_bytes) + " bytes",
+                                 "q\u202F: plus long que " + std::to_string(rules::max_glossary_query_bytes) + " octets");
     auto const* doc = r.data.glossary(language);
     auto const* sheet = r.data.current_sheet();
     if (!doc || !sheet)
@@ -406,8 +424,11 @@ result search_glossary(request& r)
             std::string slugs;
             for (auto const& c : doc->categories)
                 slugs += (slugs.empty() ? "" : ", ") + c.slug;
-            return invalid_parameter("category", "category: " + pricing::quote(*category) +
-                                                     " is not a glossary category; accepted: " + slugs);
+            return invalid_parameter("category",
+                                     "category: " + pricing::quote(*category) +
+                                         " is not a glossary category; accepted: " + slugs,
+                                     "category\u202F: " + pricing::quote(*category) +
+                                         " n’est pas une catégorie du glossaire\u202F; accepté\u202F: " + slugs);
         }
     }
     if (!only && !q) {
@@ -632,7 +653,9 @@ std::variant<glossary::language, failure> language_of(std::optional<std::string>
         return preferred;
     if (auto const parsed = glossary::parse_language(*text))
         return *parsed;
-    return invalid_parameter("lang", "lang: " + pricing::quote(*text) + " is not a language of this service; accepted: en, fr");
+    return invalid_parameter("lang",
+                             "lang: " + pricing::quote(*text) + " is not a language of this service; accepted: en, fr",
+                             "lang\u202F: " + pricing::quote(*text) + " n’est pas une langue de ce service\u202F; accepté\u202F: en, fr");
 }
 
 result call(operation const& op, request& r)

@@ -26,6 +26,18 @@ json::object document_result(json::object document)
             {"isError", false}};
 }
 
+// The language a tool's refusal is written in: its `lang` argument when that names one, else
+// English (MCP has no Accept-Language; a refused `lang` is itself refused in English).
+glossary::language asked_language(json::object const* arguments)
+{
+    if (!arguments)
+        return glossary::language::en;
+    auto const* lang = arguments->if_contains("lang");
+    if (!lang || !lang->is_string())
+        return glossary::language::en;
+    return glossary::parse_language(lang->get_string()).value_or(glossary::language::en);
+}
+
 // The operation's document as an object, whichever way it was answered.
 std::optional<json::object> document_of(api::answer&& a, api::data_view const& data)
 {
@@ -67,16 +79,19 @@ std::optional<json::object> call_tool(std::string_view name, json::object const*
     auto const* op = api::find_tool(name);
     if (!op)
         return std::nullopt;
+    auto const lang = asked_language(arguments);
     auto args = api::arguments::from_json(op->parameters, arguments);
     if (auto const* f = std::get_if<api::failure>(&args))
-        return error_result(f->message);
+        return error_result(f->in(lang));
     api::request request{data, std::get<api::arguments>(args)};
     auto result = api::call(*op, request);
     if (auto const* f = std::get_if<api::failure>(&result))
-        return error_result(f->message);
+        return error_result(f->in(lang));
     auto document = document_of(std::get<api::answer>(std::move(result)), data);
     if (!document)
-        return error_result("this document is not published yet; try again after the next publication");
+        return error_result(lang == glossary::language::fr
+                                ? "ce document n’est pas encore publié\u202F; réessayez après la prochaine publication"
+                                : "this document is not published yet; try again after the next publication");
     return document_result(std::move(*document));
 }
 

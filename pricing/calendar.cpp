@@ -72,9 +72,11 @@ outcome<iso_week> parse_week(std::string_view text)
     iso_week w;
     if (text.size() != 8 || text[4] != '-' || text[5] != 'W' || !parse_digits(text.substr(0, 4), w.year) ||
         !parse_digits(text.substr(6, 2), w.week))
-        return invalid(quote(text) + " is not an ISO week (expected YYYY-Www, such as 2026-W49)");
+        return invalid(quote(text) + " is not an ISO week (expected YYYY-Www, such as 2026-W49)",
+                       quote(text) + " n’est pas une semaine ISO (attendu\u202F: AAAA-Wss, comme 2026-W49)");
     if (w.year < 1970 || w.week < 1 || w.week > weeks_in_year(w.year))
-        return invalid(quote(text) + " is not a week of year " + std::to_string(w.year));
+        return invalid(quote(text) + " is not a week of year " + std::to_string(w.year),
+                       quote(text) + " n’est pas une semaine de l’année " + std::to_string(w.year));
     return w;
 }
 

@@ -11,8 +11,11 @@ parsed<cheapest_query> parse_cheapest_query(cheapest_parameters const& p, catalo
 {
     cheapest_query q;
     if (p.vram_gb && (p.params_b || p.precision))
-        return bad_input("vram_gb", "vram_gb: give either params_b with precision (a model to hold) or vram_gb "
-                                    "(the memory needed), not both");
+        return bad_input("vram_gb",
+                         "vram_gb: give either params_b with precision (a model to hold) or vram_gb (the memory "
+                         "needed), not both",
+                         "vram_gb\u202F: donnez soit params_b avec precision (un modèle à loger), soit vram_gb (la mémoire "
+                         "nécessaire), pas les deux");
     if (p.vram_gb) {
         auto const gb = parse_quantity("vram_gb", *p.vram_gb, rules::quantity_decimals, 1,
                                        rules::max_needed_vram_gb * micro_units);
@@ -20,8 +23,11 @@ parsed<cheapest_query> parse_cheapest_query(cheapest_parameters const& p, catalo
             return parameter_error{"vram_gb", gb.err()};
         q.needed_units = *gb * (needed_units_per_gb / micro_units);
     } else if (!p.params_b && !p.precision) {
-        return bad_input("params_b", "params_b: params_b with precision (a model to hold), or vram_gb (the memory "
-                                     "needed), is required");
+        return bad_input("params_b",
+                         "params_b: params_b with precision (a model to hold), or vram_gb (the memory needed), is "
+                         "required",
+                         "params_b\u202F: params_b avec precision (un modèle à loger), ou vram_gb (la mémoire nécessaire), "
+                         "est obligatoire");
     } else {
         auto spec = parse_model_spec({p.params_b, p.precision, std::nullopt}, cat);
         if (!spec)

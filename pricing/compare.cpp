@@ -49,28 +49,38 @@ parsed<std::vector<std::string>> parse_gpu_list(std::string_view parameter, std:
         "accepted: " + std::string(form == list_form::array ? "an array of " : "") + "2 to " + std::to_string(max) +
         (form == list_form::array ? " distinct catalog ids, such as [\"l40s\", \"a100-80gb-sxm\"]"
                                   : " distinct catalog ids separated by commas, such as l40s,a100-80gb-sxm");
+    std::string const accepted_fr =
+        "accepté\u202F: " + std::string(form == list_form::array ? "un tableau de " : "") + "2 à " + std::to_string(max) +
+        (form == list_form::array ? " identifiants distincts du catalogue, comme [\"l40s\", \"a100-80gb-sxm\"]"
+                                  : " identifiants distincts du catalogue séparés par des virgules, comme "
+                                    "l40s,a100-80gb-sxm");
     if (!text)
-        return bad_input(name, name + ": required; " + accepted);
+        return bad_input(name, name + ": required; " + accepted, name + "\u202F: obligatoire\u202F; " + accepted_fr);
     std::vector<std::string> ids;
     std::string_view rest = *text;
     while (true) {
         auto const comma = rest.find(',');
         auto const item = trim(rest.substr(0, comma));
         if (item.empty())
-            return bad_input(name, name + ": " + quote(*text) + " has an empty item; " + accepted);
+            return bad_input(name, name + ": " + quote(*text) + " has an empty item; " + accepted,
+                             name + "\u202F: " + quote(*text) + " a un élément vide\u202F; " + accepted_fr);
         auto const model = find_gpu_parameter(name, item, cat);
         if (!model)
             return model.err();
         if (std::find(ids.begin(), ids.end(), (*model)->id) != ids.end())
-            return bad_input(name, name + ": " + quote((*model)->id) + " is listed twice; " + accepted);
+            return bad_input(name, name + ": " + quote((*model)->id) + " is listed twice; " + accepted,
+                             name + "\u202F: " + quote((*model)->id) + " figure deux fois\u202F; " + accepted_fr);
         ids.push_back((*model)->id);
         if (comma == std::string_view::npos)
             break;
         rest.remove_prefix(comma + 1);
     }
     if (ids.size() < 2 || static_cast<int>(ids.size()) > max)
-        return bad_input(name, name + ": " + std::to_string(ids.size()) + (ids.size() == 1 ? " model" : " models") +
-                                   " given; " + accepted);
+        return bad_input(name,
+                         name + ": " + std::to_string(ids.size()) + (ids.size() == 1 ? " model" : " models") +
+                             " given; " + accepted,
+                         name + "\u202F: " + std::to_string(ids.size()) + (ids.size() == 1 ? " modèle donné" : " modèles donnés") +
+                             "\u202F; " + accepted_fr);
     return ids;
 }
 
@@ -80,7 +90,8 @@ outcome<comparison> compare_gpus(std::vector<std::string> const& ids, catalog co
     for (auto const& id : ids) {
         gpu_model const* model = cat.find(id);
         if (!model)
-            return error{errc::not_found, quote(id) + " is not a GPU of the catalog"};
+            return error{errc::not_found, quote(id) + " is not a GPU of the catalog",
+                         quote(id) + " n’est pas un GPU du catalogue"};
         comparison_row r;
         r.gpu = model->id;
         r.vram_gb = model->vram_gb;
@@ -88,7 +99,8 @@ outcome<comparison> compare_gpus(std::vector<std::string> const& ids, catalog co
         auto const tflops = micro_tflops(model->fp16_dense_tflops);
         auto const score = compute_power_score(model->fp16_dense_tflops);
         if (!tflops || !score)
-            return error{errc::unavailable, model->id + ": its dense FP16 figure is not a plain decimal"};
+            return error{errc::unavailable, model->id + ": its dense FP16 figure is not a plain decimal",
+                         model->id + "\u202F: son chiffre FP16 dense n’est pas un nombre décimal simple"};
         r.micro_tflops = *tflops;
         r.score = *score;
         sheet_row const* row = sheet ? sheet->find(model->id) : nullptr;

@@ -61,27 +61,43 @@ parsed<gpu_model const*> find_gpu_parameter(std::string_view parameter, std::str
     auto const match = lookup_gpu(text, cat);
     if (match.model)
         return match.model;
-    parameter_error refusal = bad_input(std::string(parameter), std::string(parameter) + ": " +
-                                                                    quote(utf8_prefix(text, rules::max_gpu_name_bytes)));
+    std::string const shown = quote(utf8_prefix(text, rules::max_gpu_name_bytes));
+    parameter_error refusal = bad_input(std::string(parameter), std::string(parameter) + ": " + shown,
+                                        std::string(parameter) + "\u202F: " + shown);
     for (auto const* m : match.candidates)
         refusal.suggestions.push_back(m->id);
     auto& message = refusal.cause.message;
+    auto& french = refusal.cause.message_fr;
     switch (match.miss) {
-    case gpu_miss::several: message += " names several GPUs"; break;
-    case gpu_miss::family: message += " names a family or a memory size, not one GPU"; break;
+    case gpu_miss::several:
+        message += " names several GPUs";
+        french += " désigne plusieurs GPU";
+        break;
+    case gpu_miss::family:
+        message += " names a family or a memory size, not one GPU";
+        french += " désigne une famille ou une taille de mémoire, pas un GPU";
+        break;
     case gpu_miss::unknown:
-    case gpu_miss::close: message += " is not a GPU of the catalog"; break;
+    case gpu_miss::close:
+        message += " is not a GPU of the catalog";
+        french += " n’est pas un GPU du catalogue";
+        break;
     }
-    if (!refusal.suggestions.empty())
+    if (!refusal.suggestions.empty()) {
         message += "; closest: " + join(refusal.suggestions);
+        french += "\u202F; les plus proches\u202F: " + join(refusal.suggestions);
+    }
     message += "; accepted: a catalog id (any letter case) or model name: " + join(cat.ids());
+    french += "\u202F; accepté\u202F: un identifiant du catalogue (en majuscules ou minuscules) ou un nom de modèle\u202F: " +
+              join(cat.ids());
     return refusal;
 }
 
 parsed<gpu_model const*> required_gpu_parameter(std::optional<std::string> const& text, catalog const& cat)
 {
     if (!text)
-        return bad_input("gpu", "gpu: required; accepted: a catalog id such as h100-sxm (see /v1/gpus)");
+        return bad_input("gpu", "gpu: required; accepted: a catalog id such as h100-sxm (see /v1/gpus)",
+                         "gpu\u202F: obligatoire\u202F; accepté\u202F: un identifiant du catalogue comme h100-sxm (voir /v1/gpus)");
     return find_gpu_parameter("gpu", *text, cat);
 }
 
@@ -91,9 +107,13 @@ parsed<tier> tier_parameter(std::optional<std::string> const& text)
         return tier::on_demand;
     auto const t = tier_named(*text);
     if (!t)
-        return bad_input("tier", "tier: " + quote(utf8_prefix(*text, rules::max_gpu_name_bytes)) +
-                                     " is not a tier; accepted: on_demand, spot, reserved (any letter case; also "
-                                     "on-demand, à la demande, interruptible, preemptible, réservé)");
+        return bad_input("tier",
+                         "tier: " + quote(utf8_prefix(*text, rules::max_gpu_name_bytes)) +
+                             " is not a tier; accepted: on_demand, spot, reserved (any letter case; also "
+                             "on-demand, à la demande, interruptible, preemptible, réservé)",
+                         "tier\u202F: " + quote(utf8_prefix(*text, rules::max_gpu_name_bytes)) +
+                             " n’est pas un tarif\u202F; accepté\u202F: on_demand, spot, reserved (en majuscules ou minuscules\u202F; "
+                             "aussi on-demand, à la demande, interruptible, preemptible, réservé)");
     return *t;
 }
 
@@ -116,12 +136,19 @@ parsed<job_spec> parse_job(estimate_parameters const& p, catalog const& cat)
     job.instances = (job.gpus + per_instance - 1) / per_instance;
 
     if (p.seconds && p.hours)
-        return bad_input("seconds", "seconds and hours: give the duration once, either seconds (an integer) or "
-                                    "hours (a decimal), not both");
+        return bad_input("seconds",
+                         "seconds and hours: give the duration once, either seconds (an integer) or hours (a decimal), "
+                         "not both",
+                         "seconds et hours\u202F: donnez la durée une seule fois, soit seconds (un entier), soit hours "
+                         "(un nombre décimal), pas les deux");
     if (!p.seconds && !p.hours)
-        return bad_input("hours", "hours: a duration is required; accepted: hours (a decimal from 0.000001 to " +
-                                      std::to_string(rules::max_job_hours) + ") or seconds (an integer from 1 to " +
-                                      std::to_string(max_job_seconds) + ")");
+        return bad_input("hours",
+                         "hours: a duration is required; accepted: hours (a decimal from 0.000001 to " +
+                             std::to_string(rules::max_job_hours) + ") or seconds (an integer from 1 to " +
+                             std::to_string(max_job_seconds) + ")",
+                         "hours\u202F: une durée est obligatoire\u202F; accepté\u202F: hours (un nombre décimal de 0,000001 à " +
+                             std::to_string(rules::max_job_hours) + ") ou seconds (un entier de 1 à " +
+                             std::to_string(max_job_seconds) + ")");
     auto const duration = p.hours ? parse_duration("hours", *p.hours, true) : parse_duration("seconds", *p.seconds, false);
     if (!duration)
         return duration.err();
@@ -139,7 +166,8 @@ parsed<job_spec> parse_job(estimate_parameters const& p, catalog const& cat)
     job.storage_us = job.duration_us;
     if (p.storage_hours) {
         if (!p.storage_gb)
-            return bad_input("storage_hours", "storage_hours: only meaningful with storage_gb; give both, or neither");
+            return bad_input("storage_hours", "storage_hours: only meaningful with storage_gb; give both, or neither",
+                             "storage_hours\u202F: n’a de sens qu’avec storage_gb\u202F; donnez les deux, ou aucun");
         auto const kept = parse_duration("storage_hours", *p.storage_hours, true);
         if (!kept)
             return kept.err();
@@ -156,7 +184,8 @@ parsed<job_spec> parse_job(estimate_parameters const& p, catalog const& cat)
     job.ingress_micro_gb = *ingress;
 
     if (p.tokens_per_second && p.images_per_hour)
-        return bad_input("images_per_hour", "tokens_per_second and images_per_hour: give at most one throughput");
+        return bad_input("images_per_hour", "tokens_per_second and images_per_hour: give at most one throughput",
+                         "tokens_per_second et images_per_hour\u202F: donnez un débit au plus");
     if (p.tokens_per_second) {
         auto const rate = parse_quantity("tokens_per_second", *p.tokens_per_second, decimals,
                                          min_micro_tokens_per_second, rules::max_tokens_per_second * micro_units);
@@ -228,9 +257,13 @@ money cost_per_work(money hourly, throughput work)
 outcome<job_estimate> estimate_job(job_spec const& job, sheet_row const* row)
 {
     if (!row || !row->rates)
-        return error{errc::unavailable,
-                     job.gpu + " has no price on the sheet it is costed at" +
-                         (row && !row->unavailable_reason.empty() ? ": " + row->unavailable_reason : std::string())};
+    {
+        // The reason is the sheet's own words, published in English only.
+        std::string const why =
+            row && !row->unavailable_reason.empty() ? ": " + row->unavailable_reason : std::string();
+        return error{errc::unavailable, job.gpu + " has no price on the sheet it is costed at" + why,
+                     job.gpu + " n’a pas de prix sur le tarif de la semaine choisie" + why};
+    }
     tier_rates const& rates = *row->rates;
     job_estimate e;
     e.job = job;

@@ -25,9 +25,12 @@ parsed<std::string> catalog_value(std::string const& parameter, std::string cons
             return v;
         accepted += (accepted.empty() ? "" : ", ") + v;
     }
-    return bad_input(parameter, parameter + ": " + quote(text) + " is not " +
-                                    (parameter == "vendor" ? "a vendor" : "an architecture") +
-                                    " of the catalog; accepted (any letter case): " + accepted);
+    bool const vendor = parameter == "vendor";
+    return bad_input(parameter,
+                     parameter + ": " + quote(text) + " is not " + (vendor ? "a vendor" : "an architecture") +
+                         " of the catalog; accepted (any letter case): " + accepted,
+                     parameter + "\u202F: " + quote(text) + " n’est pas " + (vendor ? "un fabricant" : "une architecture") +
+                         " du catalogue\u202F; accepté (en majuscules ou minuscules)\u202F: " + accepted);
 }
 
 }

@@ -24,17 +24,18 @@ outcome<price_sheet const*> sheet_for_week(std::string_view text, std::span<cons
 {
     if (text == "current") {
         if (!current)
-            return error{errc::not_found, "week: no sheet is in effect yet"};
+            return error{errc::not_found, "week: no sheet is in effect yet", "week\u202F: aucun tarif n’est encore en vigueur"};
         return current;
     }
     if (text == "latest") {
         if (sheets.empty())
-            return error{errc::not_found, "week: no sheet has been published yet"};
+            return error{errc::not_found, "week: no sheet has been published yet", "week\u202F: aucun tarif n’a encore été publié"};
         return &sheets.back();
     }
     auto const week = parse_week(text);
     if (!week)
-        return error{errc::invalid_argument, "week: " + week.err().message + "; accepted: an ISO week, latest or current"};
+        return error{errc::invalid_argument, "week: " + week.err().message + "; accepted: an ISO week, latest or current",
+                     "week\u202F: " + week.err().message_fr + "\u202F; accepté\u202F: une semaine ISO, latest ou current"};
     price_sheet const* found = nullptr;
     for (auto const& sheet : sheets)
         if (sheet.week <= *week)
@@ -43,12 +44,19 @@ outcome<price_sheet const*> sheet_for_week(std::string_view text, std::span<cons
         return found;
     // Past the sheet in effect, the sheet of a week is not known until it is published.
     if (current && *week > current->week)
-        return error{errc::not_found, "week: no sheet is published for " + to_string(*week) +
-                                          " yet; accepted: up to " + to_string(sheets.back().week) + ", latest or current"};
+        return error{errc::not_found,
+                     "week: no sheet is published for " + to_string(*week) + " yet; accepted: up to " +
+                         to_string(sheets.back().week) + ", latest or current",
+                     "week\u202F: aucun tarif n’est encore publié pour " + to_string(*week) + "\u202F; accepté\u202F: jusqu’à " +
+                         to_string(sheets.back().week) + ", latest ou current"};
     if (!found)
-        return error{errc::not_found, "week: no sheet was in effect in " + to_string(*week) + "; accepted: " +
-                                          (sheets.empty() ? std::string("none yet")
-                                                          : to_string(sheets.front().week) + " or later, latest or current")};
+        return error{errc::not_found,
+                     "week: no sheet was in effect in " + to_string(*week) + "; accepted: " +
+                         (sheets.empty() ? std::string("none yet")
+                                         : to_string(sheets.front().week) + " or later, latest or current"),
+                     "week\u202F: aucun tarif n’était en vigueur en " + to_string(*week) + "\u202F; accepté\u202F: " +
+                         (sheets.empty() ? std::string("aucune semaine pour l’instant")
+                                         : to_string(sheets.front().week) + " ou après, latest ou current")};
     return found;
 }
 
@@ -63,7 +71,7 @@ parsed<price_sheet const*> week_parameter(std::optional<std::string> const& text
         sheet = *named;
     }
     if (!sheet)
-        return parameter_error{"week", {errc::unavailable, "week: no sheet is published yet"}};
+        return parameter_error{"week", {errc::unavailable, "week: no sheet is published yet", "week\u202F: aucun tarif n’est encore publié"}};
     return sheet;
 }
 

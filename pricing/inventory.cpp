@@ -19,7 +19,8 @@ parsed<region const*> find_region_parameter(std::string_view parameter, std::str
         codes += r.code;
     }
     std::string const name(parameter);
-    return bad_input(name, name + ": " + quote(text) + " is not a region; accepted: " + codes);
+    return bad_input(name, name + ": " + quote(text) + " is not a region; accepted: " + codes,
+                     name + "\u202F: " + quote(text) + " n’est pas une région\u202F; accepté\u202F: " + codes);
 }
 
 parsed<inventory_query> parse_inventory_query(std::optional<std::string> const& gpu,

@@ -57,11 +57,14 @@ outcome<std::int64_t> parse_units(std::string_view text, int scale, std::string_
     };
     if (whole.empty() || (dot != std::string_view::npos && fraction.empty()) || !all_digits(whole) ||
         !all_digits(fraction))
-        return invalid(quote(shown) + " is not a plain decimal number (digits, optionally one '.' and more digits)");
+        return invalid(quote(shown) + " is not a plain decimal number (digits, optionally one '.' and more digits)",
+                       quote(shown) + " n’est pas un nombre décimal simple (des chiffres, puis éventuellement un "
+                                      "'.' ou une ',' et d’autres chiffres)");
     if (static_cast<int>(whole.size()) > std::min(max_integer_digits, 18 - scale))
-        return invalid(quote(shown) + " is too large");
+        return invalid(quote(shown) + " is too large", quote(shown) + " est trop grand");
     if (static_cast<int>(fraction.size()) > scale)
-        return invalid(quote(shown) + " has more than " + std::to_string(scale) + " decimals");
+        return invalid(quote(shown) + " has more than " + std::to_string(scale) + " decimals",
+                       quote(shown) + " a plus de " + std::to_string(scale) + " décimales");
     std::int64_t units = 0;
     for (char c : whole)
         units = units * 10 + (c - '0');

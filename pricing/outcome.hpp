@@ -15,9 +15,13 @@ enum class errc {
     unavailable,       // the data exists but cannot answer (for example a model without a price)
 };
 
+// Why the input was refused, in the service's two languages: a client reads the one its request
+// asked for. The French is written beside the English, so that neither drifts from the other; it
+// is empty only for the messages an operator reads (imports, content files), which stay English.
 struct error {
     errc code;
-    std::string message;  // client-visible: names the input and what is accepted
+    std::string message;        // client-visible, English: names the input and what is accepted
+    std::string message_fr{};   // the same in French
 };
 
 // A value or the reason there is none. Kept to the standard library so pricing/ stays dependency-free.
@@ -42,7 +46,19 @@ private:
     std::variant<T, error> state_;
 };
 
-inline error invalid(std::string message) { return {errc::invalid_argument, std::move(message)}; }
+inline error invalid(std::string message, std::string message_fr = {})
+{
+    return {errc::invalid_argument, std::move(message), std::move(message_fr)};
+}
+
+// A decimal as a French message writes it: "0,001" (the input reads either form in French).
+inline std::string french_decimal(std::string text)
+{
+    for (char& c : text)
+        if (c == '.')
+            c = ',';
+    return text;
+}
 
 // 'text' in single quotes, for messages that echo a refused input. (Built by appending: GCC 12
 // warns wrongly about "'" + std::string in optimised builds.)

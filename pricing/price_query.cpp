@@ -42,7 +42,8 @@ parsed<price_query> parse_price_query(price_query_parameters const& p, catalog c
         else if (sort == "vram")
             q.order = price_order::vram;
         else if (sort != "gpu")
-            return bad_input("sort", "sort: " + quote(*p.sort) + " is not an order; accepted: gpu, price, vram");
+            return bad_input("sort", "sort: " + quote(*p.sort) + " is not an order; accepted: gpu, price, vram",
+                             "sort\u202F: " + quote(*p.sort) + " n’est pas un ordre\u202F; accepté\u202F: gpu, price, vram");
     }
     return q;
 }

@@ -26,17 +26,30 @@ std::string accepted_range(int decimals, std::int64_t min_units, std::int64_t ma
     return out;
 }
 
-error refused(std::string_view name, std::string_view text, std::string_view reason, int decimals,
+std::string accepted_range_fr(int decimals, std::int64_t min_units, std::int64_t max_units)
+{
+    std::string out = "accepté\u202F: ";
+    out += decimals == 0 ? "un entier" : "un nombre décimal";
+    out += " de " + french_decimal(units_text(min_units, decimals)) + " à " +
+           french_decimal(units_text(max_units, decimals));
+    if (decimals > 0)
+        out += " avec au plus " + std::to_string(decimals) + " décimales";
+    return out;
+}
+
+// Why a number was refused, in both languages.
+struct reason {
+    std::string en;
+    std::string fr;
+};
+
+error refused(std::string_view name, std::string_view text, reason const& why, int decimals,
               std::int64_t min_units, std::int64_t max_units)
 {
-    std::string message(name);
-    message += ": ";
-    message += quote(text);
-    message += ' ';
-    message += reason;
-    message += "; ";
-    message += accepted_range(decimals, min_units, max_units);
-    return invalid(std::move(message));
+    std::string const head = std::string(name) + "\u202F: " + quote(text) + ' ';
+    return invalid(std::string(name) + ": " + quote(text) + ' ' + why.en + "; " +
+                       accepted_range(decimals, min_units, max_units),
+                   head + why.fr + "\u202F; " + accepted_range_fr(decimals, min_units, max_units));
 }
 
 // Unsigned 128-bit arithmetic, just enough for a × b / c.
@@ -99,45 +112,49 @@ std::int64_t to_int64(std::uint64_t v)
 
 }
 
-parameter_error bad_input(std::string parameter, std::string message)
+parameter_error bad_input(std::string parameter, std::string message, std::string message_fr)
 {
-    return {std::move(parameter), invalid(std::move(message))};
+    return {std::move(parameter), invalid(std::move(message), std::move(message_fr))};
 }
 
 outcome<std::int64_t> parse_quantity(std::string_view name, std::string_view text, int decimals,
                                      std::int64_t min_units, std::int64_t max_units)
 {
-    auto const fail = [&](std::string_view reason) {
-        return refused(name, text, reason, decimals, min_units, max_units);
+    auto const fail = [&](std::string en, std::string fr) {
+        return refused(name, text, {std::move(en), std::move(fr)}, decimals, min_units, max_units);
     };
+    auto const below = [&] { return fail("is below the minimum", "est sous le minimum"); };
+    auto const above = [&] { return fail("is above the maximum", "dépasse le maximum"); };
     if (text.empty())
-        return fail("is empty");
+        return fail("is empty", "est vide");
     // A negative number is a number out of range, not a malformed one: say so.
     if (text.size() > 1 && text.front() == '-' && (text[1] >= '0' && text[1] <= '9'))
-        return fail("is below the minimum");
+        return below();
     auto const dot = text.find('.');
     std::string_view whole = text.substr(0, dot);
     std::string_view const fraction = dot == std::string_view::npos ? std::string_view{} : text.substr(dot + 1);
     auto const digits = [](std::string_view part) { return std::all_of(part.begin(), part.end(), is_digit); };
     if (whole.empty() || (dot != std::string_view::npos && fraction.empty()) || !digits(whole) || !digits(fraction))
-        return fail(decimals == 0 ? "is not a plain integer" : "is not a plain decimal number");
+        return decimals == 0 ? fail("is not a plain integer", "n’est pas un entier simple")
+                             : fail("is not a plain decimal number", "n’est pas un nombre décimal simple");
     if (dot != std::string_view::npos && decimals == 0)
-        return fail("is not an integer");
+        return fail("is not an integer", "n’est pas un entier");
     if (static_cast<int>(fraction.size()) > decimals)
-        return fail("has more than " + std::to_string(decimals) + " decimals");
+        return fail("has more than " + std::to_string(decimals) + " decimals",
+                    "a plus de " + std::to_string(decimals) + " décimales");
     while (whole.size() > 1 && whole.front() == '0')
         whole.remove_prefix(1);
     if (static_cast<int>(whole.size()) > 18 - decimals)
-        return fail("is above the maximum");
+        return above();
     std::int64_t units = 0;
     for (char c : whole)
         units = units * 10 + (c - '0');
     for (int i = 0; i < decimals; ++i)
         units = units * 10 + (i < static_cast<int>(fraction.size()) ? fraction[static_cast<std::size_t>(i)] - '0' : 0);
     if (units < min_units)
-        return fail("is below the minimum");
+        return below();
     if (units > max_units)
-        return fail("is above the maximum");
+        return above();
     return units;
 }
 
@@ -153,11 +170,13 @@ outcome<bool> parse_flag(std::string_view name, std::string_view text, std::span
         return true;
     if (lower == "false")
         return false;
-    std::string message(name);
-    message += ": " + quote(text) + " is not a boolean; accepted: true, false";
-    for (auto w : true_words)
+    std::string message = std::string(name) + ": " + quote(text) + " is not a boolean; accepted: true, false";
+    std::string french = std::string(name) + "\u202F: " + quote(text) + " n’est pas un booléen\u202F; accepté\u202F: true, false";
+    for (auto w : true_words) {
         message += ", " + std::string(w) + " (true)";
-    return invalid(std::move(message));
+        french += ", " + std::string(w) + " (true)";
+    }
+    return invalid(std::move(message), std::move(french));
 }
 
 std::string ascii_lower(std::string_view text)

@@ -25,7 +25,8 @@ struct parameter_error {
     std::vector<std::string> suggestions{};  // the closest valid values of a near miss, best first
 };
 
-parameter_error bad_input(std::string parameter, std::string message);  // an invalid_argument
+// An invalid_argument, in English and in French.
+parameter_error bad_input(std::string parameter, std::string message, std::string message_fr);
 
 // A parsed request, or the first parameter refused.
 template <class T>

@@ -19,7 +19,8 @@ parsed<quote_request> parse_quote(quote_parameters const& p, catalog const& cat,
         return t.err();
     q.t = *t;
     if (!p.price)
-        return bad_input("price", "price: required; accepted: the quoted rate in USD per GPU-hour, such as 0.84");
+        return bad_input("price", "price: required; accepted: the quoted rate in USD per GPU-hour, such as 0.84",
+                         "price\u202F: obligatoire\u202F; accepté\u202F: le tarif annoncé en USD par heure de GPU, comme 0,84");
     auto const micros = parse_quantity("price", *p.price, 6, 0, rules::max_observed_price.micros());
     if (!micros)
         return parameter_error{"price", micros.err()};

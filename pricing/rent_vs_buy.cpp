@@ -35,11 +35,13 @@ money scaled_money(wide amount) { return money::from_micros(narrow(divide_half_u
 decimal_text hundredths(std::int64_t units) { return units_to_decimal(units, 1, 1, 2); }
 
 parsed<std::int64_t> required(std::string_view name, std::optional<std::string> const& text, int decimals,
-                              std::int64_t max_units, std::string_view what)
+                              std::int64_t max_units, std::string_view what, std::string_view what_fr)
 {
     std::string const n(name);
     if (!text)
-        return bad_input(n, n + ": required; accepted: " + std::string(what) + " (no default: it is your figure)");
+        return bad_input(n, n + ": required; accepted: " + std::string(what) + " (no default: it is your figure)",
+                         n + "\u202F: obligatoire\u202F; accepté\u202F: " + std::string(what_fr) +
+                             " (sans valeur par défaut\u202F: c’est votre chiffre)");
     auto const units = parse_quantity(name, *text, decimals, 0, max_units);
     if (!units)
         return parameter_error{n, units.err()};
@@ -99,33 +101,40 @@ parsed<rent_vs_buy_request> parse_rent_vs_buy(rent_vs_buy_parameters const& p, c
         return t.err();
     q.rented = *t;
     auto const price = required("purchase_price", p.purchase_price, 6, rules::max_purchase_price.micros(),
-                                "what buying the GPUs costs, in USD, such as 250000");
+                                "what buying the GPUs costs, in USD, such as 250000",
+                                "le prix d’achat des GPU, en USD, comme 250000");
     if (!price)
         return price.err();
     q.purchase_price = money::from_micros(*price);
     auto const watts = required("power_watts", p.power_watts, 0, rules::max_power_watts,
-                                "the machine's draw while it works, in whole watts, such as 10200");
+                                "the machine's draw while it works, in whole watts, such as 10200",
+                                "la consommation de la machine quand elle travaille, en watts entiers, comme 10200");
     if (!watts)
         return watts.err();
     q.power_watts = *watts;
     auto const tariff = required("electricity_price", p.electricity_price, 6, rules::max_electricity_price.micros(),
-                                 "USD per kWh, such as 0.12");
+                                 "USD per kWh, such as 0.12", "USD par kWh, comme 0,12");
     if (!tariff)
         return tariff.err();
     q.electricity_price = money::from_micros(*tariff);
     auto const hosting = required("hosting_per_month", p.hosting_per_month, 6, rules::max_hosting_per_month.micros(),
-                                  "USD per month for space, cooling, network and upkeep, such as 1500");
+                                  "USD per month for space, cooling, network and upkeep, such as 1500",
+                                  "USD par mois pour la place, le refroidissement, le réseau et l’entretien, comme 1500");
     if (!hosting)
         return hosting.err();
     q.hosting_per_month = money::from_micros(*hosting);
     auto const used = required("utilisation", p.utilisation, rules::utilisation_decimals, full_time,
-                               "the percentage of the horizon's hours the GPUs work, 0 to 100, such as 40");
+                               "the percentage of the horizon's hours the GPUs work, 0 to 100, such as 40",
+                               "le pourcentage des heures de l’horizon où les GPU travaillent, de 0 à 100, comme 40");
     if (!used)
         return used.err();
     q.utilisation_hundredths = *used;
     if (!p.months)
-        return bad_input("months", "months: required; accepted: the horizon in whole months, 1 to " +
-                                       std::to_string(rules::max_horizon_months) + " (no default: it is your figure)");
+        return bad_input("months",
+                         "months: required; accepted: the horizon in whole months, 1 to " +
+                             std::to_string(rules::max_horizon_months) + " (no default: it is your figure)",
+                         "months\u202F: obligatoire\u202F; accepté\u202F: l’horizon en mois entiers, de 1 à " +
+                             std::to_string(rules::max_horizon_months) + " (sans valeur par défaut\u202F: c’est votre chiffre)");
     auto const months = parse_count("months", *p.months, 1, rules::max_horizon_months);
     if (!months)
         return parameter_error{"months", months.err()};
@@ -161,9 +170,13 @@ outcome<rent_vs_buy_answer> compare_rent_vs_buy(rent_vs_buy_request const& q)
 {
     auto const* row = q.sheet->find(q.model->id);
     if (!row || !row->rates)
-        return error{errc::unavailable, q.model->id + " has no price on the sheet " + to_string(q.sheet->week) +
-                                            (row && !row->unavailable_reason.empty() ? ": " + row->unavailable_reason
-                                                                                     : std::string())};
+    {
+        // The reason is the sheet's own words, published in English only.
+        std::string const why =
+            row && !row->unavailable_reason.empty() ? ": " + row->unavailable_reason : std::string();
+        return error{errc::unavailable, q.model->id + " has no price on the sheet " + to_string(q.sheet->week) + why,
+                     q.model->id + " n’a pas de prix sur le tarif " + to_string(q.sheet->week) + why};
+    }
     rent_vs_buy_answer a;
     a.request = q;
     a.per_gpu_hour = row->rates->of(q.rented);

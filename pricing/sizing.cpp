@@ -48,7 +48,8 @@ outcome<precision> parse_precision(std::string_view text)
     for (precision p : all_precisions)
         if (to_string(p) == lower)
             return p;
-    return invalid("precision: " + quote(text) + " is not a precision; accepted: fp32, fp16, bf16, fp8, int8, int4");
+    return invalid("precision: " + quote(text) + " is not a precision; accepted: fp32, fp16, bf16, fp8, int8, int4",
+                   "precision\u202F: " + quote(text) + " n’est pas une précision\u202F; accepté\u202F: fp32, fp16, bf16, fp8, int8, int4");
 }
 
 int half_bytes_per_param(precision p)
@@ -104,15 +105,19 @@ parsed<model_spec> parse_model_spec(sizing_parameters const& p, catalog const& c
 {
     model_spec spec;
     if (!p.params_b)
-        return bad_input("params_b", "params_b: required; accepted: the model's size in billions of parameters, "
-                                     "a decimal from 0.000001 to " + std::to_string(rules::max_params_b));
+        return bad_input("params_b",
+                         "params_b: required; accepted: the model's size in billions of parameters, a decimal from "
+                         "0.000001 to " + std::to_string(rules::max_params_b),
+                         "params_b\u202F: obligatoire\u202F; accepté\u202F: la taille du modèle en milliards de paramètres, un "
+                         "nombre décimal de 0,000001 à " + std::to_string(rules::max_params_b));
     auto const params = parse_quantity("params_b", *p.params_b, rules::quantity_decimals, 1,
                                        rules::max_params_b * micro_units);
     if (!params)
         return parameter_error{"params_b", params.err()};
     spec.micro_params_b = *params;
     if (!p.precision)
-        return bad_input("precision", "precision: required; accepted: fp32, fp16, bf16, fp8, int8, int4");
+        return bad_input("precision", "precision: required; accepted: fp32, fp16, bf16, fp8, int8, int4",
+                         "precision\u202F: obligatoire\u202F; accepté\u202F: fp32, fp16, bf16, fp8, int8, int4");
     auto const weights = parse_precision(*p.precision);
     if (!weights)
         return parameter_error{"precision", weights.err()};

@@ -32,16 +32,16 @@ bool names(api::operation const& op, api::failure const& f, std::string_view wha
     return false;  // an unknown parameter
 }
 
-// A refusal: the status of its condition, the parameter at fault and what the client can use
-// instead (valid GPU ids, region codes, the closest glossary slugs).
-response refused(route_input& in, api::operation const& op, api::failure const& f,
+// A refusal in the language the request asked for: the status of its condition, the parameter at
+// fault and what the client can use instead (valid GPU ids, region codes, the closest glossary slugs).
+response refused(route_input& in, api::operation const& op, api::failure const& f, glossary::language lang,
                  render::calculator_form const* form = nullptr)
 {
     if (form) {
         // The calculator's page says what was wrong under the form, with the problem's status.
         auto const status = status_of(f.code);
-        render::form_problem const problem{static_cast<int>(status), std::string(beast_http::obsolete_reason(status)),
-                                           f.message, f.parameter};
+        render::form_problem const problem{static_cast<int>(status), std::string(problem_title(status, form->lang)),
+                                           f.in(form->lang), f.parameter};
         render::page const where{std::string(in.path), {}, in.formats, form->lang};
         return html_error_page(in.req, status,
                                render::calculator_page(api::calculator_title(op, form->lang), *form, &problem, where));
@@ -61,7 +61,7 @@ response refused(route_input& in, api::operation const& op, api::failure const& 
             list.push_back(json::value(s));
         extra["suggestions"] = std::move(list);
     }
-    return from_error(in.req, {f.code, f.message}, f.parameter, std::move(extra));
+    return from_error(in.req, {f.code, f.message, f.message_fr}, f.parameter, std::move(extra), lang);
 }
 
 // The query's parameters plus the values of the route's {name} segments, decoded.
@@ -74,10 +74,15 @@ std::variant<std::map<std::string, std::string, std::less<>>, api::failure> valu
         auto const name = route.substr(open + 1, route.find('}', open) - open - 1);
         auto decoded = percent_decode(in.captures.at(capture++), false);
         if (!decoded || !pricing::utf8_length(*decoded))
-            return api::invalid_parameter(std::string(name), std::string(name) +
-                                                                 ": the path segment has a malformed %-escape or is not UTF-8");
+            return api::invalid_parameter(std::string(name),
+                                          std::string(name) + ": the path segment has a malformed %-escape or is not UTF-8",
+                                          std::string(name) + "\u202F: le segment du chemin a un échappement % mal formé "
+                                                              "ou n’est pas de l’UTF-8");
         if (!values.emplace(std::string(name), std::move(*decoded)).second)
-            return api::invalid_parameter(std::string(name), std::string(name) + ": given in the path; do not repeat it in the query");
+            return api::invalid_parameter(std::string(name),
+                                          std::string(name) + ": given in the path; do not repeat it in the query",
+                                          std::string(name) + "\u202F: déjà donné dans le chemin\u202F; ne le répétez pas dans "
+                                                              "la requête");
     }
     return values;
 }
@@ -133,27 +138,30 @@ json::array catalog_ids(route_input& in)
     return ids;
 }
 
-// The language of a calculator's words: as the operation will answer, English when `lang` is
-// refused (the refusal then shows under the form).
-render::language form_language(route_input const& in, std::map<std::string, std::string, std::less<>> const& given)
+// The language the request asks for, as the operation will answer: its `lang`, else its
+// Accept-Language, which also says how a refused `lang` is refused. A calculator's words and every
+// refusal are written in it.
+render::language asked_language(route_input const& in, std::map<std::string, std::string, std::less<>> const& given)
 {
     auto const it = given.find("lang");
-    auto const l = api::language_of(it == given.end() ? std::nullopt : std::optional(it->second),
-                                    negotiate_language(in.req[beast_http::field::accept_language]));
-    return std::holds_alternative<render::language>(l) ? std::get<render::language>(l) : render::language::en;
+    auto const preferred = negotiate_language(in.req[beast_http::field::accept_language]);
+    auto const l = api::language_of(it == given.end() ? std::nullopt : std::optional(it->second), preferred);
+    return std::holds_alternative<render::language>(l) ? std::get<render::language>(l) : preferred;
 }
 
 response handle_operation(route_input& in, api::operation const& op)
 {
     auto values = values_of(in, op.route);
     if (auto const* f = std::get_if<api::failure>(&values))
-        return refused(in, op, *f);
+        return refused(in, op, *f, negotiate_language(in.req[beast_http::field::accept_language]));
     auto& given = std::get<0>(values);
     std::optional<render::calculator_form> form;
-    if (in.format == render::format::html && op.calculator) {
+    bool const calculator = in.format == render::format::html && op.calculator;
+    if (calculator)
         api::drop_blank_fields(given);  // before its language is read: a blank lang is none
-        form = api::calculator_of(op, in.snap().catalog, given, form_language(in, given));
-    }
+    auto const lang = asked_language(in, given);
+    if (calculator)
+        form = api::calculator_of(op, in.snap().catalog, given, lang);
     if (form) {
         // The calculator before its first use, in the language asked for.
         bool const only_language = given.size() == 1 && given.contains("lang") &&
@@ -172,12 +180,12 @@ response handle_operation(route_input& in, api::operation const& op)
         in.query_string = kept_query;  // the links to the other formats ask what the form asked
     auto args = api::arguments::from_query(op.parameters, std::move(given));
     if (auto const* f = std::get_if<api::failure>(&args))
-        return refused(in, op, *f, shown);
+        return refused(in, op, *f, lang, shown);
     mcp_bridge::snapshot_view const view(in.snap());
     api::request r{view, std::get<api::arguments>(args), negotiate_language(in.req[beast_http::field::accept_language])};
     auto result = api::call(op, r);
     if (auto const* f = std::get_if<api::failure>(&result))
-        return refused(in, op, *f, shown);
+        return refused(in, op, *f, lang, shown);
     auto& a = std::get<api::answer>(result);
     in.lang = r.lang;
     auto res = serve_answer(in, op, std::move(a));

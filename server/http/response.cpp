@@ -145,21 +145,40 @@ response read_preflight(request const& req)
     return res;  // no Content-Length: a 204 has no content
 }
 
-response problem(request const& req, beast_http::status status, std::string const& detail, boost::json::object extra)
+std::string_view problem_title(beast_http::status status, glossary::language lang)
+{
+    if (lang == glossary::language::en)
+        return beast_http::obsolete_reason(status);
+    switch (status) {
+    case beast_http::status::bad_request: return "Requête incorrecte";
+    case beast_http::status::not_found: return "Introuvable";
+    case beast_http::status::method_not_allowed: return "Méthode non autorisée";
+    case beast_http::status::not_acceptable: return "Format non disponible";
+    case beast_http::status::too_many_requests: return "Trop de requêtes";
+    case beast_http::status::internal_server_error: return "Erreur interne du serveur";
+    case beast_http::status::service_unavailable: return "Service indisponible";
+    default: return beast_http::obsolete_reason(status);
+    }
+}
+
+response problem(request const& req, beast_http::status status, std::string const& detail, boost::json::object extra,
+                 glossary::language lang)
 {
     auto res = base_response(req, status);
     res.set(beast_http::field::content_type, "application/problem+json");
     res.set(beast_http::field::cache_control, "no-store");
-    res.body() = render::to_text(render::problem_json(static_cast<int>(status),
-                                                      std::string(beast_http::obsolete_reason(status)), detail,
+    if (lang == glossary::language::fr)
+        res.set(beast_http::field::content_language, "fr");
+    res.body() = render::to_text(render::problem_json(static_cast<int>(status), std::string(problem_title(status, lang)), detail,
                                                       std::move(extra)));
     res.prepare_payload();
     return res;
 }
 
-response bad_parameter(request const& req, std::string const& parameter, std::string const& detail)
+response bad_parameter(request const& req, std::string const& parameter, std::string const& detail,
+                       glossary::language lang)
 {
-    return problem(req, beast_http::status::bad_request, detail, {{"parameter", parameter}});
+    return problem(req, beast_http::status::bad_request, detail, {{"parameter", parameter}}, lang);
 }
 
 beast_http::status status_of(pricing::errc code)
@@ -184,11 +203,13 @@ response html_error_page(request const& req, beast_http::status status, std::str
 }
 
 response from_error(request const& req, pricing::error const& e, std::string const& parameter,
-                    boost::json::object extra)
+                    boost::json::object extra, glossary::language lang)
 {
     if (!parameter.empty())
         extra["parameter"] = parameter;
-    auto res = problem(req, status_of(e.code), e.message, std::move(extra));
+    bool const french = lang == glossary::language::fr && !e.message_fr.empty();
+    auto res = problem(req, status_of(e.code), french ? e.message_fr : e.message, std::move(extra),
+                       french ? glossary::language::fr : glossary::language::en);
     if (e.code == pricing::errc::unavailable)
         res.set(beast_http::field::retry_after, "60");  // the next snapshot or publication
     return res;

@@ -151,13 +151,19 @@ response not_acceptable(request const& req, std::string_view path, std::string_v
                                                  : render::suffixed_url(path, f, query)));
     });
     std::string const accept(req[beast_http::field::accept]);
-    return problem(req, beast_http::status::not_acceptable,
-                   std::string(path) + " is not available in any format that Accept: " + accept +
-                       " allows; available: " + media_types(offered) +
-                       (single ? std::string()
-                               : " (or name one with a suffix: " +
-                                     render::suffixed_url(path, render::format::markdown, query) + ")"),
-                   {{"available", std::move(types)}, {"alternates", std::move(urls)}});
+    std::string const suffixed =
+        single ? std::string() : render::suffixed_url(path, render::format::markdown, query);
+    auto const lang = negotiate_language(req[beast_http::field::accept_language]);
+    std::string const detail =
+        lang == glossary::language::fr
+            ? std::string(path) + " n’existe dans aucun format que permet Accept\u202F: " + accept +
+                  "\u202F; formats disponibles\u202F: " + media_types(offered) +
+                  (single ? std::string() : " (ou nommez-en un par un suffixe\u202F: " + suffixed + ")")
+            : std::string(path) + " is not available in any format that Accept: " + accept +
+                  " allows; available: " + media_types(offered) +
+                  (single ? std::string() : " (or name one with a suffix: " + suffixed + ")");
+    return problem(req, beast_http::status::not_acceptable, detail,
+                   {{"available", std::move(types)}, {"alternates", std::move(urls)}}, lang);
 }
 
 // Whether a response carries the resource (and so the links to its other formats).
@@ -172,10 +178,16 @@ bool method_allowed(std::string_view allowed, std::string_view method) { return 
 response method_not_allowed(request const& req, std::string_view path, std::string_view allowed)
 {
     bool const read_only = allowed == "GET, HEAD";
-    auto res = problem(req, beast_http::status::method_not_allowed,
-                       std::string(req.method_string()) + " is not allowed on " + std::string(path) +
-                           (read_only ? std::string("; this API is read-only (GET, HEAD)")
-                                      : "; allowed: " + std::string(allowed)));
+    auto const lang = negotiate_language(req[beast_http::field::accept_language]);
+    std::string const method(req.method_string());
+    std::string const detail =
+        lang == glossary::language::fr
+            ? method + " n’est pas permis sur " + std::string(path) +
+                  (read_only ? std::string("\u202F; cette API est en lecture seule (GET, HEAD)")
+                             : "\u202F; permis\u202F: " + std::string(allowed))
+            : method + " is not allowed on " + std::string(path) +
+                  (read_only ? std::string("; this API is read-only (GET, HEAD)") : "; allowed: " + std::string(allowed));
+    auto res = problem(req, beast_http::status::method_not_allowed, detail, {}, lang);
     res.set(beast_http::field::allow, read_only ? read_api_allow : allowed);
     return res;
 }
@@ -199,9 +211,14 @@ answer dispatch(request const& req, request_context const& ctx, std::string_view
     std::string_view const query_string = question == std::string_view::npos ? "" : target.substr(question);
     auto const found = find_route(path);
     route = found.r ? found.r->pattern : unmatched_route;
-    if (!found.r)
+    if (!found.r) {
+        auto const lang = negotiate_language(req[beast_http::field::accept_language]);
         return problem(req, beast_http::status::not_found,
-                       "no resource at " + std::string(path) + "; the API lives under /v1 (see README)");
+                       lang == glossary::language::fr
+                           ? "aucune ressource à " + std::string(path) + "\u202F; l’API est sous /v1 (voir le README)"
+                           : "no resource at " + std::string(path) + "; the API lives under /v1 (see README)",
+                       {}, lang);
+    }
     auto const& r = *found.r;
     std::vector<std::string_view> captures;  // into found.path, which outlives the handler
     match(r.pattern, found.path, captures);
@@ -225,11 +242,17 @@ answer dispatch(request const& req, request_context const& ctx, std::string_view
     render::format format = render::format::json;
     if (found.suffix) {
         // The resource exists, not in that format: 406, as for an Accept header nothing satisfies.
-        if (!r.formats.contains(*found.suffix))
+        if (!r.formats.contains(*found.suffix)) {
+            auto const lang = negotiate_language(req[beast_http::field::accept_language]);
+            std::string const shown(render::display_name(*found.suffix));
             return problem(req, beast_http::status::not_acceptable,
-                           std::string(found.path) + " has no " + std::string(render::display_name(*found.suffix)) +
-                               " form; it is available as " + media_types(r.formats),
-                           {{"available", available_types(r.formats)}});
+                           lang == glossary::language::fr
+                               ? std::string(found.path) + " n’existe pas en " + shown + "\u202F; formats disponibles\u202F: " +
+                                     media_types(r.formats)
+                               : std::string(found.path) + " has no " + shown + " form; it is available as " +
+                                     media_types(r.formats),
+                           {{"available", available_types(r.formats)}}, lang);
+        }
         format = *found.suffix;
     } else if (!r.formats.empty()) {
         auto const negotiated = negotiate_format(req[beast_http::field::accept], r.formats);
@@ -244,9 +267,10 @@ answer dispatch(request const& req, request_context const& ctx, std::string_view
     // other arguments; the probes and /mcp take none.
     auto lang = render::language::en;
     if (!r.op && r.needs_snapshot && r.methods == "GET, HEAD") {
-        auto const l = api::language_of(query.value().take("lang"), negotiate_language(req[beast_http::field::accept_language]));
+        auto const preferred = negotiate_language(req[beast_http::field::accept_language]);
+        auto const l = api::language_of(query.value().take("lang"), preferred);
         if (auto const* f = std::get_if<api::failure>(&l))
-            return bad_parameter(req, f->parameter, f->message);
+            return bad_parameter(req, f->parameter, f->in(preferred), preferred);
         lang = std::get<render::language>(l);
     }
     // What the answer echoes of the query (links to the other formats) is re-encoded, never the raw bytes.
@@ -256,7 +280,10 @@ answer dispatch(request const& req, request_context const& ctx, std::string_view
     if (auto const unknown = query->first_unknown();
         unknown && (in.later || res.result() == beast_http::status::ok))
         return bad_parameter(req, *unknown,
-                             "unknown parameter " + pricing::quote(*unknown) + " for " + std::string(found.path));
+                             in.lang == render::language::fr
+                                 ? "paramètre inconnu " + pricing::quote(*unknown) + " pour " + std::string(found.path)
+                                 : "unknown parameter " + pricing::quote(*unknown) + " for " + std::string(found.path),
+                             in.lang);
     auto const& fixed = r.links_without_query[static_cast<std::size_t>(format)];
     if (!in.later) {
         if (has_resource(res)) {

@@ -15,9 +15,11 @@ namespace {
 
 namespace json = boost::json;
 
-response no_sheet_yet(request const& req)
+response no_sheet_yet(route_input const& in)
 {
-    auto res = problem(req, beast_http::status::service_unavailable, "no price sheet is in effect yet");
+    bool const fr = in.lang == glossary::language::fr;
+    auto res = problem(in.req, beast_http::status::service_unavailable,
+                       fr ? "aucun tarif n’est encore en vigueur" : "no price sheet is in effect yet", {}, in.lang);
     res.set(beast_http::field::retry_after, "60");
     return res;
 }
@@ -41,16 +43,19 @@ std::variant<pricing::price_sheet const*, response> published_week(route_input& 
     if (names_week_alias(segment)) {
         auto const named = pricing::sheet_for_week(segment, in.snap().sheets, in.snap().current);
         if (!named)
-            return from_error(in.req, named.err(), "week");
+            return from_error(in.req, named.err(), "week", {}, in.lang);
         return *named;
     }
     auto const week = pricing::parse_week(segment);
     if (!week)
-        return from_error(in.req, week.err(), "week");
+        return from_error(in.req, week.err(), "week", {}, in.lang);
     if (auto const* sheet = in.snap().find_sheet(*week))
         return sheet;
-    return problem(in.req, beast_http::status::not_found,
-                   "no sheet was published for " + pricing::to_string(*week) + "; /v1/sheets lists those that were");
+    std::string const shown = pricing::to_string(*week);
+    return from_error(in.req,
+                      {pricing::errc::not_found, "no sheet was published for " + shown + "; /v1/sheets lists those that were",
+                       "aucun tarif n’a été publié pour " + shown + "\u202F; /v1/sheets donne ceux qui l’ont été"},
+                      {}, {}, in.lang);
 }
 
 // A sheet named by an alias changes when the next one is published: never cached as immutable.
@@ -69,7 +74,8 @@ response unknown_gpu(route_input& in, pricing::parameter_error const& e)
     json::object extra{{"valid_ids", catalog_ids(in)}};
     if (!e.suggestions.empty())
         extra["suggestions"] = render::string_array(e.suggestions);
-    return from_error(in.req, {pricing::errc::not_found, e.cause.message}, "gpu", std::move(extra));
+    return from_error(in.req, {pricing::errc::not_found, e.cause.message, e.cause.message_fr}, "gpu", std::move(extra),
+                      in.lang);
 }
 
 response json_status(request const& req, beast_http::status status, json::object const& body)
@@ -141,16 +147,19 @@ response handle_price_of(route_input& in)
     if (!model)
         return unknown_gpu(in, model.err());
     if (!in.snap().current)
-        return no_sheet_yet(in.req);
+        return no_sheet_yet(in);
     if (auto const week = in.query.take("week")) {
         auto const sheet = pricing::sheet_for_week(*week, in.snap().sheets, in.snap().current);
         if (!sheet)
-            return from_error(in.req, sheet.err(), "week");
+            return from_error(in.req, sheet.err(), "week", {}, in.lang);
         if (*sheet != in.snap().current) {
             auto const* row = (*sheet)->find((*model)->id);
+            std::string const week_shown = pricing::to_string((*sheet)->week);
             if (!row)
-                return problem(in.req, beast_http::status::not_found,
-                               (*model)->id + " was not on the sheet of " + pricing::to_string((*sheet)->week));
+                return from_error(in.req,
+                                  {pricing::errc::not_found, (*model)->id + " was not on the sheet of " + week_shown,
+                                   (*model)->id + " ne figurait pas sur le tarif de " + week_shown},
+                                  {}, {}, in.lang);
             return serve_computed(in, render::price_view, render::price_json(**sheet, *row, *model),
                                   (*sheet)->published_at);
         }

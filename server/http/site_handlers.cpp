@@ -16,7 +16,10 @@ response document_at(route_input& in, std::string const& path, std::string_view 
     }
     if (!doc)
         return problem(in.req, beast_http::status::not_found,
-                       "nothing is published at " + render::url_in(path, in.format, query));
+                       in.lang == render::language::fr
+                           ? "rien n’est publié à " + render::url_in(path, in.format, query)
+                           : "nothing is published at " + render::url_in(path, in.format, query),
+                       {}, in.lang);
     auto res = serve_document(in.req, doc, doc->immutable ? immutable_cache_control : shared_cache_control);
     if (doc->translated)
         res.set(beast_http::field::content_language, glossary::to_string(lang));

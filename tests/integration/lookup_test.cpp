@@ -4,11 +4,14 @@
 // it names, or a refusal whose candidates start as the row says.
 #include "harness.hpp"
 
+#include "api/operation.hpp"
+
 #include <doctest/doctest.h>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -85,6 +88,51 @@ void check_both_faces(server_process const& server, std::string const& route, st
         CHECK(text.find("closest: " + closest) != std::string::npos);
 }
 
+// A request of one operation: its example's arguments, with `changed` set (an empty value drops the
+// argument), as an HTTP target (path segments filled in, the rest as the query) and as MCP tool
+// arguments, every value a string.
+struct asked {
+    std::string target;
+    json::object arguments;
+};
+
+asked request_of(lcg::api::operation const& op, std::map<std::string, std::string> values, bool french)
+{
+    asked out{std::string(op.route), {}};
+    values.erase("lang");
+    std::string query;
+    for (auto const& [name, value] : values) {
+        out.arguments[name] = value;
+        auto const segment = "{" + name + "}";
+        if (auto const at = out.target.find(segment); at != std::string::npos)
+            out.target.replace(at, segment.size(), percent_encoded(value));
+        else
+            query += (query.empty() ? "?" : "&") + name + "=" + percent_encoded(value);
+    }
+    if (french) {
+        query += (query.empty() ? "?" : "&") + std::string("lang=fr");
+        out.arguments["lang"] = "fr";
+    }
+    out.target += query;
+    return out;
+}
+
+// Words that only an English message holds (a French one quotes inputs, ids and parameter names).
+bool reads_english(std::string const& text)
+{
+    for (char const* word : {"accepted", "required", " is ", " are ", "given", "unknown", " the ", " of ", " not ",
+                             " no ", "must", " or ", " only ", " with ", "give "})
+        if (text.find(word) != std::string::npos)
+            return true;
+    return false;
+}
+
+// French typography: a narrow no-break space before a colon or a semicolon, never a plain one.
+bool plain_space_before_colon(std::string const& text)
+{
+    return text.find(" :") != std::string::npos || text.find(" ;") != std::string::npos;
+}
+
 }
 
 TEST_CASE("a GPU lookup answers the model named, or ranked candidates, never a loose guess (HTTP and MCP)")
@@ -128,8 +176,11 @@ TEST_CASE("a glossary lookup finds names and acronyms in either language and mar
         {"gpu hours", "fr", "gpu-hour", {}},       // an English alias, asked in French
         {"spot", "fr", "interruptible-instance", {}},
         {"interruptible", "", "interruptible-instance", {}, true},
-        {"MIG", "", "", {"dedicated-gpu"}},         // only mentioned in a definition: not a name
-        {"multi-instance GPU", "", "", {}},          // not "Multi-GPU instance", the opposite idea
+        {"MIG", "", "mig", {}},                     // an acronym, in either language
+        {"MIG", "fr", "mig", {}},
+        {"multi-instance GPU", "", "mig", {}},       // not "Multi-GPU instance", the opposite idea
+        {"GPU multi-instance", "", "mig", {}},       // its French name, asked without lang
+        {"silicon", "", "", {}},                     // only in a definition: not a name
         {"interruptibel", "", "", {"interruptible-instance"}},
     };
     for (auto const& row : rows)
@@ -140,8 +191,8 @@ TEST_CASE("a glossary lookup finds names and acronyms in either language and mar
     REQUIRE(page.status == 200);
     CHECK(page.body.find("Trouvé d’après le début d’un de ses noms") != std::string::npos);
     // What only shares words with a name, in another order, is offered, never answered.
-    auto const wrong = json::parse(server.get("/v1/glossary/multi-instance%20GPU").body).as_object();
-    CHECK(std::string(wrong.at("detail").as_string()).starts_with("term: no glossary entry is named 'multi-instance GPU'"));
+    auto const wrong = json::parse(server.get("/v1/glossary/gpu%20instance%20multi").body).as_object();
+    CHECK(std::string(wrong.at("detail").as_string()).starts_with("term: no glossary entry is named 'gpu instance multi'"));
 }
 
 TEST_CASE("French in: decimal commas and the tiers' French words, in a call made in French (HTTP)")
@@ -171,4 +222,88 @@ TEST_CASE("French in: decimal commas and the tiers' French words, in a call made
     CHECK(server.get("/v1/history?tier=SPOT").status == 200);
     CHECK(server.get("/v1/history?tier=SPOT").body == server.get("/v1/history?tier=spot").body);
     CHECK(server.get("/v1/history?tier=cheap").status == 400);
+}
+
+TEST_CASE("French out: every refusal of a call made in French is written in French, on both faces")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    int refusals = 0;
+    for (auto const& op : lcg::api::operations()) {
+        std::map<std::string, std::string> example;
+        for (auto const& [name, value] : lcg::api::example_arguments(op))
+            example[std::string(name)] = std::string(value);
+        // Each argument in turn replaced by a value no parameter takes or left out, and one
+        // argument that the operation does not know.
+        std::vector<std::map<std::string, std::string>> variants;
+        for (auto const& p : op.parameters) {
+            if (p.name == "lang")
+                continue;
+            auto bad = example;
+            bad[std::string(p.name)] = "zz!";
+            variants.push_back(bad);
+            if (example.contains(std::string(p.name)) && p.required && op.route.find("{" + std::string(p.name) + "}") == std::string_view::npos) {
+                auto missing = example;
+                missing.erase(std::string(p.name));
+                variants.push_back(missing);
+            }
+        }
+        auto unknown = example;
+        unknown["zz"] = "1";
+        variants.push_back(unknown);
+        for (auto const& values : variants) {
+            auto const fr = request_of(op, values, true);
+            auto const en = request_of(op, values, false);
+            CAPTURE(fr.target);
+            auto const http = server.get(fr.target);
+            if (http.status >= 400) {
+                ++refusals;
+                CHECK(http.header("content-language") == "fr");
+                auto const problem = json::parse(http.body).as_object();
+                auto const title = std::string(problem.at("title").as_string());
+                CHECK((title == "Requête incorrecte" || title == "Introuvable" || title == "Service indisponible"));
+                auto const detail = std::string(problem.at("detail").as_string());
+                CAPTURE(detail);
+                CHECK_FALSE(reads_english(detail));
+                CHECK(plain_space_before_colon(detail) == false);
+                auto const english = json::parse(server.get(en.target).body).as_object();
+                CHECK(english.at("detail").as_string() != detail);
+                CHECK(reads_english(std::string(english.at("detail").as_string())));
+            }
+            auto const mcp = call_tool(server, std::string(op.tool), fr.arguments);
+            if (mcp.at("isError") == true) {
+                ++refusals;
+                auto const text = std::string(mcp.at("content").at(0).at("text").as_string());
+                CAPTURE(text);
+                CHECK_FALSE(reads_english(text));
+                CHECK(plain_space_before_colon(text) == false);
+                auto const english = call_tool(server, std::string(op.tool), en.arguments);
+                CHECK(english.at("content").at(0).at("text").as_string() != text);
+            }
+        }
+    }
+    CHECK(refusals > 100);  // the sweep reached the refusals, not only answers
+    // A refused lang is refused in the language of Accept-Language.
+    auto const lang = server.get("/v1/prices?lang=de", {{"Accept-Language", "fr"}});
+    CHECK(lang.status == 400);
+    CHECK_FALSE(reads_english(std::string(json::parse(lang.body).at("detail").as_string())));
+    // French through Accept-Language alone, and a calculator's refusal under its form.
+    auto const header = server.get("/v1/estimate?gpu=h100-sxm&hours=abc", {{"Accept-Language", "fr-FR"}});
+    CHECK(header.status == 400);
+    CHECK(json::parse(header.body).at("detail").as_string().starts_with("hours\u202F: 'abc' n’est pas un nombre décimal"));
+    // What is refused before the query is read (no such path, a method, a format) follows
+    // Accept-Language.
+    std::map<std::string, std::string> const french{{"Accept-Language", "fr"}};
+    for (auto const& reply : {server.get("/nowhere", french), server.get("/v1/prices", {{"Accept-Language", "fr"}, {"Accept", "image/png"}}),
+                              http_request(server.port(), "DELETE", "/v1/prices", french, "")}) {
+        CHECK(reply.status >= 400);
+        auto const detail = std::string(json::parse(reply.body).at("detail").as_string());
+        CAPTURE(detail);
+        CHECK_FALSE(reads_english(detail));
+        CHECK_FALSE(plain_space_before_colon(detail));
+    }
+    auto const page = server.get("/v1/estimate.html?gpu=h100-sxm&hours=abc&lang=fr");
+    CHECK(page.status == 400);
+    CHECK(page.body.find("Requête incorrecte") != std::string::npos);
+    CHECK(page.body.find("n’est pas un nombre décimal simple") != std::string::npos);
 }

@@ -57,10 +57,11 @@ TEST_CASE("parse_quantity refuses malformed and out-of-range text, naming the pa
     struct row {
         char const* text;
         char const* reason;
+        char const* french = "n’est pas un nombre décimal simple";
     };
     row const rows[] = {
-        {"", "is empty"},
-        {"-1", "is below the minimum"},
+        {"", "is empty", "est vide"},
+        {"-1", "is below the minimum", "est sous le minimum"},
         {"-x", "is not a plain decimal number"},
         {"+1", "is not a plain decimal number"},
         {"1e3", "is not a plain decimal number"},
@@ -72,11 +73,11 @@ TEST_CASE("parse_quantity refuses malformed and out-of-range text, naming the pa
         {"NaN", "is not a plain decimal number"},
         {"inf", "is not a plain decimal number"},
         {"0x10", "is not a plain decimal number"},
-        {"0.0000001", "has more than 6 decimals"},
-        {"8760.000001", "is above the maximum"},
-        {"99999999999999999999999", "is above the maximum"},
-        {"0", "is below the minimum"},
-        {"0.000000", "is below the minimum"},
+        {"0.0000001", "has more than 6 decimals", "a plus de 6 décimales"},
+        {"8760.000001", "is above the maximum", "dépasse le maximum"},
+        {"99999999999999999999999", "is above the maximum", "dépasse le maximum"},
+        {"0", "is below the minimum", "est sous le minimum"},
+        {"0.000000", "is below the minimum", "est sous le minimum"},
     };
     for (auto const& r : rows) {
         CAPTURE(r.text);
@@ -88,6 +89,12 @@ TEST_CASE("parse_quantity refuses malformed and out-of-range text, naming the pa
         CHECK(m.starts_with("hours: '"));
         CHECK(contains(m, r.reason));
         CHECK(contains(m, "accepted: a decimal from 0.000001 to 8760 with at most 6 decimals"));
+        // The same in French, with its decimal commas and its narrow no-break spaces.
+        std::string const& fr = q.err().message_fr;
+        CAPTURE(fr);
+        CHECK(fr.starts_with("hours\u202F: '"));
+        CHECK(contains(fr, r.french));
+        CHECK(contains(fr, "\u202F; accepté\u202F: un nombre décimal de 0,000001 à 8760 avec au plus 6 décimales"));
     }
 }
 

@@ -72,6 +72,8 @@ int status_of(error_code code, bool modern)
         return modern ? 404 : 200;
     case error_code::internal_error:
         return 500;
+    case error_code::rate_limited:
+        return 429;
     case error_code::invalid_params:
     case error_code::resource_not_found:
         return 200;
@@ -598,6 +600,10 @@ reply server::impl::handle_batch(json::array const& batch, std::vector<duplicate
     if (batch.size() > max_batch_messages)
         return refuse("invalid request: a batch holds at most " + std::to_string(max_batch_messages) +
                       " messages; this one has " + std::to_string(batch.size()));
+    if (context.admit_batch && !context.admit_batch(batch.size()))
+        return {status_of(error_code::rate_limited, false),
+                error_body(null_id, {error_code::rate_limited, "rate limited: a batch counts one request per "
+                                                                    "message; retry later"})};
 
     std::string body = "[";
     reply merged;

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -59,6 +60,7 @@ enum class error_code : int {
     internal_error = -32603,
     resource_not_found = -32002,
     header_mismatch = -32020,
+    rate_limited = -32000,  // a server error of JSON-RPC's implementation-defined range
     unsupported_protocol_version = -32022,
 };
 
@@ -78,6 +80,10 @@ struct message_context {
     std::optional<std::string_view> protocol_version_header;  // MCP-Protocol-Version
     std::optional<std::string_view> method_header;            // Mcp-Method
     std::optional<std::string_view> name_header;              // Mcp-Name
+    // Asked once a batch is read and before any of its messages is answered, with how many it
+    // holds: whether they may all be answered (the HTTP transport charges its rate limit per
+    // message). Refused, the batch is answered 429 and nothing of it runs. Unset: every batch may.
+    std::function<bool(std::size_t messages)> admit_batch{};
 };
 
 // The answer to one message. An empty body means no response (a notification, or a batch of

@@ -24,9 +24,11 @@ namespace {
 // so a quarter-second sweep keeps them within 25 % while costing nothing per request.
 constexpr auto sweep_interval = std::chrono::milliseconds(250);
 
-response too_many_requests(request const& req, ops::rate_decision const& d, ops::rate_limit_options const& o)
+// `why` says more when the request alone would have passed (a batch's messages).
+response too_many_requests(request const& req, ops::rate_decision const& d, ops::rate_limit_options const& o,
+                           std::string_view why = {})
 {
-    std::string const detail = "too many requests from this address; retry after " +
+    std::string const detail = "too many requests from this address" + std::string(why) + "; retry after " +
                                std::to_string(d.retry_after_seconds) + " s";
     response res;
     if (req.target().starts_with("/mcp")) {
@@ -193,6 +195,12 @@ std::string const& busy_connection_answer()
     return answer;
 }
 
+// Whether the rate limit applies to `client` (loopback is exempt unless asked).
+bool limited(connection_shared const& shared, std::string const& client)
+{
+    return shared.limiter && (shared.limiter->options().limit_loopback || !ops::is_loopback(client));
+}
+
 std::optional<response> admit(connection_shared& shared, request const& req, std::string const& peer,
                               std::string& client, std::string_view& route, bool& linger)
 {
@@ -205,7 +213,7 @@ std::optional<response> admit(connection_shared& shared, request const& req, std
         return res;
     }
     client = forwarded_client(peer, list_items(req, "X-Forwarded-For"), shared.options.trusted_proxies);
-    if (shared.limiter && (shared.limiter->options().limit_loopback || !ops::is_loopback(client))) {
+    if (limited(shared, client)) {
         auto const decision = shared.limiter->take(client);
         if (!decision.allowed) {
             route = route_pattern(req.target());
@@ -216,15 +224,28 @@ std::optional<response> admit(connection_shared& shared, request const& req, std
     return std::nullopt;
 }
 
-answer answer_request(connection_shared const& shared, std::shared_ptr<const snapshot::snapshot> snapshot,
-                      request const& req, std::string_view& route)
+answer answer_request(connection_shared& shared, std::shared_ptr<const snapshot::snapshot> snapshot,
+                      request const& req, std::string const& client, std::string_view& route)
 {
-    return handle_deferrable(req,
-                             {std::move(snapshot),
-                              std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now()),
-                              shared.options.max_snapshot_age, shared.options.mcp_policy, shared.snapshots.checked_at(),
-                              shared.snapshots.upstream(), shared.options.archive},
-                             &route);
+    request_context ctx{std::move(snapshot),
+                        std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now()),
+                        shared.options.max_snapshot_age, shared.options.mcp_policy, shared.snapshots.checked_at(),
+                        shared.snapshots.upstream(), shared.options.archive};
+    if (limited(shared, client))
+        ctx.charge = [&shared, &req, &client](std::size_t count) -> std::optional<response> {
+            auto const decision = shared.limiter->take(client, count);
+            if (decision.allowed)
+                return std::nullopt;
+            ops::metrics::instance().record_rate_limited();
+            auto const& options = shared.limiter->options();
+            bool const never = static_cast<double>(count + 1) > options.burst;
+            return too_many_requests(req, decision, options,
+                                     never ? ": a batch counts one request per message, and this one is larger than "
+                                             "the burst of " + std::to_string(static_cast<long>(options.burst)) +
+                                                 " requests; send smaller batches"
+                                           : std::string(": a batch counts one request per message"));
+        };
+    return handle_deferrable(req, ctx, &route);
 }
 
 // A body on a route that takes none is refused, and one that would take the server past its budget

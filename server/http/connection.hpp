@@ -161,8 +161,8 @@ std::optional<response> admit(connection_shared& shared, request const& req, std
                               std::string& client, std::string_view& route, bool& linger);
 // Answers an admitted request: the router on `snapshot` (and the archive, whose answers may come
 // later). `route` names the matched route for the metrics.
-answer answer_request(connection_shared const& shared, std::shared_ptr<const snapshot::snapshot> snapshot,
-                      request const& req, std::string_view& route);
+answer answer_request(connection_shared& shared, std::shared_ptr<const snapshot::snapshot> snapshot,
+                      request const& req, std::string const& client, std::string_view& route);
 // The checks made when a request's headers are in and before a byte of its body is buffered.
 // `reserved` is set to the share of the body budget taken, to give back with release_body_budget.
 std::optional<response> refuse_body(connection_shared& shared, beast_http::request_parser<beast_http::string_body>& parser,
@@ -334,7 +334,7 @@ private:
         if (!closing_)
             if (auto const stored = loop_.answers.find(req, snapshot))
                 return replay(req, *stored, started);
-        answer given = answer_request(shared_, snapshot, req, route);
+        answer given = answer_request(shared_, snapshot, req, client_, route);
         if (given.later)
             return await_answer(std::move(req), route, started, std::move(given.later));
         finish(req, route, started, std::move(given.now), &snapshot);

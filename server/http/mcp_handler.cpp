@@ -118,10 +118,19 @@ response exchange(route_input& in)
     if (req.body().size() > mcp::max_message_bytes)
         return refusal(req, beast_http::status::payload_too_large, "the message is larger than 1 MiB");
 
-    mcp::message_context const context{mcp::transport::http, header(req, "MCP-Protocol-Version"),
-                                       header(req, "Mcp-Method"), header(req, "Mcp-Name")};
+    mcp::message_context context{mcp::transport::http, header(req, "MCP-Protocol-Version"),
+                                 header(req, "Mcp-Method"), header(req, "Mcp-Name")};
+    // The request paid for one message; a batch pays for the others before any of them runs.
+    std::optional<response> rate_limited;
+    if (in.ctx.charge)
+        context.admit_batch = [&](std::size_t messages) {
+            rate_limited = in.ctx.charge(messages - 1);
+            return !rate_limited;
+        };
     auto const server = servers().get(in.ctx.snapshot);
     auto const answer = server->handle(req.body(), context);
+    if (rate_limited)
+        return std::move(*rate_limited);
     for (auto const& call : answer.tool_calls)
         ops::metrics::instance().record_mcp_call(call.tool, std::string(call.outcome));
     for (auto const& failure : answer.failures)

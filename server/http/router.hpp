@@ -33,6 +33,10 @@ struct request_context {
     std::shared_ptr<const snapshot::upstream_status> upstream{};  // a mirror's; null otherwise
     // The sheets' inputs, read on demand; null where the server has none (they are then 503).
     archive::archive* archive = nullptr;
+    // Charges `count` more requests to the client's rate limit, all or none, and gives the 429 when
+    // its bucket lacks them: an MCP batch pays for each message beyond the request's own. Null where
+    // the client is not limited. Called only while the request is being answered.
+    std::function<std::optional<response>(std::size_t count)> charge{};
 };
 
 // Sends a response that was not ready when the request was handled; callable from any thread, once.

@@ -9,8 +9,11 @@ namespace lcg::ops {
 
 rate_limiter::rate_limiter(rate_limit_options options) : options_(options) {}
 
-rate_decision rate_limiter::take(std::string const& client, clock::time_point now)
+rate_decision rate_limiter::take(std::string const& client, clock::time_point now) { return take(client, 1, now); }
+
+rate_decision rate_limiter::take(std::string const& client, std::size_t count, clock::time_point now)
 {
+    double const wanted = static_cast<double>(count);
     std::lock_guard lock(mutex_);
     auto it = buckets_.find(client);
     if (it == buckets_.end()) {
@@ -23,12 +26,14 @@ rate_decision rate_limiter::take(std::string const& client, clock::time_point no
     b.tokens = std::min(options_.burst, b.tokens + elapsed * options_.per_second);
     b.updated = now;
     rate_decision d;
-    if (b.tokens >= 1.0) {
-        b.tokens -= 1.0;
+    if (b.tokens >= wanted) {
+        b.tokens -= wanted;
         d.allowed = true;
     } else {
+        // A count above the burst never fits: the retry names when the bucket is full again.
+        double const missing = std::min(wanted, options_.burst) - b.tokens;
         d.allowed = false;
-        d.retry_after_seconds = std::max(1L, static_cast<long>(std::ceil((1.0 - b.tokens) / options_.per_second)));
+        d.retry_after_seconds = std::max(1L, static_cast<long>(std::ceil(missing / options_.per_second)));
     }
     d.remaining = static_cast<long>(std::floor(b.tokens));
     d.reset_seconds = static_cast<long>(std::ceil((options_.burst - b.tokens) / options_.per_second));

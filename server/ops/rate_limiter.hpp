@@ -31,6 +31,8 @@ public:
     explicit rate_limiter(rate_limit_options options);
 
     rate_decision take(std::string const& client, clock::time_point now = clock::now());
+    // `count` requests at once, all or none: a batch of MCP messages pays for each of them.
+    rate_decision take(std::string const& client, std::size_t count, clock::time_point now = clock::now());
     rate_limit_options const& options() const { return options_; }
     std::size_t clients() const;
 

@@ -596,6 +596,36 @@ def case_forwarded_for(server, db):
         proxied.stop()
 
 
+def case_batch_rate(server, db):
+    # One POST of a 32-message batch was charged as one request: a client at the rate limit ran 32
+    # glossary calls for each token. Now a batch pays for every message before any of it runs.
+    limited = Server(db.url("reader"), ["--rate-limit", "20", "--rate-burst", "40", "--rate-limit-loopback", "true"])
+    try:
+        calls = [{"jsonrpc": "2.0", "id": i, "method": "tools/call",
+                  "params": {"name": "explain_term", "arguments": {"term": "gpu-hour"}}} for i in range(32)]
+        headers = {"Content-Type": "application/json", "Accept": "application/json",
+                   "MCP-Protocol-Version": "2025-03-26"}
+        body = json.dumps(calls).encode()
+        statuses, answered = [], 0
+        for _ in range(4):
+            status, fields, reply = http(limited.port, "/mcp", "POST", headers, body)
+            statuses.append(status)
+            if status == 200:
+                answered += len(json.loads(reply))
+            elif status == 429:
+                refusal = json.loads(reply)
+                check(refusal.get("error", {}).get("code") == -32000 and "per message" in refusal["error"]["message"],
+                      f"the 429 is a JSON-RPC error that says why: {reply[:160]!r}")
+                check(fields.get("retry-after", "").isdigit(), f"with Retry-After: {fields}")
+        check(statuses[0] == 200, f"the first batch fits the burst of 40: {statuses}")
+        check(statuses[1:].count(429) == 3, f"the next ones do not (8 tokens left, 32 asked): {statuses}")
+        check(answered <= 40, f"at most the burst of messages answered at once: {answered}")
+        single = http(limited.port, "/mcp", "POST", headers, b'{"jsonrpc":"2.0","id":1,"method":"ping"}')
+        check(single[0] == 200, f"a lone message still passes on what is left: {single[0]}")
+    finally:
+        limited.stop()
+
+
 def case_unread_log(server, db):
     """serve with its standard output a pipe nobody reads: it answers on, and SIGTERM ends it."""
     process = subprocess.Popen([required_env("LCG_BINARY"), "serve", "--listen", "127.0.0.1:0", "--database-url",
@@ -823,6 +853,7 @@ CASES = [
      case_forwarded_for),
     ("expect continue", "Expect: 100-continue was never answered, and other expectations were ignored",
      case_expect_continue),
+    ("batch rate", "an MCP batch of 32 messages was charged one request of the rate limit", case_batch_rate),
     ("unread log", "request logs were written from the event loops: with standard output unread the server froze "
      "after about 590 requests and ignored SIGTERM", case_unread_log),
     ("backdated retired key", "a sheet signed with a retired key, its published_at moved back into that key's "

@@ -59,3 +59,22 @@ TEST_CASE("loopback is an address, never a prefix")
     CHECK_FALSE(is_loopback("::ffff:10.0.0.1"));
     CHECK_FALSE(is_loopback("203.0.113.7"));
 }
+
+TEST_CASE("a rate limit takes several requests at once, all or none (an MCP batch pays per message)")
+{
+    using lcg::ops::rate_limiter;
+    rate_limiter limiter({.per_second = 20.0, .burst = 40.0});
+    auto const now = rate_limiter::clock::now();
+    auto const batch = limiter.take("203.0.113.7", 32, now);
+    CHECK(batch.allowed);
+    CHECK(batch.remaining == 8);
+    auto const refused = limiter.take("203.0.113.7", 32, now);
+    CHECK_FALSE(refused.allowed);
+    CHECK(refused.remaining == 8);               // a refusal takes nothing
+    CHECK(refused.retry_after_seconds == 2);     // 24 tokens at 20 per second
+    CHECK(limiter.take("203.0.113.7", now).allowed);  // a lone request still fits
+    // More than the burst never fits; the retry is when the bucket is full again.
+    auto const huge = limiter.take("198.51.100.9", 41, now);
+    CHECK_FALSE(huge.allowed);
+    CHECK(huge.retry_after_seconds == 1);
+}

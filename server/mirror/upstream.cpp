@@ -36,6 +36,26 @@ std::string fetch_inputs_of(upstream_options const& options, pricing::price_shee
     return client::get_body(options.origin, sheet_path(sheet.week) + "/observations.csv", "text/csv", options.limits);
 }
 
+// History only grows: a sheet this mirror verified is never dropped (withheld by its upstream),
+// and a week is never answered by an older version than the one verified (rolled back). A
+// correction is published later than what it corrects; a re-signing keeps its time. Either refusal
+// keeps the last good snapshot serving, and /readyz says why.
+void refuse_going_back(std::vector<pricing::price_sheet> const& verified, std::vector<pricing::price_sheet> const& next)
+{
+    for (auto const& held : verified) {
+        auto const now = std::find_if(next.begin(), next.end(), [&](auto const& s) { return s.week == held.week; });
+        std::string const week = pricing::to_string(held.week);
+        if (now == next.end())
+            throw std::runtime_error("the upstream no longer lists " + week +
+                                     ", a sheet this mirror verified: refused as withheld");
+        if (now->published_at < held.published_at)
+            throw std::runtime_error("the upstream's " + week + " was published at " +
+                                     pricing::to_rfc3339(now->published_at) + ", before the version this mirror "
+                                     "verified (" + pricing::to_rfc3339(held.published_at) +
+                                     "): refused as rolled back");
+    }
+}
+
 }
 
 upstream::upstream(upstream_options options) : options_(std::move(options)) {}
@@ -118,6 +138,8 @@ upstream::accepted_state upstream::fetch_whole(std::map<std::string, document, s
     for (std::size_t i = 1; i < next.sheets.size(); ++i)
         if (next.sheets[i].week == next.sheets[i - 1].week)
             throw std::runtime_error("/v1/sheets lists " + pricing::to_string(next.sheets[i].week) + " twice");
+    if (accepted_)
+        refuse_going_back(accepted_->sheets, next.sheets);
     next.documents = std::move(documents);
     return next;
 }

@@ -6,7 +6,11 @@
 #include <boost/json.hpp>
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <map>
+#include <mutex>
+#include <thread>
 
 using namespace lcg::testing;
 namespace json = boost::json;
@@ -142,6 +146,107 @@ TEST_CASE("a mirror refuses a tampered sheet, keeps serving the last good one an
     tamper = false;
     CHECK(eventually([&] { return mirror.get(week).body == origin.get(week).body; }, std::chrono::seconds(15)));
     CHECK(upstream_state(mirror).at("state").as_string() == "following");
+}
+
+// What a proxy makes of the origin's history on its way to a mirror.
+enum class history_view { honest, withheld, rolled_back };
+
+// The index and this week's sheet as the proxy passed them while `keeping`, shared with its thread.
+struct kept_history {
+    std::mutex mutex;
+    bool keeping = true;
+    std::map<std::string, std::string> bodies;
+
+    std::size_t size()
+    {
+        std::lock_guard lock(mutex);
+        return bodies.size();
+    }
+};
+
+// A proxy that passes everything while `view` is honest (and keeps the index and this week's sheet
+// as they were when `keep` was last set); withheld: this week is gone from the index and its sheet
+// is 404; rolled back: the kept index and sheet, every one genuinely signed, in place of today's.
+// Either way the feed is 404, so the mirror reads the index itself.
+fake_upstream history_proxy(server_process const& origin, std::atomic<history_view> const& view, kept_history& kept)
+{
+    return fake_upstream([&origin, &view, &kept](std::string const& target,
+                                                        std::map<std::string, std::string> const& in) {
+        std::string const week = "/v1/sheets/" + this_week();
+        bool const honest = view == history_view::honest;
+        std::map<std::string, std::string> forwarded;
+        for (auto const& name : {"accept", "if-none-match"})
+            if (auto it = in.find(name); it != in.end() && (honest || name == std::string("accept")))
+                forwarded[name] = it->second;
+        auto const r = http_request(origin.port(), "GET", target, forwarded);
+        std::lock_guard lock(kept.mutex);
+        if (honest && kept.keeping && (target == "/v1/sheets" || target == week) && r.status == 200)
+            kept.bodies[target] = r.body;
+        std::vector<std::string> headers{"content-type: " + r.header("content-type")};
+        if (honest) {
+            if (!r.header("etag").empty())
+                headers.push_back("etag: " + r.header("etag"));
+            return std::optional<std::string>(raw_response(r.status, r.body, headers));
+        }
+        if (target == "/v1/sheets.atom")
+            return std::optional<std::string>(raw_response(404, "{}", headers));
+        if (view == history_view::rolled_back && kept.bodies.contains(target))
+            return std::optional<std::string>(raw_response(200, kept.bodies.at(target), headers));
+        if (target == week)
+            return std::optional<std::string>(raw_response(404, "{}", headers));
+        if (target == "/v1/sheets") {
+            auto index = json::parse(r.body).as_object();
+            auto& sheets = index.at("sheets").as_array();
+            sheets.erase(std::remove_if(sheets.begin(), sheets.end(),
+                                        [](json::value const& v) { return v.at("week").as_string() == this_week(); }),
+                         sheets.end());
+            index["count"] = sheets.size();
+            return std::optional<std::string>(raw_response(200, json::serialize(index), headers));
+        }
+        return std::optional<std::string>(raw_response(r.status, r.body, headers));
+    });
+}
+
+TEST_CASE("a mirror never drops a sheet it verified nor goes back to an older version of one")
+{
+    test_database db;
+    server_process origin(db.url("reader"));
+    std::atomic<history_view> view{history_view::honest};
+    kept_history kept;
+    auto proxy = history_proxy(origin, view, kept);
+    auto mirror = mirror_of(proxy.url());
+    std::string const week = "/v1/sheets/" + this_week();
+    REQUIRE(eventually([&] { return kept.size() == 2; }, std::chrono::seconds(5)));
+    {
+        std::lock_guard lock(kept.mutex);
+        kept.keeping = false;  // the first version of this week, as the mirror verified it
+    }
+    auto const first = mirror.get(week).body;
+    REQUIRE((first == origin.get(week).body));
+
+    // Withheld: the upstream stops listing this week. The mirror keeps it and says why.
+    view = history_view::withheld;
+    CHECK(eventually([&] { return upstream_state(mirror).at("state").as_string() == "refused"; },
+                     std::chrono::seconds(15)));
+    CHECK(contains(std::string(upstream_state(mirror).at("detail").as_string()),
+                   "the upstream no longer lists " + this_week() + ", a sheet this mirror verified: refused as withheld"));
+    CHECK((mirror.get(week).body == first));
+    view = history_view::honest;
+    CHECK(eventually([&] { return upstream_state(mirror).at("state").as_string() == "following"; },
+                     std::chrono::seconds(15)));
+
+    // A correction, published later, is taken; the first version served again in its place is not.
+    std::this_thread::sleep_for(std::chrono::seconds(1));  // published_at has whole seconds
+    REQUIRE(run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", this_week(), "--replace"})
+                .exit_code == 0);
+    REQUIRE(eventually([&] { return origin.get(week).body != first; }, std::chrono::seconds(5)));
+    auto const corrected = origin.get(week).body;
+    REQUIRE(eventually([&] { return mirror.get(week).body == corrected; }, std::chrono::seconds(15)));
+    view = history_view::rolled_back;
+    CHECK(eventually([&] { return upstream_state(mirror).at("state").as_string() == "refused"; },
+                     std::chrono::seconds(15)));
+    CHECK(contains(std::string(upstream_state(mirror).at("detail").as_string()), "refused as rolled back"));
+    CHECK((mirror.get(week).body == corrected));
 }
 
 TEST_CASE("a mirror whose upstream is tampered from the start is not ready")

@@ -63,20 +63,23 @@ steady::time_point coarse_now()
                                                                          std::chrono::nanoseconds(t.tv_nsec)));
 }
 
-bool address_slots::take(std::string const& address, std::size_t cap)
+bool address_slots::take(std::string const& address, std::size_t cap, std::size_t amount)
 {
     std::lock_guard lock(mutex_);
-    auto& held = held_[address];
-    if (held >= cap)
+    auto const it = held_.try_emplace(address, 0).first;
+    if (amount > cap || it->second > cap - amount) {
+        if (it->second == 0)
+            held_.erase(it);
         return false;
-    ++held;
+    }
+    it->second += amount;
     return true;
 }
 
-void address_slots::give_back(std::string const& address)
+void address_slots::give_back(std::string const& address, std::size_t amount)
 {
     std::lock_guard lock(mutex_);
-    if (auto it = held_.find(address); it != held_.end() && --it->second == 0)
+    if (auto it = held_.find(address); it != held_.end() && (it->second -= std::min(amount, it->second)) == 0)
         held_.erase(it);
 }
 
@@ -251,8 +254,13 @@ answer answer_request(connection_shared& shared, std::shared_ptr<const snapshot:
 // A body on a route that takes none is refused, and one that would take the server past its budget
 // of body bytes waits for a retry. A body that is accepted holds its share of the budget until the
 // request is read.
+std::uint64_t body_budget_per_client(server_options const& o)
+{
+    return o.body_budget_per_address != 0 ? o.body_budget_per_address : o.body_budget / 4;
+}
+
 std::optional<response> refuse_body(connection_shared& shared, beast_http::request_parser<beast_http::string_body>& parser,
-                                    std::uint64_t& reserved)
+                                    std::string const& peer, body_reservation& reserved)
 {
     if (auto const host = refuse_host(parser.get()))
         return problem(parser.get(), beast_http::status::bad_request, *host);
@@ -272,25 +280,35 @@ std::optional<response> refuse_body(connection_shared& shared, beast_http::reque
     if (auto refusal = refuse_unwanted_body(parser.get()))
         return refusal;
     std::uint64_t const need = parser.chunked() ? shared.options.body_limit : *length;
+    auto const busy = [&](std::string const& why) {
+        auto res = problem(parser.get(), beast_http::status::service_unavailable, why);
+        res.set(beast_http::field::retry_after, "1");
+        return res;
+    };
+    // One client's share first: bodies announced and never sent hold the budget while they wait,
+    // so no client may hold more than its share of it.
+    std::string client =
+        forwarded_client(peer, list_items(parser.get(), "X-Forwarded-For"), shared.options.trusted_proxies);
+    if (!shared.body_bytes_by_client.take(client, body_budget_per_client(shared.options), need))
+        return busy("this address is sending too many request bodies at once; retry once they are in");
     if (shared.body_bytes_reserved.fetch_add(need) + need > shared.options.body_budget) {
         shared.body_bytes_reserved.fetch_sub(need);
-        auto busy = problem(parser.get(), beast_http::status::service_unavailable,
-                            "too many request bodies are being received; retry shortly");
-        busy.set(beast_http::field::retry_after, "1");
-        return busy;
+        shared.body_bytes_by_client.give_back(client, need);
+        return busy("too many request bodies are being received; retry shortly");
     }
-    reserved = need;
+    reserved = {need, std::move(client)};
     ops::metrics::instance().body_taken(need);
     return std::nullopt;
 }
 
-void release_body_budget(connection_shared& shared, std::uint64_t& reserved)
+void release_body_budget(connection_shared& shared, body_reservation& reserved)
 {
-    if (reserved != 0) {
-        shared.body_bytes_reserved.fetch_sub(reserved);
-        ops::metrics::instance().body_given_back(reserved);
+    if (reserved.bytes != 0) {
+        shared.body_bytes_reserved.fetch_sub(reserved.bytes);
+        shared.body_bytes_by_client.give_back(reserved.client, reserved.bytes);
+        ops::metrics::instance().body_given_back(reserved.bytes);
     }
-    reserved = 0;
+    reserved = {};
 }
 
 response unreadable_request(beast::error_code ec)

@@ -82,16 +82,23 @@ using tcp_socket = asio::basic_stream_socket<asio::ip::tcp, loop_executor>;
 // 250 ms anyway. The same clock, so the two compare.
 steady::time_point coarse_now();
 
-// How many connections each address holds, shared by the acceptor (which takes a slot) and the
-// connections (which give it back when they end).
+// How much of something each address holds: the connections it has open (taken by the acceptor,
+// given back when they end), or the bytes of the request bodies it is sending.
 class address_slots {
 public:
-    bool take(std::string const& address, std::size_t cap);
-    void give_back(std::string const& address);
+    // Takes `amount` unless the address would then hold more than `cap`.
+    bool take(std::string const& address, std::size_t cap, std::size_t amount = 1);
+    void give_back(std::string const& address, std::size_t amount = 1);
 
 private:
     std::mutex mutex_;
     std::unordered_map<std::string, std::size_t> held_;
+};
+
+// A request body's share of the budget, while it is received: how many bytes, and by whom.
+struct body_reservation {
+    std::uint64_t bytes = 0;
+    std::string client;
 };
 
 // What every connection of a server shares: settings, the snapshot cell, the rate limiter and
@@ -103,6 +110,7 @@ struct connection_shared {
     std::atomic<std::uint64_t> request_counter{0};
     std::atomic<long> live_connections{0};
     std::atomic<std::uint64_t> body_bytes_reserved{0};  // of options.body_budget
+    address_slots body_bytes_by_client{};               // of options.body_budget_per_address
     address_slots slots{};                              // for max_connections_per_address
 };
 
@@ -164,10 +172,14 @@ std::optional<response> admit(connection_shared& shared, request const& req, std
 answer answer_request(connection_shared& shared, std::shared_ptr<const snapshot::snapshot> snapshot,
                       request const& req, std::string const& client, std::string_view& route);
 // The checks made when a request's headers are in and before a byte of its body is buffered.
-// `reserved` is set to the share of the body budget taken, to give back with release_body_budget.
+// `reserved` is set to the share of the body budget taken (the whole server's, and the client's,
+// the address X-Forwarded-For names from a trusted proxy, else `peer`), to give back with
+// release_body_budget.
 std::optional<response> refuse_body(connection_shared& shared, beast_http::request_parser<beast_http::string_body>& parser,
-                                    std::uint64_t& reserved);
-void release_body_budget(connection_shared& shared, std::uint64_t& reserved);
+                                    std::string const& peer, body_reservation& reserved);
+void release_body_budget(connection_shared& shared, body_reservation& reserved);
+// The most body bytes one client may have in flight: the option, else a quarter of the budget.
+std::uint64_t body_budget_per_client(server_options const& o);
 
 // The response to a request the parser could not read (431, 413 or 400).
 response unreadable_request(beast::error_code ec);
@@ -294,7 +306,7 @@ private:
                 return reply_refused(unreadable_request(ec), "(unreadable)");
             if (!body_checked_ && parser_->is_header_done()) {
                 body_checked_ = true;
-                if (auto refusal = refuse_body(shared_, *parser_, body_reserved_))
+                if (auto refusal = refuse_body(shared_, *parser_, peer_, body_reserved_))
                     return reply_refused(std::move(*refusal), "(refused body)");
                 // The body is welcome: a client that waits to be told so is told, unless it sent some already.
                 if (!parser_->is_done() && buffer_.size() == 0 &&
@@ -695,7 +707,7 @@ private:
     bool request_started_ = false;
     bool slot_taken_ = false;
     bool body_checked_ = false;        // the headers of this request were checked for a body
-    std::uint64_t body_reserved_ = 0;  // of the shared budget, while its body is read
+    body_reservation body_reserved_;  // of the shared budget, while its body is read
     bool busy_ = false;
     bool closing_ = false;
     bool linger_ = false;

@@ -35,6 +35,8 @@ struct server_options {
     // Request bodies being received at once, all connections together (a chunked body counts as
     // body_limit): beyond, another body is refused with 503 from its headers, before any is read.
     std::size_t body_budget = 32 * 1024 * 1024;
+    // Of which one client (as the rate limit names it) may hold at most this much; 0: a quarter.
+    std::size_t body_budget_per_address = 0;
     std::size_t max_connections = 10'000;  // beyond, new connections get 503 and are closed
     // Past this share of max_connections, each new connection closes the connection of its event
     // loop that has waited longest for a request: idle clients cannot keep new ones (and the

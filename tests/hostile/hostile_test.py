@@ -382,9 +382,9 @@ def rss_kib(server):
         return int(re.search(r"VmRSS:\s+(\d+) kB", f.read()).group(1))
 
 
-def stalled_upload(port, head, body_bytes):
+def stalled_upload(port, head, body_bytes, source="127.0.0.1"):
     """Headers and `body_bytes` of a body, then silence: the socket, left open."""
-    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0))
     s.sendall(head.encode() + b"\r\n")
     s.settimeout(0.5)
     sent, chunk = 0, b"x" * 65536
@@ -425,26 +425,49 @@ def case_stalled_uploads(server, db):
           f"each body on a route that takes none is refused from its headers: {set(statuses)}")
     check(taken == 0, f"none of their bodies is taken on: {taken} bytes")
     check(grown < 32 * 1024, f"300 stalled uploads cost the server {grown} KiB, not their bodies (300 MB)")
-    # POST /mcp takes a body: at most the budget (32 MiB) is received at once, later ones wait.
-    # What the server holds for them is what it has taken on (its gauge), not RSS: freed memory
-    # is reused under glibc and quarantined under AddressSanitizer, so RSS measures neither.
+    # POST /mcp takes a body: at most the budget (32 MiB) is received at once, later ones wait, and
+    # one address holds at most a quarter of it. What the server holds for them is what it has taken
+    # on (its gauge), not RSS: freed memory is reused under glibc and quarantined under
+    # AddressSanitizer, so RSS measures neither.
+    mib = 1024 * 1024
     head = ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            "Accept: application/json\r\nContent-Length: 1000000\r\n")
-    held = [stalled_upload(server.port, head, 999_000) for _ in range(48)]
+            f"Accept: application/json\r\nContent-Length: {mib}\r\n")
+    ping = (b'{"jsonrpc":"2.0","id":1,"method":"ping"}', {"Content-Type": "application/json", "Accept": "application/json"})
+
+    def ping_from(source):
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5, source_address=(source, 0)) as s:
+            s.sendall(f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                      f"Accept: application/json\r\nConnection: close\r\nContent-Length: {len(ping[0])}\r\n\r\n"
+                      .encode() + ping[0])
+            return s.recv(4096).split(b"\r\n", 1)[0].decode("latin-1")
+
+    # Before: 32 bodies announced by one address and never sent took the whole budget, and every
+    # MCP call of everyone else got 503.
+    held = [stalled_upload(server.port, head, 0) for _ in range(32)]
+    statuses = answers_of(held)
+    taken = metric(server.port, "lowcostgpu_request_body_bytes")
+    other = ping_from("127.0.0.2")
+    for s in held:
+        s.close()
+    check(statuses.count("HTTP/1.1 503 Service Unavailable") == 24, f"one address holds 8 of its 32 bodies (a "
+          f"quarter of the budget), the others get 503: {statuses.count(None)} held")
+    check(taken == 8 * mib, f"its held bodies take {taken} bytes, a quarter of the budget")
+    check(other == "HTTP/1.1 200 OK", f"another address's MCP call is answered meanwhile: {other}")
+    check(wait_for(lambda: metric(server.port, "lowcostgpu_request_body_bytes") == 0),
+          "closed uploads give their bytes back")
+    # Five addresses with eight each: the first four fill the budget, the fifth waits.
+    held = [stalled_upload(server.port, head, mib - 1000, f"127.0.0.{1 + i // 8}") for i in range(40)]
     taken = metric(server.port, "lowcostgpu_request_body_bytes")
     statuses = answers_of(held)
     for s in held:
         s.close()
     refused = statuses.count("HTTP/1.1 503 Service Unavailable")
-    fitting = (32 * 1024 * 1024) // 1_000_000  # 33 bodies of 1 MB fit the budget
-    check(refused == 48 - fitting, f"uploads past the body budget get 503 from their headers: {refused} of 48")
-    check(taken == fitting * 1_000_000, f"the 48 stalled uploads to /mcp hold {taken} bytes of bodies, the "
-          f"{fitting} that fit the budget")
+    check(refused == 8, f"uploads past the body budget get 503 from their headers: {refused} of 40")
+    check(taken == 32 * mib, f"the 40 stalled uploads to /mcp hold {taken} bytes of bodies, the 32 that fit")
     check(wait_for(lambda: metric(server.port, "lowcostgpu_request_body_bytes") == 0),
           "closed uploads give their bytes back")
     time.sleep(0.3)
-    check(http(server.port, "/mcp", "POST", {"Content-Type": "application/json", "Accept": "application/json"},
-               b'{"jsonrpc":"2.0","id":1,"method":"ping"}')[0] == 200, "once they are gone, /mcp takes a body again")
+    check(http(server.port, "/mcp", "POST", ping[1], ping[0])[0] == 200, "once they are gone, /mcp takes a body again")
 
 
 def case_one_address_every_slot(server, db):
@@ -841,8 +864,8 @@ CASES = [
     ("descriptor limit", "clients past the descriptor limit hung in the backlog", case_descriptor_limit),
     ("metrics", "the MCP call counter was never fed; caught exceptions were not counted", case_metrics),
     ("long glossary slug", "a 4 KiB unknown glossary slug", case_long_glossary_slug),
-    ("stalled uploads", "any route buffered up to 1 MiB of body per connection: 300 stalled uploads, 306 MiB",
-     case_stalled_uploads),
+    ("stalled uploads", "any route buffered up to 1 MiB of body per connection: 300 stalled uploads, 306 MiB; then "
+     "32 bodies announced by one address and never sent took the whole body budget", case_stalled_uploads),
     ("one address every slot", "one address filling --max-connections with idle keep-alives shut out everyone",
      case_one_address_every_slot),
     ("many addresses every slot", "17 addresses holding idle connections filled every slot; the probes got 503",

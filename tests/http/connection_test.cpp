@@ -373,6 +373,19 @@ TEST_CASE("a body beyond the server's budget of body bytes waits for a retry, be
     CHECK_FALSE(w.open());
 }
 
+TEST_CASE("what an address holds is counted in amounts against a cap, and given back")
+{
+    http::address_slots held;
+    CHECK(held.take("203.0.113.7", 100, 60));
+    CHECK_FALSE(held.take("203.0.113.7", 100, 41));  // 101 would pass the cap
+    CHECK(held.take("203.0.113.7", 100, 40));
+    CHECK(held.take("198.51.100.9", 100, 100));      // another address has its own
+    CHECK_FALSE(held.take("192.0.2.1", 100, 101));   // more than the cap never fits
+    held.give_back("203.0.113.7", 60);
+    CHECK(held.take("203.0.113.7", 100, 60));
+    CHECK_FALSE(held.take("203.0.113.7", 100, 1));
+}
+
 TEST_CASE("Expect: 100-continue is answered before the body, and any other expectation is a 417")
 {
     std::string const body = R"({"jsonrpc":"2.0","id":1,"method":"ping"})";

@@ -8,15 +8,35 @@
 
 namespace lcg::mirror {
 
+namespace {
+
+pricing::error refused(pricing::price_sheet const& sheet, std::string const& why)
+{
+    return pricing::invalid("sheet " + pricing::to_string(sheet.week) + " refused: " + why);
+}
+
+}
+
+pricing::outcome<bool> check_signature(pricing::price_sheet const& sheet, pricing::key_ring const& pinned_keys)
+{
+    if (auto const signed_by = trust::verify_sheet(sheet, pinned_keys); !signed_by)
+        return refused(sheet, "its signature: " + signed_by.err().message);
+    return true;
+}
+
 pricing::outcome<sheet_checked> check_sheet(pricing::price_sheet const& sheet, std::string_view inputs_csv,
                                             pricing::key_ring const& pinned_keys)
 {
-    std::string const week = pricing::to_string(sheet.week);
-    auto refuse = [&](std::string why) { return pricing::invalid("sheet " + week + " refused: " + why); };
-
     // The signature first: it says the operator published these figures and this inputs_sha256.
-    if (auto const signed_by = trust::verify_sheet(sheet, pinned_keys); !signed_by)
-        return refuse("its signature: " + signed_by.err().message);
+    if (auto const signed_by = check_signature(sheet, pinned_keys); !signed_by)
+        return signed_by.err();
+    return check_inputs(sheet, inputs_csv);
+}
+
+pricing::outcome<sheet_checked> check_inputs(pricing::price_sheet const& sheet, std::string_view inputs_csv)
+{
+    std::string const week = pricing::to_string(sheet.week);
+    auto refuse = [&](std::string const& why) { return refused(sheet, why); };
 
     std::string const actual = store::sha256_hex(inputs_csv);
     if (actual != sheet.inputs_sha256)

@@ -25,4 +25,9 @@ struct sheet_checked {
 pricing::outcome<sheet_checked> check_sheet(pricing::price_sheet const& sheet, std::string_view inputs_csv,
                                             pricing::key_ring const& pinned_keys);
 
+// The two halves, for a caller that fetches the inputs only once the signature holds (so that an
+// upstream cannot make a mirror download a week's inputs for a sheet nobody signed).
+pricing::outcome<bool> check_signature(pricing::price_sheet const& sheet, pricing::key_ring const& pinned_keys);
+pricing::outcome<sheet_checked> check_inputs(pricing::price_sheet const& sheet, std::string_view inputs_csv);
+
 }

@@ -130,7 +130,9 @@ upstream::accepted_state upstream::fetch_whole(std::map<std::string, document, s
             sheet.published_at != entry.published_at)
             throw std::runtime_error("sheet " + pricing::to_string(entry.week) +
                                      " refused: it is not the sheet /v1/sheets lists for that week");
-        accepted_or_throw(check_sheet(sheet, fetch_inputs(sheet), options_.pinned_keys));
+        // The signature before the inputs: an unsigned or forged sheet costs no download.
+        accepted_or_throw(check_signature(sheet, options_.pinned_keys));
+        accepted_or_throw(check_inputs(sheet, fetch_inputs(sheet)));
         next.sheets.push_back(std::move(sheet));
         next.sheet_bodies[entry.week] = std::move(body);
     }

@@ -42,12 +42,14 @@ server_process mirror_of(std::string const& upstream, bool wait_until_ready = tr
 // week's sheet by a mill: a figure that still parses, and that only recomputing from the inputs
 // shows to be wrong.
 fake_upstream tampering_proxy(server_process const& origin, std::atomic<bool> const& tamper,
-                              std::atomic<int>* feed_requests = nullptr)
+                              std::atomic<int>* feed_requests = nullptr, std::atomic<int>* inputs_requests = nullptr)
 {
-    return fake_upstream([&origin, &tamper, feed_requests](std::string const& target,
-                                                           std::map<std::string, std::string> const& in) {
+    return fake_upstream([&origin, &tamper, feed_requests, inputs_requests](std::string const& target,
+                                                                            std::map<std::string, std::string> const& in) {
         if (feed_requests && target == "/v1/sheets.atom")
             ++*feed_requests;
+        if (inputs_requests && target == "/v1/sheets/" + this_week() + "/observations.csv")
+            ++*inputs_requests;
         std::map<std::string, std::string> forwarded;
         for (auto const& name : {"accept", "if-none-match"})
             if (auto it = in.find(name); it != in.end())
@@ -114,7 +116,8 @@ TEST_CASE("a mirror refuses a tampered sheet, keeps serving the last good one an
     server_process origin(db.url("reader"));
     std::atomic<bool> tamper{false};
     std::atomic<int> feed_requests{0};
-    auto proxy = tampering_proxy(origin, tamper, &feed_requests);
+    std::atomic<int> inputs_requests{0};
+    auto proxy = tampering_proxy(origin, tamper, &feed_requests, &inputs_requests);
     auto mirror = mirror_of(proxy.url());
     std::string const week = "/v1/sheets/" + this_week();
     CHECK(eventually([&] { return feed_requests > 1; }, std::chrono::seconds(5)));  // it follows the Atom feed
@@ -123,6 +126,7 @@ TEST_CASE("a mirror refuses a tampered sheet, keeps serving the last good one an
 
     // The origin publishes the week again; on its way to the mirror, one figure is altered.
     tamper = true;
+    inputs_requests = 0;
     REQUIRE(run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", this_week(), "--replace"})
                 .exit_code == 0);
     REQUIRE(eventually([&] { return origin.get(week).body != good; }, std::chrono::seconds(5)));
@@ -135,6 +139,7 @@ TEST_CASE("a mirror refuses a tampered sheet, keeps serving the last good one an
     CHECK(contains(detail, "sheet " + this_week() + " refused"));
     // The altered figure is no longer the figure the origin signed.
     CHECK(contains(detail, "its signature: the signature does not match the sheet's signed bytes"));
+    CHECK(inputs_requests == 0);  // a sheet nobody signed costs no download of its inputs
     CHECK(!upstream.at("accepted_at").is_null());
     CHECK(mirror.get(week).body == good);
     CHECK(parse(mirror.get("/v1/prices/h100-sxm").body).at("spot").as_string() == "0.840");

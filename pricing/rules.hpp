@@ -88,6 +88,9 @@ inline constexpr int gpu_candidates = 5;                // offered when a name f
 // may be larger than the cap (a week's canonical CSV of a million observations is about 60 MB).
 inline constexpr int fetch_timeout_seconds = 30;
 inline constexpr int fetch_total_seconds = 600;
+// A mirror gives up an upstream answer that averages less than this once 10 s have passed (a drip
+// of a byte a second would otherwise hold each request for the whole total).
+inline constexpr std::uint64_t upstream_min_bytes_per_second = 1024;
 inline constexpr std::uint64_t max_fetched_bytes = 256ull * 1024 * 1024;
 // The largest raw file of market offers import-listings and collect take (the largest SkyPilot
 // catalog file, RunPod's, is about 2 MB).

@@ -468,6 +468,8 @@ std::optional<mirror::upstream_options> upstream_settings(arguments const& args)
                           "with (--upstream-keys)");
     o.limits.timeout = std::chrono::seconds(
         number_setting(args, "upstream-timeout", "UPSTREAM_TIMEOUT", pricing::rules::fetch_timeout_seconds, 1, 3600));
+    // An upstream that drips its answers is given up, not waited on for the whole total.
+    o.limits.min_bytes_per_second = pricing::rules::upstream_min_bytes_per_second;
     return o;
 }
 

@@ -151,25 +151,49 @@ private:
     {
         if (ec)
             return fail(ec, "sending the request");
+        sent_at_ = clock::now();
         read_more();
     }
 
     void read_more()
     {
         lowest().expires_after(step());
-        bhttp::async_read_some(stream_, buffer_, parser_, [this](beast::error_code ec, std::size_t) { on_read(ec); });
+        bhttp::async_read_some(stream_, buffer_, parser_,
+                               [this](beast::error_code ec, std::size_t n) { on_read(ec, n); });
     }
 
-    void on_read(beast::error_code ec)
+    void on_read(beast::error_code ec, std::size_t n)
     {
         if (ec)
             return fail(ec, "reading the answer");
-        if (!parser_.is_done())
-            read_more();
+        received_ += n;
+        if (parser_.is_done())
+            return;
+        if (too_slow())
+            return;
+        read_more();
+    }
+
+    // Past the grace, the bytes so far must average the minimum rate.
+    bool too_slow()
+    {
+        if (limits_.min_bytes_per_second == 0)
+            return false;
+        auto const elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - sent_at_);
+        if (elapsed < limits_.slow_grace)
+            return false;
+        if (received_ * 1000 >= limits_.min_bytes_per_second * static_cast<std::uint64_t>(elapsed.count()))
+            return false;
+        failure_ = "the answer arrives slower than " + std::to_string(limits_.min_bytes_per_second) +
+                   " bytes/s (" + std::to_string(received_) + " bytes in " +
+                   std::to_string(elapsed.count() / 1000) + " s)";
+        return true;
     }
 
     limits limits_;
     clock::time_point deadline_;
+    clock::time_point sent_at_{};
+    std::uint64_t received_ = 0;  // bytes of the answer read so far, head included
     asio::io_context ioc_;
     stream_type stream_;
     request_type request_;

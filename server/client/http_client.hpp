@@ -39,12 +39,17 @@ pricing::outcome<base_url> parse_base_url(std::string_view url);
 // must arrive within `total` (name resolution, left to the system's resolver and its own timeouts,
 // comes before both), and a body above `max_body_bytes` is refused as soon as it is announced or
 // reached. Up to `max_redirects` redirects (301, 302, 303, 307, 308 with a Location) are followed,
-// never from https to http; with 0 a redirect is returned like any other status.
+// never from https to http; with 0 a redirect is returned like any other status. With
+// `min_bytes_per_second`, an answer that arrives slower than that on average, once `slow_grace`
+// has passed since the request was sent, is given up too: a server that drips a byte now and then
+// never stays silent for `timeout`, and would otherwise hold the request for `total`.
 struct limits {
     std::chrono::seconds timeout{pricing::rules::fetch_timeout_seconds};
     std::chrono::seconds total{pricing::rules::fetch_total_seconds};
     std::uint64_t max_body_bytes = pricing::rules::max_fetched_bytes;
     int max_redirects = 0;
+    std::uint64_t min_bytes_per_second = 0;  // 0: no minimum
+    std::chrono::seconds slow_grace{10};
 };
 
 struct reply {

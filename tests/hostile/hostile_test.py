@@ -808,6 +808,68 @@ def case_backdated_retired_key(server, db):
         other.drop()
 
 
+class DrippingUpstream:
+    """An upstream on 127.0.0.1 that answers every request with a head announcing 100 kB, then one
+    byte of it a second: never silent long enough for a timeout."""
+
+    def __init__(self):
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.listener.settimeout(0.2)
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self):
+        for _ in range(1000000):
+            if self.stopping.is_set():
+                return
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                continue
+            threading.Thread(target=self.drip, args=(conn,), daemon=True).start()
+
+    def drip(self, conn):
+        with conn:
+            try:
+                conn.recv(65536)
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n")
+                for _ in range(600):
+                    if self.stopping.wait(1):
+                        return
+                    conn.sendall(b" ")
+            except OSError:
+                pass
+
+    def stop(self):
+        self.stopping.set()
+        self.thread.join(timeout=5)
+        self.listener.close()
+
+
+def case_dripping_upstream(server, db):
+    # An upstream that sends a byte a second is never silent for --upstream-timeout: a mirror waited
+    # up to 600 s per document. It now gives up an answer slower than 1 KiB/s after 10 s, and says so.
+    upstream = DrippingUpstream()
+    mirror = None
+    try:
+        mirror = Server(None, ["--upstream", f"http://127.0.0.1:{upstream.port}", "--upstream-keys",
+                               required_env("LCG_PUBLIC_KEYS_FILE")], ready=False)
+        started = time.monotonic()
+        said = wait_for(lambda: b"slower than 1024 bytes/s" in (http(mirror.port, "/readyz")[2] or b""), 25)
+        check(said, f"the mirror gives the dripping upstream up and says why: {http(mirror.port, '/readyz')[2][:300]}")
+        check(time.monotonic() - started < 25, "within the grace and a retry, not the 600 s total")
+        stopping = time.monotonic()
+        mirror.stop()
+        check(time.monotonic() - stopping < 10.5, "and it stops within 10 s of SIGTERM")
+        mirror = None
+    finally:
+        for s_ in (mirror, upstream):
+            if s_:
+                s_.stop()
+
+
 def case_xml_forbidden_characters(server, db):
     # A hostile upstream puts characters XML 1.0 forbids (U+0001, U+000B, U+FFFE) in a model's name. A
     # mirror takes the catalog as it comes (H5), and the SVG charts and the Atom feed it serves show
@@ -881,6 +943,8 @@ CASES = [
      "after about 590 requests and ignored SIGTERM", case_unread_log),
     ("backdated retired key", "a sheet signed with a retired key, its published_at moved back into that key's "
      "window, passed audit and a mirror (H4)", case_backdated_retired_key),
+    ("dripping upstream", "an upstream dripping a byte a second held a mirror's every request for up to 600 s",
+     case_dripping_upstream),
     ("xml forbidden characters", "a model name with U+0001 or U+FFFE from an upstream made the SVG charts and the "
      "Atom feed of a mirror ill-formed XML", case_xml_forbidden_characters),
 ]

@@ -684,12 +684,10 @@ def case_unread_log(server, db):
             process.wait()
 
 
-class ForgingProxy:
-    """An HTTP proxy on 127.0.0.1 in front of `origin_port` that passes every GET through, except
-    what `rewrite(path, body) -> body` changes."""
+class LoopbackServer:
+    """A server on 127.0.0.1 that hands each connection to `answer(conn)` on a thread of its own."""
 
-    def __init__(self, origin_port, rewrite):
-        self.origin_port, self.rewrite = origin_port, rewrite
+    def __init__(self):
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.listener.settimeout(0.2)
@@ -706,6 +704,20 @@ class ForgingProxy:
             except OSError:
                 continue
             threading.Thread(target=self.answer, args=(conn,), daemon=True).start()
+
+    def stop(self):
+        self.stopping.set()
+        self.thread.join(timeout=5)
+        self.listener.close()
+
+
+class ForgingProxy(LoopbackServer):
+    """An HTTP proxy on 127.0.0.1 in front of `origin_port` that passes every GET through, except
+    what `rewrite(path, body) -> body` changes."""
+
+    def __init__(self, origin_port, rewrite):
+        self.origin_port, self.rewrite = origin_port, rewrite
+        super().__init__()
 
     def answer(self, conn):
         with conn:
@@ -724,11 +736,6 @@ class ForgingProxy:
             head = f"HTTP/1.1 {status} X\r\nContent-Type: {fields.get('content-type', 'application/json')}\r\n" \
                    f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
             conn.sendall(head.encode() + (b"" if method == b"HEAD" else body))
-
-    def stop(self):
-        self.stopping.set()
-        self.thread.join(timeout=5)
-        self.listener.close()
 
 
 def openssl(*args):
@@ -808,29 +815,11 @@ def case_backdated_retired_key(server, db):
         other.drop()
 
 
-class DrippingUpstream:
+class DrippingUpstream(LoopbackServer):
     """An upstream on 127.0.0.1 that answers every request with a head announcing 100 kB, then one
     byte of it a second: never silent long enough for a timeout."""
 
-    def __init__(self):
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        self.listener.settimeout(0.2)
-        self.stopping = threading.Event()
-        self.thread = threading.Thread(target=self.run, daemon=True)
-        self.thread.start()
-
-    def run(self):
-        for _ in range(1000000):
-            if self.stopping.is_set():
-                return
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:
-                continue
-            threading.Thread(target=self.drip, args=(conn,), daemon=True).start()
-
-    def drip(self, conn):
+    def answer(self, conn):
         with conn:
             try:
                 conn.recv(65536)
@@ -841,11 +830,6 @@ class DrippingUpstream:
                     conn.sendall(b" ")
             except OSError:
                 pass
-
-    def stop(self):
-        self.stopping.set()
-        self.thread.join(timeout=5)
-        self.listener.close()
 
 
 def case_dripping_upstream(server, db):

@@ -141,25 +141,26 @@ json::array catalog_ids(route_input& in)
 // The language the request asks for, as the operation will answer: its `lang`, else its
 // Accept-Language, which also says how a refused `lang` is refused. A calculator's words and every
 // refusal are written in it.
-render::language asked_language(route_input const& in, std::map<std::string, std::string, std::less<>> const& given)
+render::language asked_language(std::map<std::string, std::string, std::less<>> const& given,
+                                render::language preferred)
 {
     auto const it = given.find("lang");
-    auto const preferred = negotiate_language(in.req[beast_http::field::accept_language]);
     auto const l = api::language_of(it == given.end() ? std::nullopt : std::optional(it->second), preferred);
     return std::holds_alternative<render::language>(l) ? std::get<render::language>(l) : preferred;
 }
 
 response handle_operation(route_input& in, api::operation const& op)
 {
+    auto const preferred = negotiate_language(in.req[beast_http::field::accept_language]);
     auto values = values_of(in, op.route);
     if (auto const* f = std::get_if<api::failure>(&values))
-        return refused(in, op, *f, negotiate_language(in.req[beast_http::field::accept_language]));
+        return refused(in, op, *f, preferred);
     auto& given = std::get<0>(values);
     std::optional<render::calculator_form> form;
     bool const calculator = in.format == render::format::html && op.calculator;
     if (calculator)
         api::drop_blank_fields(given);  // before its language is read: a blank lang is none
-    auto const lang = asked_language(in, given);
+    auto const lang = asked_language(given, preferred);
     if (calculator)
         form = api::calculator_of(op, in.snap().catalog, given, lang);
     if (form) {
@@ -182,7 +183,7 @@ response handle_operation(route_input& in, api::operation const& op)
     if (auto const* f = std::get_if<api::failure>(&args))
         return refused(in, op, *f, lang, shown);
     mcp_bridge::snapshot_view const view(in.snap());
-    api::request r{view, std::get<api::arguments>(args), negotiate_language(in.req[beast_http::field::accept_language])};
+    api::request r{view, std::get<api::arguments>(args), preferred};
     auto result = api::call(op, r);
     if (auto const* f = std::get_if<api::failure>(&result))
         return refused(in, op, *f, lang, shown);

@@ -57,9 +57,10 @@ def required_env(name):
     return value
 
 
-def http(port, target, method="GET", headers=None, body=b"", timeout=10):
-    """One request on a fresh connection: (status, headers with lower-case names, body bytes)."""
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+def http(port, target, method="GET", headers=None, body=b"", timeout=10, source="127.0.0.1"):
+    """One request on a fresh connection from `source`: (status, headers with lower-case names,
+    body bytes)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout, source_address=(source, 0)) as s:
         head = f"{method} {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         for k, v in (headers or {}).items():
             head += f"{k}: {v}\r\n"
@@ -434,25 +435,18 @@ def case_stalled_uploads(server, db):
             f"Accept: application/json\r\nContent-Length: {mib}\r\n")
     ping = (b'{"jsonrpc":"2.0","id":1,"method":"ping"}', {"Content-Type": "application/json", "Accept": "application/json"})
 
-    def ping_from(source):
-        with socket.create_connection(("127.0.0.1", server.port), timeout=5, source_address=(source, 0)) as s:
-            s.sendall(f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                      f"Accept: application/json\r\nConnection: close\r\nContent-Length: {len(ping[0])}\r\n\r\n"
-                      .encode() + ping[0])
-            return s.recv(4096).split(b"\r\n", 1)[0].decode("latin-1")
-
     # Before: 32 bodies announced by one address and never sent took the whole budget, and every
     # MCP call of everyone else got 503.
     held = [stalled_upload(server.port, head, 0) for _ in range(32)]
     statuses = answers_of(held)
     taken = metric(server.port, "lowcostgpu_request_body_bytes")
-    other = ping_from("127.0.0.2")
+    other = http(server.port, "/mcp", "POST", ping[1], ping[0], source="127.0.0.2")[0]
     for s in held:
         s.close()
     check(statuses.count("HTTP/1.1 503 Service Unavailable") == 24, f"one address holds 8 of its 32 bodies (a "
           f"quarter of the budget), the others get 503: {statuses.count(None)} held")
     check(taken == 8 * mib, f"its held bodies take {taken} bytes, a quarter of the budget")
-    check(other == "HTTP/1.1 200 OK", f"another address's MCP call is answered meanwhile: {other}")
+    check(other == 200, f"another address's MCP call is answered meanwhile: {other}")
     check(wait_for(lambda: metric(server.port, "lowcostgpu_request_body_bytes") == 0),
           "closed uploads give their bytes back")
     # Five addresses with eight each: the first four fill the budget, the fifth waits.

@@ -314,27 +314,26 @@ std::string observations_text(pricing::price_sheet const& sheet, std::size_t cou
     return std::move(w).text();
 }
 
-json::object observations_summary_json(pricing::price_sheet const& sheet,
-                                       std::span<const pricing::observation> observations)
+void observations_summary::add(std::span<const pricing::observation> observations)
 {
-    struct range {
-        std::int64_t count = 0;
-        pricing::money low, high;
-    };
-    std::map<std::string_view, range> ranges;
     for (auto const& o : observations) {
-        auto& r = ranges[o.gpu];
-        if (r.count == 0 || o.price < r.low)
-            r.low = o.price;
-        if (r.count == 0 || o.price > r.high)
-            r.high = o.price;
+        auto found = ranges_.find(o.gpu);
+        if (found == ranges_.end())
+            found = ranges_.emplace(o.gpu, range{0, o.price, o.price}).first;
+        auto& r = found->second;
+        r.low = std::min(r.low, o.price);
+        r.high = std::max(r.high, o.price);
         ++r.count;
     }
+    count_ += observations.size();
+}
+
+json::object observations_summary::json(pricing::price_sheet const& sheet) const
+{
     json::object out;
-    observations_heading(sheet, observations.size(),
-                         [&](std::string_view name, auto const& value) { out[name] = value; });
+    observations_heading(sheet, count_, [&](std::string_view name, auto const& value) { out[name] = value; });
     json::array models;
-    for (auto const& [gpu, r] : ranges)
+    for (auto const& [gpu, r] : ranges_)
         models.push_back({{"gpu", gpu},
                           {"count", r.count},
                           {"lowest", to_decimal(r.low, 6)},

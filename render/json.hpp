@@ -11,6 +11,9 @@
 
 #include <boost/json/value.hpp>
 
+#include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -73,8 +76,21 @@ std::string observations_text(pricing::price_sheet const& sheet, std::size_t cou
                               std::span<const pricing::observation> observations, text_part where = {});
 // What the Markdown and HTML of those inputs show (observations_view): the same leading members,
 // then, instead of every observation, each model's count and lowest and highest price, by model id.
-boost::json::object observations_summary_json(pricing::price_sheet const& sheet,
-                                              std::span<const pricing::observation> observations);
+// Tallied a chunk of observations at a time, so a page of a week of millions of rows holds one
+// chunk and a line per model, never the week.
+class observations_summary {
+public:
+    void add(std::span<const pricing::observation> observations);
+    boost::json::object json(pricing::price_sheet const& sheet) const;
+
+private:
+    struct range {
+        std::int64_t count = 0;
+        pricing::money low, high;
+    };
+    std::map<std::string, range, std::less<>> ranges_;
+    std::size_t count_ = 0;
+};
 // /v1/sheets/{week}/sources: the raw market files the sheet's observations were read from, in
 // import order, each with its source, format, memory convention, time, SHA-256, size, the mapping
 // it was read with and its `path` ("sources/SHA256", relative to /v1/sheets/{week}/, where its

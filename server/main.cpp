@@ -105,11 +105,13 @@ log line per request; 0: none), --rate-limit R (requests per second per client a
 whose X-Forwarded-For is believed), --allowed-hosts H,H and --allowed-origins O,O (who may
 POST /mcp; default: localhost, 127.0.0.1 and [::1] on any port; "*" allows any),
 --archive-cache-bytes N (67108864: the memory kept for weeks' inputs read back from PostgreSQL,
-least recently used out first; 0: none kept).
+least recently used out first; 0: none kept), --archive-stream-bytes N (67108864: the most bytes of
+weeks' inputs held by the CSV and JSON streams in flight; past it, new ones get 503).
 Environment: DATABASE_URL, LISTEN, THREADS, HEADER_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
 READY_MAX_AGE, LOG_EVERY, RATE_LIMIT, RATE_BURST, RATE_LIMIT_LOOPBACK, TRUSTED_PROXIES,
 ALLOWED_HOSTS, ALLOWED_ORIGINS, LCG_PUBLIC_KEYS_FILE (--public-keys), LCG_SIGNING_KEY_FILE,
-LCG_SIGNING_KEY, UPSTREAM, UPSTREAM_KEYS, UPSTREAM_INTERVAL, UPSTREAM_TIMEOUT, LCG_ARCHIVE_CACHE_BYTES.
+LCG_SIGNING_KEY, UPSTREAM, UPSTREAM_KEYS, UPSTREAM_INTERVAL, UPSTREAM_TIMEOUT, LCG_ARCHIVE_CACHE_BYTES,
+LCG_ARCHIVE_STREAM_BYTES.
 Flags override the environment.
 )";
 
@@ -479,12 +481,15 @@ constexpr std::chrono::milliseconds archive_timeout{5000};
 // stopped: a stop takes at most the drain timeout and this (ops/stop_deadline.hpp).
 constexpr std::chrono::milliseconds stop_grace{5000};
 
-// The archive of the sheets' inputs: its cache budget (--archive-cache-bytes, LCG_ARCHIVE_CACHE_BYTES).
+// The archive of the sheets' inputs: its cache budget (--archive-cache-bytes, LCG_ARCHIVE_CACHE_BYTES)
+// and that of the streams in flight (--archive-stream-bytes, LCG_ARCHIVE_STREAM_BYTES).
 archive::options archive_settings(arguments const& args)
 {
     archive::options o;
     o.cache_bytes = static_cast<std::size_t>(number_setting(args, "archive-cache-bytes", "LCG_ARCHIVE_CACHE_BYTES",
                                                             64L * 1024 * 1024, 0, 1L << 40));
+    o.stream_bytes = static_cast<std::size_t>(number_setting(args, "archive-stream-bytes", "LCG_ARCHIVE_STREAM_BYTES",
+                                                             64L * 1024 * 1024, 1L << 20, 1L << 40));
     o.timeout = archive_timeout;
     return o;
 }
@@ -501,7 +506,8 @@ int run_serve(arguments const& args)
                       "ready-max-age", "log-every", "rate-limit", "rate-burst", "rate-limit-loopback",
                       "max-connections-per-address",
                       "trusted-proxies", "allowed-hosts", "allowed-origins", "public-keys", "upstream",
-                      "upstream-keys", "upstream-interval", "upstream-timeout", "archive-cache-bytes"},
+                      "upstream-keys", "upstream-interval", "upstream-timeout", "archive-cache-bytes",
+                      "archive-stream-bytes"},
                0);
     auto options = listen_options(args);
     fit_connections_to_descriptors(options);

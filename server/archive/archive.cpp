@@ -72,16 +72,23 @@ std::shared_ptr<const std::string> const& end_of_stream()
     return none;
 }
 
-// A page (Markdown, HTML) of a sheet's inputs: a summary per model, rendered from the whole CSV.
+// A page (Markdown, HTML) of a sheet's inputs: its summary per model, rendered.
 std::shared_ptr<const snapshot::document> render_page_of(pricing::price_sheet const& sheet, render::format f,
-                                                         render::language l, std::string_view csv)
+                                                         render::language l, render::observations_summary const& summary)
 {
-    auto const inputs = pricing::parse_observations_csv(csv, [](std::string_view) { return true; });
     render::page const where{observations_path(sheet), render::language_query("", l), render::table_formats, l};
     return snapshot::make_document(std::string(render::content_type(f)),
-                                   render::write(f, render::observations_view,
-                                                 render::observations_summary_json(sheet, inputs.observations), where),
-                                   false, sheet.published_at);
+                                   render::write(f, render::observations_view, summary.json(sheet), where), false,
+                                   sheet.published_at);
+}
+
+// The observations of chunk `seq`, read with the header line (which only chunk 0 has).
+pricing::parsed_observations rows_of(store::input_layout const& layout, std::size_t seq, std::string const& chunk)
+{
+    auto const known = [](std::string_view) { return true; };
+    if (seq == 0)
+        return pricing::parse_observations_csv(chunk, known);
+    return pricing::parse_observations_csv(layout.header + '\n' + chunk, known);
 }
 
 }
@@ -159,8 +166,61 @@ std::shared_ptr<const snapshot::document> archive::cached_raw_file(pricing::pric
     return cached_document(raw_file_key(sheet, sha256));
 }
 
+namespace {
+
+// Bytes counted in a budget for as long as this lives.
+class held_bytes {
+public:
+    held_bytes(std::shared_ptr<std::atomic<std::size_t>> counter, std::size_t n) : counter_(std::move(counter)), n_(n)
+    {
+        counter_->fetch_add(n_, std::memory_order_relaxed);
+    }
+    held_bytes(held_bytes const&) = delete;
+    held_bytes& operator=(held_bytes const&) = delete;
+    ~held_bytes() { counter_->fetch_sub(n_, std::memory_order_relaxed); }
+
+private:
+    std::shared_ptr<std::atomic<std::size_t>> counter_;
+    std::size_t n_;
+};
+
+// A part's bytes, counted in `streamed` while anyone holds them.
+struct held_part {
+    held_part(std::shared_ptr<const std::string> b, std::shared_ptr<std::atomic<std::size_t>> streamed)
+        : bytes(std::move(b)), count(std::move(streamed), bytes->size())
+    {
+    }
+    std::shared_ptr<const std::string> const bytes;
+    held_bytes const count;
+};
+
+// What a stream being opened is counted for until its first part is in: streams opened at once
+// are all counted before any has a part.
+constexpr std::size_t opening_bytes = 3 * store::input_chunk_bytes;
+
+}
+
+std::shared_ptr<const std::string> archive::held(std::shared_ptr<const std::string> bytes) const
+{
+    if (!bytes || bytes->empty())
+        return bytes;
+    auto holder = std::make_shared<const held_part>(std::move(bytes), streamed_);
+    return {holder, holder->bytes.get()};  // shares the holder's count: the bytes go with it
+}
+
+bool archive::streams_full()
+{
+    if (streamed_->load(std::memory_order_relaxed) < options_.stream_bytes)
+        return false;
+    std::lock_guard lock(mutex_);
+    ++figures_.refused_streams;
+    return true;
+}
+
 std::shared_ptr<stream> archive::open_cached(pricing::price_sheet const& sheet, render::format f)
 {
+    if (streamed_->load(std::memory_order_relaxed) >= options_.stream_bytes)
+        return nullptr;  // open() refuses it
     std::lock_guard lock(mutex_);
     auto const layout = std::static_pointer_cast<const store::input_layout>(recall(layout_key(sheet)));
     auto const first = layout ? std::static_pointer_cast<const std::string>(recall(part_key(sheet, f, 0))) : nullptr;
@@ -247,12 +307,15 @@ void archive::fetch_raw_file(pricing::price_sheet const& sheet, std::string cons
 // its answer's head.
 void archive::open(pricing::price_sheet const& sheet, render::format f, open_completion done)
 {
+    if (streams_full())
+        return done(unavailable(sheet, "too many weeks' inputs are being sent at once"));
     auto const deadline = clock::now() + options_.timeout;
-    obtain(layout_key(sheet), {task::layout, sheet}, [this, sheet, f, deadline, done = std::move(done)](value_result r) {
+    auto const opening = std::make_shared<const held_bytes>(streamed_, opening_bytes);
+    obtain(layout_key(sheet), {task::layout, sheet}, [this, sheet, f, deadline, opening, done = std::move(done)](value_result r) {
         if (!r)
             return done(r.err());
         auto layout = std::static_pointer_cast<const store::input_layout>(*r);
-        read_part(sheet, f, layout, 0, [this, sheet, f, layout, done](part first) {
+        read_part(sheet, f, layout, 0, [this, sheet, f, layout, opening, done](part first) {
             if (!first)
                 return done(first.err());
             done(std::make_shared<stream>(*this, sheet, f, layout, *first));
@@ -294,14 +357,24 @@ void archive::work(std::unique_ptr<source> from)
             return;
         std::string const key = queue_.front();
         queue_.pop_front();
+        if (pending_.at(key).waiters.empty()) {  // every waiter's deadline passed while it was queued
+            pending_.erase(key);
+            continue;
+        }
         request const what = pending_.at(key).what;
         lock.unlock();
         value_result r = produce(*from, what);
-        // A page's read and rendering take several times a week's size for a moment (the whole
-        // CSV, the parsed observations): give it back to the system rather than keep it.
+        // A page's read gives back what its chunks took rather than keep it for the next.
         if (what.what == task::page)
             malloc_trim(0);
         lock.lock();
+        if (r && !*r) {  // abandoned: no one waited; one who came since has it read again
+            if (pending_.at(key).waiters.empty())
+                pending_.erase(key);
+            else
+                queue_.push_back(key);
+            continue;
+        }
         if (r) {
             if (worth_keeping(what))
                 remember(key, *r, size_of(what.what, *r));
@@ -403,23 +476,22 @@ std::shared_ptr<const std::string> archive::csv_chunk(source& from, request cons
     return chunk;
 }
 
-// A part of the CSV is its chunk as stored; a part of the JSON is rendered from that chunk's rows
-// (read with the header line, which only chunk 0 has), the first opening the document and the
-// last closing it.
+// A part of the CSV is its chunk as stored; a part of the JSON is rendered from that chunk's rows,
+// the first opening the document and the last closing it.
 archive::value_result archive::render_part(source& from, request const& what)
 {
     auto chunk = csv_chunk(from, what, what.seq);
     if (what.format == render::format::csv)
         return value(chunk);
-    std::string const headed = what.seq == 0 ? std::string() : what.layout->header + '\n';
-    auto const rows = pricing::parse_observations_csv(what.seq == 0 ? *chunk : headed + *chunk,
-                                                      [](std::string_view) { return true; });
+    auto const rows = rows_of(*what.layout, what.seq, *chunk);
     bool const last = what.seq + 1 == what.layout->chunk_sizes.size();
     return value(std::make_shared<const std::string>(render::observations_text(
         what.sheet, static_cast<std::size_t>(what.sheet.observations), rows.observations, {what.seq == 0, last})));
 }
 
-// A page needs every row: its chunks are read (or found cached) one after another and joined.
+// A page needs every row, but holds one chunk at a time: each is read (or found cached), tallied
+// and let go. Between chunks it looks whether anyone still waits for the page, and stops when no
+// one does: a client that gave up leaves no work behind (a null page; work() drops the job).
 archive::value_result archive::render_page(source& from, request const& what)
 {
     std::shared_ptr<const store::input_layout> layout;
@@ -438,11 +510,21 @@ archive::value_result archive::render_page(source& from, request const& what)
     request of_chunks = what;
     of_chunks.what = task::chunk_part;  // each chunk kept as a CSV part would be
     of_chunks.layout = layout;
-    std::string csv;
-    csv.reserve(layout->total_bytes());
-    for (std::size_t seq = 0; seq < layout->chunk_sizes.size(); ++seq)
-        csv += *csv_chunk(from, of_chunks, seq);
-    return value(render_page_of(what.sheet, what.format, what.lang, csv));
+    auto const key = page_key(what.sheet, what.format, what.lang);
+    render::observations_summary summary;
+    for (std::size_t seq = 0; seq < layout->chunk_sizes.size(); ++seq) {
+        if (!awaited(key))
+            return value();
+        summary.add(rows_of(*layout, seq, *csv_chunk(from, of_chunks, seq)).observations);
+    }
+    return value(render_page_of(what.sheet, what.format, what.lang, summary));
+}
+
+bool archive::awaited(std::string const& key)
+{
+    std::lock_guard lock(mutex_);
+    auto const it = pending_.find(key);
+    return it != pending_.end() && !it->second.waiters.empty();
 }
 
 // The sheet's raw files, from the cache or the source (then kept: a list is small).
@@ -535,12 +617,13 @@ archive::figures archive::measure() const
     figures f = figures_;
     f.cached_bytes = cached_bytes_;
     f.cached_items = cache_.size();
+    f.streamed_bytes = streamed_->load(std::memory_order_relaxed);
     return f;
 }
 
 stream::stream(archive& from, pricing::price_sheet sheet, render::format f,
                std::shared_ptr<const store::input_layout> layout, std::shared_ptr<const std::string> first)
-    : archive_(from), sheet_(std::move(sheet)), format_(f), layout_(std::move(layout)), first_(std::move(first))
+    : archive_(from), sheet_(std::move(sheet)), format_(f), layout_(std::move(layout)), first_(from.held(std::move(first)))
 {
 }
 
@@ -589,6 +672,8 @@ void stream::read_ahead(std::size_t seq)
 
 void stream::arrived(part read, std::size_t seq)
 {
+    if (read)
+        read = archive_.held(std::move(*read));
     std::unique_lock lock(mutex_);
     reading_ahead_ = false;
     if (!asked_) {

@@ -9,6 +9,7 @@
 #include "pricing/outcome.hpp"
 #include "pricing/sheet.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -18,7 +19,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <optional>
 #include <string>
 #include <thread>
@@ -51,6 +51,10 @@ struct options {
     int threads = 2;                             // reads in progress at once
     std::chrono::milliseconds timeout{5000};     // the longest a request waits for a read (each part's too)
     std::size_t max_waiting = 256;               // requests waiting at once; beyond, refused at once
+    // Bytes of parts held by the CSV and JSON streams in flight (read ahead, or being sent to a
+    // client however slow), cached or not; a stream opened past it is refused (errc::unavailable)
+    // until some are sent.
+    std::size_t stream_bytes = 64 * 1024 * 1024;
     // After a failed read, requests for what is not cached are refused at once for this long
     // instead of each trying the source again.
     std::chrono::milliseconds retry_after_failure{1000};
@@ -76,8 +80,8 @@ using open_completion = std::function<void(opened)>;  // called exactly once, fr
 // The CSV and the JSON are streams, a part per stored chunk, each read (the CSV as stored, the JSON
 // rendered from it) when the client has taken the part before: a week's first byte does not wait
 // for its last chunk, and neither a big week nor a slow client holds a thread, a database
-// connection or the whole week. The Markdown and HTML pages (a summary per model) are rendered
-// whole from every chunk. What is cached is keyed by the publication (week, inputs_sha256,
+// connection or the whole week. The Markdown and HTML pages (a summary per model) are tallied from
+// every chunk, one at a time. What is cached is keyed by the publication (week, inputs_sha256,
 // published_at), so a republished week is read again. Thread-safe.
 class archive {
 public:
@@ -122,6 +126,8 @@ public:
         std::uint64_t reads = 0;        // weeks opened from the source (each begins with its layout)
         std::uint64_t chunk_reads = 0;  // chunks read from the source
         std::uint64_t failed_reads = 0;
+        std::size_t streamed_bytes = 0;      // held by streams now (options.stream_bytes)
+        std::uint64_t refused_streams = 0;   // streams refused for want of it
     };
     figures measure() const;
 
@@ -174,6 +180,7 @@ private:
     std::shared_ptr<const std::string> csv_chunk(source& from, request const& what, std::size_t seq);
     value_result render_part(source& from, request const& what);
     value_result render_page(source& from, request const& what);
+    bool awaited(std::string const& key);  // whether a request still waits for the job of `key`
     std::shared_ptr<const std::vector<pricing::raw_input>> raw_list(source& from, pricing::price_sheet const& sheet);
     value_result render_raw_page(source& from, request const& what);
     value_result read_raw_file(source& from, request const& what);
@@ -183,7 +190,12 @@ private:
     value recall(std::string const& key);  // under mutex_
     std::vector<waiter> take_waiters(std::string const& key);
 
+    // A part as a stream holds it: its bytes count in streamed_ until the last holder lets go.
+    std::shared_ptr<const std::string> held(std::shared_ptr<const std::string> bytes) const;
+    bool streams_full();  // counts a refusal
+
     options options_;
+    std::shared_ptr<std::atomic<std::size_t>> streamed_ = std::make_shared<std::atomic<std::size_t>>(0);
     mutable std::mutex mutex_;
     std::condition_variable work_ready_;
     std::condition_variable deadlines_changed_;
@@ -204,7 +216,8 @@ private:
 // part until asked for it, and reads each next one (from the cache, or as a short job on the
 // archive's threads) one part ahead of the client: when a part is handed over, the one after it is
 // read while the client takes it, so a fast client never waits on the database between parts and
-// a slow one holds two parts at most. next() is called once at a time, each call after the one
+// a slow one holds three parts at most (the one being sent, the one it asked for, the one read
+// ahead), all counted in the archive's options.stream_bytes until they are let go. next() is called once at a time, each call after the one
 // before was answered. The archive outlives its streams.
 class stream : public std::enable_shared_from_this<stream> {
 public:

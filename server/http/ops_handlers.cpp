@@ -31,6 +31,12 @@ std::string archive_metrics(archive::archive::figures const& f)
          f.chunk_reads},
         {"lowcostgpu_archive_failed_reads_total", "counter",
          "Reads of a sheet's inputs that failed (the requests got 503).", f.failed_reads},
+        {"lowcostgpu_archive_streamed_bytes", "gauge",
+         "Bytes of a sheet's inputs held by the CSV and JSON streams in flight (read ahead or being sent).",
+         f.streamed_bytes},
+        {"lowcostgpu_archive_refused_streams_total", "counter",
+         "Streams of a sheet's inputs refused with 503 because those streams held their whole budget.",
+         f.refused_streams},
     };
     std::ostringstream out;
     for (auto const& s : samples)

@@ -120,12 +120,13 @@ class Server:
     """lowcostgpu serve on 127.0.0.1:0 (under `prefix`, such as prlimit), its output in a file; with
     no database URL, a mirror (`extra_args` name its upstream)."""
 
-    def __init__(self, database_url, extra_args=(), prefix=(), ready=True):
+    def __init__(self, database_url, extra_args=(), prefix=(), ready=True, env=None):
         self.out = tempfile.NamedTemporaryFile(prefix="lcg-hostile-", suffix=".log", delete=False)
         database = ["--database-url", database_url] if database_url else []
         self.process = subprocess.Popen([*prefix, required_env("LCG_BINARY"), "serve", "--listen", "127.0.0.1:0",
                                          *database, *extra_args],
-                                        stdout=self.out, stderr=subprocess.STDOUT)
+                                        stdout=self.out, stderr=subprocess.STDOUT,
+                                        env=None if env is None else {**os.environ, **env})
         match = wait_for(lambda: re.search(r"listening on http://127\.0\.0\.1:(\d+)", self.output()), 10)
         if match is None:
             self.fail("lowcostgpu serve did not start: ")
@@ -889,6 +890,120 @@ def case_xml_forbidden_characters(server, db):
                 s_.stop()
 
 
+class PeakRss:
+    """The highest VmRSS of `server` (KiB), sampled every 10 ms on a thread until stop() (at most 10 min)."""
+
+    def __init__(self, server):
+        self.server, self.peak = server, rss_kib(server)
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self):
+        for _ in range(60000):
+            if self.stopping.wait(0.01):
+                return
+            try:
+                self.peak = max(self.peak, rss_kib(self.server))
+            except (OSError, AttributeError):
+                return
+
+    def stop(self):
+        self.stopping.set()
+        self.thread.join(timeout=5)
+        return self.peak
+
+
+def unread_get(port, target, source):
+    """A GET whose answer is never read: a socket with a small receive window, left open."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.bind((source, 0))
+    s.settimeout(5)
+    s.connect(("127.0.0.1", port))
+    s.sendall(f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    return s
+
+
+BIG_WEEK_ROWS = 160_000  # about 11 MiB of CSV, 11 chunks; each chunk's JSON part about 2 MiB
+STREAM_BUDGET = 8 * 1024 * 1024
+
+
+def case_big_week(server, db):
+    """H1 and H2 on a week of 160,000 observations: its summary pages take a chunk's memory, not the
+    week's, and slow readers of its JSON hold at most the stream budget, past which streams get 503."""
+    big = Database("_big")
+    week = week_before(70)
+    gpus = ["h100-sxm", "a100-80gb-sxm", "l4", "rtx-4090"]
+    rows = "".join(f"{observed_in_window_of(week, i % 7)},{gpus[i % 4]},{1 + i % 997 / 1000:.6f},"
+                   f"hostile-{i % 5},BIG-{i:07d}\n" for i in range(BIG_WEEK_ROWS))
+    served_big = None
+    try:
+        imported = lowcostgpu("import-observations", "--database-url", big.url("publisher"), "-",
+                              stdin="observed_at,gpu,price_per_gpu_hour,source,listing_id\n" + rows)
+        published = lowcostgpu("publish", "--database-url", big.url("publisher"), "--week", week)
+        if not check(imported.returncode == 0 and published.returncode == 0,
+                     f"the big week is published: {imported.stderr} {published.stderr}"):
+            return
+        # Under AddressSanitizer freed memory is quarantined, which RSS would count: none is kept.
+        served_big = Server(big.url("reader"), ["--archive-stream-bytes", str(STREAM_BUDGET)],
+                            env={"ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "") + ":quarantine_size_mb=0"})
+        port = served_big.port
+        check(http(port, "/v1/prices")[0] == 200, "the server on the big week answers")
+        # H1: the four summary pages at once. Before: each held the whole week (its CSV and every
+        # observation parsed), 247 MB for one of a million rows and 509 MB for the four; about a
+        # sixth of that for this week.
+        base = rss_kib(served_big)
+        peak = PeakRss(served_big)
+        pages = [f"/v1/sheets/{week}/observations.{ext}{lang}" for ext in ("md", "html") for lang in ("", "?lang=fr")]
+        answers = [None] * len(pages)
+        threads = [threading.Thread(target=lambda i=i: answers.__setitem__(i, http(port, pages[i], timeout=30)))
+                   for i in range(len(pages))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=60)
+        grown = peak.stop() - base
+        check(all(a and a[0] == 200 for a in answers), f"the four pages are served: {[a and a[0] for a in answers]}")
+        md = answers[0][2].decode() if answers[0] else ""
+        check(f"{BIG_WEEK_ROWS // 4:,}".replace(",", "") in md.replace(",", "").replace("\u202f", ""),
+              "the Markdown counts each model's 40,000 observations")
+        cached = metric(port, "lowcostgpu_archive_cache_bytes") // 1024  # the chunks, kept for the next
+        check(grown < cached + 40 * 1024, f"four pages of a 160,000-row week at once cost {grown} KiB of RSS at "
+              f"peak, {cached} KiB of them cached chunks: a chunk's worth each, not the week's")
+        print(f"  four summary pages: peak RSS +{grown} KiB, {cached} KiB of it the cache")
+        # H2: 40 readers of the JSON (8 from each of 5 addresses) that take nothing. Before: each held
+        # up to three parts whatever the budgets, 40 of them some 250 MB.
+        base = rss_kib(served_big)
+        peak = PeakRss(served_big)
+        target = f"/v1/sheets/{week}/observations.json"
+        readers = [unread_get(port, target, f"127.0.0.{1 + i // 8}") for i in range(40)]
+        time.sleep(2)
+        held = metric(port, "lowcostgpu_archive_streamed_bytes")
+        refused = metric(port, "lowcostgpu_archive_refused_streams_total")
+        heads = answers_of(readers)
+        grown = peak.stop() - base
+        busy = [h for h in heads if h and h.startswith("HTTP/1.1 503")]
+        check(held is not None and held <= STREAM_BUDGET + 3 * 3 * 1024 * 1024,
+              f"the streams hold {held} bytes, the budget ({STREAM_BUDGET}) and the parts in flight when it filled")
+        check(len(busy) > 0 and refused and refused >= len(busy),
+              f"streams past the budget get 503: {len(busy)} of 40 (counted {refused})")
+        check(grown < 48 * 1024, f"40 readers that take nothing cost {grown} KiB of RSS at peak")
+        status, fields, _ = http(port, target)
+        check(status == 503 and "retry-after" in fields, f"a new reader meanwhile gets 503 with Retry-After: {status}")
+        print(f"  40 unread streams: {held} bytes held, {len(busy)} refused, peak RSS +{grown} KiB")
+        for r in readers:
+            r.close()
+        check(wait_for(lambda: metric(port, "lowcostgpu_archive_streamed_bytes") == 0, 10),
+              "the readers gone, their parts are let go")
+        status, _, body = http(port, f"/v1/sheets/{week}/observations.csv", timeout=60)
+        check(status == 200 and body.count(b"\n") >= BIG_WEEK_ROWS + 1, f"then the whole week is sent again: {status}")
+    finally:
+        if served_big:
+            served_big.stop()
+        big.drop()
+
+
 CASES = [
     ("unpublishable model", "five observations at $0.001 for one model made publish fail the week",
      case_unpublishable_model),
@@ -925,6 +1040,8 @@ CASES = [
      case_dripping_upstream),
     ("xml forbidden characters", "a model name with U+0001 or U+FFFE from an upstream made the SVG charts and the "
      "Atom feed of a mirror ill-formed XML", case_xml_forbidden_characters),
+    ("big week", "a summary page of a big week loaded the whole week (H1); slow readers of its JSON held their parts "
+     "outside every budget (H2)", case_big_week),
 ]
 
 

@@ -485,11 +485,11 @@ constexpr std::chrono::milliseconds stop_grace{5000};
 // and that of the streams in flight (--archive-stream-bytes, LCG_ARCHIVE_STREAM_BYTES).
 archive::options archive_settings(arguments const& args)
 {
-    archive::options o;
+    archive::options o;  // its defaults are the settings' defaults
     o.cache_bytes = static_cast<std::size_t>(number_setting(args, "archive-cache-bytes", "LCG_ARCHIVE_CACHE_BYTES",
-                                                            64L * 1024 * 1024, 0, 1L << 40));
+                                                            static_cast<long>(o.cache_bytes), 0, 1L << 40));
     o.stream_bytes = static_cast<std::size_t>(number_setting(args, "archive-stream-bytes", "LCG_ARCHIVE_STREAM_BYTES",
-                                                             64L * 1024 * 1024, 1L << 20, 1L << 40));
+                                                             static_cast<long>(o.stream_bytes), 1L << 20, 1L << 40));
     o.timeout = archive_timeout;
     return o;
 }

@@ -208,18 +208,14 @@ std::shared_ptr<const std::string> archive::held(std::shared_ptr<const std::stri
     return {holder, holder->bytes.get()};  // shares the holder's count: the bytes go with it
 }
 
-bool archive::streams_full()
+bool archive::streams_full() const
 {
-    if (streamed_->load(std::memory_order_relaxed) < options_.stream_bytes)
-        return false;
-    std::lock_guard lock(mutex_);
-    ++figures_.refused_streams;
-    return true;
+    return streamed_->load(std::memory_order_relaxed) >= options_.stream_bytes;
 }
 
 std::shared_ptr<stream> archive::open_cached(pricing::price_sheet const& sheet, render::format f)
 {
-    if (streamed_->load(std::memory_order_relaxed) >= options_.stream_bytes)
+    if (streams_full())
         return nullptr;  // open() refuses it
     std::lock_guard lock(mutex_);
     auto const layout = std::static_pointer_cast<const store::input_layout>(recall(layout_key(sheet)));
@@ -307,8 +303,13 @@ void archive::fetch_raw_file(pricing::price_sheet const& sheet, std::string cons
 // its answer's head.
 void archive::open(pricing::price_sheet const& sheet, render::format f, open_completion done)
 {
-    if (streams_full())
+    if (streams_full()) {
+        {
+            std::lock_guard lock(mutex_);
+            ++figures_.refused_streams;
+        }
         return done(unavailable(sheet, "too many weeks' inputs are being sent at once"));
+    }
     auto const deadline = clock::now() + options_.timeout;
     auto const opening = std::make_shared<const held_bytes>(streamed_, opening_bytes);
     obtain(layout_key(sheet), {task::layout, sheet}, [this, sheet, f, deadline, opening, done = std::move(done)](value_result r) {

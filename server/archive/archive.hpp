@@ -192,7 +192,7 @@ private:
 
     // A part as a stream holds it: its bytes count in streamed_ until the last holder lets go.
     std::shared_ptr<const std::string> held(std::shared_ptr<const std::string> bytes) const;
-    bool streams_full();  // counts a refusal
+    bool streams_full() const;  // whether the streams in flight hold options.stream_bytes
 
     options options_;
     std::shared_ptr<std::atomic<std::size_t>> streamed_ = std::make_shared<std::atomic<std::size_t>>(0);
@@ -217,8 +217,9 @@ private:
 // archive's threads) one part ahead of the client: when a part is handed over, the one after it is
 // read while the client takes it, so a fast client never waits on the database between parts and
 // a slow one holds three parts at most (the one being sent, the one it asked for, the one read
-// ahead), all counted in the archive's options.stream_bytes until they are let go. next() is called once at a time, each call after the one
-// before was answered. The archive outlives its streams.
+// ahead), all counted in the archive's options.stream_bytes until they are let go. next() is
+// called once at a time, each call after the one before was answered. The archive outlives its
+// streams.
 class stream : public std::enable_shared_from_this<stream> {
 public:
     stream(archive& from, pricing::price_sheet sheet, render::format f, std::shared_ptr<const store::input_layout> layout,

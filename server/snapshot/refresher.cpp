@@ -110,14 +110,16 @@ void refresher::loop()
     // A poll that reads what the snapshot in force was built from, with no sheet coming into
     // effect or ending since, keeps the snapshot: rebuilding would render every document again
     // (years of sheets) for the same bytes.
-    auto const reload = [&] {
+    // Says what it did, for the log: "rebuilt in 85 ms" or "unchanged".
+    auto const reload = [&]() -> std::string {
+        auto const started = steady_clock::now();
         auto read = read_inputs(*db);
         auto const now = now_seconds();
         auto const current = target_.get();
         last_load = steady_clock::now();
         answered();
         if (current && built_from(*current, read) && !time_changes(read.sheets, current->built_at, now))
-            return;
+            return "unchanged";
         auto next = build_from(std::move(read), current.get(), now, keys_);
         // Rendering every document may take longer than a short --ready-max-age on a loaded
         // machine: the database is asked again before the new snapshot is served, so /readyz
@@ -127,6 +129,7 @@ void refresher::loop()
         // Counted before it is served: whoever sees the new snapshot also sees it counted.
         ops::metrics::instance().record_snapshot_reload();
         replace_snapshot(target_, std::move(next));
+        return "rebuilt in " + std::to_string(duration_cast<milliseconds>(steady_clock::now() - started).count()) + " ms";
     };
     while (!stopping_) {
         try {
@@ -134,9 +137,9 @@ void refresher::loop()
                 db = std::make_unique<store::database>(database_url_);
                 if (!db->listen_for_changes())
                     log_event("listen_unavailable", "this server cannot LISTEN (a standby?): polling only");
-                reload();
+                auto const done = reload();
                 backoff = milliseconds(250);
-                log_event("snapshot_loaded", "connected");
+                log_event("snapshot_loaded", "connected: " + done);
             }
             // Short waits keep stop() prompt; a notification or the poll interval triggers a reload.
             notified = db->wait_for_change(milliseconds(250)) || notified;
@@ -144,9 +147,9 @@ void refresher::loop()
             if ((notified && since_load >= min_reload_spacing) || since_load >= poll_interval_) {
                 bool const changed = notified;
                 notified = false;
-                reload();
+                auto const done = reload();
                 if (changed)
-                    log_event("snapshot_loaded", "change notified");
+                    log_event("snapshot_loaded", "change notified: " + done);
             } else if (steady_clock::now() - last_check >= check_interval) {
                 db->check();
                 answered();

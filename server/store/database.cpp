@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 namespace lcg::store {
 
@@ -553,10 +554,13 @@ bool database::wait_for_change(std::chrono::milliseconds timeout)
             std::this_thread::sleep_for(timeout);
             return false;
         }
-        impl_->receiver->received = false;
-        auto const us = duration_cast<microseconds>(timeout).count();
-        impl_->conn.await_notification(static_cast<long>(us / 1'000'000), static_cast<long>(us % 1'000'000));
-        return impl_->receiver->received;
+        // The flag is taken, not cleared before waiting: libpqxx also hands notifications to the
+        // receiver after a query run outside a transaction, and one received then is a change too.
+        if (!impl_->receiver->received) {
+            auto const us = duration_cast<microseconds>(timeout).count();
+            impl_->conn.await_notification(static_cast<long>(us / 1'000'000), static_cast<long>(us % 1'000'000));
+        }
+        return std::exchange(impl_->receiver->received, false);
     });
 }
 

@@ -136,7 +136,8 @@ public:
     std::vector<pricing::iso_week> sign_unsigned(sheet_signer const& sign);
 
     // LISTEN for published changes; false where the server cannot (a read-only standby), and then
-    // wait_for_change only waits. wait_for_change returns true when a change arrived within `timeout`.
+    // wait_for_change only waits. wait_for_change returns true when a change arrived since it last returned
+    // (during another query included) or within `timeout`.
     bool listen_for_changes();
     // A trivial round trip: throws store_error unless the database answers.
     void check();

@@ -41,7 +41,6 @@ struct gpu_model {
     std::string memory_type;
     int memory_bandwidth_gbs = 0;
     figure fp16_dense_tflops;  // dense FP16 tensor, FP32 accumulate: the PowerScore convention
-    figure fp16_dense_tflops_fp16acc;
     std::optional<figure> fp8_dense_tflops;
     figure tdp_w;
     // The GPU-to-GPU link: total bidirectional GB/s per GPU, and its kind ("NVLink" or "Infinity

@@ -61,6 +61,16 @@ std::string signed_bytes(signed_content const& c)
 
 std::string signed_bytes(price_sheet const& sheet) { return signed_bytes(signed_content_of(sheet)); }
 
+std::string signed_bytes(catalog_signature const& signature)
+{
+    std::string out(catalog_bytes_format);
+    out += '\n';
+    line(out, "signed_at", to_rfc3339(signature.signed_at));
+    line(out, "catalog_sha256", signature.catalog_sha256);
+    line(out, "catalog_bytes", std::to_string(signature.catalog_bytes));
+    return out;
+}
+
 public_key const* key_ring::find(std::string_view key_id) const
 {
     for (auto const& k : keys)

@@ -3,6 +3,7 @@
 #include "calendar.hpp"
 #include "sheet.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,6 +53,35 @@ struct signed_content {
 };
 signed_content signed_content_of(price_sheet const& sheet);
 std::string signed_bytes(signed_content const& content);
+
+// The catalog (models and their names, memory and limits, regions, inventory, sources) is signed
+// too, so that a mirror shows nothing its upstream could have changed: `publish` and `sign` write
+// the /v1/catalog document (render::catalog_document) and sign these bytes about it:
+//
+//   lowcostgpu-catalog-v1
+//   signed_at 2026-11-30T00:00:04Z
+//   catalog_sha256 <64 hex: the SHA-256 of the /v1/catalog document's bytes>
+//   catalog_bytes <the document's length in bytes>
+//
+// The length comes before the document: a verifier bounds its download by a signed figure.
+inline constexpr std::string_view catalog_bytes_format = "lowcostgpu-catalog-v1";
+
+struct catalog_signature {
+    instant signed_at;
+    std::string catalog_sha256;
+    std::uint64_t catalog_bytes = 0;
+    std::string key_id;
+    std::string signature;  // base64 Ed25519 over signed_bytes(*this)
+    bool operator==(catalog_signature const&) const = default;
+};
+std::string signed_bytes(catalog_signature const& signature);
+
+// The catalog document with its signature, as the database keeps it and /v1/catalog serves it.
+struct signed_catalog {
+    std::string document;
+    catalog_signature signature;
+    bool operator==(signed_catalog const&) const = default;
+};
 
 // A public key the service signs sheets with, and the window of publication times it covers:
 // a sheet verifies with the key its key_id names only if valid_from <= published_at < valid_until.

@@ -492,6 +492,31 @@ json::object keys_json(pricing::key_ring const& ring)
             {"keys", std::move(keys)}};
 }
 
+std::string catalog_document(pricing::catalog const& catalog)
+{
+    // Without the members a sheet gives (prices, whether they are a sample's): the catalog alone.
+    auto gpus = catalog_json(catalog, nullptr, language::en);
+    gpus.erase("sample");
+    for (auto& g : gpus["gpus"].as_array())
+        g.as_object().erase("sample");
+    return to_text(json::object{{"gpus", std::move(gpus)},
+                                {"regions", regions_json(catalog)},
+                                {"inventory", inventory_json(catalog)},
+                                {"sources", sources_json(catalog)}});
+}
+
+json::object catalog_signature_json(pricing::catalog_signature const& signature)
+{
+    return {{"format", pricing::catalog_bytes_format},
+            {"signed_at", pricing::to_rfc3339(signature.signed_at)},
+            {"catalog_sha256", signature.catalog_sha256},
+            {"catalog_bytes", signature.catalog_bytes},
+            {"catalog_url", "/v1/catalog"},
+            {"key_id", signature.key_id},
+            {"signature", signature.signature},
+            {"signed_bytes", pricing::signed_bytes(signature)}};
+}
+
 json::object problem_json(int status, std::string const& title, std::string const& detail, json::object extra)
 {
     json::object o{{"type", "about:blank"}, {"title", title}, {"status", status}, {"detail", detail}};

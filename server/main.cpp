@@ -12,6 +12,7 @@
 #include "server/ops/stop_deadline.hpp"
 #include "server/snapshot/refresher.hpp"
 #include "server/store/database.hpp"
+#include "server/store/digest.hpp"
 #include "server/trust/trust.hpp"
 
 #include "render/json.hpp"
@@ -67,9 +68,10 @@ Usage:
                                               and mappings they came from, for audit --raw-inputs
   lowcostgpu publish [--week YYYY-Www] [--replace] [--signing-key FILE | --unsigned] [--public-keys KEYS.json]
                                               compute, sign and publish a weekly sheet (default: this week),
-                                              once its window has closed
+                                              once its window has closed, and sign the catalog if it changed
   lowcostgpu sign --all [--signing-key FILE] [--public-keys KEYS.json]
-                                              sign every published sheet that has no signature (all or nothing)
+                                              sign every published sheet that has no signature, and the
+                                              catalog if it changed (all or nothing)
   lowcostgpu public-key [--signing-key FILE] [--valid-from TIME] [--keys KEYS.json]
                                               print the public keys document (for serve --public-keys):
                                               the keys of KEYS.json, those still open closed at TIME,
@@ -217,6 +219,16 @@ store::sheet_signer signer_of(trust::signing_key const& key)
     return [key](pricing::price_sheet& sheet) { key.sign(sheet); };
 }
 
+// Signs the /v1/catalog document of a catalog as of `at`.
+store::catalog_signer catalog_signer_of(trust::signing_key const& key, pricing::instant at)
+{
+    return [key, at](pricing::catalog const& catalog) {
+        auto out = store::catalog_to_sign(render::catalog_document(catalog), at);
+        key.sign(out.signature);
+        return out;
+    };
+}
+
 int run_publish(arguments const& args)
 {
     allow_only(args, {"database-url", "week", "replace", "signing-key", "unsigned", "public-keys"}, 0);
@@ -239,11 +251,13 @@ int run_publish(arguments const& args)
     if (key)
         check_key_in_use(args, *key, at);
     store::database db(database_url(args));
-    auto const s = db.publish(week, args.flag("replace").has_value(), at, key ? signer_of(*key) : nullptr);
+    auto const s = db.publish(week, args.flag("replace").has_value(), at, key ? signer_of(*key) : nullptr,
+                              key ? catalog_signer_of(*key, at) : nullptr);
     std::cout << (s.replaced ? "republished " : "published ") << pricing::to_string(s.week) << ": " << s.priced_models
               << " of " << s.models << " models priced from " << s.observations
               << " observations; inputs sha256 " << s.inputs_sha256
-              << (s.key_id.empty() ? "; NOT signed" : "; signed with key " + s.key_id) << "\n";
+              << (s.key_id.empty() ? "; NOT signed" : "; signed with key " + s.key_id)
+              << (s.catalog_signed ? "; the catalog signed" : "") << "\n";
     for (auto const& r : s.refused)
         std::cout << "  not priced: " << r.gpu << ": " << r.reason << "\n";
     return 0;
@@ -253,16 +267,20 @@ int run_sign(arguments const& args)
 {
     allow_only(args, {"database-url", "all", "signing-key", "public-keys"}, 0);
     if (!args.flag("all"))
-        throw usage_error("sign takes --all: it signs every published sheet that has no signature yet");
+        throw usage_error("sign takes --all: it signs every published sheet that has no signature yet, and the "
+                          "catalog if it changed since it was last signed");
     auto const key = configured_signing_key(args);
     if (!key)
         throw usage_error("no signing key: pass --signing-key FILE or set LCG_SIGNING_KEY_FILE");
-    check_key_in_use(args, *key, now());
+    auto const at = now();
+    check_key_in_use(args, *key, at);
     store::database db(database_url(args));
-    auto const weeks = db.sign_unsigned(signer_of(*key));
-    for (auto const& w : weeks)
+    auto const done = db.sign_unsigned(signer_of(*key), catalog_signer_of(*key, at));
+    for (auto const& w : done.weeks)
         std::cout << "signed " << pricing::to_string(w) << "\n";
-    std::cout << weeks.size() << " sheet(s) signed with key " << key->key_id() << "\n";
+    if (done.catalog)
+        std::cout << "signed the catalog\n";
+    std::cout << done.weeks.size() << " sheet(s) signed with key " << key->key_id() << "\n";
     return 0;
 }
 

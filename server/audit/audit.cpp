@@ -1,5 +1,6 @@
 #include "server/audit/audit.hpp"
 
+#include "server/audit/catalog.hpp"
 #include "server/audit/raw_inputs.hpp"
 #include "server/audit/signature.hpp"
 #include "server/client/http_client.hpp"
@@ -184,6 +185,7 @@ bool audit_service(std::string const& base_url, std::string const& week, bool al
             throw std::runtime_error("the service's /.well-known/lowcostgpu-keys.json: " + ring.err().message);
         keys = std::move(ring).value();
     }
+    bool ok = audit_catalog(fetch, *keys, report);
     std::vector<std::string> weeks;
     if (all) {
         auto const index = json::parse(fetch("/v1/sheets", "application/json")).as_object();
@@ -197,14 +199,13 @@ bool audit_service(std::string const& base_url, std::string const& week, bool al
     }
     if (weeks.empty())
         throw std::runtime_error("the service has published no sheet");
-    bool ok = true;
     for (auto const& w : weeks) {
         auto const sheet = fetch("/v1/sheets/" + w, "application/json");
         auto const csv = fetch("/v1/sheets/" + w + "/observations.csv", "text/csv");
         ok = audit_sheet(sheet, csv, report, &*keys) && ok;
         ok = audit_published_raw_inputs(w, csv, fetch, report) && ok;
     }
-    report << (ok ? "audit passed: " : "audit FAILED: ") << weeks.size() << " sheet(s)\n";
+    report << (ok ? "audit passed: " : "audit FAILED: ") << weeks.size() << " sheet(s) and the catalog\n";
     return ok;
 }
 

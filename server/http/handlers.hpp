@@ -67,6 +67,8 @@ response handle_sheets_feed(route_input& in);      // /v1/sheets.atom
 response handle_history_chart(route_input& in);    // /v1/prices/{gpu}/history.svg and sparkline.svg
 response handle_signed_bytes(route_input& in);    // /v1/sheets/{week}/signed.txt: what the signature covers
 response handle_signature(route_input& in);       // /v1/sheets/{week}/signature.txt: the base64 signature
+response handle_signed_catalog(route_input& in);     // /v1/catalog: the catalog document as signed
+response handle_catalog_signature(route_input& in);  // /v1/catalog/signature: its signature
 response handle_keys(route_input& in);            // /.well-known/lowcostgpu-keys.json
 response handle_key_pem(route_input& in);         // /.well-known/lowcostgpu-keys/{key_id}.pem
 response handle_index(route_input& in);           // "/"

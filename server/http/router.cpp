@@ -65,6 +65,8 @@ std::vector<route> make_routes()
         {"/v1/sheets/{week}/sources/{sha256}", handle_raw_file, true, {}},
         {"/v1/sheets/{week}/signed.txt", handle_signed_bytes, true, text_only},
         {"/v1/sheets/{week}/signature.txt", handle_signature, true, text_only},
+        {"/v1/catalog", handle_signed_catalog, true, json_only},
+        {"/v1/catalog/signature", handle_catalog_signature, true, json_only},
         {"/.well-known/lowcostgpu-keys.json", handle_keys, true, json_only},
         {"/.well-known/lowcostgpu-keys/{key}", handle_key_pem, true, text_only},
         {"/v1/regions", handle_regions, true, render::table_formats},

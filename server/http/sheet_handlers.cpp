@@ -394,6 +394,24 @@ response handle_signature(route_input& in)
     return document_at(in, "/v1/sheets/" + pricing::to_string(sheet->week) + "/signature.txt");
 }
 
+namespace {
+
+// A document of the signed catalog, or 404 while the catalog has never been signed.
+response signed_catalog_document(route_input& in, std::string_view path)
+{
+    if (!in.snap().signed_catalog)
+        return problem(in.req, beast_http::status::not_found,
+                       "the catalog is not signed yet (its operator signs it with lowcostgpu publish or "
+                       "lowcostgpu sign --all)");
+    return document_at(in, std::string(path));
+}
+
+}
+
+response handle_signed_catalog(route_input& in) { return signed_catalog_document(in, "/v1/catalog"); }
+
+response handle_catalog_signature(route_input& in) { return signed_catalog_document(in, "/v1/catalog/signature"); }
+
 response handle_keys(route_input& in) { return document_at(in, "/.well-known/lowcostgpu-keys.json"); }
 
 response handle_key_pem(route_input& in)

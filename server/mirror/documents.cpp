@@ -250,15 +250,15 @@ pricing::outcome<T> reading(std::string_view what, F&& read)
 
 }
 
-pricing::outcome<pricing::catalog> parse_catalog(std::string_view gpus, std::string_view regions,
-                                                 std::string_view inventory, std::string_view sources)
+pricing::outcome<pricing::catalog> parse_signed_catalog(std::string_view document)
 {
-    return reading<pricing::catalog>("the upstream catalog", [&] {
+    return reading<pricing::catalog>("the upstream /v1/catalog", [&] {
         pricing::catalog c;
-        auto const gpus_doc = parse_object(gpus, "/v1/gpus");
-        auto const regions_doc = parse_object(regions, "/v1/regions");
-        auto const inventory_doc = parse_object(inventory, "/v1/inventory");
-        auto const sources_doc = parse_object(sources, "/v1/sources");
+        auto const whole = parse_object(document, "/v1/catalog");
+        auto const& gpus_doc = object(whole, "gpus");
+        auto const& regions_doc = object(whole, "regions");
+        auto const& inventory_doc = object(whole, "inventory");
+        auto const& sources_doc = object(whole, "sources");
         for (auto const& g : array(gpus_doc, "gpus"))
             c.gpus.push_back(gpu(object(g, "a GPU")));
         std::sort(c.gpus.begin(), c.gpus.end(), [](auto const& a, auto const& b) { return a.id < b.id; });

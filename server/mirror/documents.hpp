@@ -2,6 +2,7 @@
 
 #include "pricing/calendar.hpp"
 #include "pricing/catalog.hpp"
+#include "pricing/signing.hpp"
 #include "pricing/listing_mapping.hpp"
 #include "pricing/outcome.hpp"
 #include "pricing/sheet.hpp"
@@ -15,9 +16,10 @@
 // a figure that does not follow from the others is refused rather than recomputed.
 namespace lcg::mirror {
 
-// The catalog from the bodies of /v1/gpus, /v1/regions, /v1/inventory and /v1/sources.
-pricing::outcome<pricing::catalog> parse_catalog(std::string_view gpus, std::string_view regions,
-                                                 std::string_view inventory, std::string_view sources);
+// The catalog from the body of /v1/catalog (render::catalog_document): its members are the bodies
+// of /v1/gpus, /v1/regions, /v1/inventory and /v1/sources. Whether it is the signed one is the
+// caller's check (its hash and length against trust::parse_catalog_signature's).
+pricing::outcome<pricing::catalog> parse_signed_catalog(std::string_view document);
 
 // One entry of /v1/sheets: enough to tell whether a sheet is the one already held.
 struct listed_sheet {

@@ -3,6 +3,7 @@
 #include "server/mirror/documents.hpp"
 #include "server/mirror/sheet_check.hpp"
 #include "server/store/digest.hpp"
+#include "server/trust/trust.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -15,8 +16,9 @@ namespace lcg::mirror {
 namespace {
 
 // The documents whose change means the upstream published something: the sheet index, and the
-// catalog (its models, regions, inventory and market sources).
-constexpr char const* watched[] = {"/v1/sheets", "/v1/gpus", "/v1/regions", "/v1/inventory", "/v1/sources"};
+// catalog's signature (the catalog is taken only as signed: /v1/gpus and the others are not read).
+constexpr std::string_view catalog_signature_path = "/v1/catalog/signature";
+constexpr char const* watched[] = {"/v1/sheets", "/v1/catalog/signature"};
 // The feed of new sheets, where the upstream has one: while it is unchanged no sheet was published
 // or replaced, and /v1/sheets need not be asked.
 constexpr std::string_view feed = "/v1/sheets.atom";
@@ -34,6 +36,31 @@ std::string sheet_path(pricing::iso_week week) { return "/v1/sheets/" + pricing:
 std::string fetch_inputs_of(upstream_options const& options, pricing::price_sheet const& sheet)
 {
     return client::get_body(options.origin, sheet_path(sheet.week) + "/observations.csv", "text/csv", options.limits);
+}
+
+// The upstream's catalog, taken only as signed: the signature (a small document) is checked first,
+// then the catalog it vouches for is fetched, no longer than its signed length, and must hash to
+// the signed SHA-256. A catalog signed before the one this mirror holds is refused as rolled back.
+pricing::signed_catalog fetch_signed_catalog(upstream_options const& options, std::string_view signature_body,
+                                             pricing::signed_catalog const* held)
+{
+    auto sig = accepted_or_throw(trust::parse_catalog_signature(signature_body));
+    if (auto const by = trust::verify_catalog(sig, options.pinned_keys); !by)
+        throw std::runtime_error("the upstream's catalog refused: its signature: " + by.err().message);
+    if (held && sig.signed_at < held->signature.signed_at)
+        throw std::runtime_error("the upstream's catalog was signed at " + pricing::to_rfc3339(sig.signed_at) +
+                                 ", before the one this mirror verified (" +
+                                 pricing::to_rfc3339(held->signature.signed_at) + "): refused as rolled back");
+    if (held && held->signature == sig)
+        return *held;
+    auto limits = options.limits;
+    limits.max_body_bytes = std::min(limits.max_body_bytes, sig.catalog_bytes);
+    std::string document = client::get_body(options.origin, "/v1/catalog", "application/json", limits);
+    if (document.size() != sig.catalog_bytes || store::sha256_hex(document) != sig.catalog_sha256)
+        throw std::runtime_error("the upstream's /v1/catalog refused: it is not the document its signature "
+                                 "vouches for (" + std::to_string(sig.catalog_bytes) + " bytes, SHA-256 " +
+                                 sig.catalog_sha256 + ")");
+    return {std::move(document), std::move(sig)};
 }
 
 // History only grows: a sheet this mirror verified is never dropped (withheld by its upstream),
@@ -109,8 +136,9 @@ std::string upstream::fetch_inputs(pricing::price_sheet const& sheet) const { re
 upstream::accepted_state upstream::fetch_whole(std::map<std::string, document, std::less<>> documents) const
 {
     accepted_state next;
-    next.catalog = accepted_or_throw(parse_catalog(documents.at("/v1/gpus").body, documents.at("/v1/regions").body,
-                                                   documents.at("/v1/inventory").body, documents.at("/v1/sources").body));
+    next.signed_catalog = fetch_signed_catalog(options_, documents.at(std::string(catalog_signature_path)).body,
+                                               accepted_ ? &accepted_->signed_catalog : nullptr);
+    next.catalog = accepted_or_throw(parse_signed_catalog(next.signed_catalog.document));
     auto const listed = accepted_or_throw(parse_sheet_index(documents.at("/v1/sheets").body));
     for (auto const& entry : listed) {
         std::string body = client::get_body(options_.origin, sheet_path(entry.week), "application/json", options_.limits);
@@ -155,7 +183,7 @@ refresh_result upstream::refresh(snapshot::snapshot const* previous, pricing::in
         next = fetch_whole(std::move(documents));
     accepted_state const& state = next ? *next : *accepted_;
     // The keys a mirror publishes are those it verifies with: an auditor of the mirror checks the same.
-    auto snap = snapshot::build(state.catalog, state.sheets, previous, now, options_.pinned_keys);
+    auto snap = snapshot::build(state.catalog, state.sheets, previous, now, options_.pinned_keys, state.signed_catalog);
     if (next)
         accepted_ = std::move(next);
     return {std::move(snap), changed};

@@ -53,9 +53,10 @@ private:
         std::string body;
     };
     struct accepted_state {
-        std::map<std::string, document, std::less<>> documents;  // the four documents, by path
+        std::map<std::string, document, std::less<>> documents;  // the watched documents, by path
         std::map<pricing::iso_week, std::string> sheet_bodies;  // each sheet's JSON as checked
-        pricing::catalog catalog;
+        pricing::signed_catalog signed_catalog;  // as verified
+        pricing::catalog catalog;                // read from it
         std::vector<pricing::price_sheet> sheets;  // oldest first
     };
 

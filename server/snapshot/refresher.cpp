@@ -22,20 +22,21 @@ pricing::instant now_seconds() { return time_point_cast<seconds>(system_clock::n
 struct inputs {
     pricing::catalog catalog;
     std::vector<pricing::price_sheet> sheets;
+    std::optional<pricing::signed_catalog> signed_catalog;
 };
 
-// Whether `read` is what `built` was built from: a snapshot keeps its catalog and sheets as read.
+// Whether `read` is what `built` was built from: a snapshot keeps its inputs as read.
 bool built_from(snapshot const& built, inputs const& read)
 {
-    return built.catalog == read.catalog && built.sheets == read.sheets;
+    return built.catalog == read.catalog && built.sheets == read.sheets && built.signed_catalog == read.signed_catalog;
 }
 
-inputs read_inputs(store::database& db) { return {db.load_catalog(), db.load_sheets()}; }
+inputs read_inputs(store::database& db) { return {db.load_catalog(), db.load_sheets(), db.load_signed_catalog()}; }
 
 std::shared_ptr<const snapshot> build_from(inputs given, snapshot const* previous, pricing::instant now,
                                            pricing::key_ring const& keys)
 {
-    return build(std::move(given.catalog), std::move(given.sheets), previous, now, keys);
+    return build(std::move(given.catalog), std::move(given.sheets), previous, now, keys, std::move(given.signed_catalog));
 }
 
 // Whether time alone changes a snapshot built at `built` from `sheets` by `now`: a sheet comes

@@ -144,6 +144,15 @@ void add_signature(builder& b, pricing::price_sheet const& sheet, bool immutable
         b.add_body(base + "/signature.txt", format::text, sheet.signature + "\n", immutable, sheet.published_at);
 }
 
+// The signed catalog document, byte for byte as signed, and its signature.
+void add_signed_catalog(builder& b, pricing::signed_catalog const& signed_catalog)
+{
+    auto const& sig = signed_catalog.signature;
+    b.add_body("/v1/catalog", format::json, signed_catalog.document, false, sig.signed_at);
+    b.add_body("/v1/catalog/signature", format::json, render::to_text(render::catalog_signature_json(sig)), false,
+               sig.signed_at);
+}
+
 // The keys document and each key's PEM.
 void add_keys(builder& b, pricing::key_ring const& keys)
 {
@@ -310,10 +319,12 @@ pricing::price_sheet const* snapshot::find_sheet(pricing::iso_week week) const
 
 std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pricing::price_sheet> sheets,
                                       snapshot const* previous,
-                                      pricing::instant now, pricing::key_ring keys)
+                                      pricing::instant now, pricing::key_ring keys,
+                                      std::optional<pricing::signed_catalog> signed_catalog)
 {
     auto s = std::make_shared<snapshot>();
     s->keys = std::move(keys);
+    s->signed_catalog = std::move(signed_catalog);
     s->catalog = std::move(catalog);
     s->sheets = std::move(sheets);
     s->built_at = now;
@@ -358,6 +369,8 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
     b.add_in_every_language("/v1/methodology", "", [&](render::language l) { return render::methodology_json(s->keys, s->catalog.sources, l); },
                             render::methodology_view, render::document_formats);
     add_keys(b, s->keys);
+    if (s->signed_catalog)
+        add_signed_catalog(b, *s->signed_catalog);
     b.add_in_every_language("/v1/regions", "", [&](render::language l) { return render::regions_json(s->catalog, l); },
                             render::regions_view, render::table_formats);
     b.add_in_every_language("/v1/sources", "", [&](render::language l) { return render::sources_json(s->catalog, l); },

@@ -51,6 +51,9 @@ struct snapshot {
     pricing::price_sheet const* current = nullptr;  // the newest sheet already in effect
     pricing::instant built_at;
     pricing::key_ring keys;  // the public keys the server publishes (serve --public-keys)
+    // The newest signed /v1/catalog document, as signed (it may describe an older catalog than
+    // `catalog` when the catalog changed since it was last signed); empty when never signed.
+    std::optional<pricing::signed_catalog> signed_catalog;
     // By document_key. Shared, so a rebuild reuses the documents that did not change (and their
     // rendering in every format): Last-Modified stays that of the first snapshot that had them.
     std::map<std::string, std::shared_ptr<const document>, std::less<>> documents;
@@ -70,10 +73,11 @@ struct snapshot {
 // (its observations) are not in it: server/archive reads them on demand, so neither the snapshot's
 // size nor its build time grows with the archive of past weeks. `keys` are published
 // at /.well-known/lowcostgpu-keys.json and in the methodology. Signatures are only read here: they
-// were computed when each sheet was published.
+// were computed when each sheet was published, and when the catalog was (`signed_catalog`).
 std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pricing::price_sheet> sheets,
                                       snapshot const* previous,
-                                      pricing::instant now, pricing::key_ring keys = {});
+                                      pricing::instant now, pricing::key_ring keys = {},
+                                      std::optional<pricing::signed_catalog> signed_catalog = std::nullopt);
 
 // How a mirror (`serve --upstream`) is following its upstream: /readyz shows it. After a refusal
 // the snapshot in force is the last good one, as old as accepted_at says.

@@ -258,66 +258,111 @@ std::vector<std::string> database::migrate(std::span<const embedded_file> migrat
     });
 }
 
+namespace {
+
+// The catalog as `tx` sees it.
+pricing::catalog catalog_in(pqxx::transaction_base& tx)
+{
+    pricing::catalog cat;
+    for (auto const& r : tx.exec(
+             "SELECT id, name, vendor, architecture, form_factor, vram_gb, memory_type, memory_bandwidth_gbs, "
+             "fp16_dense_tflops, fp8_dense_tflops, tdp_w, interconnect_gbs, "
+             "mig_max_instances, sm_count, source, notes, max_gpus_per_instance, max_vcpus, max_memory_gib, "
+             "cpu_generations, coalesce(interconnect_kind, '') FROM gpu_model ORDER BY id")) {
+        pricing::gpu_model g;
+        g.id = r[0].as<std::string>();
+        g.name = r[1].as<std::string>();
+        g.vendor = r[2].as<std::string>();
+        g.architecture = r[3].as<std::string>();
+        g.form_factor = r[4].as<std::string>();
+        g.vram_gb = r[5].as<int>();
+        g.memory_type = r[6].as<std::string>();
+        g.memory_bandwidth_gbs = r[7].as<int>();
+        g.fp16_dense_tflops = pricing::parse_figure(r[8].c_str());
+        g.fp8_dense_tflops = optional_figure(r[9]);
+        g.tdp_w = pricing::parse_figure(r[10].c_str());
+        g.interconnect_gbs = optional_figure(r[11]);
+        g.interconnect_kind = r[20].as<std::string>();
+        g.mig_max_instances = r[12].as<int>();
+        g.sm_count = r[13].as<int>();
+        g.source = r[14].as<std::string>();
+        g.notes = r[15].as<std::string>();
+        g.max_gpus_per_instance = r[16].as<int>();
+        g.max_vcpus = r[17].as<int>();
+        g.max_memory_gib = r[18].as<int>();
+        g.cpu_generations = parse_text_array(r[19].as<std::string>());
+        cat.gpus.push_back(std::move(g));
+    }
+    for (auto const& r : tx.exec("SELECT gpu, name, memory_gb, compute_slices, max_instances FROM mig_profile "
+                                 "ORDER BY gpu, compute_slices, memory_gb, name")) {
+        auto* g = const_cast<pricing::gpu_model*>(cat.find(r[0].c_str()));
+        if (g)
+            g->mig_profiles.push_back({r[1].as<std::string>(), r[2].as<int>(), r[3].as<int>(), r[4].as<int>()});
+    }
+    for (auto const& r : tx.exec("SELECT gpu, region, available_gpus FROM inventory ORDER BY gpu, region"))
+        cat.inventory.push_back({r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<int>()});
+    for (auto const& r : tx.exec("SELECT code, city, country, continent, sovereign FROM region ORDER BY code"))
+        cat.regions.push_back({r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(),
+                               r[3].as<std::string>(), r[4].as<bool>()});
+    for (auto const& r : tx.exec("SELECT gpu, region, array_agg(cpu_generation ORDER BY cpu_generation)::text "
+                                 "FROM gpu_region_cpu_generation GROUP BY gpu, region ORDER BY gpu, region")) {
+        auto* g = const_cast<pricing::gpu_model*>(cat.find(r[0].c_str()));
+        if (g)
+            g->extra_cpu_generations.push_back({r[1].as<std::string>(), parse_text_array(r[2].as<std::string>())});
+    }
+    for (auto const& r : tx.exec("SELECT name, kind, homepage, format FROM market_source ORDER BY name"))
+        cat.sources.push_back({r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(),
+                               r[3].as<std::string>()});
+    // Every region offers every model, at the same price.
+    for (auto& g : cat.gpus)
+        for (auto const& region : cat.regions)
+            g.regions.push_back(region.code);
+    return cat;
+}
+
+// The newest signed catalog as `tx` sees it.
+std::optional<pricing::signed_catalog> signed_catalog_in(pqxx::transaction_base& tx)
+{
+    auto const r = tx.exec("SELECT document, extract(epoch FROM signed_at)::bigint, sha256, key_id, signature "
+                           "FROM catalog_signature ORDER BY signed_at DESC, id DESC LIMIT 1");
+    if (r.empty())
+        return std::nullopt;
+    auto const document = r[0][0].as<std::string>();
+    return pricing::signed_catalog{document,
+                                   {pricing::instant(std::chrono::seconds(r[0][1].as<long long>())),
+                                    r[0][2].as<std::string>(), document.size(), r[0][3].as<std::string>(),
+                                    r[0][4].as<std::string>()}};
+}
+
+// Signs the catalog `tx` sees and stores it, unless the newest signed catalog is that document
+// already: true when it stored one.
+bool sign_catalog_in(pqxx::transaction_base& tx, catalog_signer const& sign)
+{
+    auto next = sign(catalog_in(tx));
+    if (auto const held = signed_catalog_in(tx); held && held->document == next.document)
+        return false;
+    tx.exec_params("INSERT INTO catalog_signature (signed_at, document, sha256, key_id, signature) "
+                   "VALUES (to_timestamp($1), $2, $3, $4, $5)",
+                   to_epoch(next.signature.signed_at), next.document, next.signature.catalog_sha256,
+                   next.signature.key_id, next.signature.signature);
+    return true;
+}
+
+}
+
 pricing::catalog database::load_catalog()
 {
     return guarded("loading the catalog", [&] {
         pqxx::read_transaction tx(impl_->conn);
-        pricing::catalog cat;
-        for (auto const& r : tx.exec(
-                 "SELECT id, name, vendor, architecture, form_factor, vram_gb, memory_type, memory_bandwidth_gbs, "
-                 "fp16_dense_tflops, fp16_dense_tflops_fp16acc, fp8_dense_tflops, tdp_w, interconnect_gbs, "
-                 "mig_max_instances, sm_count, source, notes, max_gpus_per_instance, max_vcpus, max_memory_gib, "
-                 "cpu_generations, coalesce(interconnect_kind, '') FROM gpu_model ORDER BY id")) {
-            pricing::gpu_model g;
-            g.id = r[0].as<std::string>();
-            g.name = r[1].as<std::string>();
-            g.vendor = r[2].as<std::string>();
-            g.architecture = r[3].as<std::string>();
-            g.form_factor = r[4].as<std::string>();
-            g.vram_gb = r[5].as<int>();
-            g.memory_type = r[6].as<std::string>();
-            g.memory_bandwidth_gbs = r[7].as<int>();
-            g.fp16_dense_tflops = pricing::parse_figure(r[8].c_str());
-            g.fp16_dense_tflops_fp16acc = pricing::parse_figure(r[9].c_str());
-            g.fp8_dense_tflops = optional_figure(r[10]);
-            g.tdp_w = pricing::parse_figure(r[11].c_str());
-            g.interconnect_gbs = optional_figure(r[12]);
-            g.interconnect_kind = r[21].as<std::string>();
-            g.mig_max_instances = r[13].as<int>();
-            g.sm_count = r[14].as<int>();
-            g.source = r[15].as<std::string>();
-            g.notes = r[16].as<std::string>();
-            g.max_gpus_per_instance = r[17].as<int>();
-            g.max_vcpus = r[18].as<int>();
-            g.max_memory_gib = r[19].as<int>();
-            g.cpu_generations = parse_text_array(r[20].as<std::string>());
-            cat.gpus.push_back(std::move(g));
-        }
-        for (auto const& r : tx.exec("SELECT gpu, name, memory_gb, compute_slices, max_instances FROM mig_profile "
-                                     "ORDER BY gpu, compute_slices, memory_gb, name")) {
-            auto* g = const_cast<pricing::gpu_model*>(cat.find(r[0].c_str()));
-            if (g)
-                g->mig_profiles.push_back({r[1].as<std::string>(), r[2].as<int>(), r[3].as<int>(), r[4].as<int>()});
-        }
-        for (auto const& r : tx.exec("SELECT gpu, region, available_gpus FROM inventory ORDER BY gpu, region"))
-            cat.inventory.push_back({r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<int>()});
-        for (auto const& r : tx.exec("SELECT code, city, country, continent, sovereign FROM region ORDER BY code"))
-            cat.regions.push_back({r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(),
-                                   r[3].as<std::string>(), r[4].as<bool>()});
-        for (auto const& r : tx.exec("SELECT gpu, region, array_agg(cpu_generation ORDER BY cpu_generation)::text "
-                                     "FROM gpu_region_cpu_generation GROUP BY gpu, region ORDER BY gpu, region")) {
-            auto* g = const_cast<pricing::gpu_model*>(cat.find(r[0].c_str()));
-            if (g)
-                g->extra_cpu_generations.push_back({r[1].as<std::string>(), parse_text_array(r[2].as<std::string>())});
-        }
-        for (auto const& r : tx.exec("SELECT name, kind, homepage, format FROM market_source ORDER BY name"))
-            cat.sources.push_back({r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(),
-                                   r[3].as<std::string>()});
-        // Every region offers every model, at the same price.
-        for (auto& g : cat.gpus)
-            for (auto const& region : cat.regions)
-                g.regions.push_back(region.code);
-        return cat;
+        return catalog_in(tx);
+    });
+}
+
+std::optional<pricing::signed_catalog> database::load_signed_catalog()
+{
+    return guarded("loading the signed catalog", [&] {
+        pqxx::read_transaction tx(impl_->conn);
+        return signed_catalog_in(tx);
     });
 }
 
@@ -425,7 +470,8 @@ import_summary database::import_observations(std::istream& csv, std::function<vo
     });
 }
 
-publish_summary database::publish(pricing::iso_week week, bool replace, pricing::instant now, sheet_signer const& sign)
+publish_summary database::publish(pricing::iso_week week, bool replace, pricing::instant now, sheet_signer const& sign,
+                                   catalog_signer const& sign_catalog)
 {
     return guarded("publishing", [&] {
         std::string const name = pricing::to_string(week);
@@ -499,6 +545,7 @@ publish_summary database::publish(pricing::iso_week week, bool replace, pricing:
         for (auto const chunk : input_chunks(canonical))
             tx.exec_params("INSERT INTO sheet_input_chunk (week, seq, csv) VALUES ($1, $2, $3)", name, seq++, std::string(chunk));
         summary.models = static_cast<int>(sheet.rows.size());
+        summary.catalog_signed = sign_catalog && sign_catalog_in(tx, sign_catalog);
         tx.exec(std::string("NOTIFY ") + change_channel);
         tx.commit();
         return summary;
@@ -513,22 +560,23 @@ void database::check()
     });
 }
 
-std::vector<pricing::iso_week> database::sign_unsigned(sheet_signer const& sign)
+signed_weeks database::sign_unsigned(sheet_signer const& sign, catalog_signer const& sign_catalog)
 {
     return guarded("signing sheets", [&] {
         pqxx::work tx(impl_->conn);
         tx.exec("LOCK TABLE sheet IN SHARE ROW EXCLUSIVE MODE");  // the lock publish takes
-        std::vector<pricing::iso_week> signed_weeks;
+        signed_weeks done;
         for (auto& sheet : sheets_in(tx, true)) {
             sign(sheet);
             tx.exec_params("UPDATE sheet SET signature = $2, key_id = $3 WHERE week = $1 AND signature IS NULL",
                            pricing::to_string(sheet.week), sheet.signature, sheet.key_id);
-            signed_weeks.push_back(sheet.week);
+            done.weeks.push_back(sheet.week);
         }
-        if (!signed_weeks.empty())
+        done.catalog = sign_catalog_in(tx, sign_catalog);
+        if (!done.weeks.empty() || done.catalog)
             tx.exec(std::string("NOTIFY ") + change_channel);
         tx.commit();
-        return signed_weeks;
+        return done;
     });
 }
 

@@ -7,6 +7,7 @@
 #include "pricing/listing_mapping.hpp"
 #include "pricing/observation.hpp"
 #include "pricing/sheet.hpp"
+#include "pricing/signing.hpp"
 
 #include <chrono>
 #include <functional>
@@ -75,6 +76,15 @@ struct refused_model {
 };
 // Signs a sheet about to be written (sets its signature and key_id); empty: publish unsigned.
 using sheet_signer = std::function<void(pricing::price_sheet&)>;
+// The /v1/catalog document of a catalog, signed now (main renders and signs it: the store does not
+// render).
+using catalog_signer = std::function<pricing::signed_catalog(pricing::catalog const&)>;
+
+// What `sign` signed: the sheets that had no signature, and the catalog if it had changed.
+struct signed_weeks {
+    std::vector<pricing::iso_week> weeks;
+    bool catalog = false;
+};
 
 struct publish_summary {
     pricing::iso_week week;
@@ -85,6 +95,7 @@ struct publish_summary {
     std::string inputs_sha256;
     std::string key_id;  // empty when published unsigned
     bool replaced = false;
+    bool catalog_signed = false;  // a changed catalog was signed with the sheet
 };
 
 // Bounds on a connection's waits; zero: libpq's and the server's defaults (no limit).
@@ -106,6 +117,8 @@ public:
     std::vector<std::string> migrate(std::span<const embedded_file> migrations);
 
     pricing::catalog load_catalog();
+    // The newest signed /v1/catalog document (migration 013), if the catalog was ever signed.
+    std::optional<pricing::signed_catalog> load_signed_catalog();
     std::vector<pricing::price_sheet> load_sheets();  // oldest first
     std::vector<pricing::observation> load_observations(pricing::time_window window);
     // The canonical observations CSV a published sheet was computed from, stored in chunks
@@ -129,11 +142,15 @@ public:
 
     // Computes, signs (unless `sign` is empty) and writes the sheet of `week` in one transaction,
     // then notifies listeners.
-    publish_summary publish(pricing::iso_week week, bool replace, pricing::instant now, sheet_signer const& sign);
+    // With `sign_catalog`, the catalog is signed in the same transaction unless the newest signed
+    // catalog is already the same document.
+    publish_summary publish(pricing::iso_week week, bool replace, pricing::instant now, sheet_signer const& sign,
+                            catalog_signer const& sign_catalog = nullptr);
 
     // Signs every published sheet that has no signature yet, all in one transaction (all or
     // nothing); returns the weeks it signed, oldest first. Signed sheets are left as they are.
-    std::vector<pricing::iso_week> sign_unsigned(sheet_signer const& sign);
+    // The catalog too, in the same transaction, unless the newest signed catalog is the same document.
+    signed_weeks sign_unsigned(sheet_signer const& sign, catalog_signer const& sign_catalog);
 
     // LISTEN for published changes; false where the server cannot (a read-only standby), and then
     // wait_for_change only waits. wait_for_change returns true when a change arrived since it last returned

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "pricing/signing.hpp"
+
 #include <string>
 #include <string_view>
 
@@ -7,5 +9,9 @@ namespace lcg::store {
 
 // Lower-case hex SHA-256 of `bytes`: the fingerprint a sheet publishes of its canonical inputs.
 std::string sha256_hex(std::string_view bytes);
+
+// The /v1/catalog `document` with the hash and length its signature covers, signed at `at` by
+// nobody yet (trust::signing_key::sign fills in the key and the signature).
+pricing::signed_catalog catalog_to_sign(std::string document, pricing::instant at);
 
 }

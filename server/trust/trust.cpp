@@ -179,21 +179,46 @@ pricing::outcome<key_ring> parse_key_ring(std::string_view keys_json)
     return ring;
 }
 
+pricing::outcome<pricing::catalog_signature> parse_catalog_signature(std::string_view signature_json)
+{
+    boost::system::error_code ec;
+    json::value const doc = json::parse(signature_json, ec);
+    if (ec || !doc.is_object())
+        return failed("the catalog's signature is not a JSON object");
+    auto const& o = doc.as_object();
+    if (text_member(o, "format") != pricing::catalog_bytes_format)
+        return failed("the catalog's signature is not in the " + std::string(pricing::catalog_bytes_format) + " format");
+    pricing::catalog_signature sig;
+    auto const at = pricing::parse_utc_timestamp(text_member(o, "signed_at"));
+    if (!at)
+        return failed("the catalog's signed_at: " + at.err().message);
+    sig.signed_at = *at;
+    auto const* bytes = o.if_contains("catalog_bytes");
+    if (!bytes || !bytes->is_int64() || bytes->as_int64() <= 0)
+        return failed("the catalog's signature has no positive catalog_bytes");
+    sig.catalog_bytes = static_cast<std::uint64_t>(bytes->as_int64());
+    sig.catalog_sha256 = text_member(o, "catalog_sha256");
+    sig.key_id = text_member(o, "key_id");
+    sig.signature = text_member(o, "signature");
+    return sig;
+}
+
 pricing::outcome<verified> verify_bytes(std::string_view bytes, std::string_view signature_base64,
                                         std::string_view key_id, signed_times times, key_ring const& keys)
 {
     auto const published_at = times.published_at;
+    std::string const what(times.what), when(times.time_name);
     if (signature_base64.empty() || key_id.empty())
-        return failed("the sheet is not signed (no signature or key_id)");
+        return failed("the " + what + " is not signed (no signature or key_id)");
     if (!pricing::published_in_time(times.effective_from, published_at))
-        return failed("the sheet's published_at " + pricing::to_rfc3339(published_at) + " is before its week began (" +
+        return failed("the " + what + "'s " + when + " " + pricing::to_rfc3339(published_at) + " is before its week began (" +
                       pricing::to_rfc3339(times.effective_from) +
                       "): a sheet is published once its window has closed, so this one was backdated or signed early");
     auto const* entry = keys.find(key_id);
     if (!entry)
-        return failed("the sheet names key " + std::string(key_id) + ", which is not among the published keys");
+        return failed("the " + what + " names key " + std::string(key_id) + ", which is not among the published keys");
     if (!entry->covers(published_at))
-        return failed("the key " + entry->key_id + " is not valid at the sheet's published_at " +
+        return failed("the key " + entry->key_id + " is not valid at the " + what + "'s " + when + " " +
                       pricing::to_rfc3339(published_at) + " (valid from " + pricing::to_rfc3339(entry->valid_from) +
                       (entry->valid_until ? " until " + pricing::to_rfc3339(*entry->valid_until) : "") + ")");
     auto const signature = decode_signature(signature_base64);
@@ -206,7 +231,7 @@ pricing::outcome<verified> verify_bytes(std::string_view bytes, std::string_view
     int const rc = EVP_DigestVerify(ctx.get(), signature->data(), signature->size(),
                                     reinterpret_cast<unsigned char const*>(bytes.data()), bytes.size());
     if (rc != 1)
-        return failed("the signature does not match the sheet's signed bytes under key " + entry->key_id);
+        return failed("the signature does not match the " + what + "'s signed bytes under key " + entry->key_id);
     return verified{entry->key_id};
 }
 
@@ -214,6 +239,12 @@ pricing::outcome<verified> verify_sheet(pricing::price_sheet const& sheet, key_r
 {
     return verify_bytes(pricing::signed_bytes(sheet), sheet.signature, sheet.key_id,
                         {sheet.effective_from, sheet.published_at}, keys);
+}
+
+pricing::outcome<verified> verify_catalog(pricing::catalog_signature const& signature, key_ring const& keys)
+{
+    return verify_bytes(pricing::signed_bytes(signature), signature.signature, signature.key_id,
+                        {signature.signed_at, signature.signed_at, "catalog", "signed_at"}, keys);
 }
 
 struct signing_key::key_holder {
@@ -250,6 +281,12 @@ void signing_key::sign(pricing::price_sheet& sheet) const
 {
     sheet.key_id = key_id_;
     sheet.signature = sign(pricing::signed_bytes(sheet));
+}
+
+void signing_key::sign(pricing::catalog_signature& catalog) const
+{
+    catalog.key_id = key_id_;
+    catalog.signature = sign(pricing::signed_bytes(catalog));
 }
 
 }

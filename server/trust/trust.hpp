@@ -34,10 +34,21 @@ struct verified {
 // signature.
 pricing::outcome<verified> verify_sheet(pricing::price_sheet const& sheet, key_ring const& keys);
 
-// The times a signature is checked against, both among the signed bytes.
+// The catalog's signature from /v1/catalog/signature (render::catalog_signature_json). The bytes it
+// covers are rebuilt from its figures (pricing::signed_bytes), never taken from the document.
+pricing::outcome<pricing::catalog_signature> parse_catalog_signature(std::string_view signature_json);
+
+// Checks a catalog signature over pricing::signed_bytes(signature) with the key it names, which must
+// cover its signed_at. The document's hash and length are the caller's to check.
+pricing::outcome<verified> verify_catalog(pricing::catalog_signature const& signature, key_ring const& keys);
+
+// The times a signature is checked against, both among the signed bytes, and how the errors name
+// what was signed and its time.
 struct signed_times {
     pricing::instant effective_from;
     pricing::instant published_at;
+    std::string_view what = "sheet";
+    std::string_view time_name = "published_at";
 };
 
 // The same check over given bytes (a mirror or an auditor that holds the signed text itself).
@@ -62,6 +73,8 @@ public:
     std::string sign(std::string_view bytes) const;
     // Signs the sheet: sets its signature and key_id.
     void sign(pricing::price_sheet& sheet) const;
+    // Signs the catalog signature's bytes: sets its signature and key_id.
+    void sign(pricing::catalog_signature& catalog) const;
 
 private:
     struct key_holder;

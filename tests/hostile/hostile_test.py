@@ -766,7 +766,8 @@ def case_backdated_retired_key(server, db):
             check(refused.returncode != 0 and "a retired key signs nothing new" in refused.stderr,
                   f"publish refuses the retired key: {refused.returncode} {refused.stderr.strip()}")
             # Every sheet of the other database signed again with B, as after a real rotation.
-            Database.psql(other.url("owner"), "UPDATE sheet SET signature = NULL, key_id = NULL")
+            Database.psql(other.url("owner"), "UPDATE sheet SET signature = NULL, key_id = NULL; "
+                                              "DELETE FROM catalog_signature")
             signed = lowcostgpu("sign", "--all", "--database-url", other.url("publisher"), "--signing-key", b,
                                 "--public-keys", keys)
             check(signed.returncode == 0, f"sign --all with B: {signed.stderr}")
@@ -850,30 +851,24 @@ def case_dripping_upstream(server, db):
 
 
 def case_xml_forbidden_characters(server, db):
-    # A hostile upstream puts characters XML 1.0 forbids (U+0001, U+000B, U+FFFE) in a model's name. A
-    # mirror takes the catalog as it comes (H5), and the SVG charts and the Atom feed it serves show
-    # names: each must still parse as XML, without those characters.
+    # Characters XML 1.0 forbids (U+0001, U+000B, U+FFFE) in a model's name: a mirror takes the
+    # catalog only as signed (H5), so they can come only from the operator's own catalog. The SVG
+    # charts, the Atom feed and the HTML page that show the name must still parse, without them.
     forged = "H100\u0001\u000b SXM\ufffe"
+    original = json.loads(served(server.port, "/v1/gpus/h100-sxm"))["name"]
 
-    def rewrite(path, body):
-        if path in ("/v1/gpus", "/v1/gpus/h100-sxm"):
-            doc = json.loads(body)
-            for g in doc.get("gpus", [doc]):
-                if g.get("id") == "h100-sxm":
-                    g["name"] = forged
-            return json.dumps(doc).encode()
-        return body
+    def rename(name):
+        quoted = name.replace("'", "''")
+        done = Database.psql(db.url("owner"), f"UPDATE gpu_model SET name = '{quoted}' WHERE id = 'h100-sxm'; "
+                                              "NOTIFY lowcostgpu_changed")
+        check(done.returncode == 0, f"the catalog renamed: {done.stderr}")
+        return wait_for(lambda: json.loads(served(server.port, "/v1/gpus/h100-sxm") or b"{}").get("name") == name, 10)
 
-    proxy = ForgingProxy(server.port, rewrite)
-    mirror = None
     try:
-        mirror = Server(None, ["--upstream", f"http://127.0.0.1:{proxy.port}", "--upstream-keys",
-                               required_env("LCG_PUBLIC_KEYS_FILE")])
-        gpu = served(mirror.port, "/v1/gpus/h100-sxm")
-        check(gpu is not None and json.loads(gpu)["name"] == forged, "the mirror took the forged name")
+        check(rename(forged), "the server shows the new name")
         for target in ("/v1/prices/h100-sxm/history.svg", "/v1/prices/h100-sxm/sparkline.svg", "/v1/sheets.atom",
                        "/v1/gpus/h100-sxm.html"):
-            body = served(mirror.port, target)
+            body = served(server.port, target)
             check(body is not None, f"{target} is served")
             if body is None:
                 continue
@@ -885,9 +880,71 @@ def case_xml_forbidden_characters(server, db):
                 except xml.etree.ElementTree.ParseError as e:
                     check(False, f"{target} is well-formed XML: {e}")
     finally:
-        for s_ in (mirror, proxy):
-            if s_:
-                s_.stop()
+        check(rename(original), "the name restored")
+
+
+def swap_models(doc, first, second, fields=("name", "vram_gb")):
+    """`doc`'s models `first` and `second` with `fields` swapped, as the hostile upstream of H5 did."""
+    models = {g["id"]: g for g in doc["gpus"]}
+    for field in fields:
+        models[first][field], models[second][field] = models[second][field], models[first][field]
+    return doc
+
+
+def case_swapped_catalog(server, db):
+    # An upstream that swaps the name and memory of the H100 SXM and the RTX 2060 in /v1/gpus made a
+    # mirror show the RTX 2060's price under the H100's name and size models on one "H100" (H5). A
+    # mirror takes the catalog only from /v1/catalog, under its signature: the swap in /v1/gpus
+    # changes nothing it shows (and audit names it); the same swap in /v1/catalog, or in it and in the signature's hash
+    # too, is refused with the reason in /readyz, and the mirror is not ready.
+    keys = required_env("LCG_PUBLIC_KEYS_FILE")
+    genuine = json.loads(served(server.port, "/v1/gpus/h100-sxm"))
+
+    def swapped_gpus(path, body):
+        if path == "/v1/gpus":
+            return json.dumps(swap_models(json.loads(body), "h100-sxm", "rtx-2060")).encode()
+        return body
+
+    def swapped_catalog(path, body):
+        if path == "/v1/catalog":
+            doc = json.loads(body)
+            doc["gpus"] = swap_models(doc["gpus"], "h100-sxm", "rtx-2060")
+            return (json.dumps(doc, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
+        return body
+
+    def swapped_and_rehashed(path, body):
+        if path == "/v1/catalog/signature":
+            forged = swapped_catalog("/v1/catalog", served(server.port, "/v1/catalog"))
+            sig = json.loads(body)
+            sig.update(catalog_sha256=hashlib.sha256(forged).hexdigest(), catalog_bytes=len(forged))
+            return json.dumps(sig).encode()
+        return swapped_catalog(path, body)
+
+    for rewrite, why in ((swapped_gpus, None),
+                         (swapped_catalog, b"not the document its signature vouches for"),
+                         (swapped_and_rehashed, b"its signature: the signature does not match")):
+        proxy = ForgingProxy(server.port, rewrite)
+        mirror = None
+        try:
+            mirror = Server(None, ["--upstream", f"http://127.0.0.1:{proxy.port}", "--upstream-keys", keys],
+                            ready=why is None)
+            if why is None:
+                shown = json.loads(served(mirror.port, "/v1/gpus/h100-sxm"))
+                check(shown["name"] == genuine["name"] and shown["vram_gb"] == genuine["vram_gb"],
+                      f"the mirror shows the signed H100, not the swapped one: {shown['name']}, {shown['vram_gb']} GB")
+                check(served(mirror.port, "/v1/catalog") == served(server.port, "/v1/catalog"),
+                      "the mirror serves the signed catalog byte for byte")
+                audit = lowcostgpu("audit", "--url", f"http://127.0.0.1:{proxy.port}", "--keys", keys)
+                check(audit.returncode == 1 and "catalog: FAILED: /v1/gpus shows h100-sxm's name" in audit.stdout,
+                      f"audit refuses the swapped /v1/gpus and says why: {audit.returncode} {audit.stdout[:300]}")
+                continue
+            said = wait_for(lambda: why in (http(mirror.port, "/readyz")[2] or b""), 10)
+            status, _, body = http(mirror.port, "/readyz")
+            check(said and status == 503, f"the mirror refuses the catalog and says why: {status} {body[:300]}")
+        finally:
+            for s_ in (mirror, proxy):
+                if s_:
+                    s_.stop()
 
 
 class PeakRss:
@@ -1038,8 +1095,10 @@ CASES = [
      "window, passed audit and a mirror (H4)", case_backdated_retired_key),
     ("dripping upstream", "an upstream dripping a byte a second held a mirror's every request for up to 600 s",
      case_dripping_upstream),
-    ("xml forbidden characters", "a model name with U+0001 or U+FFFE from an upstream made the SVG charts and the "
-     "Atom feed of a mirror ill-formed XML", case_xml_forbidden_characters),
+    ("xml forbidden characters", "a model name with U+0001 or U+FFFE made the SVG charts and the Atom feed "
+     "ill-formed XML", case_xml_forbidden_characters),
+    ("swapped catalog", "an upstream that swapped two models' names and memory in /v1/gpus made a mirror price "
+     "and size the RTX 2060 as the H100 (H5)", case_swapped_catalog),
     ("big week", "a summary page of a big week loaded the whole week (H1); slow readers of its JSON held their parts "
      "outside every budget (H2)", case_big_week),
 ]

@@ -4,6 +4,7 @@
 #include "server/trust/trust.hpp"
 
 #include "pricing/observation.hpp"
+#include "render/json.hpp"
 
 #include <cstdlib>
 #include <fstream>
@@ -29,7 +30,6 @@ pricing::gpu_model model(std::string id, std::string name, std::string vendor, s
     m.memory_type = "HBM3";
     m.memory_bandwidth_gbs = bandwidth;
     m.fp16_dense_tflops = std::move(tflops);
-    m.fp16_dense_tflops_fp16acc = m.fp16_dense_tflops;
     m.tdp_w = {"700", true};
     m.source = "synthetic test catalog";
     m.max_gpus_per_instance = max_gpus;
@@ -171,9 +171,11 @@ fixture_data const& data()
         pricing::key_ring keys{{{fixture_signing_key().key_id(), fixture_signing_key().public_key_pem(),
                                  pricing::instant(sys_days(2026y / January / 1).time_since_epoch()), std::nullopt}}};
         std::map<std::string, std::string> inputs{{"2026-W48", w48.csv}, {"2026-W49", w49.csv}};
-        return fixture_data{
-            snapshot::build(std::move(catalog), {w48.sheet, w49.sheet}, nullptr, fixture_now(), std::move(keys)),
-            std::move(inputs)};
+        auto signed_catalog = store::catalog_to_sign(render::catalog_document(catalog), fixture_now());
+        fixture_signing_key().sign(signed_catalog.signature);
+        return fixture_data{snapshot::build(std::move(catalog), {w48.sheet, w49.sheet}, nullptr, fixture_now(),
+                                            std::move(keys), std::move(signed_catalog)),
+                            std::move(inputs)};
     }();
     return built;
 }
@@ -303,6 +305,8 @@ std::optional<std::string> example_target(std::string_view pattern)
         {"/v1/sheets/{week}/sources/{sha256}", "/v1/sheets/2026-W49/sources/" + store::sha256_hex(fixture_raw_file)},
         {"/v1/sheets/{week}/signed.txt", "/v1/sheets/2026-W49/signed.txt"},
         {"/v1/sheets/{week}/signature.txt", "/v1/sheets/2026-W49/signature.txt"},
+        {"/v1/catalog", "/v1/catalog"},
+        {"/v1/catalog/signature", "/v1/catalog/signature"},
         {"/.well-known/lowcostgpu-keys.json", "/.well-known/lowcostgpu-keys.json"},
         {"/.well-known/lowcostgpu-keys/{key}", "/.well-known/lowcostgpu-keys/" + std::string(fixture_key_id) + ".pem"},
         {"/v1/methodology", "/v1/methodology"},

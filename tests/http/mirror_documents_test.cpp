@@ -5,6 +5,8 @@
 #include "server/mirror/sheet_check.hpp"
 
 #include "server/client/http_client.hpp"
+#include "server/store/digest.hpp"
+#include "server/trust/trust.hpp"
 
 #include "fixture.hpp"
 
@@ -15,6 +17,7 @@
 #include <doctest/doctest.h>
 
 using namespace lcg;
+namespace json = boost::json;
 
 namespace {
 
@@ -35,12 +38,13 @@ std::string replaced(std::string text, std::string const& from, std::string cons
 
 }
 
-TEST_CASE("the catalog read back from /v1/gpus, /v1/regions, /v1/inventory and /v1/sources renders the same documents")
+TEST_CASE("the catalog read back from the signed /v1/catalog is the catalog and renders the same documents")
 {
     auto const snap = testing::fixture_snapshot();
-    auto const catalog = mirror::parse_catalog(body_of("/v1/gpus"), body_of("/v1/regions"), body_of("/v1/inventory"),
-                                               body_of("/v1/sources"));
+    auto const catalog = mirror::parse_signed_catalog(body_of("/v1/catalog"));
     REQUIRE_MESSAGE(catalog, (catalog ? "" : catalog.err().message));
+    CHECK(*catalog == snap->catalog);
+    CHECK(render::catalog_document(*catalog) == body_of("/v1/catalog"));
     CHECK(render::to_text(render::catalog_json(*catalog, snap->current, render::language::en)) == body_of("/v1/gpus"));
     CHECK(render::to_text(render::regions_json(*catalog)) == body_of("/v1/regions"));
     CHECK(render::to_text(render::inventory_json(*catalog)) == body_of("/v1/inventory"));
@@ -161,4 +165,29 @@ TEST_CASE("/readyz shows a mirror's upstream: ready with the refusal while the l
     ctx.snapshot = nullptr;
     auto const starting = http::handle(req, ctx);
     CHECK(starting.result_int() == 503);
+}
+
+TEST_CASE("the catalog's signature verifies with the published key, and no longer once a signed figure changes")
+{
+    auto const snap = testing::fixture_snapshot();
+    auto const document = body_of("/v1/catalog");
+    auto const sig = trust::parse_catalog_signature(body_of("/v1/catalog/signature"));
+    REQUIRE_MESSAGE(sig, (sig ? "" : sig.err().message));
+    CHECK(sig->catalog_sha256 == store::sha256_hex(document));
+    CHECK(sig->catalog_bytes == document.size());
+    CHECK(json::parse(body_of("/v1/catalog/signature")).at("signed_bytes").as_string() == pricing::signed_bytes(*sig));
+    CHECK(trust::verify_catalog(*sig, snap->keys));
+
+    auto later = *sig;
+    later.signed_at += std::chrono::seconds(1);
+    CHECK_FALSE(trust::verify_catalog(later, snap->keys));
+    auto other = *sig;
+    other.catalog_sha256[0] = other.catalog_sha256[0] == '0' ? '1' : '0';
+    CHECK_FALSE(trust::verify_catalog(other, snap->keys));
+    // A key retired before the catalog was signed vouches for nothing then.
+    auto retired = snap->keys;
+    retired.keys.front().valid_until = sig->signed_at;
+    auto const refused = trust::verify_catalog(*sig, retired);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.err().message.find("not valid at the catalog's signed_at") != std::string::npos);
 }

@@ -254,6 +254,59 @@ TEST_CASE("a mirror never drops a sheet it verified nor goes back to an older ve
     CHECK((mirror.get(week).body == corrected));
 }
 
+TEST_CASE("a mirror shows the catalog only as signed: a change once it is signed, never an older signature")
+{
+    test_database db;
+    server_process origin(db.url("reader"));
+    // The upstream's first signed catalog, kept as the mirror first fetched it, and served again
+    // in place of the newer one while `replay` holds.
+    std::atomic<bool> replay{false};
+    std::mutex mutex;
+    std::map<std::string, std::string> first;
+    fake_upstream proxy([&](std::string const& target, std::map<std::string, std::string> const& in) {
+        std::map<std::string, std::string> forwarded;
+        if (auto it = in.find("accept"); it != in.end())
+            forwarded["accept"] = it->second;
+        auto const r = http_request(origin.port(), "GET", target, forwarded);
+        std::string body = r.body;
+        if (target == "/v1/catalog" || target == "/v1/catalog/signature") {
+            std::lock_guard lock(mutex);
+            auto const kept = first.emplace(target, body).first;
+            if (replay)
+                body = kept->second;
+        }
+        return std::optional<std::string>(raw_response(r.status, body, {"content-type: " + r.header("content-type")}));
+    });
+    auto mirror = mirror_of(proxy.url());
+    auto const name = [](server_process const& s) {
+        return std::string(parse(s.get("/v1/gpus/h100-sxm").body).at("name").as_string());
+    };
+    auto const before = name(origin);
+    auto const signed_catalog = origin.get("/v1/catalog").body;
+    REQUIRE(name(mirror) == before);
+
+    // The operator renames a model: its server shows the new name at once, the signed catalog and
+    // every mirror keep the old one until the catalog is signed again.
+    std::this_thread::sleep_for(std::chrono::seconds(1));  // signed_at has whole seconds
+    db.exec("UPDATE gpu_model SET name = name || ' (renamed)' WHERE id = 'h100-sxm'; NOTIFY lowcostgpu_changed");
+    REQUIRE(eventually([&] { return name(origin) == before + " (renamed)"; }, std::chrono::seconds(5)));
+    CHECK(origin.get("/v1/catalog").body == signed_catalog);
+    std::this_thread::sleep_for(std::chrono::seconds(2));  // two polls of the mirror
+    CHECK(name(mirror) == before);
+    auto const signed_now = run_lowcostgpu({"sign", "--all", "--database-url", db.url("publisher")});
+    CHECK(signed_now.exit_code == 0);
+    CHECK(contains(signed_now.out, "signed the catalog"));
+    CHECK(eventually([&] { return name(mirror) == before + " (renamed)"; }, std::chrono::seconds(15)));
+
+    // The older signature served again: refused as rolled back, and the newer catalog kept.
+    replay = true;
+    CHECK(eventually([&] { return upstream_state(mirror).at("state").as_string() == "refused"; },
+                     std::chrono::seconds(15)));
+    CHECK(contains(std::string(upstream_state(mirror).at("detail").as_string()), "catalog was signed at"));
+    CHECK(contains(std::string(upstream_state(mirror).at("detail").as_string()), "refused as rolled back"));
+    CHECK(name(mirror) == before + " (renamed)");
+}
+
 TEST_CASE("a mirror whose upstream is tampered from the start is not ready")
 {
     test_database db;

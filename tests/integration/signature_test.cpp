@@ -26,6 +26,15 @@ openssl pkey -pubin -in key.pem -outform DER | tail -c 32 | sha256sum | cut -c1-
 openssl pkeyutl -verify -pubin -inkey key.pem -rawin -in sheet.bytes -sigfile sheet.sig
 )sh";
 
+// The README's commands for the catalog, after those above (key.pem is the key that signed both).
+constexpr char const* readme_catalog_commands = R"sh(
+curl -s $BASE/v1/catalog/signature > catalog.json
+sed -n 's/.*"signed_bytes":"\([^"]*\)".*/\1/p' catalog.json | sed 's/\\n/\n/g' | head -c -1 > catalog.bytes
+sed -n 's/.*"signature":"\([^"]*\)".*/\1/p' catalog.json | base64 -d > catalog.sig
+openssl pkeyutl -verify -pubin -inkey key.pem -rawin -in catalog.bytes -sigfile catalog.sig
+curl -s $BASE/v1/catalog | sha256sum   # the catalog_sha256 line of catalog.bytes
+)sh";
+
 struct shell_result {
     int exit_code = -1;
     std::string output;
@@ -101,6 +110,26 @@ TEST_CASE("every published sample sheet verifies with stock openssl as the READM
         CHECK(bad.exit_code == 1);
         CHECK(contains(bad.output, "Signature Verification Failure"));
     }
+}
+
+TEST_CASE("the signed catalog verifies with stock openssl as the README says, a modified one does not")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    std::string const dir = scratch_dir("catalog");
+    std::string const prefix = "BASE=http://127.0.0.1:" + std::to_string(server.port()) + " W=current\nset -e\n";
+    auto const good = run_shell(dir, prefix + readme_commands + readme_catalog_commands);
+    CHECK(good.exit_code == 0);
+    auto const signature = json::parse(server.get("/v1/catalog/signature").body).as_object();
+    std::string const sha256(signature.at("catalog_sha256").as_string());
+    CHECK(read_all(dir + "/catalog.bytes") == std::string(signature.at("signed_bytes").as_string()));
+    CHECK(contains(good.output, "Signature Verified Successfully\nSignature Verified Successfully\n" + sha256));
+
+    auto const bad = run_shell(dir, "sed -i 's/^catalog_bytes [0-9]*/catalog_bytes 1/' catalog.bytes\n"
+                                    "openssl pkeyutl -verify -pubin -inkey key.pem -rawin -in catalog.bytes "
+                                    "-sigfile catalog.sig\n");
+    CHECK(bad.exit_code == 1);
+    CHECK(contains(bad.output, "Signature Verification Failure"));
 }
 
 TEST_CASE("audit checks every signature with the published keys and names what failed")
@@ -185,6 +214,7 @@ TEST_CASE("publish refuses to run without a signing key unless --unsigned, and s
     CHECK(contains(signed_now.out, "1 sheet(s) signed"));
     auto const again = run_lowcostgpu({"sign", "--all", "--database-url", db.url("publisher")});
     CHECK(contains(again.out, "0 sheet(s) signed"));
+    CHECK_FALSE(contains(again.out, "signed the catalog"));  // unchanged since publish signed it
 
     server_process server(db.url("reader"));
     auto const audit =

@@ -68,7 +68,23 @@ std::string signed_bytes(catalog_signature const& signature)
     line(out, "signed_at", to_rfc3339(signature.signed_at));
     line(out, "catalog_sha256", signature.catalog_sha256);
     line(out, "catalog_bytes", std::to_string(signature.catalog_bytes));
+    for (auto const& sheet : signature.sheets) {
+        out += "sheet";
+        field(out, to_string(sheet.week));
+        field(out, to_rfc3339(sheet.published_at));
+        field(out, sheet.inputs_sha256);
+        field(out, std::to_string(sheet.inputs_bytes));
+        out += '\n';
+    }
     return out;
+}
+
+indexed_sheet const* catalog_signature::find(iso_week week) const
+{
+    for (auto const& s : sheets)
+        if (s.week == week)
+            return &s;
+    return nullptr;
 }
 
 public_key const* key_ring::find(std::string_view key_id) const

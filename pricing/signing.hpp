@@ -54,25 +54,40 @@ struct signed_content {
 signed_content signed_content_of(price_sheet const& sheet);
 std::string signed_bytes(signed_content const& content);
 
-// The catalog (models and their names, memory and limits, regions, inventory, sources) is signed
-// too, so that a mirror shows nothing its upstream could have changed: `publish` and `sign` write
-// the /v1/catalog document (render::catalog_document) and sign these bytes about it:
+// The catalog (models and their names, memory and limits, regions, inventory, sources) and the
+// index of published sheets are signed too, so that a mirror shows nothing its upstream could have
+// changed, withheld or rolled back: `publish` and `sign` write the /v1/catalog document
+// (render::catalog_document) and sign these bytes about it and about every sheet then published:
 //
 //   lowcostgpu-catalog-v1
 //   signed_at 2026-11-30T00:00:04Z
 //   catalog_sha256 <64 hex: the SHA-256 of the /v1/catalog document's bytes>
 //   catalog_bytes <the document's length in bytes>
+//   sheet <week> <published_at> <inputs_sha256> <the inputs CSV's length in bytes>
+//   …one sheet line per published week, oldest first
 //
-// The length comes before the document: a verifier bounds its download by a signed figure.
+// The lengths come before the documents: a verifier bounds each download by a signed figure.
 inline constexpr std::string_view catalog_bytes_format = "lowcostgpu-catalog-v1";
+
+// One published sheet as the signed index lists it.
+struct indexed_sheet {
+    iso_week week;
+    instant published_at;
+    std::string inputs_sha256;
+    std::uint64_t inputs_bytes = 0;
+    bool operator==(indexed_sheet const&) const = default;
+};
 
 struct catalog_signature {
     instant signed_at;
     std::string catalog_sha256;
     std::uint64_t catalog_bytes = 0;
+    std::vector<indexed_sheet> sheets;  // oldest first
     std::string key_id;
     std::string signature;  // base64 Ed25519 over signed_bytes(*this)
     bool operator==(catalog_signature const&) const = default;
+
+    indexed_sheet const* find(iso_week week) const;
 };
 std::string signed_bytes(catalog_signature const& signature);
 

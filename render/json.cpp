@@ -507,11 +507,18 @@ std::string catalog_document(pricing::catalog const& catalog)
 
 json::object catalog_signature_json(pricing::catalog_signature const& signature)
 {
+    json::array sheets;
+    for (auto const& s : signature.sheets)
+        sheets.push_back({{"week", pricing::to_string(s.week)},
+                          {"published_at", pricing::to_rfc3339(s.published_at)},
+                          {"inputs_sha256", s.inputs_sha256},
+                          {"inputs_bytes", s.inputs_bytes}});
     return {{"format", pricing::catalog_bytes_format},
             {"signed_at", pricing::to_rfc3339(signature.signed_at)},
             {"catalog_sha256", signature.catalog_sha256},
             {"catalog_bytes", signature.catalog_bytes},
             {"catalog_url", "/v1/catalog"},
+            {"sheets", std::move(sheets)},
             {"key_id", signature.key_id},
             {"signature", signature.signature},
             {"signed_bytes", pricing::signed_bytes(signature)}};

@@ -118,7 +118,8 @@ boost::json::object keys_json(pricing::key_ring const& ring);
 // /v1/catalog: what `publish` and `sign` sign of the catalog, the members of /v1/gpus (without
 // prices), /v1/regions, /v1/inventory and /v1/sources in English, as text: its bytes are hashed.
 std::string catalog_document(pricing::catalog const& catalog);
-// /v1/catalog/signature: the signature of /v1/catalog, with the exact bytes it covers.
+// /v1/catalog/signature: the signature of /v1/catalog and of the sheet index, with the exact bytes
+// it covers.
 boost::json::object catalog_signature_json(pricing::catalog_signature const& signature);
 
 // An RFC 9457 problem document. `extra` members (for example the valid ids) are merged in.

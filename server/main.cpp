@@ -68,10 +68,10 @@ Usage:
                                               and mappings they came from, for audit --raw-inputs
   lowcostgpu publish [--week YYYY-Www] [--replace] [--signing-key FILE | --unsigned] [--public-keys KEYS.json]
                                               compute, sign and publish a weekly sheet (default: this week),
-                                              once its window has closed, and sign the catalog if it changed
+                                              once its window has closed, with the catalog and the sheet index
   lowcostgpu sign --all [--signing-key FILE] [--public-keys KEYS.json]
                                               sign every published sheet that has no signature, and the
-                                              catalog if it changed (all or nothing)
+                                              catalog and sheet index if they changed (all or nothing)
   lowcostgpu public-key [--signing-key FILE] [--valid-from TIME] [--keys KEYS.json]
                                               print the public keys document (for serve --public-keys):
                                               the keys of KEYS.json, those still open closed at TIME,
@@ -219,11 +219,11 @@ store::sheet_signer signer_of(trust::signing_key const& key)
     return [key](pricing::price_sheet& sheet) { key.sign(sheet); };
 }
 
-// Signs the /v1/catalog document of a catalog as of `at`.
+// Signs the /v1/catalog document of a catalog and the sheet index as of `at`.
 store::catalog_signer catalog_signer_of(trust::signing_key const& key, pricing::instant at)
 {
-    return [key, at](pricing::catalog const& catalog) {
-        auto out = store::catalog_to_sign(render::catalog_document(catalog), at);
+    return [key, at](pricing::catalog const& catalog, std::vector<pricing::indexed_sheet> index) {
+        auto out = store::catalog_to_sign(render::catalog_document(catalog), std::move(index), at);
         key.sign(out.signature);
         return out;
     };
@@ -257,7 +257,7 @@ int run_publish(arguments const& args)
               << " of " << s.models << " models priced from " << s.observations
               << " observations; inputs sha256 " << s.inputs_sha256
               << (s.key_id.empty() ? "; NOT signed" : "; signed with key " + s.key_id)
-              << (s.catalog_signed ? "; the catalog signed" : "") << "\n";
+              << (s.catalog_signed ? "; the catalog and the sheet index signed" : "") << "\n";
     for (auto const& r : s.refused)
         std::cout << "  not priced: " << r.gpu << ": " << r.reason << "\n";
     return 0;
@@ -268,7 +268,7 @@ int run_sign(arguments const& args)
     allow_only(args, {"database-url", "all", "signing-key", "public-keys"}, 0);
     if (!args.flag("all"))
         throw usage_error("sign takes --all: it signs every published sheet that has no signature yet, and the "
-                          "catalog if it changed since it was last signed");
+                          "catalog and the sheet index if they changed since they were last signed");
     auto const key = configured_signing_key(args);
     if (!key)
         throw usage_error("no signing key: pass --signing-key FILE or set LCG_SIGNING_KEY_FILE");
@@ -279,7 +279,7 @@ int run_sign(arguments const& args)
     for (auto const& w : done.weeks)
         std::cout << "signed " << pricing::to_string(w) << "\n";
     if (done.catalog)
-        std::cout << "signed the catalog\n";
+        std::cout << "signed the catalog and the sheet index\n";
     std::cout << done.weeks.size() << " sheet(s) signed with key " << key->key_id() << "\n";
     return 0;
 }

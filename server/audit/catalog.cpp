@@ -52,6 +52,34 @@ void compare_models(json::object const& signed_gpus, json::object const& served_
     }
 }
 
+// What differs between the served /v1/sheets and the signed index: a week withheld, a week
+// listed in an older version (rolled back) or otherwise, a week the signed index does not list.
+void compare_index(pricing::catalog_signature const& sig, json::object const& served_index,
+                   std::vector<std::string>& out)
+{
+    std::map<std::string, json::object const*, std::less<>> served;
+    for (auto const& s : served_index.at("sheets").as_array())
+        served[std::string(s.at("week").as_string())] = &s.as_object();
+    for (auto const& s : sig.sheets) {
+        std::string const week = pricing::to_string(s.week);
+        auto const it = served.find(week);
+        if (it == served.end()) {
+            out.push_back("/v1/sheets does not list " + week + ", which the signed index does: withheld");
+            continue;
+        }
+        auto const published = pricing::parse_utc_timestamp(std::string(it->second->at("published_at").as_string()));
+        if (published && *published < s.published_at)
+            out.push_back("/v1/sheets lists " + week + " published at " + pricing::to_rfc3339(*published) +
+                          ", before the signed index's " + pricing::to_rfc3339(s.published_at) + ": rolled back");
+        else if (!published || *published != s.published_at ||
+                 it->second->at("inputs_sha256").as_string() != s.inputs_sha256)
+            out.push_back("/v1/sheets lists " + week + " otherwise than the signed index");
+        served.erase(it);
+    }
+    for (auto const& extra : served)
+        out.push_back("/v1/sheets lists " + extra.first + ", which the signed index does not");
+}
+
 }
 
 bool audit_catalog(fetcher const& fetch, pricing::key_ring const& keys, std::ostream& report)
@@ -88,11 +116,13 @@ bool audit_catalog(fetcher const& fetch, pricing::key_ring const& keys, std::ost
     }
     compare_models(signed_doc.at("gpus").as_object(), object_of(fetch("/v1/gpus", "application/json"), "/v1/gpus"),
                    differences);
+    compare_index(*sig, object_of(fetch("/v1/sheets", "application/json"), "/v1/sheets"), differences);
     for (auto const& d : differences)
         report << "catalog: FAILED: " << d << "\n";
     if (differences.empty())
         report << "catalog: signed at " << pricing::to_rfc3339(sig->signed_at) << " with key " << sig->key_id
-               << "; every model, region, stock and source shown is as signed\n";
+               << "; every model, region, stock and source shown is as signed, and the " << sig->sheets.size()
+               << " sheet(s) of /v1/sheets are those of the signed index\n";
     return differences.empty();
 }
 

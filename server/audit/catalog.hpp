@@ -14,7 +14,8 @@ using fetcher = std::function<std::string(std::string const& path, char const* a
 // Whether the catalog a service shows is the one it signed (H5 of issue 29): its
 // /v1/catalog/signature verifies with `keys` at its signed_at, /v1/catalog has the signed length
 // and SHA-256, and /v1/regions, /v1/inventory, /v1/sources and every model of /v1/gpus show what
-// that document holds (a served model may add the current sheet's prices, nothing else). Writes one
+// that document holds (a served model may add the current sheet's prices, nothing else), and
+// /v1/sheets lists exactly the signed index's sheets (none withheld, none rolled back). Writes one
 // report line, or one per difference; true when all of it holds.
 bool audit_catalog(fetcher const& fetch, pricing::key_ring const& keys, std::ostream& report);
 

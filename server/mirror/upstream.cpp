@@ -33,9 +33,38 @@ T accepted_or_throw(pricing::outcome<T> r)
 
 std::string sheet_path(pricing::iso_week week) { return "/v1/sheets/" + pricing::to_string(week); }
 
-std::string fetch_inputs_of(upstream_options const& options, pricing::price_sheet const& sheet)
+// A sheet's canonical inputs; no longer than `signed_bytes` when the signed index gives its length.
+std::string fetch_inputs_of(upstream_options const& options, pricing::price_sheet const& sheet,
+                            std::optional<std::uint64_t> signed_bytes = std::nullopt)
 {
-    return client::get_body(options.origin, sheet_path(sheet.week) + "/observations.csv", "text/csv", options.limits);
+    auto limits = options.limits;
+    if (signed_bytes)
+        limits.max_body_bytes = std::min(limits.max_body_bytes, *signed_bytes);
+    return client::get_body(options.origin, sheet_path(sheet.week) + "/observations.csv", "text/csv", limits);
+}
+
+// The sheet index as served must be the signed one: a week it no longer lists is withheld, an older
+// version of a week rolled back, and a sheet the signed index does not list is not taken.
+void check_index(std::vector<listed_sheet> const& listed, pricing::catalog_signature const& signed_index)
+{
+    for (auto const& s : signed_index.sheets) {
+        std::string const week = pricing::to_string(s.week);
+        auto const it = std::find_if(listed.begin(), listed.end(), [&](auto const& l) { return l.week == s.week; });
+        if (it == listed.end())
+            throw std::runtime_error("the upstream's /v1/sheets does not list " + week +
+                                     ", which its signed index does: refused as withheld");
+        if (it->published_at < s.published_at)
+            throw std::runtime_error("the upstream's /v1/sheets lists " + week + " as published at " +
+                                     pricing::to_rfc3339(it->published_at) + ", before the version its signed index "
+                                     "lists (" + pricing::to_rfc3339(s.published_at) + "): refused as rolled back");
+        if (it->published_at != s.published_at || it->inputs_sha256 != s.inputs_sha256)
+            throw std::runtime_error("the upstream's /v1/sheets lists " + week + " otherwise than its signed index: "
+                                     "refused as unsigned");
+    }
+    for (auto const& l : listed)
+        if (!signed_index.find(l.week))
+            throw std::runtime_error("the upstream's /v1/sheets lists " + pricing::to_string(l.week) +
+                                     ", which its signed index does not: refused as unsigned");
 }
 
 // The upstream's catalog, taken only as signed: the signature (a small document) is checked first,
@@ -131,7 +160,10 @@ std::map<std::string, upstream::document, std::less<>> upstream::poll(bool& chan
     return out;
 }
 
-std::string upstream::fetch_inputs(pricing::price_sheet const& sheet) const { return fetch_inputs_of(options_, sheet); }
+std::string upstream::fetch_inputs(pricing::price_sheet const& sheet, std::uint64_t signed_bytes) const
+{
+    return fetch_inputs_of(options_, sheet, signed_bytes);
+}
 
 upstream::accepted_state upstream::fetch_whole(std::map<std::string, document, std::less<>> documents) const
 {
@@ -140,6 +172,7 @@ upstream::accepted_state upstream::fetch_whole(std::map<std::string, document, s
                                                accepted_ ? &accepted_->signed_catalog : nullptr);
     next.catalog = accepted_or_throw(parse_signed_catalog(next.signed_catalog.document));
     auto const listed = accepted_or_throw(parse_sheet_index(documents.at("/v1/sheets").body));
+    check_index(listed, next.signed_catalog.signature);
     for (auto const& entry : listed) {
         std::string body = client::get_body(options_.origin, sheet_path(entry.week), "application/json", options_.limits);
         if (accepted_) {
@@ -160,7 +193,7 @@ upstream::accepted_state upstream::fetch_whole(std::map<std::string, document, s
                                      " refused: it is not the sheet /v1/sheets lists for that week");
         // The signature before the inputs: an unsigned or forged sheet costs no download.
         accepted_or_throw(check_signature(sheet, options_.pinned_keys));
-        accepted_or_throw(check_inputs(sheet, fetch_inputs(sheet)));
+        accepted_or_throw(check_inputs(sheet, fetch_inputs(sheet, next.signed_catalog.signature.find(sheet.week)->inputs_bytes)));
         next.sheets.push_back(std::move(sheet));
         next.sheet_bodies[entry.week] = std::move(body);
     }

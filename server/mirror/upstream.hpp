@@ -62,7 +62,7 @@ private:
 
     std::map<std::string, document, std::less<>> poll(bool& changed) const;
     accepted_state fetch_whole(std::map<std::string, document, std::less<>> documents) const;
-    std::string fetch_inputs(pricing::price_sheet const& sheet) const;
+    std::string fetch_inputs(pricing::price_sheet const& sheet, std::uint64_t signed_bytes) const;
 
     upstream_options options_;
     std::optional<accepted_state> accepted_;

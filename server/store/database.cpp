@@ -320,31 +320,68 @@ pricing::catalog catalog_in(pqxx::transaction_base& tx)
     return cat;
 }
 
+// Every published sheet as the signed index lists it, oldest first. octet_length reads a compressed
+// chunk's length from its header, without decompressing it.
+std::vector<pricing::indexed_sheet> index_in(pqxx::transaction_base& tx)
+{
+    std::vector<pricing::indexed_sheet> index;
+    for (auto const& r : tx.exec("SELECT s.week, extract(epoch FROM s.published_at)::bigint, s.inputs_sha256, "
+                                 "coalesce((SELECT sum(octet_length(c.csv)) FROM sheet_input_chunk c "
+                                 "WHERE c.week = s.week), 0)::bigint FROM sheet s ORDER BY s.week"))
+        index.push_back({pricing::parse_week(r[0].c_str()).value(),
+                         pricing::instant(std::chrono::seconds(r[1].as<long long>())), r[2].as<std::string>(),
+                         r[3].as<std::uint64_t>()});
+    return index;
+}
+
+// The index as catalog_signature.sheets keeps it: a line per sheet, "week epoch sha256 bytes".
+std::string index_text(std::vector<pricing::indexed_sheet> const& index)
+{
+    std::string out;
+    for (auto const& s : index)
+        out += pricing::to_string(s.week) + " " + std::to_string(to_epoch(s.published_at)) + " " + s.inputs_sha256 +
+               " " + std::to_string(s.inputs_bytes) + "\n";
+    return out;
+}
+
+std::vector<pricing::indexed_sheet> index_of(std::string const& text)
+{
+    std::vector<pricing::indexed_sheet> index;
+    std::istringstream lines(text);
+    std::string week, sha256;
+    long long epoch = 0;
+    std::uint64_t bytes = 0;
+    while (lines >> week >> epoch >> sha256 >> bytes)
+        index.push_back({pricing::parse_week(week).value(), pricing::instant(std::chrono::seconds(epoch)), sha256, bytes});
+    return index;
+}
+
 // The newest signed catalog as `tx` sees it.
 std::optional<pricing::signed_catalog> signed_catalog_in(pqxx::transaction_base& tx)
 {
-    auto const r = tx.exec("SELECT document, extract(epoch FROM signed_at)::bigint, sha256, key_id, signature "
+    auto const r = tx.exec("SELECT document, extract(epoch FROM signed_at)::bigint, sha256, key_id, signature, sheets "
                            "FROM catalog_signature ORDER BY signed_at DESC, id DESC LIMIT 1");
     if (r.empty())
         return std::nullopt;
     auto const document = r[0][0].as<std::string>();
     return pricing::signed_catalog{document,
                                    {pricing::instant(std::chrono::seconds(r[0][1].as<long long>())),
-                                    r[0][2].as<std::string>(), document.size(), r[0][3].as<std::string>(),
-                                    r[0][4].as<std::string>()}};
+                                    r[0][2].as<std::string>(), document.size(), index_of(r[0][5].as<std::string>()),
+                                    r[0][3].as<std::string>(), r[0][4].as<std::string>()}};
 }
 
-// Signs the catalog `tx` sees and stores it, unless the newest signed catalog is that document
-// already: true when it stored one.
+// Signs the catalog and the sheet index `tx` sees and stores them, unless the newest signed
+// catalog is that document with that index already: true when it stored one.
 bool sign_catalog_in(pqxx::transaction_base& tx, catalog_signer const& sign)
 {
-    auto next = sign(catalog_in(tx));
-    if (auto const held = signed_catalog_in(tx); held && held->document == next.document)
+    auto next = sign(catalog_in(tx), index_in(tx));
+    if (auto const held = signed_catalog_in(tx);
+        held && held->document == next.document && held->signature.sheets == next.signature.sheets)
         return false;
-    tx.exec_params("INSERT INTO catalog_signature (signed_at, document, sha256, key_id, signature) "
-                   "VALUES (to_timestamp($1), $2, $3, $4, $5)",
+    tx.exec_params("INSERT INTO catalog_signature (signed_at, document, sha256, sheets, key_id, signature) "
+                   "VALUES (to_timestamp($1), $2, $3, $4, $5, $6)",
                    to_epoch(next.signature.signed_at), next.document, next.signature.catalog_sha256,
-                   next.signature.key_id, next.signature.signature);
+                   index_text(next.signature.sheets), next.signature.key_id, next.signature.signature);
     return true;
 }
 

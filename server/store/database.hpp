@@ -76,11 +76,12 @@ struct refused_model {
 };
 // Signs a sheet about to be written (sets its signature and key_id); empty: publish unsigned.
 using sheet_signer = std::function<void(pricing::price_sheet&)>;
-// The /v1/catalog document of a catalog, signed now (main renders and signs it: the store does not
-// render).
-using catalog_signer = std::function<pricing::signed_catalog(pricing::catalog const&)>;
+// The /v1/catalog document of a catalog and the index of the sheets then published, signed now
+// (main renders and signs it: the store does not render).
+using catalog_signer =
+    std::function<pricing::signed_catalog(pricing::catalog const&, std::vector<pricing::indexed_sheet>)>;
 
-// What `sign` signed: the sheets that had no signature, and the catalog if it had changed.
+// What `sign` signed: the sheets that had no signature, and the catalog if it or the index had changed.
 struct signed_weeks {
     std::vector<pricing::iso_week> weeks;
     bool catalog = false;

@@ -23,10 +23,12 @@ std::string sha256_hex(std::string_view bytes)
     return out;
 }
 
-pricing::signed_catalog catalog_to_sign(std::string document, pricing::instant at)
+pricing::signed_catalog catalog_to_sign(std::string document, std::vector<pricing::indexed_sheet> index,
+                                        pricing::instant at)
 {
     pricing::signed_catalog out;
     out.signature.signed_at = at;
+    out.signature.sheets = std::move(index);
     out.signature.catalog_sha256 = sha256_hex(document);
     out.signature.catalog_bytes = document.size();
     out.document = std::move(document);

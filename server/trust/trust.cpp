@@ -198,6 +198,19 @@ pricing::outcome<pricing::catalog_signature> parse_catalog_signature(std::string
         return failed("the catalog's signature has no positive catalog_bytes");
     sig.catalog_bytes = static_cast<std::uint64_t>(bytes->as_int64());
     sig.catalog_sha256 = text_member(o, "catalog_sha256");
+    auto const* sheets = o.if_contains("sheets");
+    if (!sheets || !sheets->is_array())
+        return failed("the catalog's signature has no \"sheets\" array");
+    for (auto const& entry : sheets->as_array()) {
+        auto const* e = entry.if_object();
+        auto const week = pricing::parse_week(e ? text_member(*e, "week") : "");
+        auto const published = pricing::parse_utc_timestamp(e ? text_member(*e, "published_at") : "");
+        auto const* size = e ? e->if_contains("inputs_bytes") : nullptr;
+        if (!week || !published || !size || !size->is_int64() || size->as_int64() < 0)
+            return failed("the catalog's signature lists a sheet without its week, published_at or inputs_bytes");
+        sig.sheets.push_back({*week, *published, text_member(*e, "inputs_sha256"),
+                              static_cast<std::uint64_t>(size->as_int64())});
+    }
     sig.key_id = text_member(o, "key_id");
     sig.signature = text_member(o, "signature");
     return sig;

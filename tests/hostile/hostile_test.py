@@ -799,7 +799,9 @@ def case_backdated_retired_key(server, db):
             check(honest.returncode == 0, f"the genuine sheet audits: {honest.stdout[-300:]}")
             mirror = Server(None, ["--upstream", f"http://127.0.0.1:{proxy.port}", "--upstream-keys", keys],
                             ready=False)
-            ready = wait_for(lambda: b"before its week began" in (http(mirror.port, "/readyz")[2] or b""), 10)
+            # The backdated published_at in /v1/sheets is not the signed index's: refused before the
+            # sheet itself is read.
+            ready = wait_for(lambda: b"refused as rolled back" in (http(mirror.port, "/readyz")[2] or b""), 10)
             check(ready, f"the mirror refuses the upstream and says why: {http(mirror.port, '/readyz')[2][:400]}")
             check(http(mirror.port, f"/v1/sheets/{this_week}")[0] != 200 or
                   json.loads(served(mirror.port, f"/v1/sheets/{this_week}"))["key_id"] != key_a,
@@ -920,31 +922,75 @@ def case_swapped_catalog(server, db):
             return json.dumps(sig).encode()
         return swapped_catalog(path, body)
 
-    for rewrite, why in ((swapped_gpus, None),
-                         (swapped_catalog, b"not the document its signature vouches for"),
-                         (swapped_and_rehashed, b"its signature: the signature does not match")):
+    proxy = ForgingProxy(server.port, swapped_gpus)
+    mirror = None
+    try:
+        mirror = Server(None, ["--upstream", f"http://127.0.0.1:{proxy.port}", "--upstream-keys", keys])
+        shown = json.loads(served(mirror.port, "/v1/gpus/h100-sxm"))
+        check(shown["name"] == genuine["name"] and shown["vram_gb"] == genuine["vram_gb"],
+              f"the mirror shows the signed H100, not the swapped one: {shown['name']}, {shown['vram_gb']} GB")
+        check(served(mirror.port, "/v1/catalog") == served(server.port, "/v1/catalog"),
+              "the mirror serves the signed catalog byte for byte")
+        audit = lowcostgpu("audit", "--url", f"http://127.0.0.1:{proxy.port}", "--keys", keys)
+        check(audit.returncode == 1 and "catalog: FAILED: /v1/gpus shows h100-sxm's name" in audit.stdout,
+              f"audit refuses the swapped /v1/gpus and says why: {audit.returncode} {audit.stdout[:300]}")
+    finally:
+        for s_ in (mirror, proxy):
+            if s_:
+                s_.stop()
+    check_mirror_refuses(server, swapped_catalog, b"not the document its signature vouches for", "the swapped catalog")
+    check_mirror_refuses(server, swapped_and_rehashed, b"its signature: the signature does not match",
+                         "the swapped catalog with its hash")
+
+
+def check_mirror_refuses(server, rewrite, reason, what):
+    """A mirror of `server` seen through a ForgingProxy with `rewrite` is not ready, and its /readyz
+    gives `reason` (bytes)."""
+    proxy = ForgingProxy(server.port, rewrite)
+    mirror = None
+    try:
+        mirror = Server(None, ["--upstream", f"http://127.0.0.1:{proxy.port}", "--upstream-keys",
+                               required_env("LCG_PUBLIC_KEYS_FILE")], ready=False)
+        said = wait_for(lambda: reason in (http(mirror.port, "/readyz")[2] or b""), 10)
+        status, _, body = http(mirror.port, "/readyz")
+        check(said and status == 503, f"the mirror refuses {what} and says why: {status} {body[:300]}")
+    finally:
+        for s_ in (mirror, proxy):
+            if s_:
+                s_.stop()
+
+
+def case_withheld_and_rolled_back(server, db):
+    # Mirrors accepted withholding and rollback of sheets (medium finding): an upstream that stops
+    # listing this week, or lists an older version of a week, shows what the signed index does not.
+    # audit and a fresh mirror refuse both, each with its reason.
+    keys = required_env("LCG_PUBLIC_KEYS_FILE")
+    index = json.loads(served(server.port, "/v1/sheets"))
+    newest, oldest = index["sheets"][0], index["sheets"][-1]
+
+    def withheld(path, body):
+        if path == "/v1/sheets":
+            doc = json.loads(body)
+            doc["sheets"] = [s_ for s_ in doc["sheets"] if s_["week"] != newest["week"]]
+            doc["count"] = len(doc["sheets"])
+            return json.dumps(doc).encode()
+        return body
+
+    def rolled_back(path, body):
+        if path == "/v1/sheets":
+            return body.replace(f'"published_at":"{oldest["published_at"]}"'.encode(),
+                                b'"published_at":"2000-01-01T00:00:00Z"', 1)
+        return body
+
+    for rewrite, why in ((withheld, "withheld"), (rolled_back, "rolled back")):
         proxy = ForgingProxy(server.port, rewrite)
-        mirror = None
         try:
-            mirror = Server(None, ["--upstream", f"http://127.0.0.1:{proxy.port}", "--upstream-keys", keys],
-                            ready=why is None)
-            if why is None:
-                shown = json.loads(served(mirror.port, "/v1/gpus/h100-sxm"))
-                check(shown["name"] == genuine["name"] and shown["vram_gb"] == genuine["vram_gb"],
-                      f"the mirror shows the signed H100, not the swapped one: {shown['name']}, {shown['vram_gb']} GB")
-                check(served(mirror.port, "/v1/catalog") == served(server.port, "/v1/catalog"),
-                      "the mirror serves the signed catalog byte for byte")
-                audit = lowcostgpu("audit", "--url", f"http://127.0.0.1:{proxy.port}", "--keys", keys)
-                check(audit.returncode == 1 and "catalog: FAILED: /v1/gpus shows h100-sxm's name" in audit.stdout,
-                      f"audit refuses the swapped /v1/gpus and says why: {audit.returncode} {audit.stdout[:300]}")
-                continue
-            said = wait_for(lambda: why in (http(mirror.port, "/readyz")[2] or b""), 10)
-            status, _, body = http(mirror.port, "/readyz")
-            check(said and status == 503, f"the mirror refuses the catalog and says why: {status} {body[:300]}")
+            audit = lowcostgpu("audit", "--url", f"http://127.0.0.1:{proxy.port}", "--keys", keys)
+            check(audit.returncode == 1 and f": {why}" in audit.stdout,
+                  f"audit refuses the {why} index and says why: {audit.returncode} {audit.stdout[:300]}")
         finally:
-            for s_ in (mirror, proxy):
-                if s_:
-                    s_.stop()
+            proxy.stop()
+        check_mirror_refuses(server, rewrite, f"refused as {why}".encode(), f"the {why} index")
 
 
 class PeakRss:
@@ -1099,6 +1145,8 @@ CASES = [
      "ill-formed XML", case_xml_forbidden_characters),
     ("swapped catalog", "an upstream that swapped two models' names and memory in /v1/gpus made a mirror price "
      "and size the RTX 2060 as the H100 (H5)", case_swapped_catalog),
+    ("withheld and rolled back", "mirrors accepted an index that withheld a sheet or listed an older version "
+     "of one", case_withheld_and_rolled_back),
     ("big week", "a summary page of a big week loaded the whole week (H1); slow readers of its JSON held their parts "
      "outside every budget (H2)", case_big_week),
 ]

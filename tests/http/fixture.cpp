@@ -171,7 +171,10 @@ fixture_data const& data()
         pricing::key_ring keys{{{fixture_signing_key().key_id(), fixture_signing_key().public_key_pem(),
                                  pricing::instant(sys_days(2026y / January / 1).time_since_epoch()), std::nullopt}}};
         std::map<std::string, std::string> inputs{{"2026-W48", w48.csv}, {"2026-W49", w49.csv}};
-        auto signed_catalog = store::catalog_to_sign(render::catalog_document(catalog), fixture_now());
+        std::vector<pricing::indexed_sheet> index;
+        for (auto const* w : {&w48, &w49})
+            index.push_back({w->sheet.week, w->sheet.published_at, w->sheet.inputs_sha256, w->csv.size()});
+        auto signed_catalog = store::catalog_to_sign(render::catalog_document(catalog), std::move(index), fixture_now());
         fixture_signing_key().sign(signed_catalog.signature);
         return fixture_data{snapshot::build(std::move(catalog), {w48.sheet, w49.sheet}, nullptr, fixture_now(),
                                             std::move(keys), std::move(signed_catalog)),

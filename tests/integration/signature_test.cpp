@@ -124,6 +124,20 @@ TEST_CASE("the signed catalog verifies with stock openssl as the README says, a 
     std::string const sha256(signature.at("catalog_sha256").as_string());
     CHECK(read_all(dir + "/catalog.bytes") == std::string(signature.at("signed_bytes").as_string()));
     CHECK(contains(good.output, "Signature Verified Successfully\nSignature Verified Successfully\n" + sha256));
+    // The signed index: every published sheet, oldest first, with the length of its inputs.
+    auto const& listed = signature.at("sheets").as_array();
+    auto const weeks = published_weeks(server);  // newest first
+    REQUIRE(listed.size() == weeks.size());
+    for (std::size_t i = 0; i < listed.size(); ++i) {
+        auto const& entry = listed[i].as_object();
+        std::string const week(entry.at("week").as_string());
+        CHECK(week == weeks[weeks.size() - 1 - i]);
+        auto const sheet = json::parse(server.get("/v1/sheets/" + week).body).as_object();
+        CHECK(entry.at("published_at") == sheet.at("published_at"));
+        CHECK(entry.at("inputs_sha256") == sheet.at("inputs_sha256"));
+        CHECK(entry.at("inputs_bytes").as_int64() ==
+              static_cast<std::int64_t>(server.get("/v1/sheets/" + week + "/observations.csv").body.size()));
+    }
 
     auto const bad = run_shell(dir, "sed -i 's/^catalog_bytes [0-9]*/catalog_bytes 1/' catalog.bytes\n"
                                     "openssl pkeyutl -verify -pubin -inkey key.pem -rawin -in catalog.bytes "

@@ -52,7 +52,8 @@ std::string signatures_section(json::object const& sig, links const& to)
     out += "\n" + say(l, "method_md.verify") + "\n\n";
     for (auto const& step : md::array_at(sig, "how_to_verify"))
         out += "    " + text(step) + "\n";
-    return out + "\n" + say(l, "method_md.then_check", {{"what", escape(text(sig, "also_check"))}}) + "\n\n";
+    out += "\n" + say(l, "method_md.then_check", {{"what", escape(text(sig, "also_check"))}}) + "\n\n";
+    return out + escape(text(md::object_at(sig, "catalog"), "covers")) + "\n\n";
 }
 
 }

@@ -148,6 +148,8 @@ json::object signatures(pricing::key_ring const& keys, language l)
                           say(l, "method.sig.key_id_comment")),
              "openssl pkeyutl -verify -pubin -inkey key.pem -rawin -in sheet.bytes -sigfile sheet.sig"}},
         {"also_check", say(l, "method.sig.also_check")},
+        {"catalog",
+         {{"url", "/v1/catalog"}, {"signature_url", "/v1/catalog/signature"}, {"covers", say(l, "method.sig.catalog")}}},
         {"keys", std::move(published)}};
 }
 

@@ -200,6 +200,32 @@ response with_parts(response res, std::shared_ptr<archive::stream> stream)
     return res;
 }
 
+// What a HEAD of a week's CSV or JSON is framed by: the length the signed index gives the CSV (when
+// it lists this version of the week), none for the JSON. Its body is never asked for (a HEAD sends
+// no body); were it asked, it would end at once.
+class head_only_parts final : public body_source {
+public:
+    void next(std::function<void(body_part)> done) override { done({}); }
+};
+
+// A HEAD answered without reading a part, so a mirror fetches nothing from its upstream for it;
+// empty when the CSV's length is not signed (an unsigned publication): the stream is opened then.
+std::optional<response> head_of_parts(route_input const& in, pricing::price_sheet const& sheet, response res)
+{
+    if (in.req.method() != beast_http::verb::head)
+        return std::nullopt;
+    std::optional<std::size_t> size;
+    if (in.format == render::format::csv) {
+        auto const& signed_catalog = in.snap().signed_catalog;
+        auto const* indexed = signed_catalog ? signed_catalog->signature.find(sheet.week) : nullptr;
+        if (!indexed || indexed->inputs_sha256 != sheet.inputs_sha256)
+            return std::nullopt;
+        size = static_cast<std::size_t>(indexed->inputs_bytes);
+    }
+    send_parts(res, std::make_shared<head_only_parts>(), size);
+    return res;
+}
+
 // Known before anything is read: the CSV's validator is the sheet's inputs_sha256 (the SHA-256 of
 // its bytes); the JSON is rendered from those bytes alone, so it is tagged by them too.
 std::string inputs_etag(pricing::price_sheet const& sheet, render::format f)
@@ -221,6 +247,8 @@ response observations_parts(route_input& in, archive::archive* inputs, pricing::
                               cache_control);
     if (res.result() != beast_http::status::ok)
         return res;
+    if (auto head = head_of_parts(in, sheet, res))
+        return std::move(*head);
     if (auto stream = inputs->open_cached(sheet, in.format))
         return with_parts(std::move(res), std::move(stream));
     in.later = [inputs, sheet, format = in.format, req = std::make_shared<const request>(in.req),

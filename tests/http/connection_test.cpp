@@ -205,7 +205,7 @@ TEST_CASE("an answer given later (a week's inputs read off the loop) keeps its p
           std::to_string(testing::fixture_inputs({2026, 49}).size()));
     CHECK(answers[2].body().empty());
     CHECK(w.open());
-    CHECK(inputs.measure().reads == 2);
+    CHECK(inputs.measure().reads == 1);  // the HEAD is answered from the signed index, reading nothing
 }
 
 TEST_CASE("a body sent in parts without a known length is chunked for HTTP/1.1, and ends the connection for HTTP/1.0")

@@ -134,8 +134,16 @@ TEST_CASE("every route × every format it offers: by Accept, by suffix, cached, 
             // HEAD: answered as GET here; the connection sends the head alone (connection_test.cpp).
             auto const head = fixture_request(target, {{"Accept", std::string(render::media_type(f))}}, bh::verb::head);
             CHECK(head.result() == bh::status::ok);
-            CHECK(head.body() == res.body());
-            CHECK(header(head, "Content-Length") == std::to_string(res.body().size()));
+            if (in_parts) {
+                // A week's CSV and JSON: nothing is read for a HEAD; the CSV's length is the signed
+                // index's (the JSON's framing is the connection's: connection_test.cpp, mirror_test.cpp).
+                CHECK(head.body().empty());
+                if (f == format::csv)
+                    CHECK(header(head, "Content-Length") == std::to_string(res.body().size()));
+            } else {
+                CHECK(head.body() == res.body());
+                CHECK(header(head, "Content-Length") == std::to_string(res.body().size()));
+            }
             CHECK(header(head, "ETag") == etag);
 
             // Format-specific headers and shapes.

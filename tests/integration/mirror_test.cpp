@@ -309,6 +309,30 @@ TEST_CASE("a mirror shows the catalog only as signed: a change once it is signed
     CHECK(name(mirror) == before + " (renamed)");
 }
 
+TEST_CASE("a mirror answers a HEAD of a week's inputs without fetching the week from its upstream")
+{
+    test_database db;
+    server_process origin(db.url("reader"));
+    std::atomic<bool> tamper{false};
+    std::atomic<int> inputs_requests{0};
+    auto proxy = tampering_proxy(origin, tamper, nullptr, &inputs_requests);
+    auto mirror = mirror_of(proxy.url());
+    std::string const csv = "/v1/sheets/" + this_week() + "/observations.csv";
+    auto const whole = origin.get(csv).body;
+    inputs_requests = 0;  // the mirror read the week once, to check the sheet
+
+    auto const head = http_request(mirror.port(), "HEAD", csv);
+    CHECK(head.status == 200);
+    CHECK(head.header("content-length") == std::to_string(whole.size()));  // the signed index's length
+    CHECK(head.header("etag") == origin.get(csv).header("etag"));
+    auto const json_head = http_request(mirror.port(), "HEAD", "/v1/sheets/" + this_week() + "/observations.json");
+    CHECK(json_head.status == 200);
+    CHECK(json_head.header("transfer-encoding") == "chunked");
+    CHECK(inputs_requests == 0);
+    CHECK(mirror.get(csv).body == whole);  // a GET reads it
+    CHECK(inputs_requests == 1);
+}
+
 TEST_CASE("a mirror whose upstream is tampered from the start is not ready")
 {
     test_database db;

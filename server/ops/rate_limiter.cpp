@@ -14,12 +14,13 @@ rate_decision rate_limiter::take(std::string const& client, clock::time_point no
 rate_decision rate_limiter::take(std::string const& client, std::size_t count, clock::time_point now)
 {
     double const wanted = static_cast<double>(count);
+    std::string key = client_key(client);
     std::lock_guard lock(mutex_);
-    auto it = buckets_.find(client);
+    auto it = buckets_.find(key);
     if (it == buckets_.end()) {
         if (buckets_.size() >= options_.max_clients)
             evict(now);
-        it = buckets_.emplace(client, bucket{options_.burst, now}).first;
+        it = buckets_.emplace(std::move(key), bucket{options_.burst, now}).first;
     }
     bucket& b = it->second;
     double const elapsed = std::chrono::duration<double>(now - b.updated).count();
@@ -57,6 +58,20 @@ std::size_t rate_limiter::clients() const
 {
     std::lock_guard lock(mutex_);
     return buckets_.size();
+}
+
+std::string client_key(std::string const& address)
+{
+    boost::system::error_code ec;
+    auto const parsed = boost::asio::ip::make_address(address, ec);
+    if (ec || parsed.is_v4())
+        return address;
+    auto const v6 = parsed.to_v6();
+    if (v6.is_v4_mapped())
+        return v6.to_v4().to_string();
+    auto bytes = v6.to_bytes();
+    std::fill(bytes.begin() + 8, bytes.end(), 0);
+    return boost::asio::ip::address_v6(bytes).to_string() + "/64";
 }
 
 bool is_loopback(std::string const& address)

@@ -23,7 +23,8 @@ struct rate_decision {
     long reset_seconds = 0;        // until the bucket is full again
 };
 
-// A token bucket per client address. Thread-safe; one short lock per request.
+// A token bucket per client (an address, or an IPv6 /64: client_key). Thread-safe; one short lock
+// per request.
 class rate_limiter {
 public:
     using clock = std::chrono::steady_clock;
@@ -47,6 +48,12 @@ private:
     mutable std::mutex mutex_;
     std::unordered_map<std::string, bucket> buckets_;
 };
+
+// What an address is held to its share as: an IPv4 address itself (an IPv4-mapped IPv6 one too),
+// an IPv6 address its /64. A subscriber is handed at least a /64 and picks the low 64 bits at will
+// (RFC 4291 §2.5.1; privacy addresses rotate them), so counting per address would give one client
+// 2^64 shares. Text that is not an address is its own key.
+std::string client_key(std::string const& address);
 
 // Whether a textual IP address is loopback (127.0.0.0/8, ::1, or 127/8 mapped into IPv6); text that
 // is not an address never is.

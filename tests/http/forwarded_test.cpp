@@ -78,3 +78,24 @@ TEST_CASE("a rate limit takes several requests at once, all or none (an MCP batc
     CHECK_FALSE(huge.allowed);
     CHECK(huge.retry_after_seconds == 1);
 }
+
+TEST_CASE("an IPv6 client is held to its share per /64; an IPv4 one per address")
+{
+    using lcg::ops::client_key;
+    CHECK(client_key("203.0.113.7") == "203.0.113.7");
+    CHECK(client_key("::ffff:203.0.113.7") == "203.0.113.7");
+    CHECK(client_key("2001:db8:1:2:aaaa:bbbb:cccc:dddd") == "2001:db8:1:2::/64");
+    CHECK(client_key("2001:db8:1:2::1") == client_key("2001:db8:1:2:ffff::9"));
+    CHECK(client_key("2001:db8:1:3::1") != client_key("2001:db8:1:2::1"));
+    CHECK(client_key("::1") == "::/64");
+    CHECK(client_key("not an address") == "not an address");
+
+    // Every address of one /64 draws on one bucket: rotating the low bits buys nothing.
+    lcg::ops::rate_limiter limiter({.per_second = 1.0, .burst = 2.0});
+    auto const now = lcg::ops::rate_limiter::clock::now();
+    CHECK(limiter.take("2001:db8:1:2::1", now).allowed);
+    CHECK(limiter.take("2001:db8:1:2::2", now).allowed);
+    CHECK_FALSE(limiter.take("2001:db8:1:2:abcd::3", now).allowed);
+    CHECK(limiter.take("2001:db8:1:3::1", now).allowed);  // the next /64 is another client
+    CHECK(limiter.clients() == 2);
+}

@@ -58,9 +58,14 @@ void replace_snapshot(holder& target, std::shared_ptr<const snapshot> next)
 
 }
 
+// The serving process's own bounds on its reads. The reader role's statement_timeout (migration
+// 001) is only a default, which anyone with the reader's password may lift for the role: the
+// server sets its own for each session.
+constexpr store::connection_limits reader_limits{std::chrono::seconds(5), std::chrono::seconds(10)};
+
 std::shared_ptr<const snapshot> load_once(std::string const& database_url, pricing::key_ring const& keys)
 {
-    store::database db(database_url);
+    store::database db(database_url, reader_limits);
     return build_from(read_inputs(db), nullptr, now_seconds(), keys);
 }
 
@@ -135,7 +140,7 @@ void refresher::loop()
     while (!stopping_) {
         try {
             if (!db) {
-                db = std::make_unique<store::database>(database_url_);
+                db = std::make_unique<store::database>(database_url_, reader_limits);
                 if (!db->listen_for_changes())
                     log_event("listen_unavailable", "this server cannot LISTEN (a standby?): polling only");
                 auto const done = reload();

@@ -102,7 +102,9 @@ struct publish_summary {
 // Bounds on a connection's waits; zero: libpq's and the server's defaults (no limit).
 struct connection_limits {
     std::chrono::milliseconds connect_timeout{0};    // rounded up to whole seconds (libpq's unit)
-    std::chrono::milliseconds statement_timeout{0};  // each statement, on the server
+    // Each statement, on the server: set for this session, so it holds whatever default the role
+    // has (any role may change its own: ALTER ROLE CURRENT_USER SET statement_timeout = 0).
+    std::chrono::milliseconds statement_timeout{0};
 };
 
 // The only code that talks to PostgreSQL: one connection, domain values in and out, libpqxx

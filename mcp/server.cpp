@@ -15,6 +15,8 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
+#include <ctime>
 #include <cstddef>
 #include <exception>
 #include <forward_list>
@@ -96,6 +98,30 @@ reply error_reply(json::value const& id, failure const& f, bool modern)
 
 // The -32603 answer to a message whose handling threw: the client learns nothing internal, the
 // transport's log learns what failed and on which method.
+// The CPU time this thread has used: what a batch's budget counts (time spent waiting for the
+// machine's other work is not the batch's).
+std::chrono::nanoseconds thread_cpu_time()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return std::chrono::seconds(t.tv_sec) + std::chrono::nanoseconds(t.tv_nsec);
+}
+
+// The answer to a batch's message left unrun once the batch spent its budget: its id echoed so the
+// client knows which to send again; a notification is, as ever, not answered.
+reply over_budget(json::value const& message, std::chrono::microseconds cpu)
+{
+    auto const* object = message.if_object();
+    auto const* id = object ? object->if_contains("id") : nullptr;
+    if (object && !id)
+        return {202, {}};
+    json::value const echoed = id && (id->is_string() || id->is_int64() || id->is_uint64()) ? *id : json::value();
+    return {200, error_body(echoed, {error_code::rate_limited,
+                                     "not run: the batch spent its budget (" + std::to_string(cpu.count() / 1000) +
+                                         " ms of CPU or " + std::to_string(batch_reply_budget >> 20) +
+                                         " MiB of answers) before this message; send it again"})};
+}
+
 reply internal_error(json::value const& id, std::string_view method, std::exception const& e)
 {
     reply r = error_reply(id, {error_code::internal_error, "internal error: the server failed to answer"}, false);
@@ -608,17 +634,22 @@ reply server::impl::handle_batch(json::array const& batch, std::vector<duplicate
     std::string body = "[";
     reply merged;
     auto duplicate = duplicates.begin();
+    auto const started = thread_cpu_time();
     for (std::size_t i = 0; i < batch.size(); ++i) {
         while (duplicate != duplicates.end() && duplicate->element < i)
             ++duplicate;
         duplicate_key const* found = duplicate != duplicates.end() && duplicate->element == i ? &*duplicate : nullptr;
         json::value id = nullptr;
         reply answer;
-        // Each message is dispatched on its own: one that fails unexpectedly gets its own -32603.
-        try {
-            answer = handle_one(batch[i], found, context, id, true);
-        } catch (std::exception const& e) {
-            answer = internal_error(id, method_of(batch[i]), e);
+        if (i > 0 && (thread_cpu_time() - started >= context.batch_cpu || body.size() >= batch_reply_budget)) {
+            answer = over_budget(batch[i], context.batch_cpu);
+        } else {
+            // Each message is dispatched on its own: one that fails unexpectedly gets its own -32603.
+            try {
+                answer = handle_one(batch[i], found, context, id, true);
+            } catch (std::exception const& e) {
+                answer = internal_error(id, method_of(batch[i]), e);
+            }
         }
         merged.tool_calls.insert(merged.tool_calls.end(), answer.tool_calls.begin(), answer.tool_calls.end());
         merged.failures.insert(merged.failures.end(), answer.failures.begin(), answer.failures.end());

@@ -5,6 +5,7 @@
 #include <boost/json/object.hpp>
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <functional>
@@ -49,6 +50,11 @@ inline constexpr std::array<std::string_view, 4> supported_versions{"2026-07-28"
 inline constexpr std::size_t max_message_bytes = 1024 * 1024;  // larger messages are refused unread
 inline constexpr std::size_t max_nesting_depth = 64;           // of arrays and objects in a message
 inline constexpr std::size_t max_batch_messages = 32;          // larger batches are refused whole
+// What one batch may cost: once its answers have taken this much of the thread's CPU time or this
+// many bytes, the messages left are refused (-32000) with their ids. A POST then holds its event
+// loop for about one budget however costly its messages, and the first message always runs.
+inline constexpr std::chrono::microseconds batch_cpu_budget{5'000};
+inline constexpr std::size_t batch_reply_budget = 4 * 1024 * 1024;
 inline constexpr std::int64_t cache_ttl_ms = 300'000;          // ttlMs of lists and reads, as HTTP's max-age
 
 // The JSON-RPC error codes this server answers with (JSON-RPC 2.0, MCP 2025-06-18 and 2026-07-28).
@@ -84,6 +90,7 @@ struct message_context {
     // holds: whether they may all be answered (the HTTP transport charges its rate limit per
     // message). Refused, the batch is answered 429 and nothing of it runs. Unset: every batch may.
     std::function<bool(std::size_t messages)> admit_batch{};
+    std::chrono::microseconds batch_cpu = batch_cpu_budget;  // tests lower it
 };
 
 // The answer to one message. An empty body means no response (a notification, or a batch of

@@ -341,3 +341,29 @@ TEST_CASE("check_instance takes the cloud document's word for the performance fl
             CHECK(flag.at("anyOf").at(1).at("enum").at(0) == "highest");
         }
 }
+
+TEST_CASE("a batch past its CPU budget answers the messages left with an error naming each id")
+{
+    std::string const calls = "[" + tools_call("get_prices", "{}") + "," +
+                              R"({"jsonrpc":"2.0","id":"two","method":"ping"},)" +
+                              R"({"jsonrpc":"2.0","method":"notifications/initialized"},)" +
+                              R"({"jsonrpc":"2.0","id":4,"method":"ping"}])";
+    mcp::message_context spent;
+    spent.batch_cpu = std::chrono::microseconds(0);  // spent by the first message, whatever it costs
+    auto const r = test_server().handle(calls, spent);
+    CAPTURE(r.body);
+    auto const answers = json::parse(r.body).as_array();
+    REQUIRE(answers.size() == 3);  // the notification is not answered, run or not
+    CHECK(answers[0].as_object().contains("result"));
+    CHECK(answers[1].at("id") == "two");
+    CHECK(answers[2].at("id") == 4);
+    for (auto const& refused : {answers[1], answers[2]}) {
+        CHECK(refused.at("error").at("code") == -32000);
+        CHECK(std::string(refused.at("error").at("message").as_string()).find("budget") != std::string::npos);
+    }
+    CHECK(r.tool_calls.size() == 1);  // only the first ran
+    // With the default budget, the same batch runs whole.
+    auto const whole = json::parse(test_server().handle(calls, {}).body).as_array();
+    CHECK(whole[1].as_object().contains("result"));
+    CHECK(whole[2].as_object().contains("result"));
+}

@@ -4,6 +4,7 @@
 #include "server/http/headers.hpp"
 #include "server/http/response.hpp"
 #include "server/ops/log_writer.hpp"
+#include "server/ops/rate_limiter.hpp"
 
 #include <boost/json.hpp>
 
@@ -65,8 +66,9 @@ steady::time_point coarse_now()
 
 bool address_slots::take(std::string const& address, std::size_t cap, std::size_t amount)
 {
+    std::string key = ops::client_key(address);
     std::lock_guard lock(mutex_);
-    auto const it = held_.try_emplace(address, 0).first;
+    auto const it = held_.try_emplace(std::move(key), 0).first;
     if (amount > cap || it->second > cap - amount) {
         if (it->second == 0)
             held_.erase(it);
@@ -78,8 +80,9 @@ bool address_slots::take(std::string const& address, std::size_t cap, std::size_
 
 void address_slots::give_back(std::string const& address, std::size_t amount)
 {
+    std::string const key = ops::client_key(address);
     std::lock_guard lock(mutex_);
-    if (auto it = held_.find(address); it != held_.end() && (it->second -= std::min(amount, it->second)) == 0)
+    if (auto it = held_.find(key); it != held_.end() && (it->second -= std::min(amount, it->second)) == 0)
         held_.erase(it);
 }
 
@@ -251,15 +254,14 @@ answer answer_request(connection_shared& shared, std::shared_ptr<const snapshot:
     return handle_deferrable(req, ctx, &route);
 }
 
-// A body on a route that takes none is refused, and one that would take the server past its budget
-// of body bytes waits for a retry. A body that is accepted holds its share of the budget until the
-// request is read.
+// A body on a route that takes none is refused; one that is accepted is charged to the budget of
+// body bytes as it arrives (hold_body), until the request is read.
 std::uint64_t body_budget_per_client(server_options const& o)
 {
     return o.body_budget_per_address != 0 ? o.body_budget_per_address : o.body_budget / 4;
 }
 
-std::optional<response> refuse_body(connection_shared& shared, beast_http::request_parser<beast_http::string_body>& parser,
+std::optional<response> refuse_body(connection_shared& shared, beast_http::request_parser<received_body>& parser,
                                     std::string const& peer, body_reservation& reserved)
 {
     if (auto const host = refuse_host(parser.get()))
@@ -279,25 +281,33 @@ std::optional<response> refuse_body(connection_shared& shared, beast_http::reque
         return std::nullopt;
     if (auto refusal = refuse_unwanted_body(parser.get()))
         return refusal;
-    std::uint64_t const need = parser.chunked() ? shared.options.body_limit : *length;
+    // Nothing is taken yet: a body announced and never sent holds no memory, so it holds no budget.
+    reserved = {0, forwarded_client(peer, list_items(parser.get(), "X-Forwarded-For"), shared.options.trusted_proxies)};
+    return std::nullopt;
+}
+
+std::optional<response> hold_body(connection_shared& shared, beast_http::request_parser<received_body>& parser,
+                                  body_reservation& reserved)
+{
+    std::uint64_t const holds = parser.get().body().capacity();
+    if (holds <= reserved.bytes)
+        return std::nullopt;
+    std::uint64_t const more = holds - reserved.bytes;
     auto const busy = [&](std::string const& why) {
         auto res = problem(parser.get(), beast_http::status::service_unavailable, why);
         res.set(beast_http::field::retry_after, "1");
         return res;
     };
-    // One client's share first: bodies announced and never sent hold the budget while they wait,
-    // so no client may hold more than its share of it.
-    std::string client =
-        forwarded_client(peer, list_items(parser.get(), "X-Forwarded-For"), shared.options.trusted_proxies);
-    if (!shared.body_bytes_by_client.take(client, body_budget_per_client(shared.options), need))
+    // One client's share first, so that slow bodies from one address cannot take the whole budget.
+    if (!shared.body_bytes_by_client.take(reserved.client, body_budget_per_client(shared.options), more))
         return busy("this address is sending too many request bodies at once; retry once they are in");
-    if (shared.body_bytes_reserved.fetch_add(need) + need > shared.options.body_budget) {
-        shared.body_bytes_reserved.fetch_sub(need);
-        shared.body_bytes_by_client.give_back(client, need);
+    if (shared.body_bytes_reserved.fetch_add(more) + more > shared.options.body_budget) {
+        shared.body_bytes_reserved.fetch_sub(more);
+        shared.body_bytes_by_client.give_back(reserved.client, more);
         return busy("too many request bodies are being received; retry shortly");
     }
-    reserved = {need, std::move(client)};
-    ops::metrics::instance().body_taken(need);
+    reserved.bytes = holds;
+    ops::metrics::instance().body_taken(more);
     return std::nullopt;
 }
 

@@ -82,7 +82,7 @@ using tcp_socket = asio::basic_stream_socket<asio::ip::tcp, loop_executor>;
 // 250 ms anyway. The same clock, so the two compare.
 steady::time_point coarse_now();
 
-// How much of something each address holds: the connections it has open (taken by the acceptor,
+// How much of something each client (an address, or an IPv6 /64: ops::client_key) holds: the connections it has open (taken by the acceptor,
 // given back when they end), or the bytes of the request bodies it is sending.
 class address_slots {
 public:
@@ -95,7 +95,7 @@ private:
     std::unordered_map<std::string, std::size_t> held_;
 };
 
-// A request body's share of the budget, while it is received: how many bytes, and by whom.
+// A request body's share of the budget, while it is received: the bytes it holds so far, and by whom.
 struct body_reservation {
     std::uint64_t bytes = 0;
     std::string client;
@@ -172,11 +172,15 @@ std::optional<response> admit(connection_shared& shared, request const& req, std
 answer answer_request(connection_shared& shared, std::shared_ptr<const snapshot::snapshot> snapshot,
                       request const& req, std::string const& client, std::string_view& route);
 // The checks made when a request's headers are in and before a byte of its body is buffered.
-// `reserved` is set to the share of the body budget taken (the whole server's, and the client's,
-// the address X-Forwarded-For names from a trusted proxy, else `peer`), to give back with
-// release_body_budget.
-std::optional<response> refuse_body(connection_shared& shared, beast_http::request_parser<beast_http::string_body>& parser,
+// `reserved` is set to who the body is charged to (the address X-Forwarded-For names from a
+// trusted proxy, else `peer`), with nothing taken yet.
+std::optional<response> refuse_body(connection_shared& shared, beast_http::request_parser<received_body>& parser,
                                     std::string const& peer, body_reservation& reserved);
+// Charges the body's memory so far (its capacity) to the whole server's budget and the client's
+// share, as its bytes arrive: past either, the 503 that ends the request. Given back, all of it,
+// with release_body_budget.
+std::optional<response> hold_body(connection_shared& shared, beast_http::request_parser<received_body>& parser,
+                                  body_reservation& reserved);
 void release_body_budget(connection_shared& shared, body_reservation& reserved);
 // The most body bytes one client may have in flight: the option, else a quarter of the budget.
 std::uint64_t body_budget_per_client(server_options const& o);
@@ -312,6 +316,9 @@ private:
                 if (!parser_->is_done() && buffer_.size() == 0 &&
                     expectation_of(parser_->get()) == expectation::continue_first)
                     return send_continue();
+            } else if (body_checked_) {
+                if (auto refusal = hold_body(shared_, *parser_, body_reserved_))
+                    return reply_refused(std::move(*refusal), "(refused body)");
             }
             if (used == 0)
                 break;
@@ -493,6 +500,10 @@ private:
         linger_ = true;
         ops::metrics::instance().record_request(why, res.result_int(), steady::duration::zero());
         bool const head = parser_ && parser_->is_header_done() && parser_->get().method() == beast_http::verb::head;
+        // What was received of a refused body is let go now, not when the lingering ends.
+        if (parser_)
+            std::string().swap(parser_->get().body());
+        release_body_budget(shared_, body_reserved_);
         write(std::move(res), head);
     }
 
@@ -671,7 +682,7 @@ private:
     event_loop& loop_;
     connection_shared& shared_;
     beast::flat_buffer buffer_;
-    std::optional<beast_http::request_parser<beast_http::string_body>> parser_;
+    std::optional<beast_http::request_parser<received_body>> parser_;
     std::function<void(std::uint64_t, boost::string_view, beast::error_code&)> refuse_extensions_ =
         [](std::uint64_t, boost::string_view extensions, beast::error_code& ec) {
             if (!extensions.empty())

@@ -8,6 +8,8 @@
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -17,7 +19,53 @@
 namespace lcg::http {
 
 namespace beast_http = boost::beast::http;
-using request = beast_http::request<beast_http::string_body>;
+
+// A request body held as a string that takes memory as its bytes arrive. string_body reserves the
+// whole announced Content-Length once the headers are read, so a body announced and never sent
+// would hold up to body_limit for nothing; here it holds what came, and the server's budget of
+// body bytes is charged for that (connection.hpp hold_body).
+struct received_body : beast_http::string_body {
+    class reader {
+    public:
+        template <bool isRequest, class Fields>
+        reader(beast_http::header<isRequest, Fields>&, value_type& body) : body_(body)
+        {
+        }
+        void init(boost::optional<std::uint64_t> const& length, boost::beast::error_code& ec)
+        {
+            length_ = length;
+            ec = {};
+        }
+        template <class ConstBufferSequence>
+        std::size_t put(ConstBufferSequence const& buffers, boost::beast::error_code& ec)
+        {
+            // The parser's body_limit bounds the total. The string grows geometrically, never past
+            // the announced length, so a whole body holds what it weighs.
+            std::size_t const at = body_.size();
+            std::size_t const n = boost::asio::buffer_size(buffers);
+            if (at + n > body_.capacity()) {
+                std::uint64_t want = std::max<std::uint64_t>(at + n, 2 * body_.capacity());
+                if (length_)
+                    want = std::min(want, std::max<std::uint64_t>(*length_, at + n));
+                // Into a new string: reserve on this one would double its capacity past `want`.
+                value_type bigger;
+                bigger.reserve(static_cast<std::size_t>(want));
+                bigger.append(body_);
+                body_.swap(bigger);
+            }
+            body_.resize(at + n);
+            ec = {};
+            return boost::asio::buffer_copy(boost::asio::buffer(body_.data() + at, n), buffers);
+        }
+        void finish(boost::beast::error_code& ec) { ec = {}; }
+
+    private:
+        value_type& body_;
+        boost::optional<std::uint64_t> length_;
+    };
+};
+
+using request = beast_http::request<received_body>;
 using response = beast_http::response<payload_body>;
 
 // What the router needs besides the request: the snapshot in force (null before the first one)

@@ -361,13 +361,18 @@ TEST_CASE("every unclear framing is refused from the headers and the connection 
     check_refused("HELLO\r\n\r\n", status::bad_request);
 }
 
-TEST_CASE("a body beyond the server's budget of body bytes waits for a retry, before any of it is read")
+TEST_CASE("a body is charged to the budget of body bytes as it arrives: announced and unsent, it holds nothing")
 {
     http::server_options options;
     options.body_budget = 100;
     wire w(options);
-    auto const out = w.send("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{");
-    auto const answers = responses(out, {false});
+    std::string const head = "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n";
+    // Announced past the budget, and one byte sent: the server waits for the rest.
+    CHECK(w.send(head + "{").empty());
+    CHECK(w.open());
+    // The bytes that would take it past the budget end the request with a 503 to retry.
+    auto const answers = responses(w.send(std::string(150, ' ')), {false});
+    REQUIRE(answers.size() == 1);
     CHECK(answers[0].result() == status::service_unavailable);
     CHECK(answers[0][http::beast_http::field::retry_after] == "1");
     CHECK_FALSE(w.open());
@@ -384,6 +389,11 @@ TEST_CASE("what an address holds is counted in amounts against a cap, and given 
     held.give_back("203.0.113.7", 60);
     CHECK(held.take("203.0.113.7", 100, 60));
     CHECK_FALSE(held.take("203.0.113.7", 100, 1));
+    // The addresses of one IPv6 /64 are one client, and give back to the same count.
+    CHECK(held.take("2001:db8::1", 100, 70));
+    CHECK_FALSE(held.take("2001:db8::2", 100, 31));
+    held.give_back("2001:db8::2", 70);
+    CHECK(held.take("2001:db8::3", 100, 100));
 }
 
 TEST_CASE("Expect: 100-continue is answered before the body, and any other expectation is a 417")

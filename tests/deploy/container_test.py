@@ -715,7 +715,7 @@ def compose_test(made, now, scratch, signing_key):
     healthy("serve", 60)
     status, _, _ = request(port, "GET", "/v1/prices")
     check("compose: /v1/prices answers 200 on the published port", status == 200, status)
-    # The README's way to bring observations in, then a publish of this week with them.
+    # The way docs/OPERATING.md gives to bring observations in, then a publish of this week with them.
     compose(["exec", "-T", "publish-weekly", "lowcostgpu", "import-observations", "-"], input=sample_observations(now))
     compose(["exec", "-T", "publish-weekly", "lowcostgpu", "publish", "--replace"])
     deadline = time.monotonic() + 35

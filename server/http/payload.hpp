@@ -96,30 +96,12 @@ private:
     static inline std::shared_ptr<const void> const no_owner_{};
 };
 
-// The Beast body type over a payload (serialization only: requests keep string_body).
+// The Beast body type over a payload. Responses are never serialized by Beast (wire.hpp
+// write_head and the connection write them), so it has no writer: only the value and its size.
 struct payload_body {
     using value_type = payload;
 
     static std::uint64_t size(value_type const& body) { return body.size(); }
-
-    class writer {
-    public:
-        using const_buffers_type = boost::asio::const_buffer;
-
-        template <bool isRequest, class Fields>
-        writer(boost::beast::http::header<isRequest, Fields> const&, value_type const& body) : body_(body)
-        {
-        }
-        void init(boost::beast::error_code& ec) { ec = {}; }
-        boost::optional<std::pair<const_buffers_type, bool>> get(boost::beast::error_code& ec)
-        {
-            ec = {};
-            return {{const_buffers_type(body_.data(), body_.size()), false}};
-        }
-
-    private:
-        value_type const& body_;
-    };
 };
 
 }

@@ -241,11 +241,6 @@ response serve_body(request const& req, render::format f, std::string body,
                        cache_control);
 }
 
-response serve_json(request const& req, boost::json::value const& body, std::string_view cache_control)
-{
-    return serve_body(req, render::format::json, render::to_text(body), std::nullopt, cache_control);
-}
-
 response parts_response(request const& req, parts_head const& head, std::string_view cache_control)
 {
     return conditional(req, {nullptr, head.content_type, {}, head.etag, {}, {}, head.last_modified}, cache_control);

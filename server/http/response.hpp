@@ -87,7 +87,5 @@ void send_parts(response& res, std::shared_ptr<body_source> source, std::optiona
 response serve_body(request const& req, render::format f, std::string body,
                     std::optional<pricing::instant> last_modified,
                     std::string_view cache_control = shared_cache_control);
-response serve_json(request const& req, boost::json::value const& body,
-                    std::string_view cache_control = shared_cache_control);
 
 }

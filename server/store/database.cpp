@@ -411,14 +411,6 @@ std::vector<pricing::price_sheet> database::load_sheets()
     });
 }
 
-std::vector<pricing::observation> database::load_observations(pricing::time_window window)
-{
-    return guarded("loading observations", [&] {
-        pqxx::read_transaction tx(impl_->conn);
-        return observations_in(tx, window);
-    });
-}
-
 input_layout database::load_input_layout(pricing::iso_week week, std::string const& inputs_sha256)
 {
     return guarded("loading the layout of a sheet's inputs", [&] {

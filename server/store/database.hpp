@@ -123,7 +123,6 @@ public:
     // The newest signed /v1/catalog document (migration 013), if the catalog was ever signed.
     std::optional<pricing::signed_catalog> load_signed_catalog();
     std::vector<pricing::price_sheet> load_sheets();  // oldest first
-    std::vector<pricing::observation> load_observations(pricing::time_window window);
     // The canonical observations CSV a published sheet was computed from, stored in chunks
     // (store::input_chunks): their sizes and the header line, with no chunk read but the first.
     // Empty when none is stored for that week with that inputs_sha256 (it was republished since).

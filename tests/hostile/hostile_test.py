@@ -118,6 +118,7 @@ class Database:
 
 
 MEMORY_LIMIT_MIB = int(os.environ.get("LCG_HOSTILE_MEMORY_LIMIT_MIB", "256"))
+SERVER_CPU = os.environ.get("LCG_HOSTILE_SERVER_CPU", "")  # the core of the servers under attack, if set
 # How long a server may take to be ready: a mirror of a server holding a 1,000,000-row week first
 # fetches and checks that week's inputs (tens of MB).
 READY_SECONDS = 120 if "LCG_HOSTILE_BIG_WEEK_ROWS" in os.environ else 10
@@ -178,7 +179,9 @@ def capped_server(database_url, name, extra_args=(), env=None):
     quarantine are the sanitizer's, not the server's."""
     sanitized = "ASAN_OPTIONS" in os.environ
     cap = None if sanitized else MemoryCap.create(f"lcg-hostile-{os.getpid()}-{name}", MEMORY_LIMIT_MIB)
-    return Server(database_url, extra_args, prefix=cap.prefix() if cap else (), env=env), cap
+    # The 1,000,000-row run gives the server a core of its own (the suite runs on the other).
+    pinned = ["taskset", "-c", SERVER_CPU] if SERVER_CPU else []
+    return Server(database_url, extra_args, prefix=(cap.prefix() if cap else []) + pinned, env=env), cap
 
 
 def check_cap(cap, server, what):

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <initializer_list>
-#include <map>
 #include <set>
 
 namespace lcg::pricing {
@@ -92,22 +91,14 @@ void check_dates(std::vector<std::string>& problems, published_sheet const& shee
                            until);
 }
 
-void check_window(std::vector<std::string>& problems, std::vector<observation> const& inputs, time_window window)
+void check_window(std::vector<std::string>& problems, outside_window const& outside, time_window window)
 {
-    long outside = 0;
-    observation const* first = nullptr;
-    for (auto const& o : inputs) {
-        if (window.contains(o.observed_at))
-            continue;
-        ++outside;
-        if (!first)
-            first = &o;
-    }
-    if (first)
-        problems.push_back(std::to_string(outside) + (outside == 1 ? " observation lies" : " observations lie") +
-                           " outside the window " + to_rfc3339(window.from) + " .. " + to_rfc3339(window.until) +
-                           " the sheet is computed from (first: " + first->gpu + " at " +
-                           to_rfc3339(first->observed_at) + ")");
+    if (outside.count > 0)
+        problems.push_back(std::to_string(outside.count) +
+                           (outside.count == 1 ? " observation lies" : " observations lie") + " outside the window " +
+                           to_rfc3339(window.from) + " .. " + to_rfc3339(window.until) +
+                           " the sheet is computed from (first: " + outside.first_gpu + " at " +
+                           to_rfc3339(outside.first_at) + ")");
 }
 
 bool is_sha256_hex(std::string_view text)
@@ -151,15 +142,12 @@ void compare_market(row_audit& audit, published_row const& p, sheet_row const& e
         audit.differences.push_back("by_source: the published sources' prices are not those of the inputs");
 }
 
-sheet_audit audit_rows(std::vector<published_row> const& published, std::vector<observation> const& inputs, int version)
+sheet_audit audit_rows(std::vector<published_row> const& published, listing_tally const& inputs, int version)
 {
     std::vector<std::string> ids;
     for (auto const& p : published)
         ids.push_back(p.gpu);
-    std::vector<sheet_row> const recomputed = compute_rows(ids, inputs, version);
-    std::set<std::string, std::less<>> observed;
-    for (auto const& o : inputs)
-        observed.insert(o.gpu);
+    std::vector<sheet_row> const recomputed = inputs.compute_rows(ids, version);
     sheet_audit report;
     std::set<std::string, std::less<>> listed;
     for (std::size_t i = 0; i < published.size(); ++i) {
@@ -192,7 +180,7 @@ sheet_audit audit_rows(std::vector<published_row> const& published, std::vector<
         }
         report.rows.push_back(std::move(audit));
     }
-    for (auto const& gpu : observed)
+    for (auto const& gpu : inputs.models())
         if (!listed.contains(gpu))
             report.problems.push_back("the inputs hold observations of " + gpu + ", which the sheet does not list");
     return report;
@@ -200,8 +188,7 @@ sheet_audit audit_rows(std::vector<published_row> const& published, std::vector<
 
 }
 
-sheet_audit audit_sheet(published_sheet const& sheet, std::vector<observation> const& inputs,
-                        std::string_view inputs_csv)
+sheet_audit audit_sheet(published_sheet const& sheet, inputs_tally const& inputs)
 {
     sheet_audit report;
     if (sheet.rules_version < rules::oldest_rules_version || sheet.rules_version > rules::rules_version) {
@@ -210,18 +197,18 @@ sheet_audit audit_sheet(published_sheet const& sheet, std::vector<observation> c
                                   " to " + std::to_string(rules::rules_version));
         return report;
     }
-    report = audit_rows(sheet.rows, inputs, sheet.rules_version);
+    report = audit_rows(sheet.rows, inputs.listings(), sheet.rules_version);
     auto& problems = report.problems;
     auto const week = parse_week(sheet.week);
     if (!week) {
         problems.push_back("week: " + week.err().message);
     } else {
         check_dates(problems, sheet, *week);
-        check_window(problems, inputs, observation_window(*week));
+        check_window(problems, inputs.outside(), observation_window(*week));
     }
-    if (sheet.observations != static_cast<int>(inputs.size()))
+    if (sheet.observations != inputs.observations())
         problems.push_back("observations: published " + std::to_string(sheet.observations) + ", the inputs hold " +
-                           std::to_string(inputs.size()));
+                           std::to_string(inputs.observations()));
     auto const priced = std::count_if(sheet.rows.begin(), sheet.rows.end(), [](auto const& r) { return r.available; });
     if (sheet.priced_models != priced)
         problems.push_back("priced_models: published " + std::to_string(sheet.priced_models) + ", the rows price " +
@@ -229,10 +216,18 @@ sheet_audit audit_sheet(published_sheet const& sheet, std::vector<observation> c
     if (!is_sha256_hex(sheet.inputs_sha256))
         problems.push_back("inputs_sha256: published " + quote(sheet.inputs_sha256) +
                            ", which is not 64 lower-case hexadecimal digits");
-    if (canonical_observations_csv(inputs) != inputs_csv)
+    if (!inputs.is_canonical())
         problems.push_back("the observations are not the canonical CSV of their rows (sorted by gpu, observed_at, "
                            "price, listing_id; prices with 6 decimals; \\n line ends)");
     return report;
+}
+
+sheet_audit audit_sheet(published_sheet const& sheet, std::string_view inputs_csv)
+{
+    inputs_tally inputs(sheet.week);
+    inputs.read(inputs_csv);
+    inputs.finish();
+    return audit_sheet(sheet, inputs);
 }
 
 }

@@ -1,9 +1,11 @@
 #pragma once
 
+#include "inputs_tally.hpp"
 #include "observation.hpp"
 #include "sheet.hpp"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lcg::pricing {
@@ -48,14 +50,16 @@ struct published_sheet {
     std::vector<published_row> rows;
 };
 
-// Checks every published rule of a sheet against its inputs (`inputs`, parsed from the bytes
-// `inputs_csv`): recomputes every row with the published rules and compares each figure, checks
-// from the published strings alone that on-demand ≤ 0.70 × median, that spot and reserved are their
-// shares of it, that a priced row has enough observations and an unpriced one the rules' reason;
-// and the week, its effective dates (the week's Monday to the next Monday), that every observation
-// lies in the window before that Monday, the sheet's counts, the form of inputs_sha256 (whether the
-// bytes hash to it is the caller's check) and that the bytes are the canonical CSV of the inputs.
-sheet_audit audit_sheet(published_sheet const& sheet, std::vector<observation> const& inputs,
-                        std::string_view inputs_csv);
+// Checks every published rule of a sheet against its inputs (`inputs`, the tally of its CSV's bytes,
+// made with the sheet's week and finished): recomputes every row with the published rules and
+// compares each figure, checks from the published strings alone that on-demand ≤ 0.70 × median,
+// that spot and reserved are their shares of it, that a priced row has enough observations and an
+// unpriced one the rules' reason; and the week, its effective dates (the week's Monday to the next
+// Monday), that every observation lies in the window before that Monday, the sheet's counts, the
+// form of inputs_sha256 (whether the bytes hash to it is the caller's check) and that the bytes are
+// the canonical CSV of the inputs.
+sheet_audit audit_sheet(published_sheet const& sheet, inputs_tally const& inputs);
+// The same for inputs held whole: tallies `inputs_csv` and audits from the tally.
+sheet_audit audit_sheet(published_sheet const& sheet, std::string_view inputs_csv);
 
 }

@@ -51,14 +51,12 @@ canonical_groups group_canonically(std::span<const observation> observations)
     for (std::size_t i = 0; i < observations.size(); ++i)
         by_gpu[observations[i].gpu].push_back({observations[i].observed_at, observations[i].price, i});
     auto const before = [&](sort_key const& a, sort_key const& b) {
+        // The keys at hand decide most comparisons without touching the observations' strings.
         if (a.observed_at != b.observed_at)
             return a.observed_at < b.observed_at;
         if (a.price != b.price)
             return a.price < b.price;
-        auto const& x = observations[a.index];
-        auto const& y = observations[b.index];
-        // source last only to make the order total; DESIGN §7 names the first four keys
-        return std::tie(x.listing_id, x.source, x.source_url) < std::tie(y.listing_id, y.source, y.source_url);
+        return canonically_before(observations[a.index], observations[b.index]);
     };
     for (auto& [gpu, keys] : by_gpu)
         std::sort(keys.begin(), keys.end(), before);
@@ -249,6 +247,18 @@ void observation_csv_reader::finish()
     if (!header_seen_) {
         refuse_at(1, "the file is empty: the header '" + std::string(observations_csv_header) + "' is required");
     }
+}
+
+bool canonically_before(observation const& a, observation const& b)
+{
+    // source last only to make the order total; DESIGN §7 names the first four keys
+    return std::tie(a.gpu, a.observed_at, a.price, a.listing_id, a.source, a.source_url) <
+           std::tie(b.gpu, b.observed_at, b.price, b.listing_id, b.source, b.source_url);
+}
+
+void append_canonical_line(std::string& out, observation const& o, bool with_urls)
+{
+    append_row(out, o.gpu, {o.observed_at, o.price, 0}, {o.source, o.listing_id, o.source_url}, with_urls);
 }
 
 void sort_canonically(std::vector<observation>& observations)

@@ -95,5 +95,11 @@ std::optional<std::vector<std::string>> split_csv_record(std::string_view line);
 // The source_url column is there only when at least one observation has a source_url.
 std::string canonical_observations_csv(std::span<const observation> observations);
 void sort_canonically(std::vector<observation>& observations);
+// The canonical order itself: gpu, observed_at, price, listing_id, then source and source_url only
+// to make the order total.
+bool canonically_before(observation const& a, observation const& b);
+// Appends the line the canonical CSV holds for `o`, "\n" included; `with_urls` when the CSV has
+// the source_url column.
+void append_canonical_line(std::string& out, observation const& o, bool with_urls);
 
 }

@@ -1,5 +1,6 @@
 #include "sheet.hpp"
 
+#include "inputs_tally.hpp"
 #include "median.hpp"
 #include "rules.hpp"
 
@@ -221,22 +222,10 @@ sheet_row compute_market_row(std::string gpu, std::vector<sourced_price> listing
 std::vector<sheet_row> compute_rows(std::span<const std::string> catalog_ids, std::span<const observation> inputs,
                                     int version)
 {
-    if (version == 1) {
-        std::map<std::string, std::vector<money>, std::less<>> prices;
-        for (auto const& o : inputs)
-            prices[o.gpu].push_back(o.price);
-        return compute_rows(catalog_ids, std::move(prices));
-    }
-    std::map<std::string_view, std::vector<sourced_price>, std::less<>> listings;
+    listing_tally listings;
     for (auto const& o : inputs)
-        listings[o.gpu].push_back({o.source, o.price});
-    std::vector<sheet_row> rows;
-    rows.reserve(catalog_ids.size());
-    for (auto const& id : catalog_ids) {
-        auto it = listings.find(id);
-        rows.push_back(compute_market_row(id, it == listings.end() ? std::vector<sourced_price>{} : std::move(it->second)));
-    }
-    return rows;
+        listings.add(o.gpu, o.source, o.price);
+    return listings.compute_rows(catalog_ids, version);
 }
 
 row_figures published_figures(sheet_row const& row)

@@ -158,7 +158,7 @@ bool audit_sheet(std::string const& sheet_json, std::string const& observations_
     auto const inputs = parse_inputs(observations_csv, report, ok);
     auto const published = published_sheet(sheet);
     auto const& rows = published.rows;
-    auto const result = pricing::audit_sheet(published, inputs, observations_csv);
+    auto const result = pricing::audit_sheet(published, observations_csv);
     for (std::size_t i = 0; i < rows.size(); ++i)
         print_row(report, rows[i], result.rows[i]);
     for (auto const& p : result.problems)

@@ -62,7 +62,7 @@ pricing::outcome<sheet_checked> check_inputs(pricing::price_sheet const& sheet, 
                                      {}};
     for (auto const& row : sheet.rows)
         claimed.rows.push_back(pricing::as_published(row));
-    auto const audit = pricing::audit_sheet(claimed, inputs.observations, inputs_csv);
+    auto const audit = pricing::audit_sheet(claimed, inputs_csv);
     if (!audit.problems.empty())
         return refuse(audit.problems.front());
     for (auto const& r : audit.rows)

@@ -78,7 +78,7 @@ std::string all_text(sheet_audit const& a)
 TEST_CASE("an honest sheet passes the audit")
 {
     auto const inputs = sample_inputs();
-    auto const a = audit_sheet(honest_sheet(inputs), inputs, canonical_observations_csv(inputs));
+    auto const a = audit_sheet(honest_sheet(inputs), canonical_observations_csv(inputs));
     CAPTURE(all_text(a));
     CHECK(a.ok());
 }
@@ -89,7 +89,7 @@ TEST_CASE("observations outside the sheet's 7-day window fail the audit (moved t
     auto const sheet = honest_sheet(inputs);
     for (auto& o : inputs)
         o.observed_at -= std::chrono::days(11 * 365);
-    auto const a = audit_sheet(sheet, inputs, canonical_observations_csv(inputs));
+    auto const a = audit_sheet(sheet, canonical_observations_csv(inputs));
     CAPTURE(all_text(a));
     CHECK_FALSE(a.ok());
     CHECK(names(a, "7 observations lie outside the window 2029-12-31T00:00:00Z .. 2030-01-07T00:00:00Z"));
@@ -97,7 +97,7 @@ TEST_CASE("observations outside the sheet's 7-day window fail the audit (moved t
 
     auto edge = sample_inputs();
     edge.front().observed_at = monday_of(week);  // the re-check instant belongs to the next window
-    auto const b = audit_sheet(honest_sheet(edge), edge, canonical_observations_csv(edge));
+    auto const b = audit_sheet(honest_sheet(edge), canonical_observations_csv(edge));
     CHECK(names(b, "1 observation lies outside the window"));
 }
 
@@ -107,14 +107,14 @@ TEST_CASE("effective dates must be the week's Monday and the next Monday")
     auto const csv = canonical_observations_csv(inputs);
     auto moved = honest_sheet(inputs);
     moved.effective_from = "2030-01-08T00:00:00Z";
-    CHECK(names(audit_sheet(moved, inputs, csv), "effective_from: published 2030-01-08T00:00:00Z, the week 2030-W02 "
+    CHECK(names(audit_sheet(moved, csv), "effective_from: published 2030-01-08T00:00:00Z, the week 2030-W02 "
                                                  "starts 2030-01-07T00:00:00Z"));
     auto longer = honest_sheet(inputs);
     longer.effective_until = "2030-01-21T00:00:00Z";
-    CHECK(names(audit_sheet(longer, inputs, csv), "effective_until: published 2030-01-21T00:00:00Z"));
+    CHECK(names(audit_sheet(longer, csv), "effective_until: published 2030-01-21T00:00:00Z"));
     auto bad_week = honest_sheet(inputs);
     bad_week.week = "2030-W60";
-    CHECK(names(audit_sheet(bad_week, inputs, csv), "week: '2030-W60' is not"));
+    CHECK(names(audit_sheet(bad_week, csv), "week: '2030-W60' is not"));
 }
 
 TEST_CASE("sheet counts, the hash's form and the canonical form of the inputs are checked")
@@ -123,16 +123,16 @@ TEST_CASE("sheet counts, the hash's form and the canonical form of the inputs ar
     auto const csv = canonical_observations_csv(inputs);
     auto count = honest_sheet(inputs);
     count.observations = 8;
-    CHECK(names(audit_sheet(count, inputs, csv), "observations: published 8, the inputs hold 7"));
+    CHECK(names(audit_sheet(count, csv), "observations: published 8, the inputs hold 7"));
     auto priced = honest_sheet(inputs);
     priced.priced_models = 2;
-    CHECK(names(audit_sheet(priced, inputs, csv), "priced_models: published 2, the rows price 1"));
+    CHECK(names(audit_sheet(priced, csv), "priced_models: published 2, the rows price 1"));
     auto hash = honest_sheet(inputs);
     hash.inputs_sha256 = "ABC";
-    CHECK(names(audit_sheet(hash, inputs, csv), "inputs_sha256"));
+    CHECK(names(audit_sheet(hash, csv), "inputs_sha256"));
     std::string reordered = csv;
     reordered.pop_back();  // no final line end: not the canonical bytes
-    CHECK(names(audit_sheet(honest_sheet(inputs), inputs, reordered), "not the canonical CSV"));
+    CHECK(names(audit_sheet(honest_sheet(inputs), reordered), "not the canonical CSV"));
 }
 
 TEST_CASE("row rules read from the published strings: shares, minimum observations, reasons, rates")
@@ -146,20 +146,20 @@ TEST_CASE("row rules read from the published strings: shares, minimum observatio
     {
         auto s = honest_sheet(inputs);
         find(s, "l4").reason = "withdrawn";
-        auto const a = audit_sheet(s, inputs, csv);
+        auto const a = audit_sheet(s, csv);
         CHECK(names(a, "reason: published 'withdrawn'"));
     }
     SUBCASE("an unpriced row without a reason")
     {
         auto s = honest_sheet(inputs);
         find(s, "l4").reason.clear();
-        CHECK(names(audit_sheet(s, inputs, csv), "reason: published nothing"));
+        CHECK(names(audit_sheet(s, csv), "reason: published nothing"));
     }
     SUBCASE("a priced row with fewer observations than the minimum, even if the inputs agree")
     {
         auto s = honest_sheet(inputs);
         find(s, "h100-sxm").observations = rules::min_observations - 1;
-        CHECK(names(audit_sheet(s, inputs, csv), "priced with 4 observations; at least 5 are needed"));
+        CHECK(names(audit_sheet(s, csv), "priced with 4 observations; at least 5 are needed"));
     }
     SUBCASE("spot and reserved must be the published shares of the published on-demand")
     {
@@ -167,7 +167,7 @@ TEST_CASE("row rules read from the published strings: shares, minimum observatio
         auto& h = find(s, "h100-sxm");
         h.figures.spot = "0.900";
         h.figures.reserved = "1.200";
-        auto const a = audit_sheet(s, inputs, csv);
+        auto const a = audit_sheet(s, csv);
         CHECK(names(a, "spot 0.900 is not 50 % of on_demand 1.680 rounded down to the mill (0.840)"));
         CHECK(names(a, "reserved 1.200 is not 65 % of on_demand 1.680 rounded down to the mill (1.092)"));
     }

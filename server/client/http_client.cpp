@@ -26,7 +26,61 @@ namespace bhttp = beast::http;
 using tcp = asio::ip::tcp;
 using clock = std::chrono::steady_clock;
 using request_type = bhttp::request<bhttp::empty_body>;
-using response_type = bhttp::response<bhttp::string_body>;
+
+// What an answer says besides its body.
+struct answer {
+    int status = 0;
+    std::string etag;
+};
+// Where the body of an answer with this status goes.
+using answer_sink = std::function<body_sink(int status)>;
+
+// An answer's body handed to a sink as it arrives, never held. The parser starts the reader (init)
+// once the header is read and before any of the body: the status then says which sink.
+struct sink_body {
+    struct value_type {
+        answer_sink const* sink_for = nullptr;
+        body_sink sink;
+        std::uint64_t received = 0;
+    };
+
+    class reader {
+    public:
+        // Made with the parser, before anything is read. Beast asks that a reader be constructible
+        // from a request's header too; only a response's is ever given.
+        template <bool IsRequest, class Fields>
+        reader(bhttp::header<IsRequest, Fields>& head, value_type& body) : head_(head), body_(body)
+        {
+        }
+
+        void init(boost::optional<std::uint64_t> const&, beast::error_code& ec)
+        {
+            ec = {};
+            body_.sink = (*body_.sink_for)(head_.result_int());
+        }
+
+        template <class ConstBufferSequence>
+        std::size_t put(ConstBufferSequence const& buffers, beast::error_code& ec)
+        {
+            ec = {};
+            std::size_t n = 0;
+            for (auto const b : beast::buffers_range_ref(buffers)) {
+                body_.sink(std::string_view(static_cast<char const*>(b.data()), b.size()));
+                n += b.size();
+            }
+            body_.received += n;
+            return n;
+        }
+
+        void finish(beast::error_code& ec) { ec = {}; }
+
+    private:
+        bhttp::response_header<>& head_;
+        value_type& body_;
+    };
+};
+
+using response_head = bhttp::response_header<>;
 
 bool is_ip_address(std::string const& host)
 {
@@ -45,14 +99,16 @@ class exchange {
 public:
     // `stream_args`: the TLS context, for Tls only.
     template <class... StreamArgs>
-    exchange(limits const& l, clock::time_point deadline, request_type request, StreamArgs&... stream_args)
+    exchange(limits const& l, clock::time_point deadline, request_type request, answer_sink const& sink_for,
+             StreamArgs&... stream_args)
         : limits_(l), deadline_(deadline), stream_(ioc_, stream_args...), request_(std::move(request))
     {
         parser_.body_limit(l.max_body_bytes);
+        parser_.get().body().sink_for = &sink_for;
     }
 
-    // The answer, or a message saying why there is none.
-    pricing::outcome<response_type> run(tcp::resolver::results_type const& endpoints, std::string const& host)
+    // The answer's header (its body went to the sink), or a message saying why there is none.
+    pricing::outcome<response_head> run(tcp::resolver::results_type const& endpoints, std::string const& host)
     {
         if constexpr (Tls)
             if (!expect_certificate_of(host))
@@ -65,7 +121,7 @@ public:
         lowest().socket().shutdown(tcp::socket::shutdown_both, ignored);
         if (!failure_.empty())
             return pricing::invalid(failure_);
-        return parser_.release();
+        return std::move(parser_.release().base());
     }
 
 private:
@@ -111,7 +167,7 @@ private:
     {
         if (!parser_.is_header_done())
             return "the connection closed before the end of the answer's header";
-        auto const received = std::to_string(parser_.get().body().size());
+        auto const received = std::to_string(parser_.get().body().received);
         if (auto const announced = parser_.content_length())
             return "truncated: the connection closed after " + received + " of the " + std::to_string(*announced) +
                    " bytes of Content-Length";
@@ -198,7 +254,7 @@ private:
     stream_type stream_;
     request_type request_;
     beast::flat_buffer buffer_;
-    bhttp::response_parser<bhttp::string_body> parser_;
+    bhttp::response_parser<sink_body> parser_;
     std::string failure_;
 };
 
@@ -220,8 +276,8 @@ ssl::context make_tls_context()
 }
 
 // One GET of `at`, whatever it answers.
-response_type get_once(base_url const& at, std::string_view accept, limits const& l, clock::time_point deadline,
-                       std::string_view if_none_match)
+response_head get_once(base_url const& at, std::string_view accept, limits const& l, clock::time_point deadline,
+                       std::string_view if_none_match, answer_sink const& sink_for)
 {
     std::string const url = at.to_string();
     asio::io_context resolving;
@@ -239,9 +295,9 @@ response_type get_once(base_url const& at, std::string_view accept, limits const
         req.set(bhttp::field::if_none_match, if_none_match);
     auto res = [&] {
         if (!at.tls)
-            return exchange<false>(l, deadline, std::move(req)).run(endpoints, at.host);
+            return exchange<false>(l, deadline, std::move(req), sink_for).run(endpoints, at.host);
         auto ctx = make_tls_context();
-        return exchange<true>(l, deadline, std::move(req), ctx).run(endpoints, at.host);
+        return exchange<true>(l, deadline, std::move(req), sink_for, ctx).run(endpoints, at.host);
     }();
     if (!res)
         throw fetch_error("GET " + url + ": " + res.err().message);
@@ -324,16 +380,27 @@ pricing::outcome<base_url> parse_base_url(std::string_view url)
     return base;
 }
 
-reply get(base_url const& base, std::string const& target, std::string_view accept, limits const& l,
-          std::string_view if_none_match)
+namespace {
+
+// The one request path beneath get, get_stream and get_body: limits, redirects and If-None-Match,
+// each answer's body going where `sink_for` says from its status.
+answer get_streamed(base_url const& base, std::string const& target, std::string_view accept, limits const& l,
+                    std::string_view if_none_match, answer_sink const& sink_for)
 {
     auto const deadline = clock::now() + l.total;
+    bool const following = l.max_redirects > 0;
+    // A redirect's own body is nobody's: it is read (within the limits) and dropped.
+    answer_sink const body_of = [&](int status) -> body_sink {
+        if (following && is_redirect(static_cast<unsigned>(status)))
+            return [](std::string_view) {};
+        return sink_for(status);
+    };
     base_url at = base;
     at.prefix += target;
     for (int redirects = 0;; ++redirects) {
-        auto res = get_once(at, accept, l, deadline, if_none_match);
-        if (l.max_redirects == 0 || !is_redirect(res.result_int()))
-            return {static_cast<int>(res.result_int()), std::string(res[bhttp::field::etag]), std::move(res.body())};
+        auto const res = get_once(at, accept, l, deadline, if_none_match, body_of);
+        if (!following || !is_redirect(res.result_int()))
+            return {static_cast<int>(res.result_int()), std::string(res[bhttp::field::etag])};
         std::string const from = "GET " + at.to_string() + " (" + std::to_string(res.result_int()) + ")";
         if (redirects == l.max_redirects)
             throw fetch_error(from + ": more than " + std::to_string(l.max_redirects) + " redirects");
@@ -346,12 +413,37 @@ reply get(base_url const& base, std::string const& target, std::string_view acce
     }
 }
 
+}
+
+reply get(base_url const& base, std::string const& target, std::string_view accept, limits const& l,
+          std::string_view if_none_match)
+{
+    reply r;
+    auto const head = get_streamed(base, target, accept, l, if_none_match, [&](int) -> body_sink {
+        return [&](std::string_view bytes) { r.body += bytes; };
+    });
+    r.status = head.status;
+    r.etag = head.etag;
+    return r;
+}
+
+void get_stream(base_url const& base, std::string const& target, std::string_view accept, limits const& l,
+                body_sink const& sink)
+{
+    auto const head = get_streamed(base, target, accept, l, {}, [&](int status) -> body_sink {
+        if (status == 200)
+            return sink;
+        return [](std::string_view) {};
+    });
+    if (head.status != 200)
+        throw fetch_error("GET " + base.to_string() + target + " answered " + std::to_string(head.status));
+}
+
 std::string get_body(base_url const& base, std::string const& target, std::string_view accept, limits const& l)
 {
-    auto r = get(base, target, accept, l);
-    if (r.status != 200)
-        throw fetch_error("GET " + base.to_string() + target + " answered " + std::to_string(r.status));
-    return std::move(r.body);
+    std::string body;
+    get_stream(base, target, accept, l, [&](std::string_view bytes) { body += bytes; });
+    return body;
 }
 
 }

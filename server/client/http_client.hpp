@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -74,5 +75,14 @@ reply get(base_url const& base, std::string const& target, std::string_view acce
 
 // The body of a 200 answer; any other status throws fetch_error naming it.
 std::string get_body(base_url const& base, std::string const& target, std::string_view accept, limits const& l);
+
+// Receives the bytes of a body in order, as they arrive (any split); may throw to give up.
+using body_sink = std::function<void(std::string_view bytes)>;
+
+// As get_body, but the body of the 200 answer goes to `sink` piece by piece and is never held
+// whole: `l.max_body_bytes` bounds what the sink can be given. A failure after some bytes were
+// given throws fetch_error as above; the sink has then seen part of the body.
+void get_stream(base_url const& base, std::string const& target, std::string_view accept, limits const& l,
+                body_sink const& sink);
 
 }

@@ -400,13 +400,16 @@ int run_audit(arguments const& args)
     if (args.flag("observations") || args.flag("sheet")) {
         if (!args.flag("observations") || !args.flag("sheet") || args.flag("url"))
             throw usage_error("offline audit takes both --observations FILE.csv and --sheet FILE.json, and no --url");
-        std::string const observations = read_whole_file(*args.flag("observations"));
-        bool ok = audit::audit_sheet(read_whole_file(*args.flag("sheet")), observations, std::cout, keys ? &*keys : nullptr);
+        auto const verdict = audit::audit_sheet(
+            read_whole_file(*args.flag("sheet")),
+            [&](client::body_sink const& sink) { read_file_in_pieces(*args.flag("observations"), sink); }, std::cout,
+            keys ? &*keys : nullptr);
+        bool ok = verdict.ok;
         if (auto const manifest = args.flag("raw-inputs")) {
             auto const folder = std::filesystem::path(*manifest).parent_path();
             ok = audit::audit_raw_inputs(read_whole_file(*manifest),
                                          [&](std::string const& path) { return read_whole_file((folder / path).string()); },
-                                         observations, std::cout) &&
+                                         verdict.inputs_sha256, std::cout) &&
                  ok;
         }
         return ok ? 0 : 1;

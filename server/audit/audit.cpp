@@ -8,7 +8,7 @@
 #include "server/trust/trust.hpp"
 
 #include "pricing/audit.hpp"
-#include "pricing/observation.hpp"
+#include "pricing/inputs_tally.hpp"
 
 #include <boost/json.hpp>
 
@@ -84,21 +84,10 @@ pricing::published_sheet published_sheet(json::object const& sheet)
             count_member(sheet, "rules_version"),  published_rows(sheet)};
 }
 
-std::vector<pricing::observation> parse_inputs(std::string const& csv, std::ostream& report, bool& ok)
-{
-    // Any id is accepted here: whether the model belongs on the sheet is the audit's question.
-    auto parsed = pricing::parse_observations_csv(csv, [](std::string_view) { return true; });
-    for (auto const& p : parsed.problems) {
-        report << "  BAD INPUT line " << p.line << ": " << p.reason << "\n";
-        ok = false;
-    }
-    return std::move(parsed.observations);
-}
-
 // The week's raw market files, re-read into its observations (issue 24, item 5); a sheet whose
 // observations were imported as a CSV has none, and says so.
 template <class Fetch>
-bool audit_published_raw_inputs(std::string const& week, std::string const& csv, Fetch const& fetch,
+bool audit_published_raw_inputs(std::string const& week, std::string const& inputs_sha256, Fetch const& fetch,
                                 std::ostream& report)
 {
     std::string const base = "/v1/sheets/" + week + "/";
@@ -110,8 +99,34 @@ bool audit_published_raw_inputs(std::string const& week, std::string const& csv,
         report << "  -    no raw files: the observations of " << week << " were imported as a CSV\n";
         return true;
     }
-    return audit_raw_inputs(sources, [&](std::string const& path) { return fetch(base + path, "*/*"); }, csv, report);
+    return audit_raw_inputs(sources, [&](std::string const& path) { return fetch(base + path, "*/*"); }, inputs_sha256,
+                            report);
 }
+
+// What the verified signed index says the week's inputs weigh: the most their download may bring.
+std::uint64_t inputs_bound(catalog_audit const& catalog, std::string const& week)
+{
+    auto const w = pricing::parse_week(week);
+    auto const* indexed = catalog.signature && w ? catalog.signature->find(*w) : nullptr;
+    return indexed ? indexed->inputs_bytes : max_unsigned_inputs_bytes;
+}
+
+// The inputs hashed and tallied as they arrive, for the sheet of `week`.
+struct streamed_inputs {
+    pricing::inputs_tally tally;
+    std::string sha256;
+
+    streamed_inputs(std::string const& week, inputs_reader const& read) : tally(week)
+    {
+        store::sha256_hasher hasher;
+        read([&](std::string_view bytes) {
+            hasher.update(bytes);
+            tally.read(bytes);
+        });
+        tally.finish();
+        sha256 = hasher.finish();
+    }
+};
 
 void print_row(std::ostream& report, pricing::published_row const& p, pricing::row_audit const& a)
 {
@@ -130,8 +145,8 @@ void print_row(std::ostream& report, pricing::published_row const& p, pricing::r
 
 }
 
-bool audit_sheet(std::string const& sheet_json, std::string const& observations_csv, std::ostream& report,
-                 pricing::key_ring const* keys)
+sheet_verdict audit_sheet(std::string const& sheet_json, inputs_reader const& read_inputs, std::ostream& report,
+                          pricing::key_ring const* keys)
 {
     json::object sheet;
     try {
@@ -141,13 +156,13 @@ bool audit_sheet(std::string const& sheet_json, std::string const& observations_
     }
     std::string const week = text_member(sheet, "week");
     std::string const expected_sha = text_member(sheet, "inputs_sha256");
-    std::string const actual_sha = store::sha256_hex(observations_csv);
+    streamed_inputs const inputs(week, read_inputs);
     bool ok = true;
     report << "sheet " << week << "\n";
-    if (actual_sha == expected_sha) {
-        report << "  ok   inputs_sha256 " << actual_sha << "\n";
+    if (inputs.sha256 == expected_sha) {
+        report << "  ok   inputs_sha256 " << inputs.sha256 << "\n";
     } else {
-        report << "  DIFF inputs_sha256: published " << expected_sha << ", the observations hash to " << actual_sha
+        report << "  DIFF inputs_sha256: published " << expected_sha << ", the observations hash to " << inputs.sha256
                << "\n";
         ok = false;
     }
@@ -155,19 +170,22 @@ bool audit_sheet(std::string const& sheet_json, std::string const& observations_
         ok = check_signature(sheet, *keys, report) && ok;
     else
         report << "  -    signature not checked (no keys given: --keys FILE)\n";
-    auto const inputs = parse_inputs(observations_csv, report, ok);
+    for (auto const& p : inputs.tally.problems()) {
+        report << "  BAD INPUT line " << p.line << ": " << p.reason << "\n";
+        ok = false;
+    }
     auto const published = published_sheet(sheet);
     auto const& rows = published.rows;
-    auto const result = pricing::audit_sheet(published, observations_csv);
+    auto const result = pricing::audit_sheet(published, inputs.tally);
     for (std::size_t i = 0; i < rows.size(); ++i)
         print_row(report, rows[i], result.rows[i]);
     for (auto const& p : result.problems)
         report << "  DIFF " << p << "\n";
     ok = ok && result.ok();
     long const differing = std::count_if(result.rows.begin(), result.rows.end(), [](auto const& r) { return !r.ok(); });
-    report << "sheet " << week << ": " << rows.size() << " rows, " << inputs.size() << " observations, "
+    report << "sheet " << week << ": " << rows.size() << " rows, " << inputs.tally.observations() << " observations, "
            << differing << " rows differ" << (ok ? " - PASS" : " - FAIL") << "\n";
-    return ok;
+    return {ok, inputs.sha256};
 }
 
 bool audit_service(std::string const& base_url, std::string const& week, bool all, client::limits const& limits,
@@ -185,7 +203,8 @@ bool audit_service(std::string const& base_url, std::string const& week, bool al
             throw std::runtime_error("the service's /.well-known/lowcostgpu-keys.json: " + ring.err().message);
         keys = std::move(ring).value();
     }
-    bool ok = audit_catalog(fetch, *keys, report);
+    auto const catalog = audit_catalog(fetch, *keys, report);
+    bool ok = catalog.ok;
     std::vector<std::string> weeks;
     if (all) {
         auto const index = json::parse(fetch("/v1/sheets", "application/json")).as_object();
@@ -201,9 +220,13 @@ bool audit_service(std::string const& base_url, std::string const& week, bool al
         throw std::runtime_error("the service has published no sheet");
     for (auto const& w : weeks) {
         auto const sheet = fetch("/v1/sheets/" + w, "application/json");
-        auto const csv = fetch("/v1/sheets/" + w + "/observations.csv", "text/csv");
-        ok = audit_sheet(sheet, csv, report, &*keys) && ok;
-        ok = audit_published_raw_inputs(w, csv, fetch, report) && ok;
+        client::limits inputs_limits = limits;
+        inputs_limits.max_body_bytes = inputs_bound(catalog, w);
+        auto const verdict = audit_sheet(sheet, [&](client::body_sink const& sink) {
+            client::get_stream(*target, "/v1/sheets/" + w + "/observations.csv", "text/csv", inputs_limits, sink);
+        }, report, &*keys);
+        ok = verdict.ok && ok;
+        ok = audit_published_raw_inputs(w, verdict.inputs_sha256, fetch, report) && ok;
     }
     report << (ok ? "audit passed: " : "audit FAILED: ") << weeks.size() << " sheet(s) and the catalog\n";
     return ok;

@@ -82,7 +82,7 @@ void compare_index(pricing::catalog_signature const& sig, json::object const& se
 
 }
 
-bool audit_catalog(fetcher const& fetch, pricing::key_ring const& keys, std::ostream& report)
+catalog_audit audit_catalog(fetcher const& fetch, pricing::key_ring const& keys, std::ostream& report)
 {
     std::string signature;
     try {
@@ -90,22 +90,22 @@ bool audit_catalog(fetcher const& fetch, pricing::key_ring const& keys, std::ost
     } catch (client::fetch_error const& e) {
         // A service that never signed its catalog answers 404: a failed audit, not a broken one.
         report << "catalog: FAILED: no signature to check it by: " << e.what() << "\n";
-        return false;
+        return {};
     }
     auto const sig = trust::parse_catalog_signature(signature);
     if (!sig) {
         report << "catalog: FAILED: " << sig.err().message << "\n";
-        return false;
+        return {};
     }
     if (auto const by = trust::verify_catalog(*sig, keys); !by) {
         report << "catalog: FAILED: its signature: " << by.err().message << "\n";
-        return false;
+        return {};
     }
     std::string const document = fetch("/v1/catalog", "application/json");
     if (document.size() != sig->catalog_bytes || store::sha256_hex(document) != sig->catalog_sha256) {
         report << "catalog: FAILED: /v1/catalog is not the document its signature vouches for ("
                << sig->catalog_bytes << " bytes, SHA-256 " << sig->catalog_sha256 << ")\n";
-        return false;
+        return {false, *sig};
     }
     auto const signed_doc = object_of(document, "/v1/catalog");
     std::vector<std::string> differences;
@@ -123,7 +123,7 @@ bool audit_catalog(fetcher const& fetch, pricing::key_ring const& keys, std::ost
         report << "catalog: signed at " << pricing::to_rfc3339(sig->signed_at) << " with key " << sig->key_id
                << "; every model, region, stock and source shown is as signed, and the " << sig->sheets.size()
                << " sheet(s) of /v1/sheets are those of the signed index\n";
-    return differences.empty();
+    return {differences.empty(), *sig};
 }
 
 }

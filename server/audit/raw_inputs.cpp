@@ -92,19 +92,10 @@ void rederive_file(json::object const& f, std::string const& bytes, std::vector<
             out.push_back({*at, l.gpu, l.price, source, l.listing_id, ""});
 }
 
-// The first line where two CSVs differ, for the report.
-std::string first_difference(std::string const& a, std::string const& b)
-{
-    std::size_t line = 1, i = 0;
-    for (; i < a.size() && i < b.size() && a[i] == b[i]; ++i)
-        line += a[i] == '\n';
-    return "line " + std::to_string(line);
-}
-
 }
 
 bool audit_raw_inputs(std::string const& manifest_text, std::function<std::string(std::string const& path)> const& read,
-                      std::string const& observations_csv, std::ostream& report)
+                      std::string const& observations_sha256, std::ostream& report)
 {
     bool ok = true;
     try {
@@ -131,12 +122,12 @@ bool audit_raw_inputs(std::string const& manifest_text, std::function<std::strin
             rederive_file(f, bytes, mapping->second, seen, derived);
         }
         pricing::sort_canonically(derived);
-        std::string const canonical = pricing::canonical_observations_csv(derived);
+        std::string const canonical_sha256 = store::sha256_hex(pricing::canonical_observations_csv(derived));
         report << "raw files: " << files.size() << " re-read with " << mappings.size() << " mapping(s), giving "
                << derived.size() << " observations\n";
-        if (ok && canonical != observations_csv) {
-            report << "  DIFF the raw files do not give the sheet's observations (first difference at "
-                   << first_difference(canonical, observations_csv) << ")\n";
+        if (ok && canonical_sha256 != observations_sha256) {
+            report << "  DIFF the raw files do not give the sheet's observations (their canonical CSV hashes to "
+                   << canonical_sha256 << ", the observations to " << observations_sha256 << ")\n";
             ok = false;
         }
     } catch (std::exception const& e) {

@@ -21,8 +21,9 @@ namespace lcg::audit {
 // relative to the document's folder: /v1/sheets/{week}/ or the export's).
 // True only if every file and mapping hashes to its SHA-256 and the listings they give, imported by
 // the import's rules (the first listing of a source, listing id and time counts), are exactly the
-// canonical observations CSV `observations_csv`. Writes what it checked to `report`.
+// canonical observations CSV whose SHA-256 is `observations_sha256` (the hash of the bytes the
+// sheet's audit read: the CSV itself is not held). Writes what it checked to `report`.
 bool audit_raw_inputs(std::string const& manifest, std::function<std::string(std::string const& path)> const& read,
-                      std::string const& observations_csv, std::ostream& report);
+                      std::string const& observations_sha256, std::ostream& report);
 
 }

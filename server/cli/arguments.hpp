@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <stdexcept>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,8 @@ std::string setting(arguments const& args, std::string_view flag, char const* en
 // --database-url, else DATABASE_URL; a usage_error when neither is set.
 std::string database_url(arguments const& args);
 std::string read_whole_file(std::string const& path);
+// FILE's bytes handed to `sink` a piece at a time (1 MiB at most), never held whole.
+void read_file_in_pieces(std::string const& path, std::function<void(std::string_view)> const& sink);
 // FILE, or standard input for "-", whole.
 std::string read_input(std::string const& path);
 

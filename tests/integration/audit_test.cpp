@@ -212,6 +212,31 @@ TEST_CASE("lowcostgpu audit --all passes on the sample data")
     CHECK(contains(r.out, "audit passed: 10 sheet(s)"));
 }
 
+TEST_CASE("audit --url reads a week's observations no further than the length its signed index gives")
+{
+    test_database db;
+    server_process origin(db.url("reader"));
+    std::string const week = this_week();
+    std::size_t const signed_bytes = origin.get("/v1/sheets/" + week + "/observations.csv").body.size();
+    // An upstream that forwards every document as the origin serves it, but one line more of inputs.
+    fake_upstream padding([&](std::string const& target, std::map<std::string, std::string> const&) {
+        auto const reply = origin.get(target);
+        std::string body = reply.body;
+        if (target.ends_with("/observations.csv"))
+            body += "2030-01-01T00:00:00Z,h100-sxm,1.000000,extra,x\n";
+        std::vector<std::string> headers;
+        if (!reply.header("content-type").empty())
+            headers.push_back("Content-Type: " + reply.header("content-type"));
+        return std::optional<std::string>(raw_response(reply.status, body, headers));
+    });
+    auto const r = run_lowcostgpu({"audit", "--url", padding.url(), "--week", week});
+    CAPTURE(r.out);
+    CAPTURE(r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(contains(r.out, "catalog: signed at"));
+    CHECK(contains(r.err, "the answer is larger than " + std::to_string(signed_bytes) + " bytes"));
+}
+
 TEST_CASE("the offline audit names the row of a tampered input or rate")
 {
     test_database db;

@@ -219,15 +219,9 @@ TEST_CASE("audit --url reads a week's observations no further than the length it
     std::string const week = this_week();
     std::size_t const signed_bytes = origin.get("/v1/sheets/" + week + "/observations.csv").body.size();
     // An upstream that forwards every document as the origin serves it, but one line more of inputs.
-    fake_upstream padding([&](std::string const& target, std::map<std::string, std::string> const&) {
-        auto const reply = origin.get(target);
-        std::string body = reply.body;
+    auto const padding = editing_proxy(origin, [](std::string const& target, std::string& body) {
         if (target.ends_with("/observations.csv"))
             body += "2030-01-01T00:00:00Z,h100-sxm,1.000000,extra,x\n";
-        std::vector<std::string> headers;
-        if (!reply.header("content-type").empty())
-            headers.push_back("Content-Type: " + reply.header("content-type"));
-        return std::optional<std::string>(raw_response(reply.status, body, headers));
     });
     auto const r = run_lowcostgpu({"audit", "--url", padding.url(), "--week", week});
     CAPTURE(r.out);

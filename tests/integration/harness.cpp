@@ -409,6 +409,21 @@ std::string raw_response(int status, std::string const& body, std::vector<std::s
     return out + "\r\n" + body;
 }
 
+fake_upstream editing_proxy(server_process const& origin,
+                            std::function<void(std::string const& target, std::string& body)> edit)
+{
+    return fake_upstream([&origin, edit = std::move(edit)](std::string const& target,
+                                                           std::map<std::string, std::string> const&) {
+        auto const reply = origin.get(target);
+        std::string body = reply.body;
+        edit(target, body);
+        std::vector<std::string> headers;
+        if (!reply.header("content-type").empty())
+            headers.push_back("Content-Type: " + reply.header("content-type"));
+        return std::optional<std::string>(raw_response(reply.status, body, headers));
+    });
+}
+
 shell_result run_shell(std::string const& command)
 {
     shell_result r;

@@ -138,6 +138,11 @@ private:
 // A raw HTTP/1.1 response with a body and the given extra header lines ("ETag: \"x\"").
 std::string raw_response(int status, std::string const& body, std::vector<std::string> const& headers = {});
 
+// A tampering upstream in front of `origin`: each GET is forwarded, and its answer's status,
+// Content-Type and body sent back once `edit` has changed the body as it likes (given the target).
+fake_upstream editing_proxy(server_process const& origin,
+                            std::function<void(std::string const& target, std::string& body)> edit);
+
 // The output of a shell command and its exit status (of pclose).
 struct shell_result {
     int status = -1;

@@ -404,15 +404,9 @@ TEST_CASE("audit --url fails when a served raw file is not the one its sheet nam
     server_process origin(m.db.url("reader"));
     std::string const url = "http://127.0.0.1:" + std::to_string(origin.port());
     // An upstream that changes one byte of every raw file it forwards.
-    fake_upstream tampering([&](std::string const& target, std::map<std::string, std::string> const&) {
-        auto const reply = origin.get(target);
-        std::string body = reply.body;
+    auto const tampering = editing_proxy(origin, [](std::string const& target, std::string& body) {
         if (target.find("/sources/") != std::string::npos && body.size() > 100)
             body[100] = body[100] == '1' ? '2' : '1';
-        std::vector<std::string> headers;
-        if (!reply.header("content-type").empty())
-            headers.push_back("Content-Type: " + reply.header("content-type"));
-        return std::optional<std::string>(raw_response(reply.status, body, headers));
     });
     auto const audited = run_lowcostgpu({"audit", "--url", tampering.url(), "--week", week});
     CAPTURE(audited.out);

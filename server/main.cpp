@@ -97,7 +97,8 @@ the public keys (--public-keys, LCG_PUBLIC_KEYS_FILE), with a key they do not li
 Every command but audit and a mirror takes --database-url URL (default: the DATABASE_URL environment
 variable). A mirror asks its upstream what changed every --upstream-interval S (60) and also takes
 --upstream-timeout S (30: the silence allowed while fetching); audit
---url takes --timeout S (30, AUDIT_TIMEOUT) for the same; either refuses an answer over 256 MiB.
+--url takes --timeout S (30, AUDIT_TIMEOUT) for the same; either refuses an answer over 256 MiB (audit
+reads a week's observations CSV as it streams, up to the length the catalog's signature gives).
 serve also takes --header-timeout S (10), --idle-timeout S (60), --max-connections N (10000),
 --max-connections-per-address N (a sixteenth of --max-connections, at least 8; a trusted proxy's
 connections are not counted),

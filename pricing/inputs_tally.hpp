@@ -69,7 +69,8 @@ public:
     listing_tally const& listings() const { return listings_; }
     long observations() const { return observations_; }
     outside_window const& outside() const { return outside_; }
-    // Bad lines, as observation_csv_reader reports them (the first 20).
+    // Bad lines, as observation_csv_reader reports them: how many, and the first 20.
+    long bad_lines() const { return reader_.bad_lines(); }
     std::vector<csv_problem> const& problems() const { return reader_.problems(); }
     bool is_canonical() const { return canonical_; }
 

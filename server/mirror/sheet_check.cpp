@@ -4,7 +4,7 @@
 #include "server/trust/trust.hpp"
 
 #include "pricing/audit.hpp"
-#include "pricing/observation.hpp"
+#include "pricing/inputs_tally.hpp"
 
 namespace lcg::mirror {
 
@@ -42,13 +42,16 @@ pricing::outcome<sheet_checked> check_inputs(pricing::price_sheet const& sheet, 
     if (actual != sheet.inputs_sha256)
         return refuse("its inputs hash to " + actual + ", the sheet says " + sheet.inputs_sha256);
 
-    auto const inputs = pricing::parse_observations_csv(inputs_csv, [](std::string_view) { return true; });
-    if (!inputs.ok())
-        return refuse("its inputs CSV has " + std::to_string(inputs.bad_lines) + " bad line(s), the first at line " +
-                      std::to_string(inputs.problems.front().line) + ": " + inputs.problems.front().reason);
-    if (static_cast<std::size_t>(sheet.observations) != inputs.observations.size())
+    // Read once, into what the audit needs: the observations themselves are not kept.
+    pricing::inputs_tally inputs(week);
+    inputs.read(inputs_csv);
+    inputs.finish();
+    if (inputs.bad_lines() > 0)
+        return refuse("its inputs CSV has " + std::to_string(inputs.bad_lines()) + " bad line(s), the first at line " +
+                      std::to_string(inputs.problems().front().line) + ": " + inputs.problems().front().reason);
+    if (sheet.observations != inputs.observations())
         return refuse("it counts " + std::to_string(sheet.observations) + " observations, its inputs hold " +
-                      std::to_string(inputs.observations.size()));
+                      std::to_string(inputs.observations()));
 
     // Every published rule, as `lowcostgpu audit` checks it: the rows recomputed from the inputs, the
     // week and window, the counts, and that the bytes are the canonical CSV.
@@ -62,13 +65,13 @@ pricing::outcome<sheet_checked> check_inputs(pricing::price_sheet const& sheet, 
                                      {}};
     for (auto const& row : sheet.rows)
         claimed.rows.push_back(pricing::as_published(row));
-    auto const audit = pricing::audit_sheet(claimed, inputs_csv);
+    auto const audit = pricing::audit_sheet(claimed, inputs);
     if (!audit.problems.empty())
         return refuse(audit.problems.front());
     for (auto const& r : audit.rows)
         if (!r.ok())
             return refuse(r.gpu + ": " + r.differences.front());
-    return sheet_checked{static_cast<int>(sheet.rows.size()), static_cast<long>(inputs.observations.size())};
+    return sheet_checked{static_cast<int>(sheet.rows.size()), inputs.observations()};
 }
 
 }

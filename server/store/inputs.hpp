@@ -25,7 +25,30 @@ struct input_layout {
     std::size_t total_bytes() const;
 };
 
-// The layout of a CSV held whole (a mirror's, read from its upstream).
+// The layout of a CSV held whole.
 input_layout layout_of(std::string_view csv, std::size_t target = input_chunk_bytes);
+
+// The layout of a CSV read as it arrives (a mirror's, spooled from its upstream): the chunks
+// input_chunks would cut, found without holding the CSV. A header line longer than
+// max_header_bytes (a canonical one is under a hundred) is refused (std::length_error).
+class input_chunker {
+public:
+    static constexpr std::size_t max_header_bytes = 64 * 1024;
+
+    explicit input_chunker(std::size_t target = input_chunk_bytes);
+    // The next bytes, split anywhere.
+    void read(std::string_view bytes);
+    // Call once, after the last bytes.
+    input_layout finish();
+
+private:
+    void read_header(std::string_view& bytes);
+
+    std::size_t target_;
+    input_layout layout_;
+    bool header_read_ = false;
+    std::size_t in_chunk_ = 0;  // bytes of the chunk being cut, so far
+    std::size_t ends_from_ = 0;  // the chunk ends at its first line end at or after this index
+};
 
 }

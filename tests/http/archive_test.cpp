@@ -189,6 +189,16 @@ TEST_CASE("a canonical CSV is stored in chunks of whole lines, the header in the
         CHECK(layout.chunk_sizes.size() == chunks.size());
         CHECK(layout.total_bytes() == csv.size());
         CHECK(layout.header + "\n" == header);
+        // Read as it arrives, split anywhere, the CSV is cut the same way.
+        for (std::size_t const piece : {std::size_t{1}, std::size_t{7}, std::size_t{64}, csv.size()}) {
+            CAPTURE(piece);
+            store::input_chunker chunker(target);
+            for (std::size_t at = 0; at < csv.size(); at += piece)
+                chunker.read(std::string_view(csv).substr(at, piece));
+            auto const streamed = chunker.finish();
+            CHECK(streamed.chunk_sizes == layout.chunk_sizes);
+            CHECK(streamed.header == layout.header);
+        }
     }
     CHECK(store::input_chunks(csv).size() == 1);  // 200 rows: far under 1 MiB
     // A week without observations is its header line alone: one chunk. Nothing at all is no chunk.
@@ -200,6 +210,12 @@ TEST_CASE("a canonical CSV is stored in chunks of whole lines, the header in the
     REQUIRE(around.size() == 2);
     CHECK(around[0] == header + std::string(5000, 'x') + "\n");
     CHECK(around[1] == "short\n");
+    CHECK(store::layout_of(long_line, 100).chunk_sizes == std::vector<std::size_t>{around[0].size(), around[1].size()});
+    // No line end at all: one chunk, which is the header; a header past its bound is refused.
+    CHECK(store::layout_of("abc").chunk_sizes == std::vector<std::size_t>{3});
+    CHECK(store::layout_of("abc").header == "abc");
+    store::input_chunker endless;
+    CHECK_THROWS_AS(endless.read(std::string(store::input_chunker::max_header_bytes + 1, 'h')), std::length_error);
 }
 
 TEST_CASE("the snapshot holds no observations: a week's inputs are not among its documents")

@@ -92,6 +92,10 @@ inline constexpr int fetch_total_seconds = 600;
 // of a byte a second would otherwise hold each request for the whole total).
 inline constexpr std::uint64_t upstream_min_bytes_per_second = 1024;
 inline constexpr std::uint64_t max_fetched_bytes = 256ull * 1024 * 1024;
+// A week's inputs, whose length a signed index gives, are streamed rather than held: they are bound
+// by that length instead of the cap, and given the longer of the total and the time they take at
+// this rate (a week of ten million rows, about 700 MB, at most about 11 minutes).
+inline constexpr std::uint64_t upstream_inputs_bytes_per_second = 1024 * 1024;
 // The largest raw file of market offers import-listings and collect take (the largest SkyPilot
 // catalog file, RunPod's, is about 2 MB).
 inline constexpr std::uint64_t max_listings_file_bytes = 64ull * 1024 * 1024;

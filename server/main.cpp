@@ -534,8 +534,11 @@ int run_serve(arguments const& args)
     auto options = listen_options(args);
     fit_connections_to_descriptors(options);
     auto const mirrored = upstream_settings(args);
+    std::optional<mirror::upstream> upstream;
+    if (mirrored)
+        upstream.emplace(*mirrored);
     // The sheets' inputs, read on demand: from the upstream for a mirror, else from PostgreSQL.
-    archive::archive inputs(archive_settings(args), mirrored ? mirror::inputs_sources(*mirrored)
+    archive::archive inputs(archive_settings(args), upstream ? upstream->inputs_sources()
                                                              : archive::database_sources(database_url(args), archive_timeout));
     options.archive = &inputs;
     snapshot::holder snapshots;
@@ -545,9 +548,8 @@ int run_serve(arguments const& args)
     ops::log_stream log(ops::process_log()), background_log(ops::process_log());
     log << "listening on http://" << options.address << ":" << server.port() << std::endl;
     std::optional<ops::stop_deadline> deadline;
-    if (mirrored) {
-        mirror::upstream source(*mirrored);
-        mirror::follower follower(source, snapshots, upstream_interval(args), background_log);
+    if (upstream) {
+        mirror::follower follower(*upstream, snapshots, upstream_interval(args), background_log);
         follower.start();
         server.run();
         deadline.emplace(stop_grace, "the mirror's follower or the archive (the upstream)", ops::process_log());

@@ -1,10 +1,8 @@
 #include "server/mirror/sheet_check.hpp"
 
-#include "server/store/digest.hpp"
 #include "server/trust/trust.hpp"
 
 #include "pricing/audit.hpp"
-#include "pricing/inputs_tally.hpp"
 
 namespace lcg::mirror {
 
@@ -35,16 +33,30 @@ pricing::outcome<sheet_checked> check_sheet(pricing::price_sheet const& sheet, s
 
 pricing::outcome<sheet_checked> check_inputs(pricing::price_sheet const& sheet, std::string_view inputs_csv)
 {
-    std::string const week = pricing::to_string(sheet.week);
+    inputs_check check(sheet);
+    check.read(inputs_csv);
+    return check.finish();
+}
+
+// Read once, into what the audit needs: neither the bytes nor the observations are kept.
+inputs_check::inputs_check(pricing::price_sheet const& sheet) : sheet_(sheet), tally_(pricing::to_string(sheet.week)) {}
+
+void inputs_check::read(std::string_view bytes)
+{
+    hasher_.update(bytes);
+    tally_.read(bytes);
+}
+
+pricing::outcome<sheet_checked> inputs_check::finish()
+{
+    auto const& sheet = sheet_;
     auto refuse = [&](std::string const& why) { return refused(sheet, why); };
 
-    std::string const actual = store::sha256_hex(inputs_csv);
+    std::string const actual = hasher_.finish();
     if (actual != sheet.inputs_sha256)
         return refuse("its inputs hash to " + actual + ", the sheet says " + sheet.inputs_sha256);
 
-    // Read once, into what the audit needs: the observations themselves are not kept.
-    pricing::inputs_tally inputs(week);
-    inputs.read(inputs_csv);
+    auto& inputs = tally_;
     inputs.finish();
     if (inputs.bad_lines() > 0)
         return refuse("its inputs CSV has " + std::to_string(inputs.bad_lines()) + " bad line(s), the first at line " +
@@ -55,7 +67,7 @@ pricing::outcome<sheet_checked> check_inputs(pricing::price_sheet const& sheet, 
 
     // Every published rule, as `lowcostgpu audit` checks it: the rows recomputed from the inputs, the
     // week and window, the counts, and that the bytes are the canonical CSV.
-    pricing::published_sheet claimed{week,
+    pricing::published_sheet claimed{pricing::to_string(sheet.week),
                                      pricing::to_rfc3339(sheet.effective_from),
                                      pricing::to_rfc3339(sheet.effective_until),
                                      sheet.inputs_sha256,

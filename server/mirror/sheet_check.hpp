@@ -1,5 +1,8 @@
 #pragma once
 
+#include "server/store/digest.hpp"
+
+#include "pricing/inputs_tally.hpp"
 #include "pricing/outcome.hpp"
 #include "pricing/sheet.hpp"
 #include "pricing/signing.hpp"
@@ -29,5 +32,19 @@ pricing::outcome<sheet_checked> check_sheet(pricing::price_sheet const& sheet, s
 // upstream cannot make a mirror download a week's inputs for a sheet nobody signed).
 pricing::outcome<bool> check_signature(pricing::price_sheet const& sheet, pricing::key_ring const& pinned_keys);
 pricing::outcome<sheet_checked> check_inputs(pricing::price_sheet const& sheet, std::string_view inputs_csv);
+
+// check_inputs for inputs read as they arrive (a week of millions of rows is never held whole):
+// give it the CSV's bytes in order, split anywhere, then ask once for the verdict.
+class inputs_check {
+public:
+    explicit inputs_check(pricing::price_sheet const& sheet);
+    void read(std::string_view bytes);
+    pricing::outcome<sheet_checked> finish();
+
+private:
+    pricing::price_sheet const& sheet_;
+    store::sha256_hasher hasher_;
+    pricing::inputs_tally tally_;
+};
 
 }

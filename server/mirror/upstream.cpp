@@ -2,10 +2,12 @@
 
 #include "server/mirror/documents.hpp"
 #include "server/mirror/sheet_check.hpp"
+#include "server/mirror/spool.hpp"
 #include "server/store/digest.hpp"
 #include "server/trust/trust.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -33,14 +35,17 @@ T accepted_or_throw(pricing::outcome<T> r)
 
 std::string sheet_path(pricing::iso_week week) { return "/v1/sheets/" + pricing::to_string(week); }
 
-// A sheet's canonical inputs; no longer than `signed_bytes` when the signed index gives its length.
-std::string fetch_inputs_of(upstream_options const& options, pricing::price_sheet const& sheet,
-                            std::optional<std::uint64_t> signed_bytes = std::nullopt)
+// A sheet's canonical inputs, given to `sink` as they arrive, no longer than `signed_bytes`, the
+// length the signed index gives. Streamed, never held, they may pass the cap on other documents;
+// the total time grows with them, at upstream_inputs_bytes_per_second.
+void stream_inputs(upstream_options const& options, pricing::price_sheet const& sheet, std::uint64_t signed_bytes,
+                   client::body_sink const& sink)
 {
     auto limits = options.limits;
-    if (signed_bytes)
-        limits.max_body_bytes = std::min(limits.max_body_bytes, *signed_bytes);
-    return client::get_body(options.origin, sheet_path(sheet.week) + "/observations.csv", "text/csv", limits);
+    limits.max_body_bytes = signed_bytes;
+    limits.total = std::max(limits.total,
+                            std::chrono::seconds(signed_bytes / pricing::rules::upstream_inputs_bytes_per_second));
+    client::get_stream(options.origin, sheet_path(sheet.week) + "/observations.csv", "text/csv", limits, sink);
 }
 
 // The sheet index as served must be the signed one: a week it no longer lists is withheld, an older
@@ -114,7 +119,36 @@ void refuse_going_back(std::vector<pricing::price_sheet> const& verified, std::v
 
 }
 
-upstream::upstream(upstream_options options) : options_(std::move(options)) {}
+// What the signed index accepted last says each week's inputs weigh, by their SHA-256: the archive's
+// sources fetch no more than that, and nothing the mirror has not accepted.
+struct signed_lengths {
+    std::mutex mutex;
+    std::map<std::string, std::uint64_t, std::less<>> by_sha256;
+
+    void accept(pricing::catalog_signature const& index)
+    {
+        std::map<std::string, std::uint64_t, std::less<>> lengths;
+        for (auto const& s : index.sheets)
+            lengths[s.inputs_sha256] = s.inputs_bytes;
+        std::lock_guard lock(mutex);
+        by_sha256 = std::move(lengths);
+    }
+
+    std::uint64_t of(pricing::price_sheet const& sheet)
+    {
+        std::lock_guard lock(mutex);
+        auto const it = by_sha256.find(sheet.inputs_sha256);
+        if (it == by_sha256.end())
+            throw std::runtime_error("the inputs of " + pricing::to_string(sheet.week) +
+                                     " are not those of a sheet this mirror accepted");
+        return it->second;
+    }
+};
+
+upstream::upstream(upstream_options options)
+    : options_(std::move(options)), lengths_(std::make_shared<signed_lengths>())
+{
+}
 
 std::map<std::string, upstream::document, std::less<>> upstream::poll(bool& changed) const
 {
@@ -160,11 +194,6 @@ std::map<std::string, upstream::document, std::less<>> upstream::poll(bool& chan
     return out;
 }
 
-std::string upstream::fetch_inputs(pricing::price_sheet const& sheet, std::uint64_t signed_bytes) const
-{
-    return fetch_inputs_of(options_, sheet, signed_bytes);
-}
-
 upstream::accepted_state upstream::fetch_whole(std::map<std::string, document, std::less<>> documents) const
 {
     accepted_state next;
@@ -193,7 +222,10 @@ upstream::accepted_state upstream::fetch_whole(std::map<std::string, document, s
                                      " refused: it is not the sheet /v1/sheets lists for that week");
         // The signature before the inputs: an unsigned or forged sheet costs no download.
         accepted_or_throw(check_signature(sheet, options_.pinned_keys));
-        accepted_or_throw(check_inputs(sheet, fetch_inputs(sheet, next.signed_catalog.signature.find(sheet.week)->inputs_bytes)));
+        inputs_check inputs(sheet);
+        stream_inputs(options_, sheet, next.signed_catalog.signature.find(sheet.week)->inputs_bytes,
+                      [&](std::string_view bytes) { inputs.read(bytes); });
+        accepted_or_throw(inputs.finish());
         next.sheets.push_back(std::move(sheet));
         next.sheet_bodies[entry.week] = std::move(body);
     }
@@ -217,19 +249,22 @@ refresh_result upstream::refresh(snapshot::snapshot const* previous, pricing::in
     accepted_state const& state = next ? *next : *accepted_;
     // The keys a mirror publishes are those it verifies with: an auditor of the mirror checks the same.
     auto snap = snapshot::build(state.catalog, state.sheets, previous, now, options_.pinned_keys, state.signed_catalog);
-    if (next)
+    if (next) {
+        lengths_->accept(next->signed_catalog.signature);  // before any request can see the new sheets
         accepted_ = std::move(next);
+    }
     return {std::move(snap), changed};
 }
 
 namespace {
 
-// A week fetched from the upstream and checked, with its chunks.
+// A week fetched from the upstream and checked, spooled on disk, with where its chunks lie.
 struct held_week {
     pricing::iso_week week{};
     std::string inputs_sha256;
-    std::string csv;
-    std::vector<std::string_view> chunks;  // into csv
+    spool csv;
+    store::input_layout layout;
+    std::vector<std::uint64_t> offsets;  // of each chunk in csv
 };
 
 // The week the archive's threads are reading, shared: a week's parts are read on whichever thread
@@ -239,22 +274,22 @@ struct held_slot {
     std::shared_ptr<const held_week> week;
 };
 
-// The upstream's CSV is checked whole against the sheet before any of it is served: a mirror
-// never sends a byte its hash has not vouched for.
 class upstream_source final : public archive::source {
 public:
-    upstream_source(upstream_options options, std::shared_ptr<held_slot> held)
-        : options_(std::move(options)), held_(std::move(held))
+    upstream_source(upstream_options const& options, std::shared_ptr<signed_lengths> lengths,
+                    std::shared_ptr<held_slot> held)
+        : options_(options), lengths_(std::move(lengths)), held_(std::move(held))
     {
     }
 
-    store::input_layout layout(pricing::price_sheet const& sheet) override { return store::layout_of(fetched(sheet)->csv); }
+    store::input_layout layout(pricing::price_sheet const& sheet) override { return fetched(sheet)->layout; }
 
     std::string chunk(pricing::price_sheet const& sheet, std::size_t seq) override
     {
         auto const week = fetched(sheet);
-        std::string out = seq < week->chunks.size() ? std::string(week->chunks[seq]) : std::string();
-        if (seq + 1 >= week->chunks.size()) {  // the week's last chunk: its memory goes
+        auto const& sizes = week->layout.chunk_sizes;
+        std::string out = seq < sizes.size() ? week->csv.read(week->offsets[seq], sizes[seq]) : std::string();
+        if (seq + 1 >= sizes.size()) {  // the week's last chunk: its spool goes
             std::lock_guard lock(held_->mutex);
             if (held_->week == week)
                 held_->week.reset();
@@ -285,27 +320,42 @@ private:
             if (held && held->week == sheet.week && held->inputs_sha256 == sheet.inputs_sha256)
                 return held;
         }
-        auto week = std::make_shared<held_week>(held_week{sheet.week, sheet.inputs_sha256, fetch_inputs_of(options_, sheet), {}});
-        if (store::sha256_hex(week->csv) != sheet.inputs_sha256)
+        auto week = std::make_shared<held_week>();
+        week->week = sheet.week;
+        week->inputs_sha256 = sheet.inputs_sha256;
+        store::sha256_hasher hasher;
+        store::input_chunker chunker;
+        stream_inputs(options_, sheet, lengths_->of(sheet), [&](std::string_view bytes) {
+            hasher.update(bytes);
+            chunker.read(bytes);
+            week->csv.append(bytes);
+        });
+        if (hasher.finish() != sheet.inputs_sha256)
             throw std::runtime_error("the upstream's inputs of " + pricing::to_string(sheet.week) +
                                      " do not hash to the sheet's inputs_sha256");
-        week->chunks = store::input_chunks(week->csv);
+        week->layout = chunker.finish();
+        std::uint64_t at = 0;
+        for (auto const size : week->layout.chunk_sizes) {
+            week->offsets.push_back(at);
+            at += size;
+        }
         std::lock_guard lock(held_->mutex);
         held_->week = week;
         return week;
     }
 
     upstream_options options_;
+    std::shared_ptr<signed_lengths> lengths_;
     std::shared_ptr<held_slot> held_;
 };
 
 }
 
-archive::source_factory inputs_sources(upstream_options options)
+archive::source_factory upstream::inputs_sources() const
 {
     auto held = std::make_shared<held_slot>();
-    return [options, held]() -> std::unique_ptr<archive::source> {
-        return std::make_unique<upstream_source>(options, held);
+    return [options = options_, lengths = lengths_, held]() -> std::unique_ptr<archive::source> {
+        return std::make_unique<upstream_source>(options, lengths, held);
     };
 }
 

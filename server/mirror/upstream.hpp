@@ -23,6 +23,8 @@ struct upstream_options {
     client::limits limits;
 };
 
+struct signed_lengths;
+
 // One step of following the upstream.
 struct refresh_result {
     std::shared_ptr<const snapshot::snapshot> snapshot;
@@ -35,7 +37,7 @@ struct refresh_result {
 // Asks with If-None-Match whether the Atom feed of new sheets (where the upstream has one) and those
 // five documents changed (/v1/sheets only when the feed did or is absent); when one did, re-reads every
 // sheet and checks again each one whose body differs from the body accepted before. The inputs are
-// read to check a sheet, then let go: the mirror serves them through its archive (inputs_readers).
+// streamed to check a sheet, never held: the mirror serves them through its archive (inputs_sources).
 // Not thread-safe: the follower's thread owns it.
 class upstream {
 public:
@@ -46,6 +48,14 @@ public:
     refresh_result refresh(snapshot::snapshot const* previous, pricing::instant now);
 
     std::string url() const { return options_.origin.to_string(); }
+
+    // Sources of the accepted sheets' inputs, for a mirror's archive: a week's canonical CSV is
+    // fetched again on demand, no longer than the signed index accepted last says, spooled to a
+    // temporary file (spool) while it is hashed and cut into chunks, and served from there in the
+    // chunks it is stored in upstream, only once it hashed to the sheet's inputs_sha256: a mirror
+    // never sends a byte its hash has not vouched for. The sources hold the last week they fetched
+    // until its last chunk is taken. Safe to call from any thread, and to use after a refresh.
+    archive::source_factory inputs_sources() const;
 
 private:
     struct document {
@@ -62,16 +72,10 @@ private:
 
     std::map<std::string, document, std::less<>> poll(bool& changed) const;
     accepted_state fetch_whole(std::map<std::string, document, std::less<>> documents) const;
-    std::string fetch_inputs(pricing::price_sheet const& sheet, std::uint64_t signed_bytes) const;
 
     upstream_options options_;
     std::optional<accepted_state> accepted_;
+    std::shared_ptr<signed_lengths> lengths_;  // the accepted index's inputs_bytes, for inputs_sources
 };
-
-// Sources of a sheet's inputs from the upstream, for a mirror's archive: the canonical CSV is
-// fetched again on demand, whole, and must still hash to the sheet's inputs_sha256 (checked when the
-// sheet was accepted), else the read fails; the mirror then serves it in chunks as stored upstream.
-// Each source holds the last week it fetched until its last chunk is taken.
-archive::source_factory inputs_sources(upstream_options options);
 
 }

@@ -3,6 +3,7 @@
 // changed figure or input, and a figure that does not follow from the others is refused on parsing.
 #include "server/mirror/documents.hpp"
 #include "server/mirror/sheet_check.hpp"
+#include "server/mirror/spool.hpp"
 
 #include "server/client/http_client.hpp"
 #include "server/store/digest.hpp"
@@ -15,6 +16,8 @@
 
 #include <boost/json/parse.hpp>
 #include <doctest/doctest.h>
+
+#include <system_error>
 
 using namespace lcg;
 namespace json = boost::json;
@@ -109,6 +112,48 @@ TEST_CASE("check_sheet refuses a bad signature, a changed figure, a changed inpu
     auto const count = mirror::check_sheet(fewer, csv, keys);
     REQUIRE_FALSE(count);
     CHECK(count.err().message.find("observations, its inputs hold") != std::string::npos);
+}
+
+TEST_CASE("a sheet's inputs checked as they arrive, split anywhere, get check_inputs' verdict")
+{
+    std::string const path = "/v1/sheets/2026-W49";
+    std::string const csv = body_of(path + "/observations.csv");
+    auto const sheet = mirror::parse_sheet(body_of(path));
+    REQUIRE(sheet);
+    std::string truncated = csv.substr(0, csv.size() - 1);
+    for (std::size_t const piece : {std::size_t{1}, std::size_t{13}, std::size_t{4096}}) {
+        CAPTURE(piece);
+        auto const streamed = [&](std::string_view bytes) {
+            mirror::inputs_check check(*sheet);
+            for (std::size_t at = 0; at < bytes.size(); at += piece)
+                check.read(bytes.substr(at, piece));
+            return check.finish();
+        };
+        auto const whole = streamed(csv);
+        REQUIRE_MESSAGE(whole, (whole ? "" : whole.err().message));
+        CHECK(whole->observations == mirror::check_inputs(*sheet, csv)->observations);
+        auto const cut = streamed(truncated);
+        REQUIRE_FALSE(cut);
+        CHECK(cut.err().message == mirror::check_inputs(*sheet, truncated).err().message);
+    }
+}
+
+TEST_CASE("a spool gives back the bytes appended to it, from any offset")
+{
+    mirror::spool spool;
+    CHECK(spool.size() == 0);
+    std::string expected;
+    for (int i = 0; i < 1000; ++i) {
+        std::string const line = "line " + std::to_string(i) + "\n";
+        spool.append(line);
+        expected += line;
+    }
+    spool.append("");
+    CHECK(spool.size() == expected.size());
+    CHECK(spool.read(0, expected.size()) == expected);
+    CHECK(spool.read(7, 100) == expected.substr(7, 100));
+    CHECK(spool.read(expected.size(), 0).empty());
+    CHECK_THROWS_AS(spool.read(expected.size() - 2, 3), std::system_error);  // past what was appended
 }
 
 TEST_CASE("parse_sheet refuses figures that do not follow from one another")

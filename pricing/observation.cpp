@@ -288,10 +288,13 @@ parsed_observations parse_observations_csv(std::string_view csv, std::function<b
     return out;
 }
 
-std::string canonical_observations_csv(std::span<const observation> observations)
+namespace {
+
+// The canonical CSV appended to `out`; when there is a `sink`, `out` is given to it and emptied each
+// time it holds `piece_bytes` or more, and at the end.
+void append_canonical_csv(std::string& out, std::span<const observation> observations,
+                          std::function<void(std::string_view)> const* sink, std::size_t piece_bytes)
 {
-    std::string out;
-    out.reserve(64 + observations.size() * 80);
     bool const with_urls = std::any_of(observations.begin(), observations.end(),
                                        [](observation const& o) { return !o.source_url.empty(); });
     out += with_urls ? observations_csv_header_with_urls : observations_csv_header;
@@ -310,9 +313,32 @@ std::string canonical_observations_csv(std::span<const observation> observations
             }
             for (std::size_t i = 0; i < n; ++i)
                 append_row(out, gpu, keys[start + i], text[i], with_urls);
+            if (sink && out.size() >= piece_bytes) {
+                (*sink)(out);
+                out.clear();
+            }
         }
     }
+    if (sink)
+        (*sink)(out);
+}
+
+}
+
+std::string canonical_observations_csv(std::span<const observation> observations)
+{
+    std::string out;
+    out.reserve(64 + observations.size() * 80);
+    append_canonical_csv(out, observations, nullptr, 0);
     return out;
+}
+
+void write_canonical_observations_csv(std::span<const observation> observations,
+                                      std::function<void(std::string_view)> const& sink, std::size_t piece_bytes)
+{
+    std::string out;
+    out.reserve(piece_bytes + 4096);
+    append_canonical_csv(out, observations, &sink, piece_bytes);
 }
 
 }

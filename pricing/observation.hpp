@@ -94,6 +94,11 @@ std::optional<std::vector<std::string>> split_csv_record(std::string_view line);
 // listing_id; prices with exactly 6 decimals; "\n" line ends. Its SHA-256 is published in the sheet.
 // The source_url column is there only when at least one observation has a source_url.
 std::string canonical_observations_csv(std::span<const observation> observations);
+// The same bytes given to `sink` in pieces of about `piece_bytes`, never held whole (an audit hashes
+// them as they come).
+void write_canonical_observations_csv(std::span<const observation> observations,
+                                      std::function<void(std::string_view)> const& sink,
+                                      std::size_t piece_bytes = 64 * 1024);
 void sort_canonically(std::vector<observation>& observations);
 // The canonical order itself: gpu, observed_at, price, listing_id, then source and source_url only
 // to make the order total.

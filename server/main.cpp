@@ -408,9 +408,14 @@ int run_audit(arguments const& args)
         bool ok = verdict.ok;
         if (auto const manifest = args.flag("raw-inputs")) {
             auto const folder = std::filesystem::path(*manifest).parent_path();
-            ok = audit::audit_raw_inputs(read_whole_file(*manifest),
-                                         [&](std::string const& path) { return read_whole_file((folder / path).string()); },
-                                         verdict.inputs_sha256, std::cout) &&
+            auto const read = [&](std::string const& path, std::uint64_t max_bytes) {
+                auto const file = folder / path;
+                if (std::filesystem::file_size(file) > max_bytes)
+                    throw std::runtime_error(file.string() + " is longer than " + std::to_string(max_bytes) + " bytes");
+                return read_whole_file(file.string());
+            };
+            ok = audit::audit_raw_inputs(read_whole_file(*manifest), read, verdict.inputs_sha256, verdict.observations,
+                                         std::cout) &&
                  ok;
         }
         return ok ? 0 : 1;

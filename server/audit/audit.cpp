@@ -87,7 +87,7 @@ pricing::published_sheet published_sheet(json::object const& sheet)
 // The week's raw market files, re-read into its observations (issue 24, item 5); a sheet whose
 // observations were imported as a CSV has none, and says so.
 template <class Fetch>
-bool audit_published_raw_inputs(std::string const& week, std::string const& inputs_sha256, Fetch const& fetch,
+bool audit_published_raw_inputs(std::string const& week, sheet_verdict const& inputs, Fetch const& fetch,
                                 std::ostream& report)
 {
     std::string const base = "/v1/sheets/" + week + "/";
@@ -99,8 +99,8 @@ bool audit_published_raw_inputs(std::string const& week, std::string const& inpu
         report << "  -    no raw files: the observations of " << week << " were imported as a CSV\n";
         return true;
     }
-    return audit_raw_inputs(sources, [&](std::string const& path) { return fetch(base + path, "*/*"); }, inputs_sha256,
-                            report);
+    auto const read = [&](std::string const& path, std::uint64_t max_bytes) { return fetch(base + path, "*/*", max_bytes); };
+    return audit_raw_inputs(sources, read, inputs.inputs_sha256, inputs.observations, report);
 }
 
 // What the verified signed index says the week's inputs weigh: the most their download may bring.
@@ -185,7 +185,7 @@ sheet_verdict audit_sheet(std::string const& sheet_json, inputs_reader const& re
     long const differing = std::count_if(result.rows.begin(), result.rows.end(), [](auto const& r) { return !r.ok(); });
     report << "sheet " << week << ": " << rows.size() << " rows, " << inputs.tally.observations() << " observations, "
            << differing << " rows differ" << (ok ? " - PASS" : " - FAIL") << "\n";
-    return {ok, inputs.sha256};
+    return {ok, inputs.sha256, inputs.tally.observations()};
 }
 
 bool audit_service(std::string const& base_url, std::string const& week, bool all, client::limits const& limits,
@@ -194,8 +194,10 @@ bool audit_service(std::string const& base_url, std::string const& week, bool al
     auto const target = client::parse_base_url(base_url);
     if (!target)
         throw std::runtime_error("--url: " + target.err().message);
-    auto fetch = [&](std::string const& path, char const* accept) {
-        return client::get_body(*target, path, accept, limits);
+    auto fetch = [&](std::string const& path, char const* accept, std::uint64_t max_bytes = pricing::rules::max_fetched_bytes) {
+        auto bounded = limits;
+        bounded.max_body_bytes = std::min(limits.max_body_bytes, max_bytes);
+        return client::get_body(*target, path, accept, bounded);
     };
     if (!keys) {
         auto ring = trust::parse_key_ring(fetch("/.well-known/lowcostgpu-keys.json", "application/json"));
@@ -222,11 +224,15 @@ bool audit_service(std::string const& base_url, std::string const& week, bool al
         auto const sheet = fetch("/v1/sheets/" + w, "application/json");
         client::limits inputs_limits = limits;
         inputs_limits.max_body_bytes = inputs_bound(catalog, w);
+        // Streamed, the inputs may take longer than the total: as long as they take at the rate a
+        // mirror allows its upstream for them.
+        inputs_limits.total = std::max(limits.total, std::chrono::seconds(inputs_limits.max_body_bytes /
+                                                                          pricing::rules::upstream_inputs_bytes_per_second));
         auto const verdict = audit_sheet(sheet, [&](client::body_sink const& sink) {
             client::get_stream(*target, "/v1/sheets/" + w + "/observations.csv", "text/csv", inputs_limits, sink);
         }, report, &*keys);
         ok = verdict.ok && ok;
-        ok = audit_published_raw_inputs(w, verdict.inputs_sha256, fetch, report) && ok;
+        ok = audit_published_raw_inputs(w, verdict, fetch, report) && ok;
     }
     report << (ok ? "audit passed: " : "audit FAILED: ") << weeks.size() << " sheet(s) and the catalog\n";
     return ok;

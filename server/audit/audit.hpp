@@ -25,6 +25,7 @@ using inputs_reader = std::function<void(client::body_sink const& sink)>;
 struct sheet_verdict {
     bool ok = false;
     std::string inputs_sha256;
+    long observations = 0;  // that the inputs read hold
 };
 
 // Recomputes one published sheet (its JSON) from its canonical observations CSV, read as it streams

@@ -4,6 +4,7 @@
 #include "server/store/digest.hpp"
 
 #include "pricing/listing_mapping.hpp"
+#include "pricing/rules.hpp"
 #include "pricing/observation.hpp"
 
 #include <boost/json.hpp>
@@ -12,6 +13,7 @@
 #include <set>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 namespace lcg::audit {
 
@@ -50,15 +52,15 @@ json::array const& entries(json::object const& manifest, char const* key)
 }
 
 // Each mapping the manifest names, checked against its SHA-256 and parsed.
-std::map<std::string, std::vector<pricing::alias_rule>> read_mappings(
-    json::object const& manifest, std::function<std::string(std::string const&)> const& read, std::ostream& report,
-    bool& ok)
+std::map<std::string, std::vector<pricing::alias_rule>> read_mappings(json::object const& manifest,
+                                                                     raw_reader const& read, std::ostream& report,
+                                                                     bool& ok)
 {
     std::map<std::string, std::vector<pricing::alias_rule>> out;
     for (auto const& v : entries(manifest, "mappings")) {
         auto const& m = v.as_object();
         std::string const sha256 = text(m, "sha256");
-        std::string const csv = read(path_of(m));
+        std::string const csv = read(path_of(m), pricing::rules::max_listings_file_bytes);
         if (store::sha256_hex(csv) != sha256) {
             report << "  DIFF mapping " << sha256 << ": its bytes hash to " << store::sha256_hex(csv) << "\n";
             ok = false;
@@ -94,8 +96,8 @@ void rederive_file(json::object const& f, std::string const& bytes, std::vector<
 
 }
 
-bool audit_raw_inputs(std::string const& manifest_text, std::function<std::string(std::string const& path)> const& read,
-                      std::string const& observations_sha256, std::ostream& report)
+bool audit_raw_inputs(std::string const& manifest_text, raw_reader const& read, std::string const& observations_sha256,
+                      long observations, std::ostream& report)
 {
     bool ok = true;
     try {
@@ -106,7 +108,7 @@ bool audit_raw_inputs(std::string const& manifest_text, std::function<std::strin
         auto const& files = entries(manifest, "files");
         for (auto const& v : files) {
             auto const& f = v.as_object();
-            std::string const bytes = read(path_of(f));
+            std::string const bytes = read(path_of(f), pricing::rules::max_listings_file_bytes);
             if (store::sha256_hex(bytes) != text(f, "sha256")) {
                 report << "  DIFF raw file " << text(f, "path") << " (" << text(f, "source") << "): published sha256 "
                        << text(f, "sha256") << ", its bytes hash to " << store::sha256_hex(bytes) << "\n";
@@ -120,9 +122,15 @@ bool audit_raw_inputs(std::string const& manifest_text, std::function<std::strin
                 continue;
             }
             rederive_file(f, bytes, mapping->second, seen, derived);
+            if (std::cmp_greater(derived.size(), observations))
+                throw manifest_error("the raw files give more observations than the sheet's " +
+                                     std::to_string(observations) + " (re-reading stopped at file " +
+                                     text(f, "path") + ")");
         }
         pricing::sort_canonically(derived);
-        std::string const canonical_sha256 = store::sha256_hex(pricing::canonical_observations_csv(derived));
+        store::sha256_hasher canonical;
+        pricing::write_canonical_observations_csv(derived, [&](std::string_view piece) { canonical.update(piece); });
+        std::string const canonical_sha256 = canonical.finish();
         report << "raw files: " << files.size() << " re-read with " << mappings.size() << " mapping(s), giving "
                << derived.size() << " observations\n";
         if (ok && canonical_sha256 != observations_sha256) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -18,12 +19,16 @@ namespace lcg::audit {
 //    "mappings": [{"sha256", "path"}, …]}
 //
 // and the files and mappings it names, read by `read` (`path`, always "sources/" and the SHA-256,
-// relative to the document's folder: /v1/sheets/{week}/ or the export's).
+// relative to the document's folder: /v1/sheets/{week}/ or the export's), each no longer than
+// `max_bytes` (the largest file an import takes: longer is an error the reader throws).
 // True only if every file and mapping hashes to its SHA-256 and the listings they give, imported by
 // the import's rules (the first listing of a source, listing id and time counts), are exactly the
 // canonical observations CSV whose SHA-256 is `observations_sha256` (the hash of the bytes the
-// sheet's audit read: the CSV itself is not held). Writes what it checked to `report`.
-bool audit_raw_inputs(std::string const& manifest, std::function<std::string(std::string const& path)> const& read,
-                      std::string const& observations_sha256, std::ostream& report);
+// sheet's audit read: the CSV itself is not held), of `observations` observations (the count those
+// bytes hold: re-reading stops as soon as the raw files give more, so that what it holds is bounded
+// by the sheet's own size). Writes what it checked to `report`.
+using raw_reader = std::function<std::string(std::string const& path, std::uint64_t max_bytes)>;
+bool audit_raw_inputs(std::string const& manifest, raw_reader const& read, std::string const& observations_sha256,
+                      long observations, std::ostream& report);
 
 }

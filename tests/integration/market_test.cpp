@@ -343,6 +343,18 @@ TEST_CASE("audit re-reads the exported raw files into the sheet's observations, 
     CHECK(honest.exit_code == 0);
     CHECK(honest.out.find("give the sheet's observations byte for byte") != std::string::npos);
 
+    // A manifest that names a file once more, seen a second later, gives more observations than the
+    // sheet counts: re-reading stops there, whatever the files that follow would bring.
+    REQUIRE(run_shell("python3 -c \"import json, sys; p=sys.argv[1]; d=json.load(open(p)); f=dict(d['files'][0]); "
+                      "f['observed_at']=f['observed_at'][:-3]+'01Z'; d['files'].insert(1, f); "
+                      "json.dump(d, open(p + '.more', 'w'))\" " + dir + "/sources.json").status == 0);
+    auto more_args = audit_args;
+    more_args[6] = dir + "/sources.json.more";
+    auto const more = run_lowcostgpu(more_args);
+    CAPTURE(more.out);
+    CHECK(more.exit_code == 1);
+    CHECK(more.out.find("BAD raw inputs: the raw files give more observations than the sheet's") != std::string::npos);
+
     // One byte of one raw file: a price digit of lambda's file.
     std::string file;
     for (auto const& f : listed.at("files").as_array())

@@ -1227,6 +1227,41 @@ BIG_WEEK_ROWS = int(os.environ.get("LCG_HOSTILE_BIG_WEEK_ROWS", "160000"))
 STREAM_BUDGET = 8 * 1024 * 1024
 
 
+def mirror_of(origin):
+    """A mirror of `origin` that keeps no archive cache, ready."""
+    return Server(None, ["--upstream", f"http://127.0.0.1:{origin.port}", "--upstream-keys",
+                         required_env("LCG_PUBLIC_KEYS_FILE"), "--archive-cache-bytes", "0"])
+
+
+def check_mirror_of_big_week(origin, week, csv):
+    """Mirrors stream too (item 1): a mirror of the big week, with no archive cache, checks it as it
+    arrives and serves it from a spool on disk. Its peak RSS once ready, and once it has served the
+    week's CSV, stays within the CSV's size of that of a mirror of the sample data alone. Before, it
+    held the CSV whole to check it and again to serve it, with more beside: past the CSV's size."""
+    small_db, small_origin, small, big = Database("_small"), None, None, None
+    try:
+        small_origin = Server(small_db.url("reader"))
+        small = mirror_of(small_origin)
+        fixed = peak_rss_kib(small)
+        big = mirror_of(origin)
+        accepting = peak_rss_kib(big) - fixed
+        status, _, served_csv = http(big.port, f"/v1/sheets/{week}/observations.csv", timeout=60)
+        serving = peak_rss_kib(big) - fixed
+        check(status == 200 and served_csv == csv, f"the mirror serves the big week's CSV byte for byte: {status}")
+        print(f"  a mirror of the big week ({len(csv) // 1024} KiB of CSV): peak RSS {accepting} KiB above a mirror "
+              f"of the sample's ({fixed} KiB) once ready, {serving} KiB once it served the CSV")
+        if "ASAN_OPTIONS" in os.environ:  # the sanitizer's redzones and quarantine are not the mirror's
+            return
+        bound = len(csv) // 1024
+        check(accepting < bound, f"accepting the big week cost a mirror {accepting} KiB, under the CSV's {bound} KiB")
+        check(serving < bound, f"serving the big week cost a mirror {serving} KiB, under the CSV's {bound} KiB")
+    finally:
+        for s_ in (big, small, small_origin):
+            if s_:
+                s_.stop()
+        small_db.drop()
+
+
 def case_big_week(server, db):
     """H1 and H2 on a week of BIG_WEEK_ROWS observations: its summary pages take a chunk's memory, not
     the week's, and slow readers of its JSON hold at most the stream budget, past which streams get
@@ -1292,6 +1327,7 @@ def case_big_week(server, db):
               "the readers gone, their parts are let go")
         status, _, body = http(port, f"/v1/sheets/{week}/observations.csv", timeout=60)
         check(status == 200 and body.count(b"\n") >= BIG_WEEK_ROWS + 1, f"then the whole week is sent again: {status}")
+        check_mirror_of_big_week(served_big, week, body)
         check_cap(cap, served_big, "the server of the big week")
         cap = None
     finally:

@@ -222,12 +222,4 @@ sheet_audit audit_sheet(published_sheet const& sheet, inputs_tally const& inputs
     return report;
 }
 
-sheet_audit audit_sheet(published_sheet const& sheet, std::string_view inputs_csv)
-{
-    inputs_tally inputs(sheet.week);
-    inputs.read(inputs_csv);
-    inputs.finish();
-    return audit_sheet(sheet, inputs);
-}
-
 }

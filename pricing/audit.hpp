@@ -59,7 +59,5 @@ struct published_sheet {
 // form of inputs_sha256 (whether the bytes hash to it is the caller's check) and that the bytes are
 // the canonical CSV of the inputs.
 sheet_audit audit_sheet(published_sheet const& sheet, inputs_tally const& inputs);
-// The same for inputs held whole: tallies `inputs_csv` and audits from the tally.
-sheet_audit audit_sheet(published_sheet const& sheet, std::string_view inputs_csv);
 
 }

@@ -245,18 +245,6 @@ row_figures published_figures(sheet_row const& row)
     return f;
 }
 
-std::vector<sheet_row> compute_rows(std::span<const std::string> catalog_ids,
-                                    std::map<std::string, std::vector<money>, std::less<>> prices_by_gpu)
-{
-    std::vector<sheet_row> rows;
-    rows.reserve(catalog_ids.size());
-    for (auto const& id : catalog_ids) {
-        auto it = prices_by_gpu.find(id);
-        rows.push_back(compute_row(id, it == prices_by_gpu.end() ? std::vector<money>{} : std::move(it->second)));
-    }
-    return rows;
-}
-
 market_figures published_market(sheet_row const& row)
 {
     if (!row.market)

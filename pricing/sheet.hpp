@@ -144,10 +144,6 @@ std::vector<source_figures> published_sources(sheet_row const& row);
 // Whether a source name is one of the sample data's made-up sources (DESIGN §7: "synthetic-…").
 bool is_synthetic_source(std::string_view source);
 
-// Rows for every catalog id, in catalog order, from the prices observed in the sheet's window.
-std::vector<sheet_row> compute_rows(std::span<const std::string> catalog_ids,
-                                    std::map<std::string, std::vector<money>, std::less<>> prices_by_gpu);
-
 // The ids of rows whose on-demand rate breaks the cap; a sheet with any is never published.
 std::vector<std::string> cap_violations(std::span<const sheet_row> rows);
 

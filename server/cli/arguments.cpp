@@ -59,10 +59,9 @@ std::string database_url(arguments const& args)
 
 std::string read_whole_file(std::string const& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw usage_error("cannot open " + path);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    std::string out;
+    read_file_in_pieces(path, [&](std::string_view piece) { out += piece; });
+    return out;
 }
 
 void read_file_in_pieces(std::string const& path, std::function<void(std::string_view)> const& sink)

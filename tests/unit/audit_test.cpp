@@ -1,6 +1,7 @@
 #include "pricing/audit.hpp"
 
 #include "pricing/calendar.hpp"
+#include "pricing/inputs_tally.hpp"
 #include "pricing/rules.hpp"
 
 #include <doctest/doctest.h>
@@ -13,6 +14,15 @@
 using namespace lcg::pricing;
 
 namespace {
+
+// The audit of inputs held whole: tallied, then audited from the tally.
+sheet_audit audit_sheet(published_sheet const& sheet, std::string_view inputs_csv)
+{
+    inputs_tally inputs(sheet.week);
+    inputs.read(inputs_csv);
+    inputs.finish();
+    return lcg::pricing::audit_sheet(sheet, inputs);
+}
 
 iso_week const week{2030, 2};  // in effect from Monday 2030-01-07; window 2029-12-31 .. 2030-01-06
 
@@ -41,12 +51,9 @@ published_sheet honest_sheet(std::vector<observation> const& inputs)
     s.effective_until = to_rfc3339(monday_of(next_week(week)));
     s.inputs_sha256 = std::string(64, 'a');  // its value is checked against the bytes by the caller
     s.observations = static_cast<int>(inputs.size());
-    std::map<std::string, std::vector<money>, std::less<>> prices;
-    for (auto const& o : inputs)
-        prices[o.gpu].push_back(o.price);
     std::vector<std::string> const ids{"h100-sxm", "l4"};
     s.priced_models = 0;
-    for (auto const& row : compute_rows(ids, prices)) {
+    for (auto const& row : compute_rows(ids, inputs, 1)) {
         s.rows.push_back(as_published(row));
         s.priced_models += row.available() ? 1 : 0;
     }

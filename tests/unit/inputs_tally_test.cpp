@@ -56,13 +56,17 @@ inputs_tally tally_of(std::string_view csv, std::size_t piece = std::string_view
 std::vector<sheet_row> rows_as_before(std::vector<std::string> const& ids, std::vector<observation> const& inputs,
                                       int version)
 {
-    if (version == 1) {
-        std::map<std::string, std::vector<money>, std::less<>> prices;
-        for (auto const& o : inputs)
-            prices[o.gpu].push_back(o.price);
-        return compute_rows(ids, std::move(prices));
-    }
     std::vector<sheet_row> rows;
+    if (version == 1) {
+        for (auto const& id : ids) {
+            std::vector<money> prices;
+            for (auto const& o : inputs)
+                if (o.gpu == id)
+                    prices.push_back(o.price);
+            rows.push_back(compute_row(id, std::move(prices)));
+        }
+        return rows;
+    }
     for (auto const& id : ids) {
         std::vector<sourced_price> listings;
         for (auto const& o : inputs)

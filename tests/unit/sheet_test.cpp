@@ -18,7 +18,7 @@ using lcg::pricing::all_tiers;
 using lcg::pricing::cap_centimicros;
 using lcg::pricing::cap_violations;
 using lcg::pricing::compute_row;
-using lcg::pricing::compute_rows;
+using lcg::pricing::observation;
 using lcg::pricing::decimal_string;
 using lcg::pricing::errc;
 using lcg::pricing::is_within_cap;
@@ -35,6 +35,17 @@ using lcg::pricing::twice_median;
 namespace rules = lcg::pricing::rules;
 
 namespace {
+
+// Version 1's rows from each model's prices, one observation each (version 1 reads prices alone).
+std::vector<sheet_row> compute_rows(std::vector<std::string> const& ids,
+                                    std::map<std::string, std::vector<money>, std::less<>> const& prices)
+{
+    std::vector<observation> observed;
+    for (auto const& [gpu, list] : prices)
+        for (money const p : list)
+            observed.push_back({{}, gpu, p, "s", "L" + std::to_string(observed.size()), ""});
+    return lcg::pricing::compute_rows(ids, observed, 1);
+}
 
 std::vector<money> dollars(std::initializer_list<char const*> texts)
 {

@@ -8,6 +8,7 @@
 #include "server/http/server.hpp"
 #include "server/mcp_bridge/snapshot_view.hpp"
 #include "server/mirror/follower.hpp"
+#include "server/mirror/key_pin.hpp"
 #include "server/ops/log_writer.hpp"
 #include "server/ops/stop_deadline.hpp"
 #include "server/snapshot/refresher.hpp"
@@ -79,10 +80,12 @@ Usage:
   lowcostgpu serve [--listen ADDR:PORT] [--threads N] [--public-keys KEYS.json]
                                               serve the HTTP API and MCP at POST /mcp (default 127.0.0.1:8080)
   lowcostgpu mcp [--public-keys KEYS.json]    serve MCP over stdio (one JSON-RPC message per line)
-  lowcostgpu serve|mcp --upstream http://HOST:PORT --upstream-keys KEYS.json [--upstream-interval S]
-                                              a mirror: the same, from another instance's public
+  lowcostgpu serve|mcp --upstream http://HOST:PORT [--upstream-keys KEYS.json | --upstream-key-id ID,...]
+                     [--upstream-interval S]  a mirror: the same, from another instance's public
                                               documents, each sheet's signature and figures
-                                              checked; no database
+                                              checked; no database. Without --upstream-keys the
+                                              origin's keys are pinned on first use (printed, kept
+                                              under XDG_STATE_HOME or ~/.local/state/lowcostgpu/)
   lowcostgpu audit --url http://HOST:PORT [--week YYYY-Www | --all] [--keys KEYS.json] [--timeout S]
   lowcostgpu audit --observations FILE.csv --sheet FILE.json [--raw-inputs DIR/sources.json] [--keys KEYS.json]
                                               recompute published sheets from their inputs and check
@@ -467,13 +470,39 @@ void fit_connections_to_descriptors(http::server_options& o)
     o.max_connections = fitting;
 }
 
+// The keys every sheet of a mirror must verify with (without them it could not tell the origin's
+// sheets from altered ones): those of --upstream-keys (UPSTREAM_KEYS), kept from a download the
+// operator trusts; else those pinned on the first use of this upstream (mirror::key_pin), narrowed
+// to --upstream-key-id (UPSTREAM_KEY_ID: ids given out of band, comma-separated) when given.
+pricing::key_ring upstream_keys(arguments const& args, mirror::upstream_options const& o)
+{
+    std::string const ids = setting(args, "upstream-key-id", "UPSTREAM_KEY_ID");
+    if (std::string const keys = setting(args, "upstream-keys", "UPSTREAM_KEYS"); !keys.empty()) {
+        if (!ids.empty())
+            throw usage_error("--upstream-key-id pins keys on first use; with --upstream-keys the keys are given whole");
+        return read_key_ring(keys);
+    }
+    std::filesystem::path state;
+    if (char const* xdg = std::getenv("XDG_STATE_HOME"); xdg && *xdg)
+        state = xdg;
+    else if (char const* home = std::getenv("HOME"); home && *home)
+        state = std::filesystem::path(home) / ".local" / "state";
+    else
+        throw usage_error("--upstream without --upstream-keys pins the origin's keys under XDG_STATE_HOME or "
+                          "HOME/.local/state, and neither is set");
+    mirror::key_pin pin{mirror::pin_file_for(o.origin, state), {}};
+    for (auto id : http::list_items(ids))
+        pin.expected_ids.emplace_back(id);
+    return mirror::pinned_keys(o.origin, o.limits, pin, std::cerr);
+}
+
 // A mirror's source: the upstream named by --upstream (UPSTREAM), or nothing when the snapshot comes
 // from PostgreSQL. A mirror reads no database, so --database-url with it is a mistake.
 std::optional<mirror::upstream_options> upstream_settings(arguments const& args)
 {
     std::string const url = setting(args, "upstream", "UPSTREAM");
     if (url.empty()) {
-        for (char const* flag : {"upstream-keys", "upstream-interval", "upstream-timeout"})
+        for (char const* flag : {"upstream-keys", "upstream-key-id", "upstream-interval", "upstream-timeout"})
             if (args.flag(flag))
                 throw usage_error(std::string("--") + flag + " needs --upstream");
         return std::nullopt;
@@ -485,13 +514,6 @@ std::optional<mirror::upstream_options> upstream_settings(arguments const& args)
         throw usage_error("--upstream: " + origin.err().message);
     mirror::upstream_options o;
     o.origin = *origin;
-    // Every sheet must verify with the keys the operator pinned: without them a mirror could not
-    // tell the origin's sheets from altered ones.
-    std::string const keys = setting(args, "upstream-keys", "UPSTREAM_KEYS");
-    if (keys.empty())
-        throw usage_error("--upstream needs --upstream-keys KEYS.json: the origin's "
-                          "/.well-known/lowcostgpu-keys.json, kept from a download you trust");
-    o.pinned_keys = read_key_ring(keys);
     if (args.flag("public-keys"))
         throw usage_error("--public-keys and --upstream exclude each other: a mirror publishes the keys it verifies "
                           "with (--upstream-keys)");
@@ -499,6 +521,7 @@ std::optional<mirror::upstream_options> upstream_settings(arguments const& args)
         number_setting(args, "upstream-timeout", "UPSTREAM_TIMEOUT", pricing::rules::fetch_timeout_seconds, 1, 3600));
     // An upstream that drips its answers is given up, not waited on for the whole total.
     o.limits.min_bytes_per_second = pricing::rules::upstream_min_bytes_per_second;
+    o.pinned_keys = upstream_keys(args, o);
     return o;
 }
 
@@ -533,7 +556,7 @@ int run_serve(arguments const& args)
                       "ready-max-age", "log-every", "rate-limit", "rate-burst", "rate-limit-loopback",
                       "max-connections-per-address",
                       "trusted-proxies", "allowed-hosts", "allowed-origins", "public-keys", "upstream",
-                      "upstream-keys", "upstream-interval", "upstream-timeout", "archive-cache-bytes",
+                      "upstream-keys", "upstream-key-id", "upstream-interval", "upstream-timeout", "archive-cache-bytes",
                       "archive-stream-bytes"},
                0);
     auto options = listen_options(args);
@@ -577,7 +600,7 @@ int run_serve(arguments const& args)
 // that cannot be read is an error at start); afterwards the snapshot follows its source as serve's does.
 int run_mcp(arguments const& args)
 {
-    allow_only(args, {"database-url", "public-keys", "upstream", "upstream-keys", "upstream-interval",
+    allow_only(args, {"database-url", "public-keys", "upstream", "upstream-keys", "upstream-key-id", "upstream-interval",
                       "upstream-timeout"}, 0);
     // Standard output is the protocol: every log line goes to standard error.
     ops::process_log().redirect(STDERR_FILENO);

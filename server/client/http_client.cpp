@@ -368,9 +368,6 @@ pricing::outcome<base_url> parse_url(std::string_view url)
 
 pricing::outcome<base_url> parse_base_url(std::string_view url)
 {
-    if (!url.starts_with("http://"))
-        return pricing::invalid(pricing::quote(url) + " is not a plain http:// URL (for example http://127.0.0.1:8080); "
-                                "https is not supported");
     auto out = parse_url(url);
     if (!out)
         return out;

@@ -32,7 +32,8 @@ struct base_url {
 // query, as written, are the prefix; a fragment is dropped. Credentials (user@host) are refused.
 pricing::outcome<base_url> parse_url(std::string_view url);
 
-// A base URL for audit and mirrors: refuses anything but http://, and drops trailing slashes.
+// A base URL for audit and mirrors: parse_url's, with trailing slashes dropped. Over https the
+// server's certificate is verified as for every fetch; the signatures carry the trust either way.
 pricing::outcome<base_url> parse_base_url(std::string_view url);
 
 // What one request may cost: a server silent for `timeout` (while connecting, in the TLS handshake,

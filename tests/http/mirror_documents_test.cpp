@@ -174,7 +174,7 @@ TEST_CASE("parse_sheet refuses figures that do not follow from one another")
     CHECK_FALSE(mirror::parse_sheet(replaced(sheet, R"("prices":[)", R"("prices":[1,)")));
 }
 
-TEST_CASE("the client takes plain http:// URLs only")
+TEST_CASE("the client's base URLs: http:// and https://, a host, a port in range")
 {
     auto const u = client::parse_base_url("http://127.0.0.1:8080/mirror/");
     REQUIRE(u);
@@ -183,7 +183,12 @@ TEST_CASE("the client takes plain http:// URLs only")
     CHECK(u->prefix == "/mirror");
     CHECK(client::parse_base_url("http://example.org")->port == "80");
     CHECK(client::parse_base_url("http://[::1]:9000")->host == "::1");
-    CHECK_FALSE(client::parse_base_url("https://example.org"));
+    auto const tls = client::parse_base_url("https://example.org/");
+    REQUIRE(tls);
+    CHECK(tls->tls);
+    CHECK(tls->port == "443");
+    CHECK(tls->to_string() == "https://example.org");
+    CHECK_FALSE(client::parse_base_url("ftp://example.org"));
     CHECK_FALSE(client::parse_base_url("http://:8080"));
     CHECK_FALSE(client::parse_base_url("http://h:0"));
     CHECK_FALSE(client::parse_base_url("http://h:99999"));

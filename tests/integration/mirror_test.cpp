@@ -12,6 +12,9 @@
 #include <mutex>
 #include <thread>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 using namespace lcg::testing;
 namespace json = boost::json;
 
@@ -387,12 +390,78 @@ TEST_CASE("lowcostgpu mcp --upstream refuses to start on an upstream it cannot r
     auto const r = run_lowcostgpu({"mcp", "--upstream", nothing.url(), "--upstream-keys", pinned_keys()});
     CHECK(r.exit_code == 1);
     CHECK(contains(r.err, "answered 500"));
-    // Without pinned keys a mirror could not tell the origin's sheets from altered ones.
-    auto const unpinned = run_lowcostgpu({"serve", "--upstream", nothing.url()});
-    CHECK(unpinned.exit_code == 2);
-    CHECK(contains(unpinned.err, "--upstream needs --upstream-keys"));
+    // Without --upstream-keys the keys are pinned on first use, which needs the origin's keys.
+    auto const unpinned = run_lowcostgpu({"serve", "--upstream", nothing.url(), "--upstream-key-id", "0123"});
+    CHECK(unpinned.exit_code == 1);
+    CHECK(contains(unpinned.err, "lowcostgpu-keys.json answered 500"));
     CHECK(run_lowcostgpu({"serve", "--upstream", nothing.url(), "--database-url", "postgresql://x"}).exit_code == 2);
-    CHECK(run_lowcostgpu({"serve", "--upstream", "https://example.org"}).exit_code == 2);
+    CHECK(run_lowcostgpu({"serve", "--upstream", "ftp://example.org"}).exit_code == 2);
+}
+
+namespace {
+
+// `lowcostgpu mcp --upstream URL` with XDG_STATE_HOME=`state` and no DATABASE_URL, asked tools/list
+// on standard input; what it wrote to standard error is left in `state`/err.
+shell_result mcp_with_pins(std::string const& url, std::string const& state, std::string const& more = "")
+{
+    return run_shell("printf '%s\\n' '" R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})" "' | env -u DATABASE_URL "
+                     "XDG_STATE_HOME=" + state + " " + required_env("LCG_BINARY") + " mcp --upstream " + url + " " +
+                     more + " 2>" + state + "/err");
+}
+
+std::string key_id_in(std::string const& keys_document)
+{
+    return std::string(parse(keys_document).at("keys").as_array().at(0).at("key_id").as_string());
+}
+
+}
+
+TEST_CASE("mcp --upstream without --upstream-keys pins the origin's keys on first use, says so, and keeps them")
+{
+    test_database db;
+    server_process origin(db.url("reader"));
+    std::string const state = "/tmp/lcg-pins-" + std::to_string(getpid());
+    run_shell("rm -rf " + state + " && mkdir -p " + state);
+    std::string const id = key_id_in(run_shell("cat " + pinned_keys()).out);
+    std::string const pin = state + "/lowcostgpu/upstream-keys/http___127.0.0.1_" + std::to_string(origin.port()) +
+                            ".json";
+
+    auto const first = mcp_with_pins(url_of(origin), state);
+    CHECK(first.status == 0);
+    CHECK(contains(first.out, R"("name":"get_prices")"));
+    std::string const said = run_shell("cat " + state + "/err").out;
+    CAPTURE(said);
+    CHECK(contains(said, "trusting on first use the signing key(s) " + id));
+    CHECK(contains(said, "pinned in " + pin));
+    CHECK(key_id_in(run_shell("cat " + pin).out) == id);
+
+    // Later starts read the pin, not the origin's keys: a pin of another key refuses every sheet.
+    auto const again = mcp_with_pins(url_of(origin), state);
+    CHECK(again.status == 0);
+    CHECK(contains(run_shell("cat " + state + "/err").out, "using the keys pinned in " + pin + " (" + id + ")"));
+    REQUIRE(run_shell("openssl genpkey -algorithm ed25519 -out " + state + "/other.pem 2>/dev/null && " +
+                      required_env("LCG_BINARY") + " public-key --signing-key " + state + "/other.pem --valid-from "
+                      "2000-01-01T00:00:00Z > " + pin).status == 0);
+    auto const other = mcp_with_pins(url_of(origin), state);
+    CHECK(other.status != 0);
+    CHECK(contains(run_shell("cat " + state + "/err").out, "offered no state that could be accepted"));
+
+    // Ids given out of band: only those keys are pinned, and the origin must list them.
+    run_shell("rm -rf " + state + "/lowcostgpu");
+    auto const wrong = mcp_with_pins(url_of(origin), state, "--upstream-key-id 0123456789abcdef");
+    CHECK(wrong.status != 0);
+    CHECK(contains(run_shell("cat " + state + "/err").out, "the key 0123456789abcdef given with --upstream-key-id is "
+                                                           "not among"));
+    CHECK(run_shell("test -e " + pin).status != 0);  // nothing pinned
+    auto const given = mcp_with_pins(url_of(origin), state, "--upstream-key-id " + id);
+    CHECK(given.status == 0);
+    CHECK(contains(run_shell("cat " + state + "/err").out, "as given with --upstream-key-id"));
+    run_shell("rm -rf " + state);
+
+    auto const nowhere = run_shell("env -u HOME -u XDG_STATE_HOME " + required_env("LCG_BINARY") + " mcp --upstream " +
+                                   url_of(origin) + " </dev/null 2>&1");
+    CHECK(WEXITSTATUS(nowhere.status) == 2);
+    CHECK(contains(nowhere.out, "neither is set"));
 }
 
 TEST_CASE("audit --url gives up on a server that never answers (issue 14)")

@@ -1,0 +1,113 @@
+#include "server/mirror/key_pin.hpp"
+
+#include "server/trust/trust.hpp"
+
+#include "render/json.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace lcg::mirror {
+
+namespace {
+
+constexpr std::string_view keys_path = "/.well-known/lowcostgpu-keys.json";
+constexpr std::uint64_t max_keys_bytes = 1024 * 1024;
+
+std::string ids_of(pricing::key_ring const& ring)
+{
+    std::string out;
+    for (auto const& k : ring.keys)
+        out += (out.empty() ? "" : ", ") + k.key_id;
+    return out.empty() ? "none" : out;
+}
+
+// `ring` narrowed to the expected ids, each of which must be in it; all of it when none is expected.
+pricing::key_ring only_expected(pricing::key_ring ring, std::vector<std::string> const& expected,
+                                std::string const& from)
+{
+    if (expected.empty())
+        return ring;
+    pricing::key_ring kept;
+    for (auto const& id : expected) {
+        auto const* key = ring.find(id);
+        if (!key)
+            throw std::runtime_error("the key " + id + " given with --upstream-key-id is not among " + from + " (" +
+                                     ids_of(ring) + ")");
+        kept.keys.push_back(*key);
+    }
+    return kept;
+}
+
+pricing::key_ring parsed(std::string const& document, std::string const& from)
+{
+    auto ring = trust::parse_key_ring(document);
+    if (!ring)
+        throw std::runtime_error(from + ": " + ring.err().message);
+    if (ring->keys.empty())
+        throw std::runtime_error(from + " lists no key");
+    return std::move(ring).value();
+}
+
+std::string read_pin(std::filesystem::path const& file)
+{
+    std::ifstream in(file, std::ios::binary);
+    if (!in)
+        throw std::runtime_error("cannot read the pinned keys " + file.string());
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// Written whole or not at all: a temporary file beside it, renamed over it.
+void write_pin(std::filesystem::path const& file, std::string const& document)
+{
+    std::filesystem::create_directories(file.parent_path());
+    auto const partial = std::filesystem::path(file.string() + ".partial");
+    {
+        std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+        out << document;
+        if (!out.flush())
+            throw std::runtime_error("cannot write the pinned keys to " + partial.string());
+    }
+    std::filesystem::rename(partial, file);
+}
+
+}
+
+std::filesystem::path pin_file_for(client::base_url const& origin, std::filesystem::path const& state_dir)
+{
+    std::string name = origin.to_string();
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-')
+            c = '_';
+    return state_dir / "lowcostgpu" / "upstream-keys" / (name + ".json");
+}
+
+pricing::key_ring pinned_keys(client::base_url const& origin, client::limits limits, key_pin const& pin,
+                              std::ostream& notice)
+{
+    if (std::filesystem::exists(pin.pin_file)) {
+        std::string const from = "the keys pinned in " + pin.pin_file.string();
+        auto ring = only_expected(parsed(read_pin(pin.pin_file), from), pin.expected_ids, from);
+        notice << "lowcostgpu: " << origin.to_string() << ": using " << from << " (" << ids_of(ring) << ")"
+               << std::endl;
+        return ring;
+    }
+    limits.max_body_bytes = std::min(limits.max_body_bytes, max_keys_bytes);
+    std::string const from = origin.to_string() + std::string(keys_path);
+    auto ring = only_expected(parsed(client::get_body(origin, std::string(keys_path), "application/json", limits), from),
+                              pin.expected_ids, from);
+    write_pin(pin.pin_file, render::to_text(render::keys_json(ring)));
+    notice << "lowcostgpu: " << origin.to_string() << ": trusting on first use the signing key(s) " << ids_of(ring)
+           << (pin.expected_ids.empty() ? " it lists (compare them with ids you got another way, or give them with "
+                                          "--upstream-key-id)"
+                                        : ", as given with --upstream-key-id")
+           << "; pinned in " << pin.pin_file.string() << ": later starts use these and never ask again" << std::endl;
+    return ring;
+}
+
+}

@@ -6,6 +6,7 @@
 #include "pricing/rules.hpp"
 
 #include <boost/json/array.hpp>
+#include <boost/json/serialize.hpp>
 
 namespace lcg::render {
 
@@ -51,8 +52,51 @@ std::string reading_url(json::object const& r)
     return text(r, "path");
 }
 
+// The four clients people use most, each with one line to paste: `local` starts a mirror of this
+// instance on the user's machine (`lowcostgpu mcp --upstream URL`: the Debian package, the keys
+// pinned on first use), `remote` talks to its /mcp over Streamable HTTP (Claude Desktop's
+// configuration file starts commands only, so it goes through mcp-remote). Every JSON one is
+// serialised from a tree, so it parses.
+json::array client_configurations(std::string const& url)
+{
+    auto const server = [](json::object o) { return json::object{{"lowcostgpu", std::move(o)}}; };
+    json::array const mirror_args{"mcp", "--upstream", json::string(url)};
+    json::object const local_command{{"command", "lowcostgpu"}, {"args", mirror_args}};
+    json::object const vscode_local{{"type", "stdio"}, {"command", "lowcostgpu"}, {"args", mirror_args}};
+    std::string const endpoint = url + "/mcp";
+    std::string const command = "lowcostgpu mcp --upstream " + url;
+    auto const entry = [](char const* client, char const* file, std::string local, std::string remote) {
+        return json::object{{"client", client}, {"file", file}, {"local", std::move(local)}, {"remote", std::move(remote)}};
+    };
+    return {
+        entry("Claude Desktop", "claude_desktop_config.json", json::serialize(json::object{{"mcpServers", server(local_command)}}),
+              json::serialize(json::object{{"mcpServers", server({{"command", "npx"},
+                                                          {"args", json::array{"-y", "mcp-remote", json::string(endpoint)}}})}})),
+        entry("Claude Code", "", "claude mcp add lowcostgpu -- " + command,
+              "claude mcp add --transport http lowcostgpu " + endpoint),
+        entry("Cursor", "~/.cursor/mcp.json", json::serialize(json::object{{"mcpServers", server(local_command)}}),
+              json::serialize(json::object{{"mcpServers", server({{"url", endpoint}})}})),
+        entry("VS Code", ".vscode/mcp.json", json::serialize(json::object{{"servers", server(vscode_local)}}),
+              json::serialize(json::object{{"servers", server({{"type", "http"}, {"url", endpoint}})}})),
+    };
+}
+
+std::string client_lines(json::object const& mcp, char const* which, language l)
+{
+    std::string out;
+    for (auto const& v : md::array_at(mcp, "clients")) {
+        auto const& c = v.get_object();
+        std::string const file = text(c, "file");
+        out += "- " + say(l, "site.mcp_client", {{"client", md::escape(text(c, "client")) +
+                                                                (file.empty() ? "" : " (`" + file + "`)")},
+                                                     {"config", "`" + text(c, which) + "`"}}) +
+               "\n";
+    }
+    return out;
+}
+
 // What an assistant needs to connect: the endpoint, both transports, the server card and a
-// configuration for clients that only start local commands.
+// configuration for each client.
 std::string mcp_markdown(json::object const& mcp, language l)
 {
     std::string out = "## " + say(l, "site.mcp_heading") + "\n\n" + md::escape(text(mcp, "summary")) + "\n\n";
@@ -61,7 +105,10 @@ std::string mcp_markdown(json::object const& mcp, language l)
         out += "- " + text(t) + "\n";
     out += "- " + say(l, "site.mcp_card", {{"card", md::link(text(mcp, "server_card"), text(mcp, "server_card"))}}) +
            "\n\n";
-    out += say(l, "site.mcp_remote") + "\n\n```json\n" + text(mcp, "configuration") + "\n```\n";
+    out += say(l, "site.mcp_local", {{"command", "`lowcostgpu mcp --upstream " + text(mcp, "public_url") + "`"}}) +
+           "\n\n" + client_lines(mcp, "local", l) + "\n";
+    out += say(l, "site.mcp_remote", {{"endpoint", "`" + text(mcp, "public_url") + "/mcp`"}}) + "\n\n" +
+           client_lines(mcp, "remote", l);
     return out;
 }
 
@@ -77,8 +124,9 @@ std::string llms_head(json::object const& index, language l)
 }
 
 json::object index_json(pricing::catalog const& catalog, pricing::price_sheet const* current,
-                        std::span<const operation_example> operations, language l)
+                        std::span<const operation_example> operations, std::string_view public_url, language l)
 {
+    std::string const url = public_url.empty() ? std::string(placeholder_url) : std::string(public_url);
     auto const w = [l](std::string_view key, std::initializer_list<fill> values = {}) { return say(l, key, values); };
     std::string const in_language = language_query("", l);
     // Examples use the worked example of the methodology when the catalog has it.
@@ -151,10 +199,10 @@ json::object index_json(pricing::catalog const& catalog, pricing::price_sheet co
          {{"endpoint", "/mcp"},
           {"server_card", "/.well-known/mcp/server-card.json"},
           {"summary", w("site.mcp_summary")},
-          {"transports", json::array{json::string(w("site.mcp_http")), json::string(w("site.mcp_stdio"))}},
-          {"configuration",
-           "{\"mcpServers\": {\"lowcostgpu\": {\"command\": \"npx\", \"args\": [\"-y\", \"mcp-remote\", "
-           "\"https://YOUR-HOST/mcp\"]}}}"}}}};
+          {"transports", json::array{json::string(w("site.mcp_http")),
+                                     json::string(w("site.mcp_stdio", {{"url", url}}))}},
+          {"public_url", url},
+          {"clients", client_configurations(url)}}}};
     o["current_week"] = current ? json::value(week) : json::value(nullptr);
     o["sample"] = is_sample(current);
     return o;

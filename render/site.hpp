@@ -9,6 +9,7 @@
 
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -32,8 +33,12 @@ struct operation_example {
 // "resources": [{"title", "path", "query", "description", "formats": {media type: URL}}]}],
 // "openapi", "llms_txt", "sample"}, `sample` true when the sheet in effect is synthetic sample data
 // (then llms.txt says so too).
+// `public_url`: where clients reach this instance (serve --public-url); empty, the client
+// configurations say placeholder_url instead.
+inline constexpr std::string_view placeholder_url = "https://YOUR-HOST";
 boost::json::object index_json(pricing::catalog const& catalog, pricing::price_sheet const* current,
-                               std::span<const operation_example> operations, language lang);
+                               std::span<const operation_example> operations, std::string_view public_url,
+                               language lang);
 std::string index_markdown(boost::json::object const& index, links const& to);
 
 // /llms.txt from the index: an H1, a blockquote summary, the sample data banner when the index's

@@ -77,8 +77,10 @@ Usage:
                                               print the public keys document (for serve --public-keys):
                                               the keys of KEYS.json, those still open closed at TIME,
                                               and the signing key's public key valid from TIME (default now)
-  lowcostgpu serve [--listen ADDR:PORT] [--threads N] [--public-keys KEYS.json]
-                                              serve the HTTP API and MCP at POST /mcp (default 127.0.0.1:8080)
+  lowcostgpu serve [--listen ADDR:PORT] [--threads N] [--public-keys KEYS.json] [--public-url URL]
+                                              serve the HTTP API and MCP at POST /mcp (default 127.0.0.1:8080);
+                                              --public-url (PUBLIC_URL): where clients reach it, for
+                                              the client configurations of / and llms.txt
   lowcostgpu mcp [--public-keys KEYS.json]    serve MCP over stdio (one JSON-RPC message per line)
   lowcostgpu serve|mcp --upstream http://HOST:PORT [--upstream-keys KEYS.json | --upstream-key-id ID,...]
                      [--upstream-interval S]  a mirror: the same, from another instance's public
@@ -333,6 +335,26 @@ pricing::key_ring public_keys_setting(arguments const& args)
     return read_key_ring(path);
 }
 
+// Where clients reach this instance: --public-url URL (PUBLIC_URL), an http:// or https:// base
+// URL, which the home page and llms.txt write into their client configurations. Empty when not
+// given: they show a placeholder.
+std::string public_url_setting(arguments const& args)
+{
+    std::string const url = setting(args, "public-url", "PUBLIC_URL");
+    if (url.empty())
+        return url;
+    auto const parsed = client::parse_base_url(url);
+    if (!parsed)
+        throw usage_error("--public-url: " + parsed.err().message);
+    return parsed->to_string();
+}
+
+// What the snapshots of an instance reading PostgreSQL say of it.
+snapshot::instance_facts database_instance(arguments const& args)
+{
+    return {public_keys_setting(args), public_url_setting(args)};
+}
+
 // A whole number from a flag or the environment, within [low, high].
 long number_setting(arguments const& args, std::string_view flag, char const* env, long fallback, long low, long high)
 {
@@ -522,6 +544,7 @@ std::optional<mirror::upstream_options> upstream_settings(arguments const& args)
     // An upstream that drips its answers is given up, not waited on for the whole total.
     o.limits.min_bytes_per_second = pricing::rules::upstream_min_bytes_per_second;
     o.pinned_keys = upstream_keys(args, o);
+    o.public_url = public_url_setting(args);
     return o;
 }
 
@@ -557,6 +580,7 @@ int run_serve(arguments const& args)
                       "max-connections-per-address",
                       "trusted-proxies", "allowed-hosts", "allowed-origins", "public-keys", "upstream",
                       "upstream-keys", "upstream-key-id", "upstream-interval", "upstream-timeout", "archive-cache-bytes",
+                      "public-url",
                       "archive-stream-bytes"},
                0);
     auto options = listen_options(args);
@@ -584,7 +608,7 @@ int run_serve(arguments const& args)
         follower.stop();
     } else {
         snapshot::refresher refresher(database_url(args), snapshots, std::chrono::seconds(30), background_log,
-                                      public_keys_setting(args));
+                                      database_instance(args));
         refresher.start();
         server.run();
         deadline.emplace(stop_grace, "the snapshot refresher or the archive (PostgreSQL)", ops::process_log());
@@ -600,8 +624,8 @@ int run_serve(arguments const& args)
 // that cannot be read is an error at start); afterwards the snapshot follows its source as serve's does.
 int run_mcp(arguments const& args)
 {
-    allow_only(args, {"database-url", "public-keys", "upstream", "upstream-keys", "upstream-key-id", "upstream-interval",
-                      "upstream-timeout"}, 0);
+    allow_only(args, {"database-url", "public-keys", "public-url", "upstream", "upstream-keys", "upstream-key-id",
+                      "upstream-interval", "upstream-timeout"}, 0);
     // Standard output is the protocol: every log line goes to standard error.
     ops::process_log().redirect(STDERR_FILENO);
     auto const mirrored = upstream_settings(args);
@@ -617,9 +641,9 @@ int run_mcp(arguments const& args)
                                      snapshots.upstream()->detail + ")");
         follower->start();
     } else {
-        auto const keys = public_keys_setting(args);
-        snapshots.set(snapshot::load_once(database_url(args), keys));
-        refresher.emplace(database_url(args), snapshots, std::chrono::seconds(30), std::cerr, keys);
+        auto const self = database_instance(args);
+        snapshots.set(snapshot::load_once(database_url(args), self));
+        refresher.emplace(database_url(args), snapshots, std::chrono::seconds(30), std::cerr, self);
         refresher->start();
     }
     auto const first = snapshots.get();

@@ -248,7 +248,8 @@ refresh_result upstream::refresh(snapshot::snapshot const* previous, pricing::in
         next = fetch_whole(std::move(documents));
     accepted_state const& state = next ? *next : *accepted_;
     // The keys a mirror publishes are those it verifies with: an auditor of the mirror checks the same.
-    auto snap = snapshot::build(state.catalog, state.sheets, previous, now, options_.pinned_keys, state.signed_catalog);
+    auto snap = snapshot::build(state.catalog, state.sheets, previous, now, {options_.pinned_keys, options_.public_url},
+                                state.signed_catalog);
     if (next) {
         lengths_->accept(next->signed_catalog.signature);  // before any request can see the new sheets
         accepted_ = std::move(next);

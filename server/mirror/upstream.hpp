@@ -21,6 +21,7 @@ struct upstream_options {
     client::base_url origin;
     pricing::key_ring pinned_keys;  // the keys the operator pinned (--upstream-keys): every sheet must verify with them
     client::limits limits;
+    std::string public_url;  // the mirror's own (--public-url), for its pages' client configurations
 };
 
 struct signed_lengths;

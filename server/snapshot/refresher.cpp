@@ -34,9 +34,9 @@ bool built_from(snapshot const& built, inputs const& read)
 inputs read_inputs(store::database& db) { return {db.load_catalog(), db.load_sheets(), db.load_signed_catalog()}; }
 
 std::shared_ptr<const snapshot> build_from(inputs given, snapshot const* previous, pricing::instant now,
-                                           pricing::key_ring const& keys)
+                                           instance_facts const& self)
 {
-    return build(std::move(given.catalog), std::move(given.sheets), previous, now, keys, std::move(given.signed_catalog));
+    return build(std::move(given.catalog), std::move(given.sheets), previous, now, self, std::move(given.signed_catalog));
 }
 
 // Whether time alone changes a snapshot built at `built` from `sheets` by `now`: a sheet comes
@@ -63,16 +63,16 @@ void replace_snapshot(holder& target, std::shared_ptr<const snapshot> next)
 // server sets its own for each session.
 constexpr store::connection_limits reader_limits{std::chrono::seconds(5), std::chrono::seconds(10)};
 
-std::shared_ptr<const snapshot> load_once(std::string const& database_url, pricing::key_ring const& keys)
+std::shared_ptr<const snapshot> load_once(std::string const& database_url, instance_facts const& self)
 {
     store::database db(database_url, reader_limits);
-    return build_from(read_inputs(db), nullptr, now_seconds(), keys);
+    return build_from(read_inputs(db), nullptr, now_seconds(), self);
 }
 
 refresher::refresher(std::string database_url, holder& target, std::chrono::seconds poll_interval, std::ostream& log,
-                     pricing::key_ring keys)
+                     instance_facts self)
     : database_url_(std::move(database_url)), target_(target), poll_interval_(poll_interval), log_(log),
-      keys_(std::move(keys))
+      self_(std::move(self))
 {
 }
 
@@ -126,7 +126,7 @@ void refresher::loop()
         answered();
         if (current && built_from(*current, read) && !time_changes(read.sheets, current->built_at, now))
             return "unchanged";
-        auto next = build_from(std::move(read), current.get(), now, keys_);
+        auto next = build_from(std::move(read), current.get(), now, self_);
         // Rendering every document may take longer than a short --ready-max-age on a loaded
         // machine: the database is asked again before the new snapshot is served, so /readyz
         // measures the database, not the build.

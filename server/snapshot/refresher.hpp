@@ -21,9 +21,9 @@ class refresher {
 public:
     // Its log lines (JSON, one per event) go to `log`: standard error when standard output carries
     // a protocol (`lowcostgpu mcp`).
-    // `keys` are the public keys every snapshot publishes.
+    // `self` is what every snapshot says of this instance.
     refresher(std::string database_url, holder& target, std::chrono::seconds poll_interval,
-              std::ostream& log = std::cout, pricing::key_ring keys = {});
+              std::ostream& log = std::cout, instance_facts self = {});
     ~refresher();
 
     void start();
@@ -37,12 +37,12 @@ private:
     holder& target_;
     std::chrono::seconds poll_interval_;
     std::ostream& log_;
-    pricing::key_ring keys_;
+    instance_facts self_;
     std::atomic<bool> stopping_{false};
     std::thread thread_;
 };
 
 // Loads one snapshot now (for commands that need it once).
-std::shared_ptr<const snapshot> load_once(std::string const& database_url, pricing::key_ring const& keys = {});
+std::shared_ptr<const snapshot> load_once(std::string const& database_url, instance_facts const& self = {});
 
 }

@@ -243,7 +243,7 @@ void add_site(snapshot& s, builder& b)
                                   op.view->formats()});
         }
         std::string const query = render::language_query("", lang);
-        auto const index = render::index_json(s.catalog, s.current, operations, lang);
+        auto const index = render::index_json(s.catalog, s.current, operations, s.public_url, lang);
         b.add("/", query, index, index_view, render::document_formats, false, std::nullopt, lang);
         b.add_body(document_key("/llms.txt", format::text, query), format::text, render::llms_txt(index, lang), false,
                    std::nullopt, true);
@@ -319,11 +319,12 @@ pricing::price_sheet const* snapshot::find_sheet(pricing::iso_week week) const
 
 std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pricing::price_sheet> sheets,
                                       snapshot const* previous,
-                                      pricing::instant now, pricing::key_ring keys,
+                                      pricing::instant now, instance_facts self,
                                       std::optional<pricing::signed_catalog> signed_catalog)
 {
     auto s = std::make_shared<snapshot>();
-    s->keys = std::move(keys);
+    s->keys = std::move(self.keys);
+    s->public_url = std::move(self.public_url);
     s->signed_catalog = std::move(signed_catalog);
     s->catalog = std::move(catalog);
     s->sheets = std::move(sheets);

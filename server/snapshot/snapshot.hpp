@@ -50,7 +50,8 @@ struct snapshot {
     std::vector<pricing::price_sheet> sheets;  // oldest first
     pricing::price_sheet const* current = nullptr;  // the newest sheet already in effect
     pricing::instant built_at;
-    pricing::key_ring keys;  // the public keys the server publishes (serve --public-keys)
+    pricing::key_ring keys;  // the public keys the server publishes (instance_facts)
+    std::string public_url;  // where clients reach it (instance_facts); empty when not configured
     // The newest signed /v1/catalog document, as signed (it may describe an older catalog than
     // `catalog` when the catalog changed since it was last signed); empty when never signed.
     std::optional<pricing::signed_catalog> signed_catalog;
@@ -69,14 +70,23 @@ struct snapshot {
     pricing::price_sheet const* find_sheet(pricing::iso_week week) const;
 };
 
+// What an instance says of itself in every snapshot it builds: the public keys its sheets verify
+// with (serve --public-keys, or the keys a mirror pinned), published at
+// /.well-known/lowcostgpu-keys.json and in the methodology, and the URL its clients reach it at
+// (--public-url), which the home page and llms.txt put in their client configurations (a
+// placeholder when empty).
+struct instance_facts {
+    pricing::key_ring keys;
+    std::string public_url;
+};
+
 // Builds a snapshot and pre-renders its documents. `now` picks the current sheet. A sheet's inputs
 // (its observations) are not in it: server/archive reads them on demand, so neither the snapshot's
-// size nor its build time grows with the archive of past weeks. `keys` are published
-// at /.well-known/lowcostgpu-keys.json and in the methodology. Signatures are only read here: they
+// size nor its build time grows with the archive of past weeks. Signatures are only read here: they
 // were computed when each sheet was published, and when the catalog was (`signed_catalog`).
 std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pricing::price_sheet> sheets,
                                       snapshot const* previous,
-                                      pricing::instant now, pricing::key_ring keys = {},
+                                      pricing::instant now, instance_facts self = {},
                                       std::optional<pricing::signed_catalog> signed_catalog = std::nullopt);
 
 // How a mirror (`serve --upstream`) is following its upstream: /readyz shows it. After a refusal

@@ -457,7 +457,8 @@ TEST_CASE("a HEAD refused from its headers gets the head alone")
 TEST_CASE("a snapshot rebuilt with nothing changed shares every document of the previous one")
 {
     auto const before = testing::fixture_snapshot();
-    auto const after = snapshot::build(before->catalog, before->sheets, before.get(), testing::fixture_now(), before->keys);
+    auto const after = snapshot::build(before->catalog, before->sheets, before.get(), testing::fixture_now(),
+                                       {before->keys, ""});
     std::size_t unchanged = 0;
     for (auto const& entry : after->documents) {
         std::string const& key = entry.first;  // named: doctest's lambdas cannot capture a structured binding

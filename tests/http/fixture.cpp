@@ -177,7 +177,7 @@ fixture_data const& data()
         auto signed_catalog = store::catalog_to_sign(render::catalog_document(catalog), std::move(index), fixture_now());
         fixture_signing_key().sign(signed_catalog.signature);
         return fixture_data{snapshot::build(std::move(catalog), {w48.sheet, w49.sheet}, nullptr, fixture_now(),
-                                            std::move(keys), std::move(signed_catalog)),
+                                            {std::move(keys), ""}, std::move(signed_catalog)),
                             std::move(inputs)};
     }();
     return built;

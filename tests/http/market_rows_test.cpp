@@ -35,7 +35,7 @@ std::shared_ptr<const snapshot::snapshot> with_sources_renamed(std::string const
         for (auto& row : sheet.rows)
             for (auto& s : row.by_source)
                 s.source.replace(0, std::string_view("synthetic-").size(), prefix);
-    return snapshot::build(fixture.catalog, std::move(sheets), nullptr, fixture_now(), fixture.keys);
+    return snapshot::build(fixture.catalog, std::move(sheets), nullptr, fixture_now(), {fixture.keys, ""});
 }
 
 std::shared_ptr<const snapshot::snapshot> market_snapshot()

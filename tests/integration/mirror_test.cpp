@@ -10,6 +10,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include <sys/wait.h>
@@ -462,6 +463,87 @@ TEST_CASE("mcp --upstream without --upstream-keys pins the origin's keys on firs
                                    url_of(origin) + " </dev/null 2>&1");
     CHECK(WEXITSTATUS(nowhere.status) == 2);
     CHECK(contains(nowhere.out, "neither is set"));
+}
+
+namespace {
+
+// The command a client configuration starts: a JSON configuration's lowcostgpu server (under
+// mcpServers or, for VS Code, servers), or what follows " -- " in a Claude Code command line.
+std::vector<std::string> configured_command(std::string const& configuration)
+{
+    std::vector<std::string> out;
+    if (configuration.starts_with("{")) {
+        auto const root = parse(configuration);
+        auto const& servers = root.contains("mcpServers") ? root.at("mcpServers") : root.at("servers");
+        auto const& server = servers.at("lowcostgpu").as_object();
+        out.emplace_back(server.at("command").as_string());
+        for (auto const& a : server.at("args").as_array())
+            out.emplace_back(a.as_string());
+        return out;
+    }
+    auto const dashes = configuration.find(" -- ");
+    REQUIRE(dashes != std::string::npos);
+    std::istringstream words(configuration.substr(dashes + 4));
+    for (std::string w; words >> w;)
+        out.push_back(w);
+    return out;
+}
+
+// The endpoint a remote configuration names: its url, mcp-remote's last argument, or a Claude Code
+// command line's last word.
+std::string configured_endpoint(std::string const& configuration)
+{
+    if (!configuration.starts_with("{"))
+        return configuration.substr(configuration.rfind(' ') + 1);
+    auto const root = parse(configuration);
+    auto const& server = (root.contains("mcpServers") ? root.at("mcpServers") : root.at("servers")).at("lowcostgpu");
+    if (server.as_object().contains("url"))
+        return std::string(server.at("url").as_string());
+    return std::string(server.at("args").as_array().back().as_string());
+}
+
+}
+
+TEST_CASE("the home page gives each client a configuration that parses and starts, for the --public-url given")
+{
+    test_database db;
+    server_process origin(db.url("reader"));
+    std::string const url = url_of(origin);
+    server_process described(db.url("reader"), {"--public-url", url + "/"});
+    auto const placeholder = parse(origin.get("/", {{"Accept", "application/json"}}).body).at("mcp");
+    CHECK(placeholder.at("public_url").as_string() == "https://YOUR-HOST");
+    // The README shows the same lines, with the placeholder.
+    std::string const readme = run_shell(std::string("cat ") + LCG_SOURCE_DIR + "/README.md").out;
+    for (auto const& v : placeholder.at("clients").as_array())
+        CHECK_MESSAGE(contains(readme, std::string(v.at("local").as_string())), v.at("local").as_string());
+
+    auto const index = parse(described.get("/", {{"Accept", "application/json"}}).body);
+    auto const& mcp = index.at("mcp").as_object();
+    CHECK(mcp.at("public_url").as_string() == url);
+    CHECK(contains(described.get("/llms.txt").body, "`lowcostgpu mcp --upstream " + url + "`"));
+    std::vector<std::string> clients;
+    std::string const state = "/tmp/lcg-clients-" + std::to_string(getpid());
+    for (auto const& v : mcp.at("clients").as_array()) {
+        std::string const client(v.at("client").as_string());
+        CAPTURE(client);
+        clients.push_back(client);
+        auto const command = configured_command(std::string(v.at("local").as_string()));
+        REQUIRE(command == std::vector<std::string>{"lowcostgpu", "mcp", "--upstream", url});
+        run_shell("rm -rf " + state + " && mkdir -p " + state);
+        auto const started = mcp_with_pins(command.back(), state);
+        CHECK(started.status == 0);
+        CHECK(contains(started.out, R"("name":"get_prices")"));
+
+        std::string const endpoint = configured_endpoint(std::string(v.at("remote").as_string()));
+        CHECK(endpoint == url + "/mcp");
+        auto const listed = http_request(origin.port(), "POST", endpoint.substr(url.size()),
+                                         {{"Content-Type", "application/json"}, {"Accept", "application/json"}},
+                                         R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
+        CHECK(contains(listed.body, R"("name":"get_prices")"));
+    }
+    run_shell("rm -rf " + state);
+    CHECK(clients == std::vector<std::string>{"Claude Desktop", "Claude Code", "Cursor", "VS Code"});
+    CHECK(run_lowcostgpu({"serve", "--public-url", "ftp://x", "--database-url", db.url("reader")}).exit_code == 2);
 }
 
 TEST_CASE("audit --url gives up on a server that never answers (issue 14)")

@@ -3,6 +3,9 @@
 #include "api/operation.hpp"
 
 #include "render/format.hpp"
+#include "render/words.hpp"
+
+#include "pricing/rules.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -18,12 +21,28 @@ json::object error_result(std::string const& message)
     return {{"content", json::array{json::object{{"type", "text"}, {"text", message}}}}, {"isError", true}};
 }
 
-json::object document_result(json::object document)
+// The arguments that can make an operation's answer shorter: its optional ones but the language.
+std::string narrowing_arguments(api::operation const& op)
+{
+    std::string filters;
+    for (auto const& p : op.parameters)
+        if (!p.required && p.name != "lang")
+            filters += (filters.empty() ? "" : ", ") + std::string(p.name);
+    return filters;
+}
+
+// A result past what an assistant reads comfortably (about 4,000 tokens) says so and how to ask for
+// less, when the operation has a way (a document with no filter, the methodology, is what it is).
+json::object document_result(json::object document, api::operation const& op, glossary::language lang)
 {
     std::string text = json::serialize(document);
-    return {{"content", json::array{json::object{{"type", "text"}, {"text", std::move(text)}}}},
-            {"structuredContent", std::move(document)},
-            {"isError", false}};
+    json::array content{json::object{{"type", "text"}, {"text", text}}};
+    if (auto const filters = narrowing_arguments(op); text.size() > pricing::rules::assistant_result_bytes && !filters.empty())
+        content.push_back(json::object{
+            {"type", "text"},
+            {"text", render::say(lang, "mcp.large_result", {{"tokens", std::to_string(text.size() / pricing::rules::bytes_per_token)},
+                                                            {"filters", filters}})}});
+    return {{"content", std::move(content)}, {"structuredContent", std::move(document)}, {"isError", false}};
 }
 
 // The language a tool's refusal is written in: its `lang` argument when that names one, else
@@ -92,7 +111,7 @@ std::optional<json::object> call_tool(std::string_view name, json::object const*
         return error_result(lang == glossary::language::fr
                                 ? "ce document n’est pas encore publié\u202F; réessayez après la prochaine publication"
                                 : "this document is not published yet; try again after the next publication");
-    return document_result(std::move(*document));
+    return document_result(std::move(*document), *op, lang);
 }
 
 }

@@ -82,6 +82,10 @@ inline constexpr int cheapest_alternatives = 4;             // shown after the c
 inline constexpr int notable_move_percent = 5;          // a feed entry names models whose on-demand moved this much
 inline constexpr std::size_t max_gpu_name_bytes = 64;  // a GPU named by the words of its name
 inline constexpr int gpu_candidates = 5;                // offered when a name fits no model or several
+// An MCP tool result longer than this (about 4,000 tokens, at bytes_per_token, a rough mean for
+// JSON) adds a note saying how to narrow it.
+inline constexpr std::size_t bytes_per_token = 4;
+inline constexpr std::size_t assistant_result_bytes = 4'000 * bytes_per_token;
 
 // Reading another instance's public documents (`audit --url`, a mirror): a server that sends
 // nothing for this long is given up, a whole answer must arrive within the total, and no document

@@ -39,3 +39,31 @@ TEST_CASE("every operation answers the same document over HTTP and as an MCP too
         CHECK(json::parse(result.at("content").at(0).at("text").as_string()) == expected);
     }
 }
+
+TEST_CASE("an MCP result past about 4,000 tokens names the arguments that narrow it, in the call's language")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    auto const call = [&](json::object arguments) {
+        json::object message{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"},
+                             {"params", {{"name", "list_gpus"}, {"arguments", std::move(arguments)}}}};
+        auto const reply = http_request(server.port(), "POST", "/mcp",
+                                        {{"Content-Type", "application/json"}, {"Accept", "application/json"}},
+                                        json::serialize(message));
+        REQUIRE(reply.status == 200);
+        return json::parse(reply.body).at("result").at("content").as_array();
+    };
+    // The whole catalog of the sample data: far past 16,000 bytes.
+    auto const whole = call({});
+    auto const bytes = whole.at(0).at("text").as_string().size();
+    REQUIRE(bytes > 16'000);
+    REQUIRE(whole.size() == 2);
+    CHECK(whole.at(1).at("text").as_string() ==
+          "This result is about " + std::to_string(bytes / 4) +
+              " tokens. To ask for less, give one of these arguments: vendor, architecture, min_vram_gb, mig, nvlink.");
+    auto const french = call({{"lang", "fr"}});
+    REQUIRE(french.size() == 2);
+    CHECK(std::string(french.at(1).at("text").as_string()).starts_with("Ce résultat fait environ "));
+    // Narrowed, it says nothing more.
+    CHECK(call({{"vendor", "amd"}}).size() == 1);
+}

@@ -3,11 +3,14 @@
 #include "render/format.hpp"
 
 #include "pricing/estimate.hpp"
+#include "pricing/rules.hpp"
 
 #include "glossary/language.hpp"
 
 #include <boost/json/parse.hpp>
 
+#include <algorithm>
+#include <iterator>
 #include <optional>
 #include <string>
 
@@ -76,6 +79,69 @@ json::array const& resource_templates()
 {"uriTemplate":"lowcostgpu://prices/{id}/history","name":"price-history","title":"Price history of a GPU model","description":"Every published week of a model by id (h100-sxm): median, rates and the change from the week before. Add ?lang=fr for French. Markdown, then the JSON of GET /v1/prices/{gpu}/history.","mimeType":"text/markdown"}
 ])json").as_array();
     return list;
+}
+
+namespace {
+
+json::object listed(std::string uri, std::string name, std::string title)
+{
+    return {{"uri", std::move(uri)}, {"name", std::move(name)}, {"title", std::move(title)}, {"mimeType", "text/markdown"}};
+}
+
+json::array every_resource(data_view const& data)
+{
+    json::array out = resource_list();
+    if (auto const* doc = data.glossary(glossary::language::en)) {
+        for (auto const& t : doc->terms())
+            out.push_back(listed(std::string(scheme) + "glossary/" + t.term->slug, "glossary-" + t.term->slug, t.term->name));
+        for (auto const& q : doc->questions)
+            out.push_back(listed(std::string(scheme) + "glossary/" + q.slug, "glossary-" + q.slug, q.name));
+    }
+    for (auto const& m : data.catalog().gpus)
+        out.push_back(listed(std::string(scheme) + "prices/" + m.id + "/history", "price-history-" + m.id,
+                             "Price history of the " + m.name));
+    for (auto const& week : published_weeks(data))
+        out.push_back(listed(std::string(scheme) + "sheets/" + week, "sheet-" + week, "Price sheet of " + week));
+    return out;
+}
+
+// A page's cursor names the offset of its first resource; "r1." says which form it has.
+constexpr std::string_view cursor_prefix = "r1.";
+
+std::optional<std::size_t> offset_of(std::string_view cursor, std::size_t size)
+{
+    if (!cursor.starts_with(cursor_prefix) || cursor.size() > cursor_prefix.size() + 9)
+        return std::nullopt;
+    std::size_t offset = 0;
+    for (char const c : cursor.substr(cursor_prefix.size())) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        offset = offset * 10 + static_cast<std::size_t>(c - '0');
+    }
+    if (offset == 0 || offset >= size)
+        return std::nullopt;
+    return offset;
+}
+
+}
+
+result_or_failure<json::object> resources_page(data_view const& data, std::optional<std::string_view> cursor)
+{
+    json::array all = every_resource(data);
+    std::size_t from = 0;
+    if (cursor) {
+        auto const offset = offset_of(*cursor, all.size());
+        if (!offset)
+            return invalid_params("unknown cursor: give the nextCursor of a previous resources/list page, or none");
+        from = *offset;
+    }
+    std::size_t const to = std::min(all.size(), from + pricing::rules::mcp_page_size);
+    json::array page(std::make_move_iterator(all.begin() + static_cast<std::ptrdiff_t>(from)),
+                     std::make_move_iterator(all.begin() + static_cast<std::ptrdiff_t>(to)));
+    json::object out{{"resources", std::move(page)}};
+    if (to < all.size())
+        out["nextCursor"] = std::string(cursor_prefix) + std::to_string(to);
+    return out;
 }
 
 std::vector<std::string> published_weeks(data_view const& data)

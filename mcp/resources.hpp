@@ -16,8 +16,16 @@
 // URIs take "?lang=fr" (English by default).
 namespace lcg::mcp {
 
+// The five documents every instance has (completion checks a URI against them).
 boost::json::array const& resource_list();
 boost::json::array const& resource_templates();
+
+// One page of resources/list: the five documents, then one resource per glossary entry (in file
+// order), per model's price history (in catalog order) and per published sheet (newest first), a
+// list that grows with the glossary, the catalog and every week. At most rules::mcp_page_size
+// from `cursor` (a previous page's nextCursor; none: the first page), with "nextCursor" when more
+// follow. A cursor this server did not give, or past the end, is -32602.
+result_or_failure<boost::json::object> resources_page(data_view const& data, std::optional<std::string_view> cursor);
 
 // The contents of `uri`, or -32002 / -32602 (as `modern` says) when nothing is there.
 result_or_failure<boost::json::array> read_resource(std::string_view uri, data_view const& data, bool modern);

@@ -789,9 +789,14 @@ reply server::impl::run(request const& r) const
     if (m == "tools/call")
         return call_tool_method(r);
     if (m == "resources/list") {
-        if (auto bad = no_cursor())
-            return std::move(*bad);
-        return answer(r, {{"resources", resource_list()}}, true);
+        auto const* cursor = r.params ? r.params->if_contains("cursor") : nullptr;
+        if (cursor && !cursor->is_null() && !cursor->is_string())
+            return fail(r, invalid_params("resources/list params.cursor must be a string, a previous page's nextCursor"));
+        auto page = resources_page(*data, cursor && cursor->is_string() ? std::optional<std::string_view>(cursor->get_string())
+                                                                        : std::nullopt);
+        if (auto const* f = std::get_if<failure>(&page))
+            return fail(r, *f);
+        return answer(r, std::move(std::get<json::object>(page)), true);
     }
     if (m == "resources/templates/list") {
         if (auto bad = no_cursor())

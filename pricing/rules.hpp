@@ -86,6 +86,8 @@ inline constexpr int gpu_candidates = 5;                // offered when a name f
 // JSON) adds a note saying how to narrow it.
 inline constexpr std::size_t bytes_per_token = 4;
 inline constexpr std::size_t assistant_result_bytes = 4'000 * bytes_per_token;
+// The most resources one page of MCP resources/list holds (nextCursor gives the next).
+inline constexpr std::size_t mcp_page_size = 50;
 
 // Reading another instance's public documents (`audit --url`, a mirror): a server that sends
 // nothing for this long is given up, a whole answer must arrive within the total, and no document

@@ -5,13 +5,16 @@
 #include "fixture_server.hpp"
 
 #include "pricing/estimate.hpp"
+#include "pricing/rules.hpp"
 
 #include <doctest/doctest.h>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -366,4 +369,43 @@ TEST_CASE("a batch past its CPU budget answers the messages left with an error n
     auto const whole = json::parse(test_server().handle(calls, {}).body).as_array();
     CHECK(whole[1].as_object().contains("result"));
     CHECK(whole[2].as_object().contains("result"));
+}
+
+TEST_CASE("resources/list gives every glossary entry, model history and sheet a page at a time, each readable")
+{
+    auto const& data = *testing::fixture_view();
+    std::vector<std::string> uris;
+    std::string params = "{}";
+    for (int page = 0; page < 20; ++page) {
+        auto const answer = ask("resources/list", params);
+        auto const& result = answer.at("result").as_object();
+        auto const& resources = result.at("resources").as_array();
+        CHECK(resources.size() <= pricing::rules::mcp_page_size);
+        for (auto const& r : resources)
+            uris.emplace_back(r.at("uri").as_string());
+        auto const* next = result.if_contains("nextCursor");
+        if (!next)
+            break;
+        CHECK(resources.size() == pricing::rules::mcp_page_size);  // only the last page is short
+        params = R"({"cursor":")" + std::string(next->as_string()) + R"("})";
+    }
+    auto const* glossary = data.glossary(glossary::language::en);
+    REQUIRE(glossary);
+    std::size_t const expected = 5 + glossary->term_count() + glossary->questions.size() + data.catalog().gpus.size() +
+                                 data.sheets().size();
+    CHECK(uris.size() == expected);
+    CHECK(std::set<std::string>(uris.begin(), uris.end()).size() == uris.size());
+    CHECK(std::find(uris.begin(), uris.end(), "lowcostgpu://prices/h100-sxm/history") != uris.end());
+    CHECK(std::find(uris.begin(), uris.end(), "lowcostgpu://glossary/gpu-hour") != uris.end());
+    for (auto const& uri : uris) {
+        CAPTURE(uri);
+        auto const read = ask("resources/read", R"({"uri":")" + uri + R"("})");
+        CHECK(read.as_object().contains("result"));
+    }
+    // A cursor this server did not give, or past the end, is -32602.
+    for (auto const* bad : {R"({"cursor":"page-2"})", R"({"cursor":"r1.0"})", R"({"cursor":"r1.99999"})",
+                            R"({"cursor":"r1.5x"})", R"({"cursor":7})"}) {
+        CAPTURE(bad);
+        CHECK(ask("resources/list", bad).at("error").at("code").as_int64() == -32602);
+    }
 }

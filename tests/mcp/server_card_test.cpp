@@ -30,7 +30,7 @@ TEST_CASE("the card has the draft's required members, within their bounds")
 {
     auto const card = mcp::server_card(info, identity, "https://api.lowcostgpu.example/mcp");
     CHECK(card.at("$schema") == "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json");
-    CHECK(card.at("$schema") == mcp::server_card_schema);
+    CHECK(card.at("$schema").as_string() == mcp::server_card_schema);
     CHECK(matches(card.at("name"), "[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+"));
     CHECK(card.at("name").as_string().size() >= 3);
     CHECK(card.at("name").as_string().size() <= 200);
@@ -57,7 +57,7 @@ TEST_CASE("the card's one remote is the Streamable HTTP endpoint with every prot
     auto const& versions = remote.at("supportedProtocolVersions").as_array();
     REQUIRE(versions.size() == mcp::supported_versions.size());
     for (std::size_t i = 0; i < versions.size(); ++i)
-        CHECK(versions.at(i) == mcp::supported_versions.at(i));
+        CHECK(versions.at(i).as_string() == mcp::supported_versions.at(i));
 }
 
 TEST_CASE("the card lists no tools, resources or prompts: the draft leaves them to the list methods")

@@ -4,12 +4,35 @@
 
 namespace lcg::mcp {
 
-boost::json::object server_card(implementation const& info, std::string_view endpoint)
+namespace {
+
+boost::json::array versions_spoken()
 {
-    namespace json = boost::json;
-    json::array versions;
+    boost::json::array versions;
     for (auto v : supported_versions)
         versions.emplace_back(v);
+    return versions;
+}
+
+}
+
+boost::json::object server_card(implementation const& info, card_identity const& id, std::string_view endpoint_url)
+{
+    // The card's version is the implementation's, so that it agrees with serverInfo as the draft
+    // asks; its name is the registry's, since serverInfo.name is free-form.
+    return {{"$schema", server_card_schema},
+            {"name", id.name},
+            {"version", info.version},
+            {"title", info.title},
+            {"description", id.description},
+            {"remotes",
+             boost::json::array{{{"type", "streamable-http"},
+                                 {"url", endpoint_url},
+                                 {"supportedProtocolVersions", versions_spoken()}}}}};
+}
+
+boost::json::object legacy_server_card(implementation const& info, std::string_view endpoint)
+{
     return {{"$schema", "https://static.modelcontextprotocol.io/schemas/mcp-server-card/v1.json"},
             {"version", "1.0"},
             {"name", info.name},
@@ -19,7 +42,7 @@ boost::json::object server_card(implementation const& info, std::string_view end
                             "Read-only, no account, stateless (any replica answers any request)."},
             {"serverInfo", {{"name", info.name}, {"title", info.title}, {"version", info.version}}},
             {"protocolVersion", modern_version},
-            {"protocolVersions", std::move(versions)},
+            {"protocolVersions", versions_spoken()},
             {"transport", {{"type", "streamable-http"}, {"endpoint", endpoint}}},
             {"authentication", {{"required", false}}},
             {"capabilities", server_capabilities(true)},

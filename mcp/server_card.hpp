@@ -4,14 +4,35 @@
 
 #include <boost/json/object.hpp>
 
+#include <string>
 #include <string_view>
 
 namespace lcg::mcp {
 
-// The MCP server card (/.well-known/mcp/server-card.json, after SEP-1649 and its successor draft):
-// who the server is, where its Streamable HTTP endpoint is (`endpoint`, a path or a URL), the
-// protocol versions and capabilities it speaks and its tools with their schemas, so a client or a
-// registry can see all of it before connecting. Generated from the registry like tools/list.
-boost::json::object server_card(implementation const& info, std::string_view endpoint);
+// The media type of a server card (SEP-2127, the "MCP Server Cards" extension), and the URL its
+// `$schema` must name: the card schema's v1 family.
+inline constexpr std::string_view server_card_media_type = "application/mcp-server-card+json";
+inline constexpr std::string_view server_card_schema =
+    "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
+
+// What a card says of the server besides its implementation (serverInfo): the name the MCP
+// registry knows it by, in reverse-DNS form with exactly one slash ("io.github.owner/name"), and a
+// description of 1 to 100 characters. deploy/server.json, the registry entry, states the same two.
+struct card_identity {
+    std::string name;
+    std::string description;
+};
+
+// The server card of SEP-2127: identity (`name`, `version`, `title`, `description`) and one remote,
+// the Streamable HTTP endpoint `endpoint_url` (an absolute http:// or https:// URL) with the
+// protocol versions it answers. It lists no tools, resources or prompts: the draft leaves those to
+// the list methods, so the card cannot go stale when they change.
+boost::json::object server_card(implementation const& info, card_identity const& id, std::string_view endpoint_url);
+
+// The document of the earlier drafts (SEP-1649), still served at /.well-known/mcp/server-card.json
+// and /.well-known/mcp.json for the clients that read it: serverInfo, the endpoint (`endpoint`, a
+// path or a URL), the protocol versions, the capabilities and every tool with its schemas, generated
+// from the registry like tools/list.
+boost::json::object legacy_server_card(implementation const& info, std::string_view endpoint);
 
 }

@@ -103,7 +103,10 @@ std::string mcp_markdown(json::object const& mcp, language l)
     out += "- " + say(l, "site.mcp_endpoint", {{"endpoint", "`" + text(mcp, "endpoint") + "`"}}) + "\n";
     for (auto const& t : md::array_at(mcp, "transports"))
         out += "- " + text(t) + "\n";
-    out += "- " + say(l, "site.mcp_card", {{"card", md::link(text(mcp, "server_card"), text(mcp, "server_card"))}}) +
+    out += "- " +
+           say(l, "site.mcp_card",
+               {{"card", md::link(text(mcp, "server_card"), text(mcp, "server_card"))},
+                {"legacy", md::link(text(mcp, "legacy_server_card"), text(mcp, "legacy_server_card"))}}) +
            "\n\n";
     out += say(l, "site.mcp_local", {{"command", "`lowcostgpu mcp --upstream " + text(mcp, "public_url") + "`"}}) +
            "\n\n" + client_lines(mcp, "local", l) + "\n";
@@ -197,7 +200,8 @@ json::object index_json(pricing::catalog const& catalog, pricing::price_sheet co
         {"llms_txt", "/llms.txt" + in_language},
         {"mcp",
          {{"endpoint", "/mcp"},
-          {"server_card", "/.well-known/mcp/server-card.json"},
+          {"server_card", "/mcp/server-card"},
+          {"legacy_server_card", "/.well-known/mcp/server-card.json"},
           {"summary", w("site.mcp_summary")},
           {"transports", json::array{json::string(w("site.mcp_http")),
                                      json::string(w("site.mcp_stdio", {{"url", url}}))}},

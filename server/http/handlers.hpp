@@ -76,7 +76,8 @@ response handle_llms_txt(route_input& in);        // /llms.txt, /.well-known/llm
 response handle_llms_full_txt(route_input& in);   // /llms-full.txt, /.well-known/llms-full.txt
 response handle_openapi(route_input& in);         // /openapi.json
 response handle_mcp(route_input& in);             // POST and OPTIONS /mcp (mcp_handler.cpp)
-response handle_server_card(route_input& in);     // /.well-known/mcp/server-card.json and /.well-known/mcp.json
+response handle_server_card(route_input& in);     // /mcp/server-card: the card of SEP-2127
+response handle_legacy_server_card(route_input& in);  // /.well-known/mcp/server-card.json, /.well-known/mcp.json
 
 // The catalog's GPU ids, for the `valid_ids` of a refused GPU.
 boost::json::array catalog_ids(route_input& in);

@@ -76,6 +76,12 @@ bool mcp_access::host_allowed(std::string_view host) const
     return std::any_of(allowed_hosts.begin(), allowed_hosts.end(), [&](std::string const& e) { return matches(e, *a); });
 }
 
+bool mcp_access::is_loopback(std::string_view host)
+{
+    auto const a = split_authority(host);
+    return a && std::find(loopback_hosts.begin(), loopback_hosts.end(), a->host) != loopback_hosts.end();
+}
+
 bool mcp_access::origin_allowed(std::string_view origin) const
 {
     auto const scheme_end = origin.find("://");

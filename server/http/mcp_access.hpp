@@ -20,6 +20,9 @@ struct mcp_access {
     bool host_allowed(std::string_view host) const;
     bool origin_allowed(std::string_view origin) const;
 
+    // Whether a Host value names this machine's loopback (localhost, 127.0.0.1 or [::1], any port).
+    static bool is_loopback(std::string_view host);
+
     // "a, b,c" → {"a", "b", "c"}
     static std::vector<std::string> parse_list(std::string_view text);
 };

@@ -4,6 +4,7 @@
 // browser sends before such a POST from another origin.
 #include "server/http/handlers.hpp"
 #include "server/http/headers.hpp"
+#include "server/http/negotiation.hpp"
 #include "server/http/mcp_access.hpp"
 #include "server/ops/metrics.hpp"
 
@@ -15,6 +16,7 @@
 
 #include <boost/json/serialize.hpp>
 
+#include <array>
 #include <string>
 
 namespace lcg::http {
@@ -176,12 +178,57 @@ response handle_mcp(route_input& in)
 
 response handle_server_card(route_input& in)
 {
+    auto const& req = in.req;
+    // The card names the endpoint a client reaches through this same Host; a Host that /mcp refuses
+    // has no endpoint to name (and, unchecked, could make the card advertise any host at all).
+    static mcp_access const localhost_only;
+    mcp_access const& access = in.ctx.mcp_policy ? *in.ctx.mcp_policy : localhost_only;
+    std::string_view const host = req[beast_http::field::host];
+    if (!access.host_allowed(host))
+        return problem(req, beast_http::status::forbidden,
+                       "this Host is not allowed to use /mcp (see --allowed-hosts): no server card names it");
+    // The draft's media type, and plain JSON for a client that asks only for that.
+    static constexpr std::array<std::string_view, 2> types{mcp::server_card_media_type, "application/json"};
+    auto const type = negotiate_type(req[beast_http::field::accept], types);
+    if (!type)
+        return problem(req, beast_http::status::not_acceptable,
+                       "/mcp/server-card is not available in any format that Accept: " +
+                           std::string(req[beast_http::field::accept]) + " allows; available: " +
+                           std::string(types[0]) + ", " + std::string(types[1]),
+                       {{"available", boost::json::array{types[0], types[1]}}});
+    // Plain HTTP for loopback only: behind a public name the service is reached through TLS (the
+    // draft requires HTTPS for a card in production), which this process does not see.
+    std::string const endpoint =
+        (mcp_access::is_loopback(host) ? "http://" : "https://") + std::string(host) + "/mcp";
+    // The card depends on this binary and the Host alone; it is dated like the first snapshot so
+    // that If-Modified-Since revalidates as for the other documents.
+    static auto const since = in.snap().built_at;
+    auto card = std::make_shared<snapshot::document>(*snapshot::make_document(
+        std::string(*type),
+        render::to_text(mcp::server_card(mcp_bridge::server_identity(), mcp_bridge::registry_identity(), endpoint)),
+        false, since));
+    if (*type != mcp::server_card_media_type) {
+        // The same bytes under another media type are another representation: their own validators.
+        card->etag.insert(card->etag.size() - 1, "-json");
+        card->gzip_etag.insert(card->gzip_etag.size() - 1, "-json");
+    }
+    auto res = serve_document(req, card, server_card_cache_control);
+    res.set(beast_http::field::access_control_allow_methods, "GET, HEAD");
+    res.set(beast_http::field::access_control_allow_headers, server_card_request_headers);
+    return res;
+}
+
+response handle_legacy_server_card(route_input& in)
+{
     // The card depends only on this binary (its registry and version): rendered once, then served
-    // with its validators like any published document.
+    // with its validators like any published document, with a link to the current draft's card.
     static auto const card = snapshot::make_document(
-        "application/json", render::to_text(mcp::server_card(mcp_bridge::server_identity(), "/mcp")), false,
+        "application/json", render::to_text(mcp::legacy_server_card(mcp_bridge::server_identity(), "/mcp")), false,
         in.snap().built_at);
-    return serve_document(in.req, card);
+    auto res = serve_document(in.req, card);
+    res.set(beast_http::field::link,
+            "</mcp/server-card>; rel=\"alternate\"; type=\"" + std::string(mcp::server_card_media_type) + "\"");
+    return res;
 }
 
 }

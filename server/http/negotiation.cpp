@@ -52,6 +52,25 @@ std::optional<render::format> negotiate_format(std::string_view accept, render::
     return best;
 }
 
+std::optional<std::string_view> negotiate_type(std::string_view accept, std::span<std::string_view const> offered)
+{
+    auto ranges = weighted_items(accept);
+    std::erase_if(ranges, [](weighted_item const& r) { return r.value.find('/') == std::string_view::npos; });
+    if (ranges.empty())
+        return offered.empty() ? std::nullopt : std::optional<std::string_view>(offered.front());
+    std::optional<std::string_view> best;
+    int best_q = 0;
+    for (auto const type : offered) {
+        int matched = -1, q = 0;
+        for (auto const& r : ranges)
+            if (int const s = specificity(r.value, type); s > matched)
+                matched = s, q = r.q;
+        if (matched >= 0 && q > best_q)
+            best = type, best_q = q;
+    }
+    return best;
+}
+
 bool accepts_gzip(std::string_view accept_encoding)
 {
     std::optional<int> gzip_q, any_q;

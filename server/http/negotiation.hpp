@@ -3,6 +3,7 @@
 #include "render/format.hpp"
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,11 @@ namespace lcg::http {
 // that is absent, empty or has no valid range accepts anything. Nothing when every offered format
 // has q = 0 or matches no range (the caller answers 406).
 std::optional<render::format> negotiate_format(std::string_view accept, render::format_set offered);
+
+// The same rule for a resource whose media types are not render formats (the server card's
+// application/mcp-server-card+json): the offered type Accept prefers, the first on a tie or when
+// Accept states no preference; nothing when Accept rules out every one.
+std::optional<std::string_view> negotiate_type(std::string_view accept, std::span<std::string_view const> offered);
 
 // Whether an Accept-Encoding header (RFC 9110 §12.5.3) allows gzip: "gzip" (or "x-gzip"), else "*",
 // with a q-value above 0. Absent or not listed: no.

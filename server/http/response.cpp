@@ -135,12 +135,12 @@ response base_response(request const& req, beast_http::status status)
     return res;
 }
 
-response read_preflight(request const& req)
+response read_preflight(request const& req, std::string_view request_headers)
 {
     auto res = base_response(req, beast_http::status::no_content);
     res.set(beast_http::field::allow, read_api_allow);
     res.set(beast_http::field::access_control_allow_methods, "GET, HEAD");
-    res.set(beast_http::field::access_control_allow_headers, read_api_request_headers);
+    res.set(beast_http::field::access_control_allow_headers, request_headers);
     res.set(beast_http::field::access_control_max_age, "86400");
     return res;  // no Content-Length: a 204 has no content
 }

@@ -30,13 +30,19 @@ inline constexpr std::string_view read_api_request_headers =
 inline constexpr std::string_view read_api_exposed_headers =
     "ETag, Last-Modified, Link, Content-Language, Retry-After, RateLimit, RateLimit-Policy";
 
+// The server card's (/mcp/server-card): the caching and the CORS request headers the SEP-2127
+// draft lists (Content-Type and If-None-Match), with the read API's other validators and Accept.
+inline constexpr std::string_view server_card_cache_control = "public, max-age=3600";
+inline constexpr std::string_view server_card_request_headers =
+    "Accept, Content-Type, If-None-Match, If-Modified-Since";
+
 // Headers every response carries (server, nosniff, keep-alive as the request asked), and on every
 // target but /mcp (which handles CORS itself) Access-Control-Allow-Origin: * and the exposed headers.
 response base_response(request const& req, beast_http::status status);
 
 // OPTIONS on a read route: 204, the preflight a browser sends before a GET with a header outside
 // the CORS-safelisted ones, answered for a day.
-response read_preflight(request const& req);
+response read_preflight(request const& req, std::string_view request_headers = read_api_request_headers);
 
 // A problem's title: the reason phrase of its status, HTTP's own in English, ours in French.
 std::string_view problem_title(beast_http::status status, glossary::language lang);

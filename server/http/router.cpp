@@ -24,6 +24,8 @@ struct route {
     // The handler answers the methods `methods` does not list itself (/mcp: so that its 405 carries
     // the CORS headers of an allowed origin, as a browser needs to read it).
     bool refuses_other_methods = false;
+    // The request headers its CORS preflight allows, when not the read API's.
+    std::string_view preflight_headers = read_api_request_headers;
     // The Link header of each format for a request without query string, when the pattern has no
     // placeholder: written once here rather than for every request of the busiest routes.
     std::array<std::string, render::all_formats.size()> links_without_query{};
@@ -48,8 +50,11 @@ std::vector<route> make_routes()
         {"/llms-full.txt", handle_llms_full_txt, true, text_only},
         {"/.well-known/llms.txt", handle_llms_txt, true, text_only},
         {"/.well-known/llms-full.txt", handle_llms_full_txt, true, text_only},
-        {"/.well-known/mcp/server-card.json", handle_server_card, true, json_only},
-        {"/.well-known/mcp.json", handle_server_card, true, json_only},
+        // The server card where the SEP-2127 draft reserves it, <streamable-http-url>/server-card,
+        // negotiating its own media type; the earlier drafts' document stays at its two URLs.
+        {"/mcp/server-card", handle_server_card, true, {}, "GET, HEAD", nullptr, false, server_card_request_headers},
+        {"/.well-known/mcp/server-card.json", handle_legacy_server_card, true, json_only},
+        {"/.well-known/mcp.json", handle_legacy_server_card, true, json_only},
         {"/openapi.json", handle_openapi, true, json_only},
         {"/healthz", handle_healthz, false, {}},
         {"/readyz", handle_readyz, false, {}},
@@ -226,7 +231,7 @@ answer dispatch(request const& req, request_context const& ctx, std::string_view
     match(r.pattern, found.path, captures);
     bool const read_route = r.methods == "GET, HEAD";
     if (read_route && req.method() == beast_http::verb::options)
-        return read_preflight(req);
+        return read_preflight(req, r.preflight_headers);
     if (!method_allowed(r.methods, req.method_string()) && !r.refuses_other_methods)
         return method_not_allowed(req, path, r.methods);
     // Only routes that take POST read a body; on the others one is a client error, never ignored.

@@ -19,6 +19,12 @@ std::optional<api::document_ref> snapshot_view::document(std::string_view path) 
 
 mcp::implementation server_identity() { return {"lowcostgpu", "LowCostGPU pricing", LCG_VERSION}; }
 
+mcp::card_identity registry_identity()
+{
+    return {"io.github.lowcostgpu/pricing",
+            "Weekly GPU-hour prices, job cost estimates, model sizing and GPU comparisons from LowCostGPU"};
+}
+
 std::shared_ptr<const mcp::server> make_server(std::shared_ptr<const snapshot::snapshot> snap)
 {
     return std::make_shared<const mcp::server>(std::make_shared<const snapshot_view>(std::move(snap)),

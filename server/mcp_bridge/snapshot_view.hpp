@@ -4,6 +4,7 @@
 
 #include "api/data_view.hpp"
 #include "mcp/server.hpp"
+#include "mcp/server_card.hpp"
 
 #include <atomic>
 #include <memory>
@@ -34,6 +35,10 @@ private:
 
 // Who this server says it is (serverInfo).
 mcp::implementation server_identity();
+
+// What its server card adds: the name and description under which deploy/server.json lists it in
+// the MCP registry (a test holds the two files to the same values).
+mcp::card_identity registry_identity();
 
 // An mcp::server for `snap` (which must not be null).
 std::shared_ptr<const mcp::server> make_server(std::shared_ptr<const snapshot::snapshot> snap);

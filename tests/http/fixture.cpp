@@ -292,6 +292,7 @@ std::optional<std::string> example_target(std::string_view pattern)
         {"/readyz", "/readyz"},
         {"/metrics", "/metrics"},
         {"/mcp", "/mcp"},
+        {"/mcp/server-card", "/mcp/server-card"},
         {"/v1/prices", "/v1/prices"},
         {"/v1/prices/{gpu}", "/v1/prices/h100-sxm"},
         {"/v1/prices/{gpu}/history", "/v1/prices/h100-sxm/history"},

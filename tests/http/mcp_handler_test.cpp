@@ -1,5 +1,6 @@
 // /mcp through http::handle on the fixture: the CORS preflight (OPTIONS), the CORS headers of POST,
-// the Host and Origin allow-lists, and the 405 of the other methods. Over a real socket, see
+// the Host and Origin allow-lists, and the 405 of the other methods; and the server card at
+// /mcp/server-card (and the earlier drafts' at /.well-known). Over a real socket, see
 // tests/integration/serve_test.cpp; in a real browser, tests/web/mcp_browser_test.py.
 #include "fixture.hpp"
 
@@ -257,4 +258,110 @@ TEST_CASE("a caught exception is logged as JSON and counted in /metrics")
     long const before = count();
     ops::report_caught_exception("http", "GET /v1/prices: something unforeseen");
     CHECK(count() == before + 1);
+}
+
+namespace {
+
+// GET (or `method`) `target` with `host` and `headers` under `policy` (null: localhost only).
+http::response card_request(std::string const& host, std::map<std::string, std::string> const& headers = {},
+                            std::shared_ptr<http::mcp_access const> policy = nullptr,
+                            bh::verb method = bh::verb::get, std::string const& target = "/mcp/server-card")
+{
+    http::request req{method, target, 11};
+    req.set(bh::field::host, host);
+    for (auto const& [k, v] : headers)
+        req.set(k, v);
+    http::request_context ctx{fixture_snapshot(), fixture_now()};
+    ctx.mcp_policy = std::move(policy);
+    return http::handle(req, ctx);
+}
+
+}
+
+TEST_CASE("GET /mcp/server-card: the SEP-2127 card, its media type, the draft's caching and CORS")
+{
+    auto const res = card_request("127.0.0.1:8080", {{"Accept", "application/mcp-server-card+json"}});
+    REQUIRE(res.result() == bh::status::ok);
+    CHECK(res[bh::field::content_type] == "application/mcp-server-card+json");
+    CHECK(res[bh::field::cache_control] == "public, max-age=3600");
+    CHECK(res[bh::field::access_control_allow_origin] == "*");
+    CHECK(std::string(res[bh::field::access_control_allow_methods]).starts_with("GET"));
+    for (char const* h : {"Content-Type", "If-None-Match"})
+        CHECK(std::string(res[bh::field::access_control_allow_headers]).find(h) != std::string::npos);
+    CHECK(std::string(res[bh::field::access_control_expose_headers]).find("ETag") != std::string::npos);
+    auto const card = boost::json::parse(res.body()).as_object();
+    CHECK(card.at("$schema") == "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json");
+    CHECK(card.at("remotes").at(0).at("url") == "http://127.0.0.1:8080/mcp");
+    CHECK_FALSE(card.contains("tools"));
+
+    auto const etag = std::string(res[bh::field::etag]);
+    REQUIRE(etag.size() > 2);
+    auto const again = card_request("127.0.0.1:8080", {{"If-None-Match", etag}});
+    CHECK(again.result() == bh::status::not_modified);
+    CHECK(again.body().empty());
+    // The same bytes whatever the order of the requests: the ETag is the body's.
+    CHECK(card_request("127.0.0.1:8080")[bh::field::etag] == etag);
+}
+
+TEST_CASE("the card negotiates: plain JSON for a client that asks only for it, 406 for anything else")
+{
+    auto const json = card_request("localhost", {{"Accept", "application/json"}});
+    REQUIRE(json.result() == bh::status::ok);
+    CHECK(json[bh::field::content_type] == "application/json");
+    auto const card = card_request("localhost", {{"Accept", "*/*"}});
+    CHECK(card[bh::field::content_type] == "application/mcp-server-card+json");
+    CHECK(json.body() == card.body());
+    CHECK(json[bh::field::etag] != card[bh::field::etag]);  // two representations, two validators
+    auto const html = card_request("localhost", {{"Accept", "text/html"}});
+    CHECK(html.result() == bh::status::not_acceptable);
+    CHECK(html[bh::field::content_type] == "application/problem+json");
+}
+
+TEST_CASE("the card names /mcp on the Host asked, https behind a public name, and only for a Host /mcp accepts")
+{
+    auto const public_name = std::make_shared<http::mcp_access const>(
+        http::mcp_access{{"api.lowcostgpu.example"}, {}});
+    auto const res = card_request("api.lowcostgpu.example", {}, public_name);
+    REQUIRE(res.result() == bh::status::ok);
+    CHECK(boost::json::parse(res.body()).at("remotes").at(0).at("url") == "https://api.lowcostgpu.example/mcp");
+    CHECK(boost::json::parse(card_request("[::1]:9000").body()).at("remotes").at(0).at("url") == "http://[::1]:9000/mcp");
+
+    auto const refused = card_request("evil.example");  // the default policy: loopback only
+    CHECK(refused.result() == bh::status::forbidden);
+    CHECK(refused[bh::field::content_type] == "application/problem+json");
+    CHECK(card_request("localhost", {}, public_name).result() == bh::status::forbidden);
+}
+
+TEST_CASE("the card's preflight allows the request headers the draft lists")
+{
+    auto const preflight = card_request("127.0.0.1",
+                                        {{"Origin", "http://page.example"},
+                                         {"Access-Control-Request-Method", "GET"},
+                                         {"Access-Control-Request-Headers", "content-type,if-none-match"}},
+                                        nullptr, bh::verb::options);
+    CHECK(preflight.result() == bh::status::no_content);
+    CHECK(preflight[bh::field::access_control_allow_origin] == "*");
+    CHECK(preflight[bh::field::access_control_allow_methods] == "GET, HEAD");
+    CHECK(preflight[bh::field::access_control_allow_headers] == "Accept, Content-Type, If-None-Match, If-Modified-Since");
+}
+
+TEST_CASE("the earlier drafts' card still answers at both of its URLs, and links to the current one")
+{
+    for (char const* target : {"/.well-known/mcp/server-card.json", "/.well-known/mcp.json"}) {
+        CAPTURE(target);
+        auto const res = card_request("127.0.0.1", {}, nullptr, bh::verb::get, target);
+        REQUIRE(res.result() == bh::status::ok);
+        CHECK(res[bh::field::content_type] == "application/json");
+        CHECK(boost::json::parse(res.body()).at("transport").at("endpoint") == "/mcp");
+        CHECK(res[bh::field::link] ==
+              "</mcp/server-card>; rel=\"alternate\"; type=\"application/mcp-server-card+json\"");
+    }
+}
+
+TEST_CASE("mcp_access::is_loopback: localhost, 127.0.0.1 and [::1], any port, any case")
+{
+    for (char const* host : {"localhost", "LOCALHOST:80", "127.0.0.1", "127.0.0.1:8080", "[::1]", "[::1]:9"})
+        CHECK(http::mcp_access::is_loopback(host));
+    for (char const* host : {"", "api.lowcostgpu.example", "localhost.example", "127.0.0.2", "[::1", "localhost:x"})
+        CHECK_FALSE(http::mcp_access::is_loopback(host));
 }

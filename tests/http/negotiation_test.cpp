@@ -2,6 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
+#include <string_view>
+
 using namespace lcg::http;
 using lcg::render::format;
 using lcg::render::format_set;
@@ -51,6 +54,20 @@ TEST_CASE("negotiate_format: nothing acceptable")
     CHECK(negotiate_format("text/csv", document) == std::nullopt);
     CHECK(negotiate_format("image/png", table) == std::nullopt);
     CHECK(negotiate_format("application/json", format_set{format::text}) == std::nullopt);
+}
+
+TEST_CASE("negotiate_type: the server card's own type first, plain JSON when only that is accepted")
+{
+    std::array<std::string_view, 2> const card{"application/mcp-server-card+json", "application/json"};
+    CHECK(negotiate_type("", card) == card[0]);
+    CHECK(negotiate_type("*/*", card) == card[0]);
+    CHECK(negotiate_type("application/*", card) == card[0]);
+    CHECK(negotiate_type("application/mcp-server-card+json", card) == card[0]);
+    CHECK(negotiate_type("application/json", card) == card[1]);
+    CHECK(negotiate_type("application/json, application/mcp-server-card+json;q=0.5", card) == card[1]);
+    CHECK(negotiate_type("application/mcp-server-card+json;q=0, */*", card) == card[1]);
+    CHECK_FALSE(negotiate_type("text/html", card));
+    CHECK_FALSE(negotiate_type("application/*;q=0", card));
 }
 
 TEST_CASE("accepts_gzip follows q-values")

@@ -212,8 +212,43 @@ TEST_CASE("deploy/server.json, for the MCP registry, states this server's versio
     REQUIRE(in);
     std::string const text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     auto const registry_entry = json::parse(text).as_object();
+    CHECK(registry_entry.at("$schema").as_string() ==
+          "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json");
     CHECK(registry_entry.at("version").as_string() == mcp_bridge::server_identity().version);
     CHECK(registry_entry.at("title").as_string() == mcp_bridge::server_identity().title);
+    // The server card says the same: a registry and a client see one server.
+    CHECK(registry_entry.at("name").as_string() == mcp_bridge::registry_identity().name);
+    CHECK(registry_entry.at("description").as_string() == mcp_bridge::registry_identity().description);
     CHECK(registry_entry.at("remotes").at(0).at("type").as_string() == "streamable-http");
     CHECK(std::string_view(registry_entry.at("remotes").at(0).at("url").as_string()).ends_with("/mcp"));
+}
+
+TEST_CASE("deploy/server.json's package is the image of deploy/Dockerfile running `lowcostgpu mcp --upstream` over stdio")
+{
+    std::ifstream in(LCG_SOURCE_DIR "/deploy/server.json");
+    REQUIRE(in);
+    std::string const text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto const registry_entry = json::parse(text).as_object();
+    auto const& packages = registry_entry.at("packages").as_array();
+    REQUIRE(packages.size() == 1);
+    auto const& package = packages.at(0).as_object();
+    CHECK(package.at("registryType") == "oci");
+    CHECK(package.at("transport").at("type") == "stdio");
+    // The image's tag is the server's version.
+    CHECK(std::string_view(package.at("identifier").as_string())
+              .ends_with(":" + mcp_bridge::server_identity().version));
+    auto const& arguments = package.at("packageArguments").as_array();
+    REQUIRE(arguments.size() == 3);
+    CHECK(arguments.at(0).at("value") == "mcp");
+    CHECK(arguments.at(1).at("name") == "--upstream");
+    CHECK(arguments.at(2).at("name") == "--upstream-keys");
+    // The keys file the mount puts in the container is the one --upstream-keys reads.
+    std::string const mount(package.at("runtimeArguments").at(0).at("value").as_string());
+    CHECK(mount.find("dst=" + std::string(arguments.at(2).at("value").as_string()) + ",") != std::string::npos);
+    // The registry checks an image's owner by this label of the image.
+    std::ifstream dockerfile(LCG_SOURCE_DIR "/deploy/Dockerfile");
+    REQUIRE(dockerfile);
+    std::string const recipe((std::istreambuf_iterator<char>(dockerfile)), std::istreambuf_iterator<char>());
+    CHECK(recipe.find("io.modelcontextprotocol.server.name=\"" + mcp_bridge::registry_identity().name + "\"") !=
+          std::string::npos);
 }

@@ -2,7 +2,9 @@
 // over stdio (`mcp`): every tool with valid and invalid arguments, each structuredContent checked
 // against the tool's outputSchema with ajv (JSON Schema 2020-12), the resources, prompts and
 // completions, the transport's HTTP checks, the modern (2026-07-28) era over raw HTTP, and the
-// same document from a tool as from its HTTP route, and the server card against tools/list.
+// same document from a tool as from its HTTP route, the server card of the SEP-2127 draft and
+// deploy/server.json against the JSON Schemas of schemas/ (our reading of the two drafts), and the
+// earlier drafts' card against tools/list.
 //
 // Run by tests/mcp/e2e/run, which starts the server and sets LCG_MCP_BASE (http://127.0.0.1:PORT),
 // LCG_BINARY and LCG_MCP_DATABASE_URL (the reader role on a copy of the sample database).
@@ -16,6 +18,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { readFileSync } from 'node:fs';
 
 const base = process.env.LCG_MCP_BASE;
 const binary = process.env.LCG_BINARY;
@@ -190,7 +194,53 @@ test('each tool and its HTTP route give the same document, through the SDK', asy
   }
 });
 
-test('the server card lists exactly the tools of tools/list, with the same schemas', async () => {
+// The schemas of schemas/: written by us from the drafts' field lists (each says so in $comment).
+const schemaOf = (name) => JSON.parse(readFileSync(new URL(`schemas/${name}`, import.meta.url), 'utf8'));
+const strictAjv = addFormats(new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false }));
+const validCard = strictAjv.compile(schemaOf('server-card.schema.json'));
+const validRegistryEntry = strictAjv.compile(schemaOf('registry-server.schema.json'));
+
+test('the server card at /mcp/server-card validates against the SEP-2127 card schema, served as the draft says', async () => {
+  const res = await raw('GET', '/mcp/server-card', { headers: { Accept: 'application/mcp-server-card+json' } });
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.headers['content-type'], 'application/mcp-server-card+json');
+  assert.equal(res.headers['cache-control'], 'public, max-age=3600');
+  assert.equal(res.headers['access-control-allow-origin'], '*');
+  assert.match(res.headers['access-control-expose-headers'], /\bETag\b/);
+  assert.ok(res.headers.etag, 'an ETag');
+  const card = JSON.parse(res.text);
+  assert.ok(validCard(card), `the card fails its schema: ${strictAjv.errorsText(validCard.errors)}`);
+  assert.equal(card.remotes[0].url, `${base}/mcp`);
+  assert.equal(card.tools, undefined, 'no primitives in a card');
+  // What the card says agrees with what the server says once connected.
+  const info = httpClient.getServerVersion();
+  assert.equal(card.version, info.version);
+  assert.equal(card.title, info.title);
+  const revalidated = await raw('GET', '/mcp/server-card', { headers: { 'If-None-Match': res.headers.etag } });
+  assert.equal(revalidated.status, 304);
+  // The schema is not vacuous: what the draft forbids fails it.
+  for (const broken of [{ ...card, name: 'no-slash' }, { ...card, description: 'x'.repeat(101) },
+    { ...card, $schema: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server-card.schema.json' },
+    { ...card, remotes: [{ type: 'streamable-http', url: '/mcp' }] }, { ...card, version: '^1.0.0' }]) {
+    assert.equal(validCard(broken), false, JSON.stringify(broken));
+  }
+});
+
+test('deploy/server.json validates against the official registry\'s server.json schema, and names the card\'s server', async () => {
+  const entry = JSON.parse(readFileSync(new URL('../../../deploy/server.json', import.meta.url), 'utf8'));
+  assert.ok(validRegistryEntry(entry), `deploy/server.json fails its schema: ${strictAjv.errorsText(validRegistryEntry.errors)}`);
+  assert.ok(entry.remotes.length >= 1, 'a remote');
+  assert.ok(entry.packages.some((p) => p.transport.type === 'stdio'), 'a package for the local (stdio) mode');
+  const card = JSON.parse((await raw('GET', '/mcp/server-card')).text);
+  for (const key of ['name', 'version', 'title', 'description']) assert.equal(entry[key], card[key], key);
+  for (const broken of [{ ...entry, packages: [{ ...entry.packages[0], registryType: 'deb' }] },
+    { ...entry, packages: [{ ...entry.packages[0], identifier: 'registry.example.com/lowcostgpu:0.1.0' }] },
+    { ...entry, remotes: [{ type: 'stdio' }] }, { ...entry, description: 'x'.repeat(101) }]) {
+    assert.equal(validRegistryEntry(broken), false, JSON.stringify(broken));
+  }
+});
+
+test('the earlier drafts\' server card lists exactly the tools of tools/list, with the same schemas', async () => {
   const res = await raw('GET', '/.well-known/mcp/server-card.json', { headers: { Accept: 'application/json' } });
   assert.equal(res.status, 200);
   const card = JSON.parse(res.text);

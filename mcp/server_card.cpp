@@ -16,8 +16,13 @@ boost::json::array versions_spoken()
 
 }
 
-boost::json::object server_card(implementation const& info, card_identity const& id, std::string_view endpoint_url)
+boost::json::object server_card(implementation const& info, card_identity const& id, std::string_view base_url)
 {
+    std::string const endpoint_url = std::string(base_url) + "/mcp";
+    boost::json::object local{{"transport", "stdio"},
+                              {"command", "lowcostgpu"},
+                              {"args", boost::json::array{"mcp", "--upstream", base_url}},
+                              {"package", "deb"}};
     // The card's version is the implementation's, so that it agrees with serverInfo as the draft
     // asks; its name is the registry's, since serverInfo.name is free-form.
     return {{"$schema", server_card_schema},
@@ -28,7 +33,8 @@ boost::json::object server_card(implementation const& info, card_identity const&
             {"remotes",
              boost::json::array{{{"type", "streamable-http"},
                                  {"url", endpoint_url},
-                                 {"supportedProtocolVersions", versions_spoken()}}}}};
+                                 {"supportedProtocolVersions", versions_spoken()}}}},
+            {"_meta", {{card_local_key, std::move(local)}}}};
 }
 
 boost::json::object legacy_server_card(implementation const& info, std::string_view endpoint)

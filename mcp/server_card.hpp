@@ -24,10 +24,14 @@ struct card_identity {
 };
 
 // The server card of SEP-2127: identity (`name`, `version`, `title`, `description`) and one remote,
-// the Streamable HTTP endpoint `endpoint_url` (an absolute http:// or https:// URL) with the
-// protocol versions it answers. It lists no tools, resources or prompts: the draft leaves those to
-// the list methods, so the card cannot go stale when they change.
-boost::json::object server_card(implementation const& info, card_identity const& id, std::string_view endpoint_url);
+// the Streamable HTTP endpoint at `base_url` + "/mcp" (`base_url`: where clients reach the service,
+// an absolute http:// or https:// URL) with the protocol versions it answers. It lists no tools,
+// resources or prompts: the draft leaves those to the list methods, so the card cannot go stale
+// when they change. Its `_meta` gives, under card_local_key, the command a client starts for a
+// local mirror of the service over stdio (`lowcostgpu mcp --upstream base_url`), as the home page
+// and llms.txt do.
+inline constexpr std::string_view card_local_key = "io.github.lowcostgpu/local";
+boost::json::object server_card(implementation const& info, card_identity const& id, std::string_view base_url);
 
 // The document of the earlier drafts (SEP-1649), still served at /.well-known/mcp/server-card.json
 // and /.well-known/mcp.json for the clients that read it: serverInfo, the endpoint (`endpoint`, a

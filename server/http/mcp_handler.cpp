@@ -196,16 +196,18 @@ response handle_server_card(route_input& in)
                            std::string(req[beast_http::field::accept]) + " allows; available: " +
                            std::string(types[0]) + ", " + std::string(types[1]),
                        {{"available", boost::json::array{types[0], types[1]}}});
-    // Plain HTTP for loopback only: behind a public name the service is reached through TLS (the
-    // draft requires HTTPS for a card in production), which this process does not see.
-    std::string const endpoint =
-        (mcp_access::is_loopback(host) ? "http://" : "https://") + std::string(host) + "/mcp";
+    // Where clients reach the service: the operator's --public-url when given; else this Host, over
+    // plain HTTP for loopback only (behind a public name the service is reached through TLS, which
+    // the draft requires for a card in production and this process does not see).
+    std::string const& configured = in.snap().public_url;
+    std::string const base = !configured.empty() ? configured
+                                                 : (mcp_access::is_loopback(host) ? "http://" : "https://") + std::string(host);
     // The card depends on this binary and the Host alone; it is dated like the first snapshot so
     // that If-Modified-Since revalidates as for the other documents.
     static auto const since = in.snap().built_at;
     auto card = std::make_shared<snapshot::document>(*snapshot::make_document(
         std::string(*type),
-        render::to_text(mcp::server_card(mcp_bridge::server_identity(), mcp_bridge::registry_identity(), endpoint)),
+        render::to_text(mcp::server_card(mcp_bridge::server_identity(), mcp_bridge::registry_identity(), base)),
         false, since));
     if (*type != mcp::server_card_media_type) {
         // The same bytes under another media type are another representation: their own validators.

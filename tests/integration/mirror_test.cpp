@@ -521,6 +521,14 @@ TEST_CASE("the home page gives each client a configuration that parses and start
     auto const& mcp = index.at("mcp").as_object();
     CHECK(mcp.at("public_url").as_string() == url);
     CHECK(contains(described.get("/llms.txt").body, "`lowcostgpu mcp --upstream " + url + "`"));
+    // The server card names the same URL: its remote, and the local mirror's command in _meta.
+    auto const card = parse(described.get("/mcp/server-card", {{"Accept", "application/mcp-server-card+json"}}).body);
+    CHECK(card.at("remotes").at(0).at("url").as_string() == url + "/mcp");
+    auto const& local = card.at("_meta").at("io.github.lowcostgpu/local");
+    std::vector<std::string> card_command{std::string(local.at("command").as_string())};
+    for (auto const& a : local.at("args").as_array())
+        card_command.emplace_back(a.as_string());
+    CHECK(card_command == std::vector<std::string>{"lowcostgpu", "mcp", "--upstream", url});
     std::vector<std::string> clients;
     std::string const state = "/tmp/lcg-clients-" + std::to_string(getpid());
     for (auto const& v : mcp.at("clients").as_array()) {

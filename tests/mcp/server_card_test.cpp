@@ -28,7 +28,7 @@ bool matches(json::value const& v, char const* pattern)
 
 TEST_CASE("the card has the draft's required members, within their bounds")
 {
-    auto const card = mcp::server_card(info, identity, "https://api.lowcostgpu.example/mcp");
+    auto const card = mcp::server_card(info, identity, "https://api.lowcostgpu.example");
     CHECK(card.at("$schema") == "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json");
     CHECK(card.at("$schema").as_string() == mcp::server_card_schema);
     CHECK(matches(card.at("name"), "[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+"));
@@ -41,13 +41,13 @@ TEST_CASE("the card has the draft's required members, within their bounds")
     CHECK(description.size() <= 100);
     for (auto const& [key, value] : card)
         CHECK_MESSAGE((key == "$schema" || key == "name" || key == "version" || key == "title" ||
-                       key == "description" || key == "remotes"),
+                       key == "description" || key == "remotes" || key == "_meta"),
                       "a member the card does not set: ", std::string(key));
 }
 
 TEST_CASE("the card's one remote is the Streamable HTTP endpoint with every protocol version the server speaks")
 {
-    auto const card = mcp::server_card(info, identity, "http://127.0.0.1:8080/mcp");
+    auto const card = mcp::server_card(info, identity, "http://127.0.0.1:8080");
     auto const& remotes = card.at("remotes").as_array();
     REQUIRE(remotes.size() == 1);
     auto const& remote = remotes.at(0).as_object();
@@ -60,9 +60,18 @@ TEST_CASE("the card's one remote is the Streamable HTTP endpoint with every prot
         CHECK(versions.at(i).as_string() == mcp::supported_versions.at(i));
 }
 
+TEST_CASE("the card's _meta gives the command of a local mirror, as the home page does")
+{
+    auto const card = mcp::server_card(info, identity, "https://api.lowcostgpu.example");
+    auto const& local = card.at("_meta").at(mcp::card_local_key);
+    CHECK(local.at("transport") == "stdio");
+    CHECK(local.at("command") == "lowcostgpu");
+    CHECK(local.at("args") == json::array{"mcp", "--upstream", "https://api.lowcostgpu.example"});
+}
+
 TEST_CASE("the card lists no tools, resources or prompts: the draft leaves them to the list methods")
 {
-    auto const card = mcp::server_card(info, identity, "https://api.lowcostgpu.example/mcp");
+    auto const card = mcp::server_card(info, identity, "https://api.lowcostgpu.example");
     for (char const* primitive : {"tools", "resources", "prompts", "capabilities"})
         CHECK_FALSE(card.contains(primitive));
 }

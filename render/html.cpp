@@ -15,7 +15,8 @@ constexpr std::string_view stylesheet =
     "body{margin:0;font:16px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:var(--fg)}"
     "header,main,footer{max-width:75rem;margin:0 auto;padding:0 1rem}"
     "header{padding-top:.75rem;padding-bottom:.75rem;border-bottom:1px solid var(--line)}"
-    "header a{margin-right:1rem}a{color:var(--link)}"
+    // The navigation's links wrap onto more lines on a narrow screen rather than widen the page.
+    "nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem}a{color:var(--link)}"
     "h1{font-size:1.7rem;margin:1.25rem 0 .75rem}h2{margin-top:2rem}"
     ".table{overflow-x:auto;margin:1rem 0}"
     "table{border-collapse:collapse;font-variant-numeric:tabular-nums}"
@@ -23,6 +24,8 @@ constexpr std::string_view stylesheet =
     "th{background:var(--head);text-align:left}td[align=right],th[align=right]{white-space:nowrap}"
     "td:first-child{min-width:9rem}"
     "pre{overflow-x:auto;padding:.75rem;background:var(--head)}code{font-size:.9em}"
+    // A long inline value (a client configuration, a hash) breaks rather than widen a narrow screen.
+    "p code,li code{overflow-wrap:anywhere}svg,img{max-width:100%;height:auto}"
     "form.calculator{margin:1rem 0;padding:.75rem 1rem;border:1px solid var(--line);background:var(--head);"
     "display:grid;grid-template-columns:repeat(auto-fill,minmax(17rem,1fr));gap:.5rem 1.5rem}"
     "form.calculator p{margin:0}form.calculator p:last-child{grid-column:1/-1}"
@@ -36,6 +39,10 @@ constexpr std::string_view stylesheet =
     "color:var(--muted)}";
 
 void append(MD_CHAR const* text, MD_SIZE size, void* out) { static_cast<std::string*>(out)->append(text, size); }
+
+// The Atom feed of new sheets in the page's language: every page names it in its head (for feed
+// readers) and links it in its footer (for people).
+std::string feed_url(language lang) { return "/v1/sheets.atom" + language_query("", lang); }
 
 // The title of a page: its first level-1 heading without Markdown's escapes and links.
 std::string title_of(std::string_view markdown)
@@ -152,7 +159,9 @@ std::string html_page(std::string_view markdown, page const& where)
     std::string out = "<!DOCTYPE html>\n<html lang=\"" + std::string(glossary::to_string(where.lang)) +
                       "\">\n<head>\n<meta charset=\"utf-8\">\n"
                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
-                      html_escape(title_of(markdown)) + "</title>\n<style>" + std::string(stylesheet) +
+                      html_escape(title_of(markdown)) + "</title>\n<link rel=\"alternate\" type=\"application/atom+xml\" "
+                      "title=\"" + html_escape(say(where.lang, "feed.title")) + "\" href=\"" + html_escape(feed_url(where.lang)) +
+                      "\">\n<style>" + std::string(stylesheet) +
                       "</style>\n</head>\n<body>\n<header>" + navigation(where) + "</header>\n<main>\n";
     if (!where.form.empty()) {
         // After the title, before the result.
@@ -174,7 +183,9 @@ std::string html_page(std::string_view markdown, page const& where)
     });
     if (!others.empty())
         out += say(where.lang, "page.formats", {{"formats", others}}) + " ";
-    out += html_escape(say(where.lang, "page.footer")) + "</footer>\n</body>\n</html>\n";
+    out += html_escape(say(where.lang, "page.footer")) + " <a href=\"" + html_escape(feed_url(where.lang)) +
+           "\" type=\"application/atom+xml\">" + html_escape(say(where.lang, "page.feed")) + "</a>" +
+           "</footer>\n</body>\n</html>\n";
     return out;
 }
 

@@ -13,6 +13,9 @@
 
 #include <zlib.h>
 
+#include <string>
+#include <utility>
+
 using namespace lcg;
 using namespace lcg::testing;
 using render::format;
@@ -344,6 +347,24 @@ TEST_CASE("French glossary pages: lang kept in the links, lang attribute on the 
     auto const html = fixture_request("/v1/glossary/interruptible-instance?lang=fr", {{"Accept", "text/html"}});
     CHECK(html.body().find("<html lang=\"fr\">") != std::string::npos);
     CHECK(header(html, "Link").find("</v1/glossary/interruptible-instance.md?lang=fr>") != std::string::npos);
+}
+
+TEST_CASE("every page names the Atom feed of new sheets in its head and links it in its footer, in its language")
+{
+    for (auto const& [target, feed] : {std::pair{"/v1/prices", "/v1/sheets.atom"},
+                                       std::pair{"/v1/gpus?lang=fr", "/v1/sheets.atom?lang=fr"}}) {
+        CAPTURE(target);
+        auto const html = fixture_request(target, {{"Accept", "text/html"}});
+        REQUIRE(html.result() == bh::status::ok);
+        auto const& body = html.body();
+        auto const head_link = body.find(std::string("<link rel=\"alternate\" type=\"application/atom+xml\""));
+        REQUIRE(head_link != std::string::npos);
+        CHECK(head_link < body.find("</head>"));
+        CHECK(body.find(std::string("href=\"") + feed + "\">", head_link) < body.find("</head>"));
+        auto const footer = body.find("<footer>");
+        CHECK(body.find(std::string("<a href=\"") + feed + "\" type=\"application/atom+xml\">", footer) !=
+              std::string::npos);
+    }
 }
 
 TEST_CASE("echoed input cannot add Markdown blocks: newlines in a glossary search stay inline")

@@ -11,7 +11,9 @@ Usage: browser_test.py --artifacts DIR
 """
 
 import argparse
+import html
 import html.parser
+import http.server
 import json
 import os
 import re
@@ -19,7 +21,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 
 FAILURES = []
@@ -334,6 +339,93 @@ def check_french(chromium, base, artifacts):
     chromium.screenshot(base + "/v1/prices.html?lang=fr", os.path.join(artifacts, "prices-fr.png"))
 
 
+# The widths a page must fit without sideways scrolling: a phone's (390 CSS px) and a laptop's.
+NARROW, WIDE = 390, 1280
+# A frame of exactly NARROW px (Chromium's own window is never narrower than 500), and a script that
+# reports how wide the framed page's document is; the frame is same-origin through FramingProxy.
+FRAME_PAGE = """<!DOCTYPE html><html><body style="margin:0"><iframe id="f" src="{src}" style="width:{width}px;height:{height}px;border:0"></iframe>
+<script>document.getElementById("f").addEventListener("load", () => {{
+  const d = document.getElementById("f").contentDocument.documentElement;
+  const p = document.createElement("pre"); p.id = "measured";
+  p.textContent = JSON.stringify({{scroll: d.scrollWidth, client: d.clientWidth}});
+  document.body.appendChild(p);
+}});</script></body></html>"""
+
+
+class FramingProxy:
+    """A test-only origin on 127.0.0.1 that serves /__frame?page=P&width=W (FRAME_PAGE) and passes
+    every other GET to the server, as HTML, without its headers: so the framed page is same-origin to
+    the measuring script, and the server's own frame-ancestors refusal does not apply to the test."""
+
+    def __init__(self, base):
+        server_base = base
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                if self.path.startswith("/__frame?"):
+                    q = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+                    body = FRAME_PAGE.format(src=html.escape(q["page"][0]), width=q["width"][0], height=900).encode()
+                    kind = "text/html"
+                else:
+                    try:
+                        with urllib.request.urlopen(urllib.request.Request(server_base + self.path,
+                                                                           headers={"Accept": "text/html"}),
+                                                    timeout=10) as r:
+                            body, kind = r.read(), r.headers.get("Content-Type", "text/html")
+                    except urllib.error.HTTPError as e:
+                        body, kind = e.read(), e.headers.get("Content-Type", "text/plain")
+                self.send_response(200)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def check_narrow_screens(chromium, base, artifacts):
+    """Issue 28, item 6: no page scrolls sideways at 390 px (its tables and code scroll inside
+    themselves, its navigation wraps), in both languages; the sheet, a history page and a calculator
+    are captured at 390 and 1280 px in both languages."""
+    proxy = FramingProxy(base)
+    try:
+        pages = ["/", "/v1/prices", "/v1/gpus", "/v1/gpus/h100-sxm", "/v1/glossary", "/v1/methodology", "/v1/sheets",
+                 "/v1/prices/h100-sxm/history", "/v1/estimate", "/v1/sizing", "/v1/cheapest"]
+        shots = {"/v1/prices": "sheet", "/v1/prices/h100-sxm/history": "history", "/v1/estimate": "calculator"}
+        measured = 0
+        for path in pages:
+            for lang in ("en", "fr"):
+                page = path + ("?lang=fr" if lang == "fr" else "")
+                frame = proxy.base + "/__frame?" + urllib.parse.urlencode({"page": page, "width": NARROW})
+                found = re.search(r'<pre id="measured">(.*?)</pre>', chromium.run("--virtual-time-budget=5000",
+                                                                                  "--dump-dom", frame))
+                check(found is not None, f"{page} at {NARROW} px: measured")
+                if not found:
+                    continue
+                width = json.loads(html.unescape(found.group(1)))
+                check(width["scroll"] <= width["client"],
+                      f"{page} at {NARROW} px scrolls sideways: {width['scroll']} px wide in {width['client']}")
+                measured += 1
+                if path in shots:
+                    name = f"{shots[path]}-{lang}"
+                    chromium.run(f"--screenshot={os.path.join(artifacts, name + '-390.png')}", "--window-size=500,900",
+                                 "--virtual-time-budget=5000", frame)
+                    chromium.run(f"--screenshot={os.path.join(artifacts, name + '-1280.png')}",
+                                 f"--window-size={WIDE},900", base + page)
+        check(measured == 2 * len(pages), f"every page measured at {NARROW} px in both languages ({measured})")
+    finally:
+        proxy.stop()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--artifacts", required=True, help="folder for the screenshots")
@@ -349,12 +441,16 @@ def main():
         check_history_chart(chromium, server.base, args.artifacts)
         check_markdown_is_shown(chromium, server.base)
         check_french(chromium, server.base, args.artifacts)
-        for name in ("prices", "catalog", "glossary", "history", "prices-fr"):
+        check_narrow_screens(chromium, server.base, args.artifacts)
+        narrow = [f"{page}-{lang}-{width}" for page in ("sheet", "history", "calculator") for lang in ("en", "fr")
+                  for width in (NARROW, WIDE)]
+        for name in ("prices", "catalog", "glossary", "history", "prices-fr", *narrow):
             path = os.path.join(args.artifacts, name + ".png")
             check(os.path.exists(path) and os.path.getsize(path) > 10_000, f"screenshot {path} saved")
     finally:
         server.stop()
-    checks = "prices, sparklines, history chart, catalog, glossary, Markdown display and French pages"
+    checks = ("prices, sparklines, history chart, catalog, glossary, Markdown display, French pages and no "
+              "sideways scrolling at 390 px")
     if FAILURES:
         print(f"0 passed, {len(FAILURES)} failed: browser end-to-end ({checks})")
         return 1

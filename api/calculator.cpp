@@ -32,6 +32,11 @@ std::string calculator_title(operation const& op, render::language lang)
     return render::say(lang, "tool." + std::string(op.tool) + ".title");
 }
 
+std::string parameter_label(parameter const& p, render::language lang)
+{
+    return render::say(lang, "label." + std::string(p.name));
+}
+
 std::string parameter_hint(operation const& op, parameter const& p, render::language lang)
 {
     std::string const own = "param." + std::string(op.tool) + "." + std::string(p.name);
@@ -46,8 +51,9 @@ std::optional<render::calculator_form> calculator_of(operation const& op, pricin
         return std::nullopt;
     render::calculator_form form{render::url_in(std::string(op.route), render::format::html), {}, lang};
     for (auto const& p : op.parameters) {
-        render::form_field f{std::string(p.name), parameter_hint(op, p, lang), choices_of(p, cat), p.required,
-                             p.type == value_type::integer, p.type == value_type::number, {}};
+        render::form_field f{std::string(p.name), parameter_label(p, lang), parameter_hint(op, p, lang),
+                             choices_of(p, cat), p.required, p.type == value_type::integer,
+                             p.type == value_type::number, {}};
         if (auto const it = values.find(p.name); it != values.end())
             f.value = it->second;
         form.fields.push_back(std::move(f));

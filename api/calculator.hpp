@@ -24,6 +24,9 @@ std::optional<render::calculator_form> calculator_of(operation const& op, pricin
 // The operation's title in `lang`, as its calculator page shows it (in English, the registry's).
 std::string calculator_title(operation const& op, render::language lang);
 
+// A parameter's name in words in `lang` ("label.storage_gb": "Storage (GB)"), its field's label.
+std::string parameter_label(parameter const& p, render::language lang);
+
 // A parameter's description in `lang`, as its calculator field's hint (in English, the registry's).
 std::string parameter_hint(operation const& op, parameter const& p, render::language lang);
 

@@ -50,8 +50,9 @@ std::string form_html(calculator_form const& form, form_problem const* problem)
     std::string out = "<form class=\"calculator\" method=\"get\"" + attribute("action", form.action) + ">\n";
     for (auto const& f : form.fields) {
         std::string const id = "field-" + f.name;
-        out += "<p><label" + attribute("for", id) + "><code>" + html_escape(f.name) + "</code>" +
-               (f.required ? " *" : "") + "</label> ";
+        // People read the words; the parameter's name, for the API, comes second.
+        out += "<p><label" + attribute("for", id) + ">" + html_escape(f.label) + (f.required ? " *" : "") +
+               " <code>" + html_escape(f.name) + "</code></label> ";
         out += f.choices.empty() ? input_html(f, id) : select_html(f, id);
         out += "<br><small>" + html_escape(f.hint) + "</small></p>\n";
     }

@@ -18,6 +18,7 @@ struct form_choice {
 
 struct form_field {
     std::string name;         // the parameter: "gpu"
+    std::string label;        // in words, in the page's language: "GPU model"
     std::string hint;         // its description
     std::vector<form_choice> choices;  // a drop-down list when not empty
     bool required = false;

@@ -4,7 +4,10 @@
 
 #include "server/http/query.hpp"
 
+#include "api/operation.hpp"
+
 #include "render/csv.hpp"
+#include "render/words.hpp"
 #include "render/format.hpp"
 #include "render/html.hpp"
 
@@ -336,6 +339,30 @@ TEST_CASE("calculators: a GET form pre-filled from the query, blank fields not g
     CHECK(fixture_request("/v1/estimate?gpu=h100-sxm&hours=10&seconds=").result() == bh::status::bad_request);
     for (auto const* page : {"/v1/sizing.html", "/v1/compare.html", "/v1/cheapest.html", "/v1/instances/check.html"})
         CHECK(fixture_request(page).body().find("<form class=\"calculator\"") != std::string::npos);
+}
+
+TEST_CASE("a calculator's fields are labelled in words, in the page's language, the parameter's name second")
+{
+    // Every parameter of every calculator has its words, in both languages (the catalog's own test
+    // checks that every message has its French).
+    std::vector<std::string> missing;
+    for (auto const& op : api::operations())
+        if (op.calculator)
+            for (auto const& p : op.parameters)
+                if (!render::has_message("label." + std::string(p.name)))
+                    missing.push_back("label." + std::string(p.name));
+    CHECK_MESSAGE(missing.empty(), "no words for: ", [&] {
+        std::string all;
+        for (auto const& m : missing)
+            all += m + " ";
+        return all;
+    }());
+    CHECK(fixture_request("/v1/estimate.html").body().find(
+              "<label for=\"field-storage_gb\">Storage (GB) <code>storage_gb</code></label>") != std::string::npos);
+    CHECK(fixture_request("/v1/estimate.html?lang=fr").body().find(
+              "<label for=\"field-storage_gb\">Stockage (Go) <code>storage_gb</code></label>") != std::string::npos);
+    CHECK(fixture_request("/v1/estimate.html").body().find(
+              "<label for=\"field-gpu\">GPU model * <code>gpu</code></label>") != std::string::npos);
 }
 
 TEST_CASE("French glossary pages: lang kept in the links, lang attribute on the HTML")

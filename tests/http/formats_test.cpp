@@ -378,8 +378,10 @@ TEST_CASE("French glossary pages: lang kept in the links, lang attribute on the 
 
 TEST_CASE("every page names the Atom feed of new sheets in its head and links it in its footer, in its language")
 {
-    for (auto const& [target, feed] : {std::pair{"/v1/prices", "/v1/sheets.atom"},
-                                       std::pair{"/v1/gpus?lang=fr", "/v1/sheets.atom?lang=fr"}}) {
+    for (auto const& page : {std::pair{"/v1/prices", "/v1/sheets.atom"},
+                             std::pair{"/v1/gpus?lang=fr", "/v1/sheets.atom?lang=fr"}}) {
+        std::string const target = page.first;  // named: doctest's lambdas cannot capture a structured binding
+        std::string const feed = page.second;
         CAPTURE(target);
         auto const html = fixture_request(target, {{"Accept", "text/html"}});
         REQUIRE(html.result() == bh::status::ok);

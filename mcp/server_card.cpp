@@ -2,6 +2,8 @@
 
 #include "mcp/tool_calls.hpp"
 
+#include "render/site.hpp"
+
 namespace lcg::mcp {
 
 namespace {
@@ -19,10 +21,10 @@ boost::json::array versions_spoken()
 boost::json::object server_card(implementation const& info, card_identity const& id, std::string_view base_url)
 {
     std::string const endpoint_url = std::string(base_url) + "/mcp";
-    boost::json::object local{{"transport", "stdio"},
-                              {"command", "lowcostgpu"},
-                              {"args", boost::json::array{"mcp", "--upstream", base_url}},
-                              {"package", "deb"}};
+    boost::json::object local{{"transport", "stdio"}};
+    for (auto const& member : render::local_mirror_command(base_url))
+        local.emplace(member.key(), member.value());
+    local.emplace("package", "deb");
     // The card's version is the implementation's, so that it agrees with serverInfo as the draft
     // asks; its name is the registry's, since serverInfo.name is free-form.
     return {{"$schema", server_card_schema},

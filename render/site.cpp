@@ -60,9 +60,10 @@ std::string reading_url(json::object const& r)
 json::array client_configurations(std::string const& url)
 {
     auto const server = [](json::object o) { return json::object{{"lowcostgpu", std::move(o)}}; };
-    json::array const mirror_args{"mcp", "--upstream", json::string(url)};
-    json::object const local_command{{"command", "lowcostgpu"}, {"args", mirror_args}};
-    json::object const vscode_local{{"type", "stdio"}, {"command", "lowcostgpu"}, {"args", mirror_args}};
+    json::object const local_command = local_mirror_command(url);
+    json::object vscode_local{{"type", "stdio"}};
+    for (auto const& member : local_command)
+        vscode_local.emplace(member.key(), member.value());
     std::string const endpoint = url + "/mcp";
     std::string const command = "lowcostgpu mcp --upstream " + url;
     auto const entry = [](char const* client, char const* file, std::string local, std::string remote) {
@@ -124,6 +125,11 @@ std::string llms_head(json::object const& index, language l)
     return out;
 }
 
+}
+
+json::object local_mirror_command(std::string_view url)
+{
+    return {{"command", "lowcostgpu"}, {"args", json::array{"mcp", "--upstream", json::string(url)}}};
 }
 
 json::object index_json(pricing::catalog const& catalog, pricing::price_sheet const* current,

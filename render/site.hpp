@@ -33,6 +33,10 @@ struct operation_example {
 // "resources": [{"title", "path", "query", "description", "formats": {media type: URL}}]}],
 // "openapi", "llms_txt", "sample"}, `sample` true when the sheet in effect is synthetic sample data
 // (then llms.txt says so too).
+// How a client starts a local mirror of the instance at `url` over stdio: {"command": "lowcostgpu",
+// "args": ["mcp", "--upstream", url]}, as the home page, llms.txt and the server card give it.
+boost::json::object local_mirror_command(std::string_view url);
+
 // `public_url`: where clients reach this instance (serve --public-url); empty, the client
 // configurations say placeholder_url instead.
 inline constexpr std::string_view placeholder_url = "https://YOUR-HOST";

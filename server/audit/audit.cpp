@@ -222,12 +222,7 @@ bool audit_service(std::string const& base_url, std::string const& week, bool al
         throw std::runtime_error("the service has published no sheet");
     for (auto const& w : weeks) {
         auto const sheet = fetch("/v1/sheets/" + w, "application/json");
-        client::limits inputs_limits = limits;
-        inputs_limits.max_body_bytes = inputs_bound(catalog, w);
-        // Streamed, the inputs may take longer than the total: as long as they take at the rate a
-        // mirror allows its upstream for them.
-        inputs_limits.total = std::max(limits.total, std::chrono::seconds(inputs_limits.max_body_bytes /
-                                                                          pricing::rules::upstream_inputs_bytes_per_second));
+        auto const inputs_limits = client::streamed_limits(limits, inputs_bound(catalog, w));
         auto const verdict = audit_sheet(sheet, [&](client::body_sink const& sink) {
             client::get_stream(*target, "/v1/sheets/" + w + "/observations.csv", "text/csv", inputs_limits, sink);
         }, report, &*keys);

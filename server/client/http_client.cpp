@@ -366,6 +366,13 @@ pricing::outcome<base_url> parse_url(std::string_view url)
     return out;
 }
 
+limits streamed_limits(limits l, std::uint64_t bytes)
+{
+    l.max_body_bytes = bytes;
+    l.total = std::max(l.total, std::chrono::seconds(bytes / pricing::rules::upstream_inputs_bytes_per_second));
+    return l;
+}
+
 pricing::outcome<base_url> parse_base_url(std::string_view url)
 {
     auto out = parse_url(url);

@@ -77,6 +77,11 @@ reply get(base_url const& base, std::string const& target, std::string_view acce
 // The body of a 200 answer; any other status throws fetch_error naming it.
 std::string get_body(base_url const& base, std::string const& target, std::string_view accept, limits const& l);
 
+// `l` for a body streamed to a sink whose length a signature gives (a week's inputs): no more than
+// `bytes`, past the cap on documents held whole, and the longer of the total and the time `bytes`
+// take at rules::upstream_inputs_bytes_per_second.
+limits streamed_limits(limits l, std::uint64_t bytes);
+
 // Receives the bytes of a body in order, as they arrive (any split); may throw to give up.
 using body_sink = std::function<void(std::string_view bytes)>;
 

@@ -7,7 +7,6 @@
 #include "server/trust/trust.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -36,16 +35,12 @@ T accepted_or_throw(pricing::outcome<T> r)
 std::string sheet_path(pricing::iso_week week) { return "/v1/sheets/" + pricing::to_string(week); }
 
 // A sheet's canonical inputs, given to `sink` as they arrive, no longer than `signed_bytes`, the
-// length the signed index gives. Streamed, never held, they may pass the cap on other documents;
-// the total time grows with them, at upstream_inputs_bytes_per_second.
+// length the signed index gives (client::streamed_limits).
 void stream_inputs(upstream_options const& options, pricing::price_sheet const& sheet, std::uint64_t signed_bytes,
                    client::body_sink const& sink)
 {
-    auto limits = options.limits;
-    limits.max_body_bytes = signed_bytes;
-    limits.total = std::max(limits.total,
-                            std::chrono::seconds(signed_bytes / pricing::rules::upstream_inputs_bytes_per_second));
-    client::get_stream(options.origin, sheet_path(sheet.week) + "/observations.csv", "text/csv", limits, sink);
+    client::get_stream(options.origin, sheet_path(sheet.week) + "/observations.csv", "text/csv",
+                       client::streamed_limits(options.limits, signed_bytes), sink);
 }
 
 // The sheet index as served must be the signed one: a week it no longer lists is withheld, an older

@@ -1,0 +1,66 @@
+#pragma once
+
+#include "pricing/outcome.hpp"
+#include "server/tlog/merkle.hpp"
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// Checkpoints of the log as C2SP tlog-checkpoint writes them, signed as C2SP signed notes
+// (https://c2sp.org/signed-note) with Ed25519, so Go's golang.org/x/mod/sumdb/note verifies them.
+namespace lcg::tlog {
+
+using key_hash = std::array<unsigned char, 4>;
+
+// The note key id of an Ed25519 key: the first 4 bytes of SHA-256(name || "\n" || 0x01 || key).
+key_hash key_hash_of(std::string_view name, std::string_view raw_public_key);
+// The verifier key a note verifier is given: "<name>+<8 hex digits of the key hash>+<base64(0x01 || key)>".
+std::string verifier_key(std::string_view name, std::string_view raw_public_key);
+// The 32 raw bytes of an Ed25519 public key in PEM, or an error.
+pricing::outcome<std::string> raw_public_key(std::string_view public_key_pem);
+
+// Who signs a note: the key's name (a checkpoint's: the log's origin), its raw public key, and a
+// function that returns the 64-byte Ed25519 signature of the given bytes (the private key stays
+// with the caller).
+struct note_signer {
+    std::string name;
+    std::string public_key;
+    std::function<std::string(std::string_view)> sign;
+};
+
+// "<origin>\n<size>\n<base64 root>\n": the body of a checkpoint.
+std::string checkpoint_body(std::string_view origin, std::uint64_t size, hash const& root);
+// The body, the blank line, and one "— <name> <base64(key hash || signature)>" line.
+std::string sign_note(std::string_view body, note_signer const& signer);
+
+struct note_signature {
+    std::string name;
+    key_hash id{};
+    std::string signature;  // the raw bytes after the key hash
+};
+
+// A checkpoint read back: its body's three lines and the signature lines under it.
+struct checkpoint {
+    std::string origin;
+    std::uint64_t size = 0;
+    hash root{};
+    std::string body;  // the signed text
+    std::vector<note_signature> signatures;
+};
+
+// Reads a signed checkpoint strictly (signed-note's grammar, one origin line, a decimal size
+// without leading zeros, a 32-byte base64 hash, at most 16 signature lines); the error says what.
+pricing::outcome<checkpoint> parse_checkpoint(std::string_view note);
+
+// True when one of the checkpoint's signatures is by (name, raw_public_key) and verifies.
+bool signed_by(checkpoint const& c, std::string_view name, std::string_view raw_public_key);
+
+std::string base64_encode(std::string_view bytes);
+// Standard base64 with padding, or nothing.
+std::optional<std::string> base64_decode(std::string_view text);
+
+}

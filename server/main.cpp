@@ -14,6 +14,8 @@
 #include "server/snapshot/refresher.hpp"
 #include "server/store/database.hpp"
 #include "server/store/digest.hpp"
+#include "server/tlog/entry.hpp"
+#include "server/tlog/note.hpp"
 #include "server/trust/trust.hpp"
 
 #include "render/json.hpp"
@@ -67,12 +69,15 @@ Usage:
   lowcostgpu export-inputs --week YYYY-Www --out DIR
                                               write a published sheet, its observations and the raw files
                                               and mappings they came from, for audit --raw-inputs
-  lowcostgpu publish [--week YYYY-Www] [--replace] [--signing-key FILE | --unsigned] [--public-keys KEYS.json]
+  lowcostgpu publish [--week YYYY-Www] [--replace [--reason TEXT]] [--signing-key FILE | --unsigned]
+                     [--public-keys KEYS.json] [--log-origin ORIGIN]
                                               compute, sign and publish a weekly sheet (default: this week),
-                                              once its window has closed, with the catalog and the sheet index
-  lowcostgpu sign --all [--signing-key FILE] [--public-keys KEYS.json]
-                                              sign every published sheet that has no signature, and the
-                                              catalog and sheet index if they changed (all or nothing)
+                                              once its window has closed, with the catalog and the sheet index,
+                                              and append it to the publication log (a correction with its reason)
+  lowcostgpu sign --all [--resign] [--signing-key FILE] [--public-keys KEYS.json] [--log-origin ORIGIN]
+                                              sign every published sheet that has no signature (--resign: every
+                                              one another key signed), and the catalog and sheet index if they
+                                              changed (all or nothing), logging each signing
   lowcostgpu public-key [--signing-key FILE] [--valid-from TIME] [--keys KEYS.json]
                                               print the public keys document (for serve --public-keys):
                                               the keys of KEYS.json, those still open closed at TIME,
@@ -98,6 +103,8 @@ The signing key (an Ed25519 private key in PEM: openssl genpkey -algorithm ed255
 comes from --signing-key FILE, else LCG_SIGNING_KEY_FILE, else LCG_SIGNING_KEY (the PEM itself);
 never from the database. publish refuses to run without one unless --unsigned is given, and, given
 the public keys (--public-keys, LCG_PUBLIC_KEYS_FILE), with a key they do not list as valid now.
+The same key signs the publication log's checkpoints under the log's origin, which the first signed
+run takes from --log-origin (LCG_LOG_ORIGIN; default lowcostgpu.local/v1/log) and no later one changes.
 
 Every command but audit and a mirror takes --database-url URL (default: the DATABASE_URL environment
 variable). A mirror asks its upstream what changed every --upstream-interval S (60) and also takes
@@ -220,6 +227,19 @@ void check_key_in_use(arguments const& args, trust::signing_key const& key, pric
                           " in " + path + "): a retired key signs nothing new");
 }
 
+// The log's checkpoints are signed by the sheet key under the log's origin: --log-origin
+// (LCG_LOG_ORIGIN) on the first signed publication, the log's own ever after ("": keep it).
+store::log_signing log_signing_of(arguments const& args, std::optional<trust::signing_key> const& key,
+                                  std::string reason = {})
+{
+    store::log_signing out{std::nullopt, std::move(reason)};
+    if (key)
+        out.checkpoint = tlog::note_signer{setting(args, "log-origin", "LCG_LOG_ORIGIN"),
+                                           tlog::raw_public_key(key->public_key_pem()).value(),
+                                           [k = *key](std::string_view bytes) { return *tlog::base64_decode(k.sign(bytes)); }};
+    return out;
+}
+
 store::sheet_signer signer_of(trust::signing_key const& key)
 {
     return [key](pricing::price_sheet& sheet) { key.sign(sheet); };
@@ -237,7 +257,8 @@ store::catalog_signer catalog_signer_of(trust::signing_key const& key, pricing::
 
 int run_publish(arguments const& args)
 {
-    allow_only(args, {"database-url", "week", "replace", "signing-key", "unsigned", "public-keys"}, 0);
+    allow_only(args, {"database-url", "week", "replace", "reason", "signing-key", "unsigned", "public-keys", "log-origin"},
+               0);
     pricing::iso_week week = pricing::week_containing(now());
     if (auto w = args.flag("week")) {
         auto parsed = pricing::parse_week(*w);
@@ -253,17 +274,25 @@ int run_publish(arguments const& args)
         throw usage_error("no signing key: pass --signing-key FILE or set LCG_SIGNING_KEY_FILE (an Ed25519 key: "
                           "openssl genpkey -algorithm ed25519 -out key.pem), or publish with --unsigned and sign "
                           "later with lowcostgpu sign --all");
+    std::string reason;
+    if (auto r = args.flag("reason")) {
+        auto checked = tlog::checked_reason(*r);
+        if (!checked || !args.flag("replace"))
+            throw usage_error("--reason: " + (checked ? std::string("only with --replace") : checked.err().message));
+        reason = *checked;
+    }
     auto const at = now();
     if (key)
         check_key_in_use(args, *key, at);
     store::database db(database_url(args));
     auto const s = db.publish(week, args.flag("replace").has_value(), at, key ? signer_of(*key) : nullptr,
-                              key ? catalog_signer_of(*key, at) : nullptr);
+                              key ? catalog_signer_of(*key, at) : nullptr, log_signing_of(args, key, reason));
     std::cout << (s.replaced ? "republished " : "published ") << pricing::to_string(s.week) << ": " << s.priced_models
               << " of " << s.models << " models priced from " << s.observations
               << " observations; inputs sha256 " << s.inputs_sha256
               << (s.key_id.empty() ? "; NOT signed" : "; signed with key " + s.key_id)
-              << (s.catalog_signed ? "; the catalog and the sheet index signed" : "") << "\n";
+              << (s.catalog_signed ? "; the catalog and the sheet index signed" : "") << "; the publication log holds "
+              << s.log_size << " entries\n";
     for (auto const& r : s.refused)
         std::cout << "  not priced: " << r.gpu << ": " << r.reason << "\n";
     return 0;
@@ -271,7 +300,7 @@ int run_publish(arguments const& args)
 
 int run_sign(arguments const& args)
 {
-    allow_only(args, {"database-url", "all", "signing-key", "public-keys"}, 0);
+    allow_only(args, {"database-url", "all", "resign", "signing-key", "public-keys", "log-origin"}, 0);
     if (!args.flag("all"))
         throw usage_error("sign takes --all: it signs every published sheet that has no signature yet, and the "
                           "catalog and the sheet index if they changed since they were last signed");
@@ -281,12 +310,16 @@ int run_sign(arguments const& args)
     auto const at = now();
     check_key_in_use(args, *key, at);
     store::database db(database_url(args));
-    auto const done = db.sign_unsigned(signer_of(*key), catalog_signer_of(*key, at));
+    // --resign: every sheet another key signed is signed again (a rotation after a compromise: the
+    // new key valid from before the first sheet, the old one closed).
+    auto const done = db.sign_unsigned(signer_of(*key), catalog_signer_of(*key, at), at, log_signing_of(args, key),
+                                       args.flag("resign") ? key->key_id() : std::string());
     for (auto const& w : done.weeks)
         std::cout << "signed " << pricing::to_string(w) << "\n";
     if (done.catalog)
         std::cout << "signed the catalog and the sheet index\n";
-    std::cout << done.weeks.size() << " sheet(s) signed with key " << key->key_id() << "\n";
+    std::cout << done.weeks.size() << " sheet(s) signed with key " << key->key_id() << "; the publication log holds "
+              << done.log_size << " entries\n";
     return 0;
 }
 
@@ -680,7 +713,7 @@ int main(int argc, char** argv)
         if (command == "publish")
             return run_publish(parse_arguments(argc, argv, {"replace", "unsigned"}));
         if (command == "sign")
-            return run_sign(parse_arguments(argc, argv, {"all"}));
+            return run_sign(parse_arguments(argc, argv, {"all", "resign"}));
         if (command == "public-key")
             return run_public_key(parse_arguments(argc, argv, {}));
         if (command == "audit")

@@ -71,6 +71,8 @@ response handle_signed_catalog(route_input& in);     // /v1/catalog: the catalog
 response handle_catalog_signature(route_input& in);  // /v1/catalog/signature: its signature
 response handle_keys(route_input& in);            // /.well-known/lowcostgpu-keys.json
 response handle_key_pem(route_input& in);         // /.well-known/lowcostgpu-keys/{key_id}.pem
+response handle_log_checkpoint(route_input& in);  // /v1/log/checkpoint: the newest signed checkpoint
+response handle_log_tile(route_input& in);        // /v1/log/tile/…: C2SP tlog-tiles (log_handlers.cpp)
 response handle_index(route_input& in);           // "/"
 response handle_llms_txt(route_input& in);        // /llms.txt, /.well-known/llms.txt
 response handle_llms_full_txt(route_input& in);   // /llms-full.txt, /.well-known/llms-full.txt

@@ -15,7 +15,7 @@ namespace lcg::http {
 namespace {
 
 struct route {
-    std::string_view pattern;  // "{x}" matches one path segment
+    std::string_view pattern;  // "{x}" matches one path segment, a last "{x...}" the rest of the path
     handler fn;                // or, for the routes of the registry, the operation
     bool needs_snapshot;       // only the probes answer before the first snapshot
     render::format_set formats;  // negotiated by suffix or Accept; none: the handler's own (probes, metrics)
@@ -74,6 +74,8 @@ std::vector<route> make_routes()
         {"/v1/catalog/signature", handle_catalog_signature, true, json_only},
         {"/.well-known/lowcostgpu-keys.json", handle_keys, true, json_only},
         {"/.well-known/lowcostgpu-keys/{key}", handle_key_pem, true, text_only},
+        {"/v1/log/checkpoint", handle_log_checkpoint, true, {}},
+        {"/v1/log/tile/{tile...}", handle_log_tile, true, {}},
         {"/v1/regions", handle_regions, true, render::table_formats},
         {"/v1/sources", handle_sources, true, render::table_formats},
         {"/mcp", handle_mcp, true, {}, "POST, OPTIONS", nullptr, true},
@@ -100,6 +102,12 @@ bool match(std::string_view pattern, std::string_view path, std::vector<std::str
         path.remove_prefix(1);
         auto const p = pattern.substr(0, pattern.find('/'));
         auto const s = path.substr(0, path.find('/'));
+        if (p.starts_with('{') && p.ends_with("...}")) {
+            if (path.empty())
+                return false;
+            out.push_back(path);
+            return true;
+        }
         if (p.starts_with('{')) {
             if (s.empty())
                 return false;

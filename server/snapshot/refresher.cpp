@@ -23,20 +23,29 @@ struct inputs {
     pricing::catalog catalog;
     std::vector<pricing::price_sheet> sheets;
     std::optional<pricing::signed_catalog> signed_catalog;
+    std::vector<tlog::logged_version> log;
+    std::string checkpoint;
 };
 
 // Whether `read` is what `built` was built from: a snapshot keeps its inputs as read.
 bool built_from(snapshot const& built, inputs const& read)
 {
-    return built.catalog == read.catalog && built.sheets == read.sheets && built.signed_catalog == read.signed_catalog;
+    return built.catalog == read.catalog && built.sheets == read.sheets && built.signed_catalog == read.signed_catalog &&
+           built.log->entries == read.log && built.log->checkpoint == read.checkpoint;
 }
 
-inputs read_inputs(store::database& db) { return {db.load_catalog(), db.load_sheets(), db.load_signed_catalog()}; }
+inputs read_inputs(store::database& db)
+{
+    auto log = db.load_log();
+    return {db.load_catalog(), db.load_sheets(), db.load_signed_catalog(), std::move(log.entries),
+            std::move(log.checkpoint)};
+}
 
 std::shared_ptr<const snapshot> build_from(inputs given, snapshot const* previous, pricing::instant now,
                                            instance_facts const& self)
 {
-    return build(std::move(given.catalog), std::move(given.sheets), previous, now, self, std::move(given.signed_catalog));
+    return build(std::move(given.catalog), std::move(given.sheets), previous, now, self, std::move(given.signed_catalog),
+                 make_log(std::move(given.log), std::move(given.checkpoint)));
 }
 
 // Whether time alone changes a snapshot built at `built` from `sheets` by `now`: a sheet comes

@@ -1,5 +1,7 @@
 #include "server/snapshot/snapshot.hpp"
 
+#include "server/tlog/tiles.hpp"
+
 #include "api/openapi.hpp"
 
 #include <boost/json/parse.hpp>
@@ -161,6 +163,28 @@ void add_keys(builder& b, pricing::key_ring const& keys)
         b.add_body("/.well-known/lowcostgpu-keys/" + k.key_id + ".pem", format::text, k.public_key_pem);
 }
 
+// The publication log as C2SP tlog-tiles lays it out under /v1/log/: the checkpoint, then for each
+// level every full tile (immutable) and the partial one of the current size, and the entry bundles.
+void add_log(builder& b, publication_log const& log)
+{
+    if (!log.checkpoint.empty())
+        b.add_body("/v1/log/checkpoint", "text/plain; charset=utf-8", log.checkpoint);
+    std::vector<std::string> entries;
+    for (auto const& e : log.entries)
+        entries.push_back(e.entry);
+    auto add_tiles = [&](tlog::tile_address a, std::uint64_t count, auto const& data) {
+        for (a.index = 0; a.index * tlog::tile_width < count; ++a.index) {
+            a.width = static_cast<unsigned>(std::min<std::uint64_t>(tlog::tile_width, count - a.index * tlog::tile_width));
+            b.add_body("/v1/log/tile/" + tlog::tile_path(a), "application/octet-stream", *data(a),
+                       a.width == tlog::tile_width);
+        }
+    };
+    add_tiles({true}, entries.size(), [&](tlog::tile_address const& a) { return tlog::entry_bundle(entries, a); });
+    for (unsigned level = 0; !log.tree.level(level * tlog::tile_height).empty(); ++level)
+        add_tiles({false, level}, log.tree.level(level * tlog::tile_height).size(),
+                  [&](tlog::tile_address const& a) { return tlog::tile_data(log.tree, a); });
+}
+
 // The glossary resolved against the current sheet, and its unfiltered documents in each language.
 // Each model's weeks, every model's table in each tier, and the feed of new sheets: they change
 // only when a sheet is published.
@@ -309,6 +333,16 @@ std::shared_ptr<const document> snapshot::find_document(std::string_view path, r
     return find_document(document_key(path, f, query));
 }
 
+std::shared_ptr<const publication_log> make_log(std::vector<tlog::logged_version> entries, std::string checkpoint)
+{
+    auto log = std::make_shared<publication_log>();
+    for (auto const& e : entries)
+        log->tree.append(tlog::leaf_hash(e.entry));
+    log->entries = std::move(entries);
+    log->checkpoint = std::move(checkpoint);
+    return log;
+}
+
 pricing::price_sheet const* snapshot::find_sheet(pricing::iso_week week) const
 {
     for (auto const& s : sheets)
@@ -320,9 +354,11 @@ pricing::price_sheet const* snapshot::find_sheet(pricing::iso_week week) const
 std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pricing::price_sheet> sheets,
                                       snapshot const* previous,
                                       pricing::instant now, instance_facts self,
-                                      std::optional<pricing::signed_catalog> signed_catalog)
+                                      std::optional<pricing::signed_catalog> signed_catalog,
+                                      std::shared_ptr<const publication_log> log)
 {
     auto s = std::make_shared<snapshot>();
+    s->log = log ? std::move(log) : make_log({}, "");
     s->keys = std::move(self.keys);
     s->public_url = std::move(self.public_url);
     s->signed_catalog = std::move(signed_catalog);
@@ -378,6 +414,7 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
                             render::sources_view, render::table_formats);
     b.add_in_every_language("/v1/inventory", "", [&](render::language l) { return render::inventory_json(s->catalog, {}, l); },
                             render::inventory_view, render::table_formats);
+    add_log(b, *s->log);
     add_glossary(*s, b, current_since);
     add_site(*s, b);
     return s;

@@ -1,6 +1,8 @@
 #pragma once
 
 #include "render/format.hpp"
+#include "server/tlog/entry.hpp"
+#include "server/tlog/merkle.hpp"
 
 #include "glossary/glossary.hpp"
 
@@ -43,6 +45,17 @@ std::shared_ptr<const document> make_document(std::string content_type, std::str
 // (JSON), "/v1/prices.md", "/v1/glossary.html?lang=fr", "/index.md", "/llms.txt".
 std::string document_key(std::string_view path, render::format f, std::string_view query = {});
 
+// The publication log as served (DESIGN §10, /v1/log/): each entry's text and the version of its
+// sheet it logged (signed bytes, key, signature), the Merkle tree of the entries, and the newest
+// signed checkpoint ("" when none was signed yet).
+struct publication_log {
+    std::vector<tlog::logged_version> entries;
+    tlog::merkle_tree tree;
+    std::string checkpoint;
+};
+// The log of `entries`, its tree built.
+std::shared_ptr<const publication_log> make_log(std::vector<tlog::logged_version> entries, std::string checkpoint);
+
 // Everything the server answers from: immutable once built, shared by every request. A new one
 // replaces it whole, so a reader sees either the old state or the new one, never a mix.
 struct snapshot {
@@ -55,6 +68,7 @@ struct snapshot {
     // The newest signed /v1/catalog document, as signed (it may describe an older catalog than
     // `catalog` when the catalog changed since it was last signed); empty when never signed.
     std::optional<pricing::signed_catalog> signed_catalog;
+    std::shared_ptr<const publication_log> log;  // never null once built (empty when nothing was logged)
     // By document_key. Shared, so a rebuild reuses the documents that did not change (and their
     // rendering in every format): Last-Modified stays that of the first snapshot that had them.
     std::map<std::string, std::shared_ptr<const document>, std::less<>> documents;
@@ -87,7 +101,8 @@ struct instance_facts {
 std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pricing::price_sheet> sheets,
                                       snapshot const* previous,
                                       pricing::instant now, instance_facts self = {},
-                                      std::optional<pricing::signed_catalog> signed_catalog = std::nullopt);
+                                      std::optional<pricing::signed_catalog> signed_catalog = std::nullopt,
+                                      std::shared_ptr<const publication_log> log = nullptr);
 
 // How a mirror (`serve --upstream`) is following its upstream: /readyz shows it. After a refusal
 // the snapshot in force is the last good one, as old as accepted_at says.

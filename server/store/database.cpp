@@ -1,6 +1,7 @@
 #include "server/store/database.hpp"
 
 #include "server/store/digest.hpp"
+#include "server/store/log.hpp"
 #include "server/store/session.hpp"
 
 #include "pricing/signing.hpp"
@@ -122,10 +123,10 @@ std::vector<pricing::observation> observations_in(pqxx::transaction_base& tx, pr
     return out;
 }
 
-// The published sheets, oldest first (only the unsigned ones if `unsigned_only`).
-std::vector<pricing::price_sheet> sheets_in(pqxx::transaction_base& tx, bool unsigned_only)
+// The published sheets, oldest first; `which`, a constant condition on table sheet, selects some.
+std::vector<pricing::price_sheet> sheets_in(pqxx::transaction_base& tx, std::string_view which_sheets = "")
 {
-    std::string const which = unsigned_only ? " WHERE signature IS NULL" : "";
+    std::string const which(which_sheets);
     std::vector<pricing::price_sheet> sheets;
     std::map<std::string, std::size_t> index;
     for (auto const& r : tx.exec("SELECT week, extract(epoch FROM effective_from)::bigint, "
@@ -190,11 +191,6 @@ std::vector<pricing::price_sheet> sheets_in(pqxx::transaction_base& tx, bool uns
                                           r[4].as<int>()});
     }
     return sheets;
-}
-
-std::optional<std::string> null_if_empty(std::string const& s)
-{
-    return s.empty() ? std::nullopt : std::optional<std::string>(s);
 }
 
 std::optional<std::int64_t> micros_of(std::optional<pricing::market_spread> const& m, pricing::money pricing::market_spread::*part)
@@ -407,7 +403,7 @@ std::vector<pricing::price_sheet> database::load_sheets()
 {
     return guarded("loading the sheets", [&] {
         pqxx::read_transaction tx(impl_->conn);
-        return sheets_in(tx, false);
+        return sheets_in(tx);
     });
 }
 
@@ -500,7 +496,7 @@ import_summary database::import_observations(std::istream& csv, std::function<vo
 }
 
 publish_summary database::publish(pricing::iso_week week, bool replace, pricing::instant now, sheet_signer const& sign,
-                                   catalog_signer const& sign_catalog)
+                                   catalog_signer const& sign_catalog, log_signing const& log)
 {
     return guarded("publishing", [&] {
         std::string const name = pricing::to_string(week);
@@ -575,6 +571,8 @@ publish_summary database::publish(pricing::iso_week week, bool replace, pricing:
             tx.exec_params("INSERT INTO sheet_input_chunk (week, seq, csv) VALUES ($1, $2, $3)", name, seq++, std::string(chunk));
         summary.models = static_cast<int>(sheet.rows.size());
         summary.catalog_signed = sign_catalog && sign_catalog_in(tx, sign_catalog);
+        // This version, and any the log still lacks (sheets published before it existed).
+        summary.log_size = append_to_log(tx, sheets_in(tx, unlogged_sheets), now, log);
         tx.exec(std::string("NOTIFY ") + change_channel);
         tx.commit();
         return summary;
@@ -589,19 +587,24 @@ void database::check()
     });
 }
 
-signed_weeks database::sign_unsigned(sheet_signer const& sign, catalog_signer const& sign_catalog)
+signed_weeks database::sign_unsigned(sheet_signer const& sign, catalog_signer const& sign_catalog, pricing::instant now,
+                                    log_signing const& log, std::string const& resign_unless_key)
 {
     return guarded("signing sheets", [&] {
         pqxx::work tx(impl_->conn);
         tx.exec("LOCK TABLE sheet IN SHARE ROW EXCLUSIVE MODE");  // the lock publish takes
         signed_weeks done;
-        for (auto& sheet : sheets_in(tx, true)) {
+        std::string const which = resign_unless_key.empty()
+                                      ? std::string(" WHERE signature IS NULL")
+                                      : " WHERE key_id IS DISTINCT FROM " + tx.quote(resign_unless_key);
+        for (auto& sheet : sheets_in(tx, which)) {
             sign(sheet);
-            tx.exec_params("UPDATE sheet SET signature = $2, key_id = $3 WHERE week = $1 AND signature IS NULL",
+            tx.exec_params("UPDATE sheet SET signature = $2, key_id = $3 WHERE week = $1",
                            pricing::to_string(sheet.week), sheet.signature, sheet.key_id);
             done.weeks.push_back(sheet.week);
         }
         done.catalog = sign_catalog_in(tx, sign_catalog);
+        done.log_size = append_to_log(tx, sheets_in(tx, unlogged_sheets), now, log);
         if (!done.weeks.empty() || done.catalog)
             tx.exec(std::string("NOTIFY ") + change_channel);
         tx.commit();

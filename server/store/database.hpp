@@ -2,6 +2,8 @@
 
 #include "embedded_file.hpp"
 #include "server/store/inputs.hpp"
+#include "server/tlog/entry.hpp"
+#include "server/tlog/note.hpp"
 #include "pricing/calendar.hpp"
 #include "pricing/catalog.hpp"
 #include "pricing/listing_mapping.hpp"
@@ -85,6 +87,22 @@ using catalog_signer =
 struct signed_weeks {
     std::vector<pricing::iso_week> weeks;
     bool catalog = false;
+    std::uint64_t log_size = 0;
+};
+
+// What the transparency log needs of a publish or a signing run (DESIGN §10): who signs its
+// checkpoint (nobody: the entries are appended and the next signed run checkpoints them) and a
+// correction's reason, which `publish --replace` must give.
+struct log_signing {
+    std::optional<tlog::note_signer> checkpoint;
+    std::string reason;
+};
+
+// The log as published: every entry's text in order and the newest signed checkpoint ("" when
+// none was signed yet); each entry's version of its sheet (signed bytes, key, signature).
+struct publication_log {
+    std::vector<tlog::logged_version> entries;
+    std::string checkpoint;
 };
 
 struct publish_summary {
@@ -97,6 +115,7 @@ struct publish_summary {
     std::string key_id;  // empty when published unsigned
     bool replaced = false;
     bool catalog_signed = false;  // a changed catalog was signed with the sheet
+    std::uint64_t log_size = 0;   // the publication log's size after it
 };
 
 // Bounds on a connection's waits; zero: libpq's and the server's defaults (no limit).
@@ -146,13 +165,21 @@ public:
     // then notifies listeners.
     // With `sign_catalog`, the catalog is signed in the same transaction unless the newest signed
     // catalog is already the same document.
+    // Every publication is appended to the log in the same transaction (`log`), with a signed
+    // checkpoint when `log.checkpoint` is given.
     publish_summary publish(pricing::iso_week week, bool replace, pricing::instant now, sheet_signer const& sign,
-                            catalog_signer const& sign_catalog = nullptr);
+                            catalog_signer const& sign_catalog = nullptr, log_signing const& log = {});
 
     // Signs every published sheet that has no signature yet, all in one transaction (all or
-    // nothing); returns the weeks it signed, oldest first. Signed sheets are left as they are.
-    // The catalog too, in the same transaction, unless the newest signed catalog is the same document.
-    signed_weeks sign_unsigned(sheet_signer const& sign, catalog_signer const& sign_catalog);
+    // nothing); returns the weeks it signed, oldest first. Signed sheets are left as they are,
+    // unless `resign_unless_key` names a key: then every sheet another key signed is signed again
+    // (a key rotation). The catalog too, in the same transaction, unless the newest signed catalog
+    // is the same document; each signing is appended to the log.
+    signed_weeks sign_unsigned(sheet_signer const& sign, catalog_signer const& sign_catalog, pricing::instant now,
+                               log_signing const& log = {}, std::string const& resign_unless_key = {});
+
+    // The publication log: every entry and the newest signed checkpoint.
+    publication_log load_log();
 
     // LISTEN for published changes; false where the server cannot (a read-only standby), and then
     // wait_for_change only waits. wait_for_change returns true when a change arrived since it last returned

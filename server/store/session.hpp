@@ -9,11 +9,18 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace lcg::store {
 
 inline constexpr char const* change_channel = "lowcostgpu_changed";
+
+// SQL NULL for an empty text (an unsigned sheet's signature and key).
+inline std::optional<std::string> null_if_empty(std::string const& s)
+{
+    return s.empty() ? std::nullopt : std::optional<std::string>(s);
+}
 
 // Runs `work`, turning libpqxx's exceptions into store_error without their SQL text.
 template <class F>

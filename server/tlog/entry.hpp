@@ -47,6 +47,16 @@ std::string entry_text(log_entry const& e);
 // Reads an entry back strictly: the exact text entry_text writes, or an error naming the line.
 pricing::outcome<log_entry> parse_entry(std::string_view text);
 
+// An entry as the store keeps it and the server publishes it: its text and the version of the
+// sheet it logged (signed bytes, key, signature), so an earlier version stays readable.
+struct logged_version {
+    std::string entry;
+    std::string signed_bytes;
+    std::string key_id;
+    std::string signature;
+    bool operator==(logged_version const&) const = default;
+};
+
 // A correction's reason as an entry holds it: one line of printable text, at most 500 bytes; the
 // error says why not.
 pricing::outcome<std::string> checked_reason(std::string_view reason);

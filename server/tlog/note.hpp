@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,9 @@
 namespace lcg::tlog {
 
 using key_hash = std::array<unsigned char, 4>;
+
+// The origin of a log whose operator named none (LCG_LOG_ORIGIN): a checkpoint's first line.
+inline constexpr std::string_view default_origin = "lowcostgpu.local/v1/log";
 
 // The note key id of an Ed25519 key: the first 4 bytes of SHA-256(name || "\n" || 0x01 || key).
 key_hash key_hash_of(std::string_view name, std::string_view raw_public_key);

@@ -63,6 +63,7 @@ std::string index_path(std::uint64_t n)
 
 std::optional<tile_address> parse_tile_path(std::string_view path)
 {
+    std::string_view const spelled = path;
     tile_address a;
     auto const slash = path.find('/');
     if (slash == std::string_view::npos)
@@ -87,6 +88,9 @@ std::optional<tile_address> parse_tile_path(std::string_view path)
     if (!index)
         return std::nullopt;
     a.index = *index;
+    // One spelling per tile ("x000/000" is "000"): a cache holds each once.
+    if (tile_path(a) != spelled)
+        return std::nullopt;
     return a;
 }
 

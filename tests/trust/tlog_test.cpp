@@ -150,7 +150,7 @@ TEST_CASE("tile paths are C2SP's, spelled one way only")
     CHECK(tlog::tile_path(*e) == "entries/000.p/5");
     CHECK(tlog::tile_path({false, 2, 1000, 256}) == "2/x001/000");
     for (auto const bad : {"0/1234", "0/x001", "00/000", "0/000.p/0", "0/000.p/256", "0/000.p/05", "64/000", "0/x01/000",
-                           "0/001/000", "entries/", "0/000/", "0/00a", "-1/000", "entries/000.p/"})
+                           "0/001/000", "0/x000/000", "entries/", "0/000/", "0/00a", "-1/000", "entries/000.p/"})
         CHECK_MESSAGE(!tlog::parse_tile_path(bad), bad);
 }
 

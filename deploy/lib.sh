@@ -145,6 +145,9 @@ ensure_promtool() {
 # with name resolution), catatonit (the pause process of kube play's pods), iptables (published
 # ports), podman-compose, and mmdebstrap to make a base image from Debian's archive.
 CONTAINER_PACKAGES=(podman runc netavark aardvark-dns catatonit iptables podman-compose mmdebstrap)
+# The stock verifiers the tests hold the publication log and the signatures to: Go's sumdb/note and
+# sumdb/tlog (built offline in GOPATH mode) and OpenBSD's signify.
+VERIFIER_PACKAGES=(golang-go golang-golang-x-mod-dev signify-openbsd)
 
 # container_engine: installs podman, points it at deploy/containers.conf (unless CONTAINERS_CONF is
 # set already) and fails, saying why, when this machine cannot run a container.

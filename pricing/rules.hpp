@@ -107,6 +107,9 @@ inline constexpr std::uint64_t upstream_inputs_bytes_per_second = 1024 * 1024;
 inline constexpr std::uint64_t max_listings_file_bytes = 64ull * 1024 * 1024;
 // How often a mirror asks its upstream whether anything changed, by default.
 inline constexpr int upstream_interval_seconds = 60;
+// A sheet is on time when published on its Monday (within this many seconds of its effective_from);
+// one published later is marked late by the publication log, by how much, and `audit` reports it.
+inline constexpr int publication_grace_seconds = 24 * 3600;
 
 // The links data moves over between GPUs, with the figures the lesson on multi-GPU work states:
 // NVLink within a node (per GPU, in gigabytes per second), InfiniBand and Ethernet between nodes

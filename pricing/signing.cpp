@@ -1,5 +1,7 @@
 #include "signing.hpp"
 
+#include "rules.hpp"
+
 namespace lcg::pricing {
 
 namespace {
@@ -93,6 +95,12 @@ public_key const* key_ring::find(std::string_view key_id) const
         if (k.key_id == key_id)
             return &k;
     return nullptr;
+}
+
+std::chrono::seconds publication_delay(iso_week week, instant published_at)
+{
+    auto const since = published_at - monday_of(week);
+    return since > std::chrono::seconds(rules::publication_grace_seconds) ? since : std::chrono::seconds(0);
 }
 
 }

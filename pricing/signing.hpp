@@ -116,6 +116,11 @@ struct public_key {
 // without a new signature.
 inline bool published_in_time(instant effective_from, instant published_at) { return published_at >= effective_from; }
 
+// How late a sheet of `week` published at `published_at` was: zero when it was published on its
+// Monday (rules::publication_grace_seconds), else the time since its Monday. A sheet filled in
+// afterwards (a backfill) is late by weeks, and says so.
+std::chrono::seconds publication_delay(iso_week week, instant published_at);
+
 // Every key the service has published, old ones included, so that old sheets keep verifying.
 struct key_ring {
     std::vector<public_key> keys;

@@ -93,11 +93,18 @@ Usage:
                                               checked; no database. Without --upstream-keys the
                                               origin's keys are pinned on first use (printed, kept
                                               under XDG_STATE_HOME or ~/.local/state/lowcostgpu/)
+                     [--witness-checkpoint FILE] [--witness-key FILE --witness-name NAME]
+                                              witness the origin's publication log: refuse a checkpoint
+                                              that does not extend the one accepted last (kept in FILE
+                                              across restarts) and cosign the ones it checked
   lowcostgpu audit --url http://HOST:PORT [--week YYYY-Www | --all] [--keys KEYS.json] [--timeout S]
+                   [--log-checkpoint FILE]
   lowcostgpu audit --observations FILE.csv --sheet FILE.json [--raw-inputs DIR/sources.json] [--keys KEYS.json]
                                               recompute published sheets from their inputs and check
                                               their signatures (with the service's published keys
-                                              unless --keys); exit 0 only if everything matches
+                                              unless --keys) and, over --url, the publication log
+                                              (extending the checkpoint in FILE, then kept there);
+                                              exit 0 only if everything matches
 
 The signing key (an Ed25519 private key in PEM: openssl genpkey -algorithm ed25519 -out key.pem)
 comes from --signing-key FILE, else LCG_SIGNING_KEY_FILE, else LCG_SIGNING_KEY (the PEM itself);
@@ -227,6 +234,13 @@ void check_key_in_use(arguments const& args, trust::signing_key const& key, pric
                           " in " + path + "): a retired key signs nothing new");
 }
 
+// A signed-note signer named `name` over an Ed25519 key (tlog::note_signer wants raw signatures).
+tlog::note_signer note_signer_of(std::string name, trust::signing_key const& key)
+{
+    return {std::move(name), tlog::raw_public_key(key.public_key_pem()).value(),
+            [key](std::string_view bytes) { return *tlog::base64_decode(key.sign(bytes)); }};
+}
+
 // The log's checkpoints are signed by the sheet key under the log's origin: --log-origin
 // (LCG_LOG_ORIGIN) on the first signed publication, the log's own ever after ("": keep it).
 store::log_signing log_signing_of(arguments const& args, std::optional<trust::signing_key> const& key,
@@ -234,9 +248,7 @@ store::log_signing log_signing_of(arguments const& args, std::optional<trust::si
 {
     store::log_signing out{std::nullopt, std::move(reason)};
     if (key)
-        out.checkpoint = tlog::note_signer{setting(args, "log-origin", "LCG_LOG_ORIGIN"),
-                                           tlog::raw_public_key(key->public_key_pem()).value(),
-                                           [k = *key](std::string_view bytes) { return *tlog::base64_decode(k.sign(bytes)); }};
+        out.checkpoint = note_signer_of(setting(args, "log-origin", "LCG_LOG_ORIGIN"), *key);
     return out;
 }
 
@@ -452,7 +464,7 @@ http::server_options listen_options(arguments const& args)
 
 int run_audit(arguments const& args)
 {
-    allow_only(args, {"url", "week", "all", "observations", "sheet", "keys", "timeout", "raw-inputs"}, 0);
+    allow_only(args, {"url", "week", "all", "observations", "sheet", "keys", "timeout", "raw-inputs", "log-checkpoint"}, 0);
     std::optional<pricing::key_ring> keys;
     if (auto const path = args.flag("keys"))
         keys = read_key_ring(*path);
@@ -488,10 +500,17 @@ int run_audit(arguments const& args)
     client::limits limits;
     limits.timeout = std::chrono::seconds(
         number_setting(args, "timeout", "AUDIT_TIMEOUT", pricing::rules::fetch_timeout_seconds, 1, 3600));
-    return audit::audit_service(*url, args.flag("week").value_or(""), args.flag("all").has_value(), limits, std::cout,
-                                std::move(keys))
-               ? 0
-               : 1;
+    // --log-checkpoint FILE: the log's checkpoint this auditor accepted last, which the log must
+    // extend; the new one replaces it once the audit passes (an auditor as a witness).
+    audit::log_memory log;
+    auto const remembered = args.flag("log-checkpoint");
+    if (remembered && std::filesystem::exists(*remembered))
+        log.previous = read_whole_file(*remembered);
+    bool const ok = audit::audit_service(*url, args.flag("week").value_or(""), args.flag("all").has_value(), limits,
+                                         std::cout, std::move(keys), &log);
+    if (ok && remembered)
+        std::ofstream(*remembered, std::ios::binary | std::ios::trunc) << log.accepted;
+    return ok ? 0 : 1;
 }
 
 // Raises the soft limit on open files to the hard one, then lowers `max_connections` if even that
@@ -551,13 +570,35 @@ pricing::key_ring upstream_keys(arguments const& args, mirror::upstream_options 
     return mirror::pinned_keys(o.origin, o.limits, pin, std::cerr);
 }
 
+// How a mirror witnesses its upstream's log: where it keeps the checkpoint it accepted last
+// (--witness-checkpoint, WITNESS_CHECKPOINT) and the key it cosigns with (--witness-key FILE, an
+// Ed25519 PEM, named by --witness-name, WITNESS_NAME).
+mirror::witness_options witness_settings(arguments const& args)
+{
+    mirror::witness_options w;
+    if (auto const file = setting(args, "witness-checkpoint", "WITNESS_CHECKPOINT"); !file.empty())
+        w.checkpoint_file = file;
+    std::string const key_file = setting(args, "witness-key", "WITNESS_KEY_FILE");
+    std::string const name = setting(args, "witness-name", "WITNESS_NAME");
+    if (key_file.empty() != name.empty())
+        throw usage_error("--witness-key and --witness-name go together: the cosignature names its key");
+    if (key_file.empty())
+        return w;
+    auto key = trust::signing_key::from_pem(read_whole_file(key_file));
+    if (!key)
+        throw usage_error("--witness-key " + key_file + ": " + key.err().message);
+    w.cosigner = note_signer_of(name, *key);
+    return w;
+}
+
 // A mirror's source: the upstream named by --upstream (UPSTREAM), or nothing when the snapshot comes
 // from PostgreSQL. A mirror reads no database, so --database-url with it is a mistake.
 std::optional<mirror::upstream_options> upstream_settings(arguments const& args)
 {
     std::string const url = setting(args, "upstream", "UPSTREAM");
     if (url.empty()) {
-        for (char const* flag : {"upstream-keys", "upstream-key-id", "upstream-interval", "upstream-timeout"})
+        for (char const* flag : {"upstream-keys", "upstream-key-id", "upstream-interval", "upstream-timeout",
+                                 "witness-checkpoint", "witness-key", "witness-name"})
             if (args.flag(flag))
                 throw usage_error(std::string("--") + flag + " needs --upstream");
         return std::nullopt;
@@ -578,6 +619,7 @@ std::optional<mirror::upstream_options> upstream_settings(arguments const& args)
     o.limits.min_bytes_per_second = pricing::rules::upstream_min_bytes_per_second;
     o.pinned_keys = upstream_keys(args, o);
     o.public_url = public_url_setting(args);
+    o.witness = witness_settings(args);
     return o;
 }
 
@@ -613,7 +655,7 @@ int run_serve(arguments const& args)
                       "max-connections-per-address",
                       "trusted-proxies", "allowed-hosts", "allowed-origins", "public-keys", "upstream",
                       "upstream-keys", "upstream-key-id", "upstream-interval", "upstream-timeout", "archive-cache-bytes",
-                      "public-url",
+                      "public-url", "witness-checkpoint", "witness-key", "witness-name",
                       "archive-stream-bytes"},
                0);
     auto options = listen_options(args);
@@ -658,7 +700,7 @@ int run_serve(arguments const& args)
 int run_mcp(arguments const& args)
 {
     allow_only(args, {"database-url", "public-keys", "public-url", "upstream", "upstream-keys", "upstream-key-id",
-                      "upstream-interval", "upstream-timeout"}, 0);
+                      "upstream-interval", "upstream-timeout", "witness-checkpoint", "witness-key", "witness-name"}, 0);
     // Standard output is the protocol: every log line goes to standard error.
     ops::process_log().redirect(STDERR_FILENO);
     auto const mirrored = upstream_settings(args);

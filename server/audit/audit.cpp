@@ -1,6 +1,7 @@
 #include "server/audit/audit.hpp"
 
 #include "server/audit/catalog.hpp"
+#include "server/audit/log.hpp"
 #include "server/audit/raw_inputs.hpp"
 #include "server/audit/signature.hpp"
 #include "server/client/http_client.hpp"
@@ -189,7 +190,7 @@ sheet_verdict audit_sheet(std::string const& sheet_json, inputs_reader const& re
 }
 
 bool audit_service(std::string const& base_url, std::string const& week, bool all, client::limits const& limits,
-                   std::ostream& report, std::optional<pricing::key_ring> keys)
+                   std::ostream& report, std::optional<pricing::key_ring> keys, log_memory* log)
 {
     auto const target = client::parse_base_url(base_url);
     if (!target)
@@ -206,7 +207,8 @@ bool audit_service(std::string const& base_url, std::string const& week, bool al
         keys = std::move(ring).value();
     }
     auto const catalog = audit_catalog(fetch, *keys, report);
-    bool ok = catalog.ok;
+    auto const logged = audit_log(fetch, *keys, log ? log->previous : std::nullopt, report);
+    bool ok = catalog.ok && logged.ok;
     std::vector<std::string> weeks;
     if (all) {
         auto const index = json::parse(fetch("/v1/sheets", "application/json")).as_object();
@@ -229,7 +231,9 @@ bool audit_service(std::string const& base_url, std::string const& week, bool al
         ok = verdict.ok && ok;
         ok = audit_published_raw_inputs(w, verdict, fetch, report) && ok;
     }
-    report << (ok ? "audit passed: " : "audit FAILED: ") << weeks.size() << " sheet(s) and the catalog\n";
+    report << (ok ? "audit passed: " : "audit FAILED: ") << weeks.size() << " sheet(s), the catalog and the publication log\n";
+    if (ok && log)
+        log->accepted = logged.checkpoint;
     return ok;
 }
 

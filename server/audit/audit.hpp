@@ -42,7 +42,14 @@ sheet_verdict audit_sheet(std::string const& sheet_json, inputs_reader const& re
 // std::runtime_error when the service cannot be read within `limits` (a stalled server, an
 // oversized answer). A week's observations CSV is bounded instead by the length the verified
 // catalog signature gives for its inputs, or, when it gives none, by max_unsigned_inputs_bytes.
+// The publication log is audited too (audit_log): against `log->previous`, a checkpoint this
+// auditor accepted before, when given; `log->accepted` is the checkpoint once the audit passed.
+struct log_memory {
+    std::optional<std::string> previous;
+    std::string accepted;
+};
 bool audit_service(std::string const& base_url, std::string const& week, bool all, client::limits const& limits,
-                   std::ostream& report, std::optional<pricing::key_ring> keys = std::nullopt);
+                   std::ostream& report, std::optional<pricing::key_ring> keys = std::nullopt,
+                   log_memory* log = nullptr);
 
 }

@@ -66,12 +66,14 @@ response handle_sources(route_input& in);
 response handle_sheets_feed(route_input& in);      // /v1/sheets.atom
 response handle_history_chart(route_input& in);    // /v1/prices/{gpu}/history.svg and sparkline.svg
 response handle_signed_bytes(route_input& in);    // /v1/sheets/{week}/signed.txt: what the signature covers
-response handle_signature(route_input& in);       // /v1/sheets/{week}/signature.txt: the base64 signature
+response handle_signature(route_input& in);       // /v1/sheets/{week}/signature.txt (base64), signed.txt.sig (signify), signed.note
 response handle_signed_catalog(route_input& in);     // /v1/catalog: the catalog document as signed
 response handle_catalog_signature(route_input& in);  // /v1/catalog/signature: its signature
 response handle_keys(route_input& in);            // /.well-known/lowcostgpu-keys.json
-response handle_key_pem(route_input& in);         // /.well-known/lowcostgpu-keys/{key_id}.pem
+response handle_key_file(route_input& in);        // /.well-known/lowcostgpu-keys/{key_id}.pem and .pub (signify)
+response handle_log(route_input& in);             // /v1/log: where the log is, its keys, its entries
 response handle_log_checkpoint(route_input& in);  // /v1/log/checkpoint: the newest signed checkpoint
+response handle_log_version(route_input& in);     // /v1/log/entries/{i}/signed.txt|signature.txt
 response handle_log_tile(route_input& in);        // /v1/log/tile/…: C2SP tlog-tiles (log_handlers.cpp)
 response handle_index(route_input& in);           // "/"
 response handle_llms_txt(route_input& in);        // /llms.txt, /.well-known/llms.txt

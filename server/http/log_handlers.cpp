@@ -15,6 +15,18 @@ response handle_log_checkpoint(route_input& in)
     return document_at(in, "/v1/log/checkpoint");
 }
 
+response handle_log(route_input& in) { return document_at(in, "/v1/log"); }
+
+response handle_log_version(route_input& in)
+{
+    auto doc = document_at(in, std::string(in.path));
+    if (doc.result() == beast_http::status::not_found)
+        return problem(in.req, beast_http::status::not_found,
+                       "the log has " + std::to_string(in.snap().log->entries.size()) + " entries, numbered from 0, and "
+                       "an unsigned version has no signature.txt: /v1/log lists them");
+    return doc;
+}
+
 response handle_log_tile(route_input& in)
 {
     auto const address = tlog::parse_tile_path(in.captures[0]);

@@ -15,7 +15,7 @@ namespace lcg::http {
 namespace {
 
 struct route {
-    std::string_view pattern;  // "{x}" matches one path segment, a last "{x...}" the rest of the path
+    std::string_view pattern;  // "{x}" matches one path segment; see `tail`
     handler fn;                // or, for the routes of the registry, the operation
     bool needs_snapshot;       // only the probes answer before the first snapshot
     render::format_set formats;  // negotiated by suffix or Accept; none: the handler's own (probes, metrics)
@@ -26,6 +26,8 @@ struct route {
     bool refuses_other_methods = false;
     // The request headers its CORS preflight allows, when not the read API's.
     std::string_view preflight_headers = read_api_request_headers;
+    // Its last placeholder takes the rest of the path, slashes included (a C2SP tile path).
+    bool tail = false;
     // The Link header of each format for a request without query string, when the pattern has no
     // placeholder: written once here rather than for every request of the busiest routes.
     std::array<std::string, render::all_formats.size()> links_without_query{};
@@ -70,12 +72,17 @@ std::vector<route> make_routes()
         {"/v1/sheets/{week}/sources/{sha256}", handle_raw_file, true, {}},
         {"/v1/sheets/{week}/signed.txt", handle_signed_bytes, true, text_only},
         {"/v1/sheets/{week}/signature.txt", handle_signature, true, text_only},
+        {"/v1/sheets/{week}/signed.txt.sig", handle_signature, true, text_only},
+        {"/v1/sheets/{week}/signed.note", handle_signature, true, text_only},
         {"/v1/catalog", handle_signed_catalog, true, json_only},
         {"/v1/catalog/signature", handle_catalog_signature, true, json_only},
         {"/.well-known/lowcostgpu-keys.json", handle_keys, true, json_only},
-        {"/.well-known/lowcostgpu-keys/{key}", handle_key_pem, true, text_only},
+        {"/.well-known/lowcostgpu-keys/{key}", handle_key_file, true, text_only},
+        {"/v1/log", handle_log, true, json_only},
         {"/v1/log/checkpoint", handle_log_checkpoint, true, {}},
-        {"/v1/log/tile/{tile...}", handle_log_tile, true, {}},
+        {"/v1/log/entries/{index}/signed.txt", handle_log_version, true, text_only},
+        {"/v1/log/entries/{index}/signature.txt", handle_log_version, true, text_only},
+        {"/v1/log/tile/{tile}", handle_log_tile, true, {}, "GET, HEAD", nullptr, false, read_api_request_headers, true},
         {"/v1/regions", handle_regions, true, render::table_formats},
         {"/v1/sources", handle_sources, true, render::table_formats},
         {"/mcp", handle_mcp, true, {}, "POST, OPTIONS", nullptr, true},
@@ -92,7 +99,7 @@ auto const routes = make_routes();
 
 constexpr std::string_view unmatched_route = "(unmatched)";
 
-bool match(std::string_view pattern, std::string_view path, std::vector<std::string_view>& out)
+bool match(std::string_view pattern, std::string_view path, std::vector<std::string_view>& out, bool tail = false)
 {
     out.clear();
     while (!pattern.empty() && !path.empty()) {
@@ -102,7 +109,7 @@ bool match(std::string_view pattern, std::string_view path, std::vector<std::str
         path.remove_prefix(1);
         auto const p = pattern.substr(0, pattern.find('/'));
         auto const s = path.substr(0, path.find('/'));
-        if (p.starts_with('{') && p.ends_with("...}")) {
+        if (tail && p.starts_with('{') && p.size() == pattern.size()) {
             if (path.empty())
                 return false;
             out.push_back(path);
@@ -137,13 +144,13 @@ found_route find_route(std::string_view path)
     if (auto split = render::split_suffix(path)) {
         found_route found{nullptr, std::move(split->first), split->second};
         for (auto const& r : routes)
-            if (!r.formats.empty() && match(r.pattern, found.path, captures)) {
+            if (!r.formats.empty() && match(r.pattern, found.path, captures, r.tail)) {
                 found.r = &r;
                 return found;
             }
     }
     for (auto const& r : routes)
-        if (match(r.pattern, path, captures))
+        if (match(r.pattern, path, captures, r.tail))
             return {&r, std::string(path), std::nullopt};
     return {};
 }
@@ -236,7 +243,7 @@ answer dispatch(request const& req, request_context const& ctx, std::string_view
     }
     auto const& r = *found.r;
     std::vector<std::string_view> captures;  // into found.path, which outlives the handler
-    match(r.pattern, found.path, captures);
+    match(r.pattern, found.path, captures, r.tail);
     bool const read_route = r.methods == "GET, HEAD";
     if (read_route && req.method() == beast_http::verb::options)
         return read_preflight(req, r.preflight_headers);

@@ -419,7 +419,9 @@ response handle_signature(route_input& in)
         return problem(in.req, beast_http::status::not_found,
                        "the sheet " + pricing::to_string(sheet->week) +
                            " is not signed yet (its operator signs older sheets with lowcostgpu sign --all)");
-    return document_at(in, "/v1/sheets/" + pricing::to_string(sheet->week) + "/signature.txt");
+    // signature.txt, signed.txt.sig or signed.note: the same signature for three verifiers.
+    std::string_view const file = in.path.substr(in.path.rfind('/'));
+    return document_at(in, "/v1/sheets/" + pricing::to_string(sheet->week) + std::string(file));
 }
 
 namespace {
@@ -442,13 +444,14 @@ response handle_catalog_signature(route_input& in) { return signed_catalog_docum
 
 response handle_keys(route_input& in) { return document_at(in, "/.well-known/lowcostgpu-keys.json"); }
 
-response handle_key_pem(route_input& in)
+response handle_key_file(route_input& in)
 {
     std::string_view const name = in.captures[0];
-    if (!name.ends_with(".pem") || !in.snap().keys.find(name.substr(0, name.size() - 4)))
+    bool const known = (name.ends_with(".pem") || name.ends_with(".pub")) && in.snap().keys.find(name.substr(0, name.size() - 4));
+    if (!known)
         return problem(in.req, beast_http::status::not_found,
                        "no published key is named " + std::string(name) +
-                           "; /.well-known/lowcostgpu-keys.json lists them ({key_id}.pem)");
+                           "; /.well-known/lowcostgpu-keys.json lists them ({key_id}.pem in PEM, {key_id}.pub for signify)");
     return document_at(in, "/.well-known/lowcostgpu-keys/" + std::string(name));
 }
 

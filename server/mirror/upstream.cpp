@@ -141,7 +141,7 @@ struct signed_lengths {
 };
 
 upstream::upstream(upstream_options options)
-    : options_(std::move(options)), lengths_(std::make_shared<signed_lengths>())
+    : options_(std::move(options)), witness_(options_.witness), lengths_(std::make_shared<signed_lengths>())
 {
 }
 
@@ -242,9 +242,11 @@ refresh_result upstream::refresh(snapshot::snapshot const* previous, pricing::in
     if (changed || !accepted_)
         next = fetch_whole(std::move(documents));
     accepted_state const& state = next ? *next : *accepted_;
+    auto log = witness_.follow(options_.origin, options_.limits, options_.pinned_keys, now);
+    witness_.check_sheets(state.sheets);
     // The keys a mirror publishes are those it verifies with: an auditor of the mirror checks the same.
     auto snap = snapshot::build(state.catalog, state.sheets, previous, now, {options_.pinned_keys, options_.public_url},
-                                state.signed_catalog);
+                                state.signed_catalog, std::move(log));
     if (next) {
         lengths_->accept(next->signed_catalog.signature);  // before any request can see the new sheets
         accepted_ = std::move(next);

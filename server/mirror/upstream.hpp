@@ -2,6 +2,7 @@
 
 #include "server/archive/archive.hpp"
 #include "server/client/http_client.hpp"
+#include "server/mirror/witness.hpp"
 #include "server/snapshot/snapshot.hpp"
 
 #include "pricing/calendar.hpp"
@@ -22,6 +23,7 @@ struct upstream_options {
     pricing::key_ring pinned_keys;  // the keys the operator pinned (--upstream-keys): every sheet must verify with them
     client::limits limits;
     std::string public_url;  // the mirror's own (--public-url), for its pages' client configurations
+    witness_options witness;  // how it witnesses the upstream's publication log
 };
 
 struct signed_lengths;
@@ -75,6 +77,7 @@ private:
     accepted_state fetch_whole(std::map<std::string, document, std::less<>> documents) const;
 
     upstream_options options_;
+    log_witness witness_;
     std::optional<accepted_state> accepted_;
     std::shared_ptr<signed_lengths> lengths_;  // the accepted index's inputs_bytes, for inputs_sources
 };

@@ -1,7 +1,6 @@
 #include "server/store/database.hpp"
 
 #include "server/store/digest.hpp"
-#include "server/store/log.hpp"
 #include "server/store/session.hpp"
 
 #include "pricing/signing.hpp"
@@ -367,12 +366,13 @@ std::optional<pricing::signed_catalog> signed_catalog_in(pqxx::transaction_base&
 }
 
 // Signs the catalog and the sheet index `tx` sees and stores them, unless the newest signed
-// catalog is that document with that index already: true when it stored one.
+// catalog is that document with that index already, signed by the same key: true when it stored one.
 bool sign_catalog_in(pqxx::transaction_base& tx, catalog_signer const& sign)
 {
     auto next = sign(catalog_in(tx), index_in(tx));
     if (auto const held = signed_catalog_in(tx);
-        held && held->document == next.document && held->signature.sheets == next.signature.sheets)
+        held && held->document == next.document && held->signature.sheets == next.signature.sheets &&
+        held->signature.key_id == next.signature.key_id)
         return false;
     tx.exec_params("INSERT INTO catalog_signature (signed_at, document, sha256, sheets, key_id, signature) "
                    "VALUES (to_timestamp($1), $2, $3, $4, $5, $6)",

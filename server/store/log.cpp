@@ -1,7 +1,6 @@
-#include "server/store/log.hpp"
+#include "server/store/session.hpp"
 
 #include "server/store/digest.hpp"
-#include "server/store/session.hpp"
 #include "server/tlog/entry.hpp"
 #include "server/tlog/merkle.hpp"
 

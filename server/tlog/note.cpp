@@ -12,7 +12,8 @@ namespace lcg::tlog {
 
 namespace {
 
-constexpr unsigned char ed25519_type = 0x01;  // signed-note's signature type of Ed25519
+constexpr unsigned char ed25519_type = 0x01;      // signed-note's signature type of Ed25519
+constexpr unsigned char cosignature_type = 0x04;  // tlog-cosignature v1 with Ed25519
 constexpr std::size_t raw_key_size = 32;
 constexpr std::size_t signature_size = 64;
 constexpr std::size_t max_signatures = 16;
@@ -97,6 +98,30 @@ pricing::outcome<checkpoint> body_lines(std::string_view body)
     return c;
 }
 
+key_hash typed_key_hash(std::string_view name, unsigned char type, std::string_view raw_public_key)
+{
+    std::string input(name);
+    input += '\n';
+    input += static_cast<char>(type);
+    input += raw_public_key;
+    std::array<unsigned char, SHA256_DIGEST_LENGTH> digest{};
+    SHA256(reinterpret_cast<unsigned char const*>(input.data()), input.size(), digest.data());
+    key_hash out{};
+    std::copy_n(digest.begin(), out.size(), out.begin());
+    return out;
+}
+
+std::string typed_verifier_key(std::string_view name, unsigned char type, std::string_view raw_public_key)
+{
+    return std::string(name) + "+" + hex8(typed_key_hash(name, type, raw_public_key)) + "+" +
+           base64_encode(std::string(1, static_cast<char>(type)) + std::string(raw_public_key));
+}
+
+std::string cosigned_message(std::string_view body, std::uint64_t time)
+{
+    return "cosignature/v1\ntime " + std::to_string(time) + "\n" + std::string(body);
+}
+
 }
 
 std::string base64_encode(std::string_view bytes)
@@ -128,23 +153,43 @@ std::optional<std::string> base64_decode(std::string_view text)
     return out;
 }
 
+
 key_hash key_hash_of(std::string_view name, std::string_view raw_public_key)
 {
-    std::string input(name);
-    input += '\n';
-    input += static_cast<char>(ed25519_type);
-    input += raw_public_key;
-    std::array<unsigned char, SHA256_DIGEST_LENGTH> digest{};
-    SHA256(reinterpret_cast<unsigned char const*>(input.data()), input.size(), digest.data());
-    key_hash out{};
-    std::copy_n(digest.begin(), out.size(), out.begin());
-    return out;
+    return typed_key_hash(name, ed25519_type, raw_public_key);
 }
 
 std::string verifier_key(std::string_view name, std::string_view raw_public_key)
 {
-    return std::string(name) + "+" + hex8(key_hash_of(name, raw_public_key)) + "+" +
-           base64_encode(std::string(1, static_cast<char>(ed25519_type)) + std::string(raw_public_key));
+    return typed_verifier_key(name, ed25519_type, raw_public_key);
+}
+
+std::string cosigner_key(std::string_view name, std::string_view raw_public_key)
+{
+    return typed_verifier_key(name, cosignature_type, raw_public_key);
+}
+
+std::string cosignature_line(std::string_view body, note_signer const& witness, std::uint64_t time)
+{
+    auto const id = typed_key_hash(witness.name, cosignature_type, witness.public_key);
+    std::string stamp(8, '\0');
+    for (int i = 0; i < 8; ++i)
+        stamp[static_cast<std::size_t>(i)] = static_cast<char>((time >> (56 - 8 * i)) & 0xff);
+    return std::string(signature_prefix) + witness.name + " " +
+           base64_encode(std::string(id.begin(), id.end()) + stamp + witness.sign(cosigned_message(body, time))) + "\n";
+}
+
+bool cosigned_by(checkpoint const& c, std::string_view name, std::string_view raw_public_key)
+{
+    auto const id = typed_key_hash(name, cosignature_type, raw_public_key);
+    return std::any_of(c.signatures.begin(), c.signatures.end(), [&](note_signature const& s) {
+        if (s.name != name || s.id != id || s.signature.size() != 8 + signature_size)
+            return false;
+        std::uint64_t time = 0;
+        for (int i = 0; i < 8; ++i)
+            time = (time << 8) | static_cast<unsigned char>(s.signature[static_cast<std::size_t>(i)]);
+        return verify_ed25519(raw_public_key, cosigned_message(c.body, time), s.signature.substr(8));
+    });
 }
 
 pricing::outcome<std::string> raw_public_key(std::string_view public_key_pem)

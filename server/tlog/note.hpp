@@ -63,6 +63,15 @@ pricing::outcome<checkpoint> parse_checkpoint(std::string_view note);
 // True when one of the checkpoint's signatures is by (name, raw_public_key) and verifies.
 bool signed_by(checkpoint const& c, std::string_view name, std::string_view raw_public_key);
 
+// C2SP tlog-cosignature v1 with Ed25519: a witness's signature line under a checkpoint, stating
+// that at `time` (seconds since the epoch) this is the largest consistent checkpoint of the log it
+// has seen. It signs "cosignature/v1\ntime <time>\n" and the body; the key id uses type 0x04.
+std::string cosignature_line(std::string_view body, note_signer const& witness, std::uint64_t time);
+// The witness's verifier key (type 0x04): "<name>+<8 hex>+<base64(0x04 || key)>".
+std::string cosigner_key(std::string_view name, std::string_view raw_public_key);
+// True when one of the checkpoint's signatures is a valid cosignature by (name, raw_public_key).
+bool cosigned_by(checkpoint const& c, std::string_view name, std::string_view raw_public_key);
+
 std::string base64_encode(std::string_view bytes);
 // Standard base64 with padding, or nothing.
 std::optional<std::string> base64_decode(std::string_view text);

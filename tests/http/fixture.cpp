@@ -1,6 +1,8 @@
 #include "fixture.hpp"
 
 #include "server/store/digest.hpp"
+#include "server/tlog/entry.hpp"
+#include "server/tlog/note.hpp"
 #include "server/trust/trust.hpp"
 
 #include "pricing/observation.hpp"
@@ -155,6 +157,24 @@ pricing::instant fixture_now() { return pricing::instant(sys_days(2026y / Decemb
 
 namespace {
 
+// The log of the two publications, its checkpoint signed by the fixture key as publish signs one.
+std::shared_ptr<const snapshot::publication_log> fixture_log(std::vector<pricing::price_sheet> const& sheets)
+{
+    std::vector<tlog::logged_version> versions;
+    tlog::merkle_tree tree;
+    for (auto const& sheet : sheets) {
+        tlog::log_entry e{sheet.week, tlog::entry_kind::publication, sheet.published_at, sheet.published_at,
+                          store::sha256_hex(pricing::signed_bytes(sheet)), sheet.inputs_sha256, sheet.key_id, ""};
+        versions.push_back({tlog::entry_text(e), pricing::signed_bytes(sheet), sheet.key_id, sheet.signature});
+        tree.append(tlog::leaf_hash(versions.back().entry));
+    }
+    auto const& key = fixture_signing_key();
+    tlog::note_signer const signer{std::string(tlog::default_origin), tlog::raw_public_key(key.public_key_pem()).value(),
+                                   [&](std::string_view bytes) { return *tlog::base64_decode(key.sign(bytes)); }};
+    return snapshot::make_log(std::move(versions),
+                              tlog::sign_note(tlog::checkpoint_body(tlog::default_origin, tree.size(), tree.root(tree.size())), signer));
+}
+
 struct fixture_data {
     std::shared_ptr<const snapshot::snapshot> snap;
     std::map<std::string, std::string> inputs;  // each week's canonical CSV
@@ -176,8 +196,9 @@ fixture_data const& data()
             index.push_back({w->sheet.week, w->sheet.published_at, w->sheet.inputs_sha256, w->csv.size()});
         auto signed_catalog = store::catalog_to_sign(render::catalog_document(catalog), std::move(index), fixture_now());
         fixture_signing_key().sign(signed_catalog.signature);
+        auto log = fixture_log({w48.sheet, w49.sheet});
         return fixture_data{snapshot::build(std::move(catalog), {w48.sheet, w49.sheet}, nullptr, fixture_now(),
-                                            {std::move(keys), ""}, std::move(signed_catalog)),
+                                            {std::move(keys), ""}, std::move(signed_catalog), std::move(log)),
                             std::move(inputs)};
     }();
     return built;
@@ -309,6 +330,13 @@ std::optional<std::string> example_target(std::string_view pattern)
         {"/v1/sheets/{week}/sources/{sha256}", "/v1/sheets/2026-W49/sources/" + store::sha256_hex(fixture_raw_file)},
         {"/v1/sheets/{week}/signed.txt", "/v1/sheets/2026-W49/signed.txt"},
         {"/v1/sheets/{week}/signature.txt", "/v1/sheets/2026-W49/signature.txt"},
+        {"/v1/sheets/{week}/signed.txt.sig", "/v1/sheets/2026-W49/signed.txt.sig"},
+        {"/v1/sheets/{week}/signed.note", "/v1/sheets/2026-W49/signed.note"},
+        {"/v1/log", "/v1/log"},
+        {"/v1/log/checkpoint", "/v1/log/checkpoint"},
+        {"/v1/log/entries/{index}/signed.txt", "/v1/log/entries/0/signed.txt"},
+        {"/v1/log/entries/{index}/signature.txt", "/v1/log/entries/0/signature.txt"},
+        {"/v1/log/tile/{tile}", "/v1/log/tile/0/000.p/2"},
         {"/v1/catalog", "/v1/catalog"},
         {"/v1/catalog/signature", "/v1/catalog/signature"},
         {"/.well-known/lowcostgpu-keys.json", "/.well-known/lowcostgpu-keys.json"},

@@ -302,12 +302,13 @@ TEST_CASE("a language in a query string: added, kept, or removed")
 
 // The snapshot's documents are keyed by URL; a French document is its English one's URL with
 // lang=fr. Every English document has one, except those written once because they are data or
-// machine descriptions: signatures, the signed catalog, keys and the OpenAPI description. (The audit inputs are not in
+// machine descriptions: signatures, the signed catalog, keys, the publication log and the OpenAPI description. (The audit inputs are not in
 // the snapshot: the archive serves them, their pages in both languages, archive_test.cpp.)
 bool written_once(std::string const& key)
 {
-    return (key.starts_with("/v1/sheets/") && key.ends_with(".txt")) || key.starts_with("/.well-known/lowcostgpu-keys") ||
-           key.starts_with("/v1/catalog") || key == "/openapi.json";
+    bool const signature = key.ends_with(".txt") || key.ends_with(".sig") || key.ends_with(".note");
+    return (key.starts_with("/v1/sheets/") && signature) || key.starts_with("/.well-known/lowcostgpu-keys") ||
+           key.starts_with("/v1/catalog") || key.starts_with("/v1/log") || key == "/openapi.json";
 }
 
 TEST_CASE("every English document the server publishes has its French counterpart, which the server serves")

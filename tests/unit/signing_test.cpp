@@ -113,3 +113,13 @@ TEST_CASE("a key covers the publication times of its window, the end excluded")
     CHECK(ring.find("0123456789abcdef") == &ring.keys[0]);
     CHECK(ring.find("fedcba9876543210") == nullptr);
 }
+
+TEST_CASE("a sheet published after its Monday is late by the time since its Monday")
+{
+    auto const week = *pricing::parse_week("2026-W49");  // Monday 2026-11-30
+    auto const at = [](char const* t) { return *pricing::parse_utc_timestamp(t); };
+    CHECK(pricing::publication_delay(week, at("2026-11-30T00:00:04Z")).count() == 0);
+    CHECK(pricing::publication_delay(week, at("2026-12-01T00:00:00Z")).count() == 0);  // the grace: its Monday
+    CHECK(pricing::publication_delay(week, at("2026-12-01T00:00:01Z")).count() == 24 * 3600 + 1);
+    CHECK(pricing::publication_delay(week, at("2027-01-04T00:00:00Z")).count() == 35 * 24 * 3600);
+}

@@ -6,15 +6,19 @@
 //   - every tile read from BASE/v1/log/tile/ agrees with the checkpoint's root (tlog.TileHashReader);
 //   - every entry of every entry bundle has an inclusion proof to that root;
 //   - with -old FILE, a checkpoint accepted before (same key) is consistent with the new one: the
-//     log did not fork, shrink or drop an entry.
+//     log did not fork, shrink or drop an entry;
+//   - with -sheets, each week's sheet as served (BASE/v1/sheets/WEEK/signed.note) is a note signed
+//     by one of the keys, and its text is the version the week's newest entry logs.
 //
 // It prints one line per entry (index, week, kind, signed_sha256) and exits 1 on the first failure.
 //
-// Usage: tlogverify -base URL -vkey VKEY [-old CHECKPOINT_FILE] [-save CHECKPOINT_FILE]
+// Usage: tlogverify -base URL -vkey VKEY[,VKEY…] [-old CHECKPOINT_FILE] [-save CHECKPOINT_FILE] [-sheets]
 package main
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -139,11 +143,41 @@ func field(entry []byte, name string) string {
 	return "?"
 }
 
+// checkSheets verifies each week's served signed note and matches it to the week's newest entry.
+func checkSheets(base string, all [][]byte, verifiers note.Verifiers) error {
+	newest := map[string]string{}
+	var weeks []string
+	for _, e := range all {
+		w := field(e, "week")
+		if _, seen := newest[w]; !seen {
+			weeks = append(weeks, w)
+		}
+		newest[w] = field(e, "signed_sha256")
+	}
+	for _, w := range weeks {
+		msg, err := fetch(base + "/v1/sheets/" + w + "/signed.note")
+		if err != nil {
+			return err
+		}
+		n, err := note.Open(msg, verifiers)
+		if err != nil {
+			return fmt.Errorf("sheet %s: %v", w, err)
+		}
+		sum := sha256.Sum256([]byte(n.Text))
+		if hex.EncodeToString(sum[:]) != newest[w] {
+			return fmt.Errorf("sheet %s as served is not the version its newest log entry names", w)
+		}
+		fmt.Printf("sheet %s: signed, and the version logged last\n", w)
+	}
+	return nil
+}
+
 func run() error {
 	base := flag.String("base", "", "the server's base URL")
 	vkeys := flag.String("vkey", "", "the note verifier keys of the log's checkpoints, comma-separated (every key the log was signed with)")
 	old := flag.String("old", "", "a checkpoint accepted before, which the new one must extend")
 	save := flag.String("save", "", "where to write the checkpoint once verified")
+	sheets := flag.Bool("sheets", false, "check each week's served sheet against its newest entry")
 	flag.Parse()
 	var list []note.Verifier
 	for _, k := range strings.Split(*vkeys, ",") {
@@ -205,6 +239,11 @@ func run() error {
 				cp.tree.N, before.tree.N, err)
 		}
 		fmt.Printf("consistent with the checkpoint of %d entries\n", before.tree.N)
+	}
+	if *sheets {
+		if err := checkSheets(*base, all, verifiers); err != nil {
+			return err
+		}
 	}
 	if *save != "" {
 		return os.WriteFile(*save, msg, 0o644)

@@ -1,0 +1,113 @@
+#include "server/mirror/witness.hpp"
+
+#include "server/store/digest.hpp"
+#include "server/tlog/entry.hpp"
+#include "server/tlog/verify.hpp"
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace lcg::mirror {
+
+namespace {
+
+std::string read_file(std::filesystem::path const& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream out;
+    out << in.rdbuf();
+    return out.str();
+}
+
+// Written whole or not at all: a crash leaves the previous checkpoint.
+void write_file(std::filesystem::path const& path, std::string const& body)
+{
+    std::filesystem::create_directories(path.parent_path());
+    auto const tmp = path.string() + ".tmp";
+    std::ofstream(tmp, std::ios::binary | std::ios::trunc) << body;
+    std::filesystem::rename(tmp, path);
+}
+
+}
+
+log_witness::log_witness(witness_options options) : options_(std::move(options))
+{
+    if (options_.checkpoint_file && std::filesystem::exists(*options_.checkpoint_file)) {
+        accepted_note_ = read_file(*options_.checkpoint_file);
+        auto c = tlog::parse_checkpoint(accepted_note_);
+        if (!c)
+            throw std::runtime_error("the witness checkpoint " + options_.checkpoint_file->string() + ": " + c.err().message);
+        accepted_ = *c;
+    }
+}
+
+std::shared_ptr<const snapshot::publication_log> log_witness::follow(client::base_url const& origin,
+                                                                     client::limits const& limits,
+                                                                     pricing::key_ring const& keys, pricing::instant now)
+{
+    auto const head = client::get(origin, "/v1/log/checkpoint", "text/plain", limits);
+    if (head.status == 404 && !accepted_)
+        return nullptr;  // an upstream from before the log
+    if (head.status != 200)
+        throw std::runtime_error("the upstream's log checkpoint answered " + std::to_string(head.status) +
+                                 (accepted_ ? " after one was accepted: its log is withheld" : ""));
+    if (served_ && head.body == accepted_note_)
+        return served_;
+    auto log = tlog::read_log([&](std::string const& path) { return client::get_body(origin, path, "*/*", limits); }, keys);
+    if (!log)
+        throw std::runtime_error("the upstream's log refused: " + log.err().message);
+    if (accepted_)
+        if (auto problem = tlog::extension_problem(*log, *accepted_))
+            throw std::runtime_error("the upstream's log refused: " + *problem);
+    std::vector<tlog::logged_version> versions;
+    for (std::size_t i = 0; i < log->entries.size(); ++i) {
+        auto const entry = tlog::parse_entry(log->entries[i]);
+        if (!entry)
+            throw std::runtime_error("the upstream's log entry " + std::to_string(i) + ": " + entry.err().message);
+        // An entry kept from the log served before needs no second download.
+        if (served_ && i < served_->entries.size() && served_->entries[i].entry == log->entries[i]) {
+            versions.push_back(served_->entries[i]);
+            continue;
+        }
+        std::string const path = "/v1/log/entries/" + std::to_string(i);
+        std::string bytes = client::get_body(origin, path + "/signed.txt", "text/plain", limits);
+        if (store::sha256_hex(bytes) != entry->signed_sha256)
+            throw std::runtime_error("the upstream's version " + std::to_string(i) + " is not the one its log entry names");
+        std::string signature;
+        if (!entry->key_id.empty()) {
+            signature = client::get_body(origin, path + "/signature.txt", "text/plain", limits);
+            if (!signature.empty() && signature.back() == '\n')
+                signature.pop_back();
+        }
+        versions.push_back({log->entries[i], std::move(bytes), entry->key_id, std::move(signature)});
+    }
+    std::string note = log->note;
+    if (options_.cosigner)
+        note += tlog::cosignature_line(log->signed_checkpoint.body, *options_.cosigner,
+                                       static_cast<std::uint64_t>(now.time_since_epoch().count()));
+    if (options_.checkpoint_file)
+        write_file(*options_.checkpoint_file, log->note);
+    accepted_ = log->signed_checkpoint;
+    accepted_note_ = log->note;
+    served_ = snapshot::make_log(std::move(versions), std::move(note));
+    return served_;
+}
+
+void log_witness::check_sheets(std::vector<pricing::price_sheet> const& sheets) const
+{
+    if (!served_)
+        return;
+    std::map<std::string, std::string> newest;
+    for (auto const& v : served_->entries)
+        if (auto e = tlog::parse_entry(v.entry))
+            newest[pricing::to_string(e->week)] = e->signed_sha256;
+    for (auto const& s : sheets) {
+        auto const it = newest.find(pricing::to_string(s.week));
+        if (it == newest.end() || it->second != store::sha256_hex(pricing::signed_bytes(s)))
+            throw std::runtime_error("sheet " + pricing::to_string(s.week) +
+                                     " refused: it is not the version the upstream's log names last for that week");
+    }
+}
+
+}

@@ -1,0 +1,95 @@
+#include "server/tlog/verify.hpp"
+
+#include "server/tlog/tiles.hpp"
+
+namespace lcg::tlog {
+
+namespace {
+
+// Every entry of a log of `size`, read from its entry bundles.
+pricing::outcome<std::vector<std::string>> read_entries(log_fetcher const& fetch, std::uint64_t size)
+{
+    std::vector<std::string> out;
+    for (tile_address a{true}; a.index * tile_width < size; ++a.index) {
+        a.width = static_cast<unsigned>(std::min<std::uint64_t>(tile_width, size - a.index * tile_width));
+        std::string const bundle = fetch("/v1/log/tile/" + tile_path(a));
+        std::string_view rest = bundle;
+        while (rest.size() >= 2 && out.size() < size) {
+            std::size_t const n = (static_cast<unsigned char>(rest[0]) << 8) | static_cast<unsigned char>(rest[1]);
+            if (rest.size() < 2 + n)
+                break;
+            out.emplace_back(rest.substr(2, n));
+            rest.remove_prefix(2 + n);
+        }
+        if (!rest.empty())
+            return pricing::invalid("the entry bundle " + tile_path(a) + " is truncated or too long");
+    }
+    if (out.size() != size)
+        return pricing::invalid("the entry bundles hold " + std::to_string(out.size()) + " entries, the checkpoint " +
+                                std::to_string(size));
+    return out;
+}
+
+// The first tile served other than the tree's, if any.
+std::optional<std::string> tile_mismatch(log_fetcher const& fetch, merkle_tree const& tree)
+{
+    for (unsigned level = 0; !tree.level(level * tile_height).empty(); ++level) {
+        auto const count = tree.level(level * tile_height).size();
+        for (tile_address a{false, level}; a.index * tile_width < count; ++a.index) {
+            a.width = static_cast<unsigned>(std::min<std::uint64_t>(tile_width, count - a.index * tile_width));
+            if (fetch("/v1/log/tile/" + tile_path(a)) != *tile_data(tree, a))
+                return tile_path(a);
+        }
+    }
+    return std::nullopt;
+}
+
+}
+
+pricing::outcome<checkpoint> verified_checkpoint(std::string const& note, pricing::key_ring const& keys)
+{
+    auto c = parse_checkpoint(note);
+    if (!c)
+        return c;
+    for (auto const& k : keys.keys)
+        if (auto raw = raw_public_key(k.public_key_pem); raw && signed_by(*c, c->origin, *raw))
+            return c;
+    return pricing::invalid("no published key signed the checkpoint under its origin " + c->origin);
+}
+
+pricing::outcome<verified_log> read_log(log_fetcher const& fetch, pricing::key_ring const& keys)
+{
+    verified_log log;
+    log.note = fetch("/v1/log/checkpoint");
+    auto c = verified_checkpoint(log.note, keys);
+    if (!c)
+        return c.err();
+    log.signed_checkpoint = *c;
+    auto entries = read_entries(fetch, c->size);
+    if (!entries)
+        return entries.err();
+    log.entries = *entries;
+    for (auto const& e : log.entries)
+        log.tree.append(leaf_hash(e));
+    if (log.tree.root(log.tree.size()) != c->root)
+        return pricing::invalid("the " + std::to_string(log.entries.size()) +
+                                " entries served do not hash to the checkpoint's root");
+    if (auto const tile = tile_mismatch(fetch, log.tree))
+        return pricing::invalid("the tile " + *tile + " served is not the tree's");
+    return log;
+}
+
+std::optional<std::string> extension_problem(verified_log const& log, checkpoint const& previous)
+{
+    auto const& now = log.signed_checkpoint;
+    if (previous.origin != now.origin)
+        return "the log's origin changed: " + now.origin + ", after " + previous.origin;
+    if (previous.size > now.size)
+        return "the log shrank: " + std::to_string(now.size) + " entries, after " + std::to_string(previous.size);
+    if (previous.size > 0 && log.tree.root(previous.size) != previous.root)
+        return "the log forked: its first " + std::to_string(previous.size) +
+               " entries are not those of the checkpoint accepted before";
+    return std::nullopt;
+}
+
+}

@@ -1,0 +1,191 @@
+// The publication log (issue 26, DESIGN §10) checked by Go's own transparency-log packages
+// (tests/trust/tlogverify, built from Debian's golang-golang-x-mod-dev): the sample's log, a
+// correction and a re-signing under a new key extend it consistently; a rewritten entry, a log that
+// shrank and an edit of the table itself are caught.
+#include "harness.hpp"
+
+#include <boost/json.hpp>
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+using namespace lcg::testing;
+namespace json = boost::json;
+
+namespace {
+
+std::string scratch(std::string const& name)
+{
+    std::string const dir = "/tmp/lcg-log-test-" + std::to_string(getpid()) + "-" + name;
+    REQUIRE(run_shell("rm -rf " + dir + " && mkdir -p " + dir).status == 0);
+    return dir;
+}
+
+// The note verifier keys the server publishes for its log, comma-separated as tlogverify takes them:
+// read by the README's sed, and checked against the JSON.
+std::string verifier_keys(server_process const& server)
+{
+    auto const log = json::parse(server.get("/v1/log").body).as_object();
+    std::string out;
+    for (auto const& k : log.at("verifier_keys").as_array())
+        out += (out.empty() ? "" : ",") + std::string(k.as_string());
+    auto const by_sed = run_shell("curl -s http://127.0.0.1:" + std::to_string(server.port()) +
+                                  "/v1/log | sed -n 's/.*\"verifier_keys\":\\[\"\\([^]]*\\)\"\\].*/\\1/p' | sed 's/\",\"/,/g'");
+    CHECK(by_sed.out == out + "\n");
+    return out;
+}
+
+shell_result verify(server_process const& server, std::string const& keys, std::string const& extra = {})
+{
+    return run_shell(std::string(LCG_TLOGVERIFY) + " -base http://127.0.0.1:" + std::to_string(server.port()) +
+                     " -vkey '" + keys + "' " + extra + " 2>&1");
+}
+
+long log_size(server_process const& server)
+{
+    auto const body = server.get("/v1/log/checkpoint").body;
+    auto const second = body.substr(body.find('\n') + 1);
+    return std::stol(second.substr(0, second.find('\n')));
+}
+
+std::string past_week(int weeks_back)
+{
+    auto w = current_week();
+    for (int i = 0; i < weeks_back; ++i)
+        w = lcg::pricing::previous_week(w);
+    return lcg::pricing::to_string(w);
+}
+
+bool contains(std::string const& text, std::string const& part) { return text.find(part) != std::string::npos; }
+
+}
+
+TEST_CASE("Go sumdb tlog and note verify the log and a correction and a re-signing extend it consistently")
+{
+    test_database db;
+    auto const dir = scratch("extend");
+    long const sheets = db.count("sheet");
+    REQUIRE(sheets >= 2);
+    {
+        server_process server(db.url("reader"));
+        REQUIRE(log_size(server) == sheets);
+        auto const first = verify(server, verifier_keys(server), "-save " + dir + "/first.checkpoint");
+        INFO(first.out);
+        REQUIRE(first.status == 0);
+        CHECK(contains(first.out, "checkpoint: lowcostgpu.local/v1/log, " + std::to_string(sheets) + " entries"));
+        // Our own audit agrees, remembers the checkpoint, and marks the sample's backfilled weeks late.
+        auto const audit = run_lowcostgpu({"audit", "--url", "http://127.0.0.1:" + std::to_string(server.port()),
+                                           "--log-checkpoint", dir + "/audit.checkpoint"});
+        INFO(audit.out);
+        CHECK(audit.exit_code == 0);
+        CHECK(contains(audit.out, "entry 0: " + past_week(static_cast<int>(sheets) - 1) + " publication published "));
+        CHECK(contains(audit.out, " LATE by "));
+        CHECK(contains(audit.out, "publication log: lowcostgpu.local/v1/log, " + std::to_string(sheets) + " entries - PASS"));
+    }
+    // A correction of last week, then every sheet signed again by a new key (a rotation after a
+    // compromise: the new key valid from 2000, a second after the old one, which closes then).
+    std::string const corrected = past_week(1);
+    auto const fix = run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", corrected, "--replace",
+                                     "--reason", "a source listed prices per GPU-minute"});
+    REQUIRE(fix.exit_code == 0);
+    CHECK(contains(fix.out, "the publication log holds " + std::to_string(sheets + 1) + " entries"));
+    auto const keys = run_shell("cd " + dir + " && openssl genpkey -algorithm ed25519 -out new.pem && " +
+                                required_env("LCG_BINARY") + " public-key --signing-key new.pem --valid-from 2000-01-01T00:00:01Z --keys " +
+                                required_env("LCG_PUBLIC_KEYS_FILE") + " > keys.json");
+    REQUIRE(keys.status == 0);
+    auto const resign = run_lowcostgpu({"sign", "--all", "--resign", "--database-url", db.url("publisher"), "--signing-key",
+                                        dir + "/new.pem", "--public-keys", dir + "/keys.json"});
+    INFO(resign.out);
+    REQUIRE(resign.exit_code == 0);
+    CHECK(contains(resign.out, std::to_string(sheets) + " sheet(s) signed"));
+
+    server_process server(db.url("reader"), {"--public-keys", dir + "/keys.json"});
+    CHECK(log_size(server) == 2 * sheets + 1);
+    auto const after = verify(server, verifier_keys(server), "-sheets -old " + dir + "/first.checkpoint");
+    INFO(after.out);
+    REQUIRE(after.status == 0);
+    CHECK(contains(after.out, "consistent with the checkpoint of " + std::to_string(sheets) + " entries"));
+    CHECK(contains(after.out, "sheet " + corrected + ": signed, and the version logged last"));
+    CHECK(contains(after.out, "entry " + std::to_string(sheets) + ": " + corrected + " correction "));
+    CHECK(contains(after.out, "entry " + std::to_string(2 * sheets) + ": " + this_week() + " signature "));
+
+    auto const audit = run_lowcostgpu({"audit", "--url", "http://127.0.0.1:" + std::to_string(server.port()), "--keys",
+                                       dir + "/keys.json", "--log-checkpoint", dir + "/audit.checkpoint"});
+    INFO(audit.out);
+    CHECK(audit.exit_code == 0);
+    CHECK(contains(audit.out, "extends the previous checkpoint of " + std::to_string(sheets) + " entries"));
+    CHECK(contains(audit.out, corrected + " correction published "));
+    CHECK(contains(audit.out, "(a source listed prices per GPU-minute)"));
+
+    // The served sheet is the version the log's newest entry of its week names.
+    auto const signed_sha = run_shell("curl -s http://127.0.0.1:" + std::to_string(server.port()) + "/v1/sheets/" +
+                                      corrected + "/signed.txt | sha256sum | cut -c1-64");
+    CHECK(contains(after.out, corrected + " signature " + signed_sha.out.substr(0, 64)));
+}
+
+TEST_CASE("a rewritten entry or a log that shrank or any edit of the log table is caught")
+{
+    test_database db;
+    auto const dir = scratch("tamper");
+    // The log is append-only for every role, its owner included.
+    CHECK(run_shell("psql -X -q -v ON_ERROR_STOP=1 '" + db.url("owner") + "' -c 'DELETE FROM log_entry' 2>&1").status != 0);
+    CHECK(run_shell("psql -X -q -v ON_ERROR_STOP=1 '" + db.url("owner") + "' -c \"UPDATE log_entry SET kind = 'x'\" 2>&1")
+              .status != 0);
+
+    test_database shorter;
+    REQUIRE(run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", past_week(1), "--replace",
+                            "--reason", "recomputed"})
+                .exit_code == 0);
+    {
+        server_process server(db.url("reader"));
+        REQUIRE(verify(server, verifier_keys(server), "-save " + dir + "/longer.checkpoint").status == 0);
+    }
+    {
+        // The same log one entry shorter, as a server that rolled back would serve it.
+        server_process rolled_back(shorter.url("reader"));
+        auto const r = verify(rolled_back, verifier_keys(rolled_back), "-old " + dir + "/longer.checkpoint");
+        CHECK(r.status != 0);
+        CHECK(contains(r.out, "the log shrank"));
+        auto const audit = run_lowcostgpu({"audit", "--url", "http://127.0.0.1:" + std::to_string(rolled_back.port()),
+                                           "--log-checkpoint", dir + "/longer.checkpoint"});
+        CHECK(audit.exit_code != 0);
+        CHECK(contains(audit.out, "FAIL the log shrank"));
+    }
+    // One byte of one stored entry changed behind the triggers' back (a superuser can).
+    db.exec("ALTER TABLE log_entry DISABLE TRIGGER USER; "
+            "UPDATE log_entry SET entry = replace(entry, 'kind publication', 'kind publicatioN') WHERE seq = 1; "
+            "ALTER TABLE log_entry ENABLE TRIGGER USER");
+    server_process server(db.url("reader"));
+    auto const r = verify(server, verifier_keys(server));
+    CHECK(r.status != 0);
+    CHECK(contains(r.out, "tlogverify:"));
+    auto const audit = run_lowcostgpu({"audit", "--url", "http://127.0.0.1:" + std::to_string(server.port())});
+    CHECK(audit.exit_code != 0);
+    CHECK(contains(audit.out, "do not hash to the checkpoint's root"));
+}
+
+// The README's commands for signify, after BASE and W are set and sheet.bytes and KEY_ID fetched.
+constexpr char const* signify_commands = R"sh(
+curl -s $BASE/v1/sheets/$W/signed.txt > sheet.bytes
+KEY_ID=$(curl -s $BASE/v1/sheets/$W.json | sed -n 's/.*"key_id":"\([0-9a-f]*\)".*/\1/p')
+curl -s $BASE/v1/sheets/$W/signed.txt.sig > sheet.bytes.sig; curl -s $BASE/.well-known/lowcostgpu-keys/$KEY_ID.pub > key.pub
+signify-openbsd -V -p key.pub -m sheet.bytes                 # Signature Verified
+)sh";
+
+TEST_CASE("signify-openbsd verifies a sheet with the published key and refuses a changed byte")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    auto const dir = scratch("signify");
+    std::ofstream(dir + "/script.sh") << "cd " << dir << " || exit 99\nBASE=http://127.0.0.1:" << server.port()
+                                      << "\nW=" << this_week() << "\n" << signify_commands;
+    auto const good = run_shell("sh " + dir + "/script.sh 2>&1");
+    INFO(good.out);
+    CHECK(good.status == 0);
+    CHECK(contains(good.out, "Signature Verified"));
+    auto const bad = run_shell("cd " + dir + " && sed -i 's/^week /week  /' sheet.bytes && signify-openbsd -V -p key.pub -m sheet.bytes 2>&1");
+    CHECK(bad.status != 0);
+    CHECK(contains(bad.out, "signature verification failed"));
+}

@@ -1,5 +1,7 @@
 #include "money.hpp"
 
+#include "rules.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -94,6 +96,16 @@ std::string to_decimal(money amount, int min_decimals)
 std::string decimal_string(std::int64_t units, int scale, int min_decimals)
 {
     return scaled_to_decimal(units < 0, magnitude(units), scale, min_decimals);
+}
+
+std::string to_shown(std::int64_t units, int scale)
+{
+    constexpr int shown = rules::shown_money_decimals;
+    std::uint64_t step = 1;
+    for (int i = shown; i < scale; ++i)
+        step *= 10;
+    std::uint64_t const rounded = (magnitude(units) + step / 2) / step;
+    return scaled_to_decimal(units < 0 && rounded != 0, rounded, shown, shown);
 }
 
 std::string to_cents(money amount)

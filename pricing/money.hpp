@@ -51,6 +51,11 @@ std::string decimal_string(std::int64_t units, int scale, int min_decimals = 3);
 // parse_decimal_units("2.4000005", 7) is 24'000'005. At most 12 integer digits.
 outcome<std::int64_t> parse_decimal_units(std::string_view text, int scale);
 
+// A figure as pages for people show it: `units` of 10^-scale dollars (3 ≤ scale ≤ 18) rounded to
+// rules::shown_money_decimals decimals, half away from zero: to_shown(12'345'675, 7) is "1.235",
+// to_shown(12'344'999, 7) is "1.234". Machine formats publish the exact figure instead.
+std::string to_shown(std::int64_t units, int scale);
+
 // A decimal with exactly two decimals, rounded half-up (prose totals: "$16.80").
 std::string to_cents(money amount);
 

@@ -80,6 +80,18 @@ inline constexpr std::size_t max_glossary_suggestion_bytes = 32;
 inline constexpr std::size_t glossary_suggestions = 3;  // offered when no entry is named so
 inline constexpr int cheapest_alternatives = 4;             // shown after the cheapest configuration
 inline constexpr int notable_move_percent = 5;          // a feed entry names models whose on-demand moved this much
+// Pages for people show money to the mill (3 decimals of a dollar), rounded half away from zero;
+// the exact figure, as JSON publishes it, is a link away. A rate is a whole number of mills anyway.
+inline constexpr int shown_money_decimals = 3;
+// The finest a figure is published in: 10^-8 dollars (a cap is 70 % of a median of half micros).
+inline constexpr int finest_figure_decimals = 8;
+// The week-on-week change of a rate beside each sparkline, in percent with this many decimals,
+// rounded half away from zero.
+inline constexpr int change_percent_decimals = 1;
+// A sparkline spans its own series' lowest to highest rate, but never less than this fraction of the
+// highest: a flat or nearly flat series is drawn as a line across the middle, not as noise blown up
+// to the full height.
+inline constexpr ratio sparkline_min_span_of_top{2, 100};
 inline constexpr std::size_t max_gpu_name_bytes = 64;  // a GPU named by the words of its name
 inline constexpr int gpu_candidates = 5;                // offered when a name fits no model or several
 // An MCP tool result longer than this (about 4,000 tokens, at bytes_per_token, a rough mean for

@@ -3,6 +3,8 @@
 #include "render/html.hpp"
 
 #include "pricing/money.hpp"
+#include "pricing/rules.hpp"
+#include "pricing/trend.hpp"
 
 #include <algorithm>
 #include <array>
@@ -16,9 +18,9 @@ namespace {
 
 namespace json = boost::json;
 
-// Figures are read as integers of 10^-8 dollars (the finest a cap is published in): coordinates are
-// computed without floating point, like every other use of a published figure.
-constexpr int scale = 8;
+// Figures are read as integers of the finest unit a figure is published in: coordinates are computed
+// without floating point, like every other use of a published figure.
+constexpr int scale = pricing::rules::finest_figure_decimals;
 
 struct series {
     std::string_view key;    // member of a week in the history document
@@ -67,11 +69,12 @@ struct frame {
     int left, top, width, height;
     std::int64_t max_units;
     std::size_t points;
+    std::int64_t min_units = 0;  // the value at the bottom: $0 on the chart, the series' own low on a sparkline
     int x(std::size_t i) const
     {
         return left + (points <= 1 ? width / 2 : static_cast<int>(static_cast<std::int64_t>(i) * width / static_cast<std::int64_t>(points - 1)));
     }
-    int y(std::int64_t v) const { return top + height - static_cast<int>(v * height / max_units); }
+    int y(std::int64_t v) const { return top + height - static_cast<int>((v - min_units) * height / (max_units - min_units)); }
 };
 
 // One series as polylines (broken where a week has no figure) and its points.
@@ -80,7 +83,8 @@ std::string plot(json::array const& weeks, series const& s, frame const& f, bool
     std::string lines, points, run;
     auto const flush = [&] {
         if (!run.empty())
-            lines += "<polyline fill=\"none\" stroke=\"" + std::string(s.colour) + "\" stroke-width=\"2\" points=\"" + run + "\"/>\n";
+            lines += "<polyline data-series=\"" + std::string(s.key) + "\" fill=\"none\" stroke=\"" + std::string(s.colour) +
+                     "\" stroke-width=\"2\" points=\"" + run + "\"/>\n";
         run.clear();
     };
     for (std::size_t i = 0; i < weeks.size(); ++i) {
@@ -149,16 +153,40 @@ std::string history_chart_svg(json::object const& history, language l)
     return out + "</svg>\n";
 }
 
+std::optional<std::string> on_demand_change(json::array const& weeks, std::size_t i, language l)
+{
+    auto const rate = [&](std::size_t at) -> std::optional<pricing::money> {
+        auto const* v = weeks[at].as_object().if_contains(all_series[1].key);
+        auto const parsed = v && v->is_string() ? std::optional(pricing::parse_money(v->get_string())) : std::nullopt;
+        return parsed && *parsed ? std::optional(**parsed) : std::nullopt;
+    };
+    if (i == 0 || i >= weeks.size())
+        return std::nullopt;
+    auto const before = rate(i - 1), now = rate(i);
+    auto const percent = before && now ? pricing::week_on_week_percent(*before, *now) : std::nullopt;
+    return percent ? std::optional(render::percent(l, *percent)) : std::nullopt;
+}
+
 std::string history_sparkline_svg(json::object const& history, language l)
 {
     auto const& weeks = history.at("weeks").as_array();
-    auto const top = largest_figure(weeks);
-    auto const step = axis_step(top);
-    frame const f{2, 2, 96, 20, axis_top(top, step), weeks.size()};
-    std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 100 24\" width=\"100\" height=\"24\" "
-                      "role=\"img\">\n<title>" +
-                      say(l, "chart.sparkline", {{"model", html_escape(history.at("name").as_string())}}) + "</title>\n";
-    return out + plot(weeks, all_series[1], f, false, l) + "</svg>\n";
+    std::vector<std::int64_t> rates;
+    for (auto const& w : weeks)
+        if (auto const v = units(w.as_object(), all_series[1].key))
+            rates.push_back(*v);
+    auto const span = pricing::sparkline_span(rates);
+    frame const f{2, 2, 96, 20, span.high, weeks.size(), span.low};
+    std::string const name = html_escape(history.at("name").as_string());
+    auto const change = weeks.empty() ? std::nullopt : on_demand_change(weeks, weeks.size() - 1, l);
+    std::string const title = change ? say(l, "chart.sparkline_change", {{"model", name}, {"change", *change}})
+                                     : say(l, "chart.sparkline", {{"model", name}});
+    std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 150 24\" width=\"150\" height=\"24\" "
+                      "role=\"img\" font-family=\"sans-serif\">\n<title>" + title + "</title>\n";
+    out += plot(weeks, all_series[1], f, false, l);
+    // The change since the week before, to the right of the line.
+    out += "<text class=\"change\" x=\"148\" y=\"16\" font-size=\"11\" text-anchor=\"end\" fill=\"#374151\">" +
+           change.value_or("—") + "</text>\n";
+    return out + "</svg>\n";
 }
 
 }

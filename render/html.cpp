@@ -23,6 +23,8 @@ constexpr std::string_view stylesheet =
     "th,td{border:1px solid var(--line);padding:.3rem .6rem;vertical-align:top}"
     "th{background:var(--head);text-align:left}td[align=right],th[align=right]{white-space:nowrap}"
     "td:first-child{min-width:9rem}"
+    // A rounded figure links to its exact value (md::amount): marked like an abbreviation, not a link.
+    "td[align=right] a[title]{color:inherit;text-decoration:underline dotted}"
     "pre{overflow-x:auto;padding:.75rem;background:var(--head)}code{font-size:.9em}"
     // A long inline value (a client configuration, a hash) breaks rather than widen a narrow screen.
     "p code,li code{overflow-wrap:anywhere}svg,img{max-width:100%;height:auto}"

@@ -2,6 +2,7 @@
 // the inventory.
 #include "render/markdown.hpp"
 
+#include "render/chart.hpp"
 #include "render/markdown_text.hpp"
 
 #include "pricing/money.hpp"
@@ -80,46 +81,59 @@ std::string rates_table(json::object const& p, language l)
 // A rules version 2 row's market (sheet_row_json: `market`, `by_source`), as the pages show it.
 bool has_market(json::object const& row) { return !md::object_at(row, "market").empty(); }
 
+// How a page writes the money figures of one model's week (md::amount): rounded to the mill on an
+// HTML page, with a link to that week's price of the model as JSON, where every figure is exact.
+struct amounts {
+    links const& to;
+    std::string exact_url;
+    amounts(links const& page, std::string_view gpu, std::string_view week)
+        : to(page), exact_url(suffixed_url("/v1/prices/" + std::string(gpu), format::json, week.empty() ? "" : "?week=" + std::string(week)))
+    {
+    }
+    std::string operator()(json::object const& o, std::string_view key) const { return md::amount(to, o, key, exact_url); }
+};
+
 // "2.300–2.500": the lowest and highest listing.
-std::string market_range(language l, json::object const& row)
+std::string market_range(amounts const& money, json::object const& row)
 {
     auto const& m = md::object_at(row, "market");
-    return m.empty() ? "—" : shown(l, m, "min") + "–" + shown(l, m, "max");
+    return m.empty() ? "—" : money(m, "min") + "–" + money(m, "max");
 }
 
 // "min 2.300 · p25 2.350 · median 2.400 · p75 2.450 · max 2.500".
-std::string market_figures(language l, json::object const& row)
+std::string market_figures(amounts const& money, json::object const& row)
 {
     auto const& m = md::object_at(row, "market");
-    return say(l, "market.figures", {{"min", shown(l, m, "min")},
-                                     {"p25", shown(l, m, "p25")},
-                                     {"median", shown(l, m, "median")},
-                                     {"p75", shown(l, m, "p75")},
-                                     {"max", shown(l, m, "max")}});
+    return say(money.to.lang, "market.figures", {{"min", money(m, "min")},
+                                                 {"p25", money(m, "p25")},
+                                                 {"median", money(m, "median")},
+                                                 {"p75", money(m, "p75")},
+                                                 {"max", money(m, "max")}});
 }
 
 // "synthetic-alpha 2.300 (1), synthetic-bravo 2.400 (3)": each source's price and its listings.
-std::string source_prices(language l, json::object const& row)
+std::string source_prices(amounts const& money, json::object const& row)
 {
     std::string out;
     for (auto const& v : md::array_at(row, "by_source")) {
         auto const& s = v.get_object();
-        out += (out.empty() ? "" : ", ") + escape(text(s, "source")) + " " + shown(l, s, "price") + " (" +
+        out += (out.empty() ? "" : ", ") + escape(text(s, "source")) + " " + money(s, "price") + " (" +
                text(s, "listings") + ")";
     }
     return out;
 }
 
 // The market of one model's page: its figures, then a table of its sources.
-std::string market_section(json::object const& row, language l)
+std::string market_section(json::object const& row, amounts const& money)
 {
+    auto const l = money.to.lang;
     std::string out = say(l, "market.of_model", {{"listings", shown(l, row, "listings")},
                                                  {"sources", shown(l, row, "sources")},
-                                                 {"figures", market_figures(l, row)}}) + "\n\n";
+                                                 {"figures", market_figures(money, row)}}) + "\n\n";
     md::table t{say(l, "col.source"), ">" + say(l, "col.source_price"), ">" + say(l, "col.listings")};
     for (auto const& v : md::array_at(row, "by_source")) {
         auto const& s = v.get_object();
-        t.row({escape(text(s, "source")), shown(l, s, "price"), shown(l, s, "listings")});
+        t.row({escape(text(s, "source")), money(s, "price"), shown(l, s, "listings")});
     }
     return out + t.str();
 }
@@ -175,7 +189,7 @@ std::string sheet_markdown(json::object const& s, links const& to)
     std::string const week = text(s, "week");
     std::string out = "# " + say(l, "sheet.title", {{"week", week}}) + "\n\n";
     out += in_effect(s, l) + say(l, "sheet.published", {{"at", md::when(text(s, "published_at"))}}) + "\n\n";
-    out += say(l, "sheet.unit") + " " + rules_sentence(l) + "\n\n";
+    out += say(l, "sheet.unit") + " " + rules_sentence(l) + md::rounding_note(to) + "\n\n";
     std::string const cap_column = ">" + say(l, "col.cap_of_median", {{"percent", md::percent(l, rules::on_demand_of_median)}});
     // The HTML page adds each model's on-demand trend, a small chart linking to its history.
     bool const trend = to.target == render::format::html;
@@ -195,16 +209,17 @@ std::string sheet_markdown(json::object const& s, links const& to)
     std::string by_model;
     for (auto const& v : md::array_at(s, "prices")) {
         auto const& row = v.get_object();
+        amounts const money(to, text(row, "gpu"), week);
         std::vector<std::string> cells;
         if (at(row, "available").is_bool() && at(row, "available").get_bool())
-            cells = {gpu_link(row, to), shown(l, row, "median"), shown(l, row, "cap"), shown(l, row, "on_demand"),
-                     shown(l, row, "spot"), shown(l, row, "reserved"), shown(l, row, "headroom")};
+            cells = {gpu_link(row, to), money(row, "median"), money(row, "cap"), money(row, "on_demand"),
+                     money(row, "spot"), money(row, "reserved"), money(row, "headroom")};
         else
-            cells = {gpu_link(row, to), row.contains("median") ? shown(l, row, "median") : "—", "—",
+            cells = {gpu_link(row, to), row.contains("median") ? money(row, "median") : "—", "—",
                      say(l, "not_priced", {{"reason", md::unpriced_reason(l, row)}}), "—", "—", "—"};
         if (market)
             cells.insert(cells.end(), {row.contains("sources") ? shown(l, row, "sources") : "0",
-                                       shown(l, row, "observations"), market_range(l, row)});
+                                       shown(l, row, "observations"), market_range(money, row)});
         else
             cells.push_back(shown(l, row, "observations"));
         if (trend) {
@@ -215,8 +230,8 @@ std::string sheet_markdown(json::object const& s, links const& to)
         t.row(std::move(cells));
         if (has_market(row))
             by_model += "- " + say(l, "market.model", {{"model", gpu_link(row, to)},
-                                                       {"figures", market_figures(l, row)},
-                                                       {"sources", source_prices(l, row)}}) + "\n";
+                                                       {"figures", market_figures(money, row)},
+                                                       {"sources", source_prices(money, row)}}) + "\n";
     }
     out += t.str();
     // A filtered sheet (/v1/prices?vendor=…) shows fewer rows than the sheet prices: say both.
@@ -248,19 +263,20 @@ std::string price_markdown(json::object const& p, links const& to)
     std::string const id = text(p, "gpu");
     std::string const name = p.contains("name") ? text(p, "name") : id;
     std::string out = "# " + say(l, "price.title", {{"model", escape(name)}, {"week", text(p, "week")}}) + "\n\n";
-    out += in_effect(p, l) + ". " + rules_sentence(l) + "\n\n";
+    out += in_effect(p, l) + ". " + rules_sentence(l) + md::rounding_note(to) + "\n\n";
+    amounts const money(to, id, text(p, "week"));
     bool const priced = at(p, "available").is_bool() && at(p, "available").get_bool();
     if (priced) {
         out += rates_table(p, l) + "\n";
-        out += "- " + say(l, "price.median", {{"median", shown(l, p, "median")}, {"count", shown(l, p, "observations")}}) + "\n";
+        out += "- " + say(l, "price.median", {{"median", money(p, "median")}, {"count", shown(l, p, "observations")}}) + "\n";
         out += "- " + say(l, "price.cap", {{"percent", md::percent(l, rules::on_demand_of_median)},
-                                           {"cap", shown(l, p, "cap")},
-                                           {"headroom", shown(l, p, "headroom")}}) + "\n";
+                                           {"cap", money(p, "cap")},
+                                           {"headroom", money(p, "headroom")}}) + "\n";
     } else {
         out += say(l, "price.not_priced", {{"reason", md::unpriced_reason(l, p)}}) + "\n\n";
     }
     if (has_market(p))
-        out += (priced ? "\n" : "") + market_section(p, l);
+        out += (priced ? "\n" : "") + market_section(p, money);
     out += "\n" + md::link(say(l, "price.specifications", {{"model", name}}), to("/v1/gpus/" + id)) + " · " +
            md::link(say(l, "price.every_price"), to("/v1/prices")) + "\n";
     return out;
@@ -273,21 +289,25 @@ std::string price_history_markdown(json::object const& h, links const& to)
     std::string const name = text(h, "name");
     std::string out = "# " + say(l, "history.title", {{"model", escape(name)}}) + "\n\n";
     out += say(l, "history.intro", {{"count", text(h, "count")}, {"sheet", md::link(say(l, "history.sheet"), to("/v1/sheets"))}}) +
-           "\n\n";
+           md::rounding_note(to) + "\n\n";
     out += "![" + say(l, "history.chart_alt", {{"model", escape(name)}}) + "](" + text(h, "chart_url") + language_query("", l) + ")\n\n";
     md::table t{say(l, "col.week"), ">" + say(l, "col.observations"), ">" + say(l, "col.sources"),
                 ">" + say(l, "col.median"), ">" + say(l, "col.market_range"), ">" + say(l, "col.cap"),
                 ">" + say(l, "rate.on_demand"), ">" + say(l, "col.change"), ">" + say(l, "col.spot"),
                 ">" + say(l, "col.reserved"), say(l, "col.note")};
-    for (auto const& v : md::array_at(h, "weeks")) {
-        auto const& w = v.get_object();
+    auto const& weeks = md::array_at(h, "weeks");
+    for (std::size_t i = 0; i < weeks.size(); ++i) {
+        auto const& w = weeks[i].get_object();
         std::string const week = text(w, "week");
+        amounts const money(to, id, week);
         bool const priced = at(w, "available").is_bool() && at(w, "available").get_bool();
         auto const& change = md::object_at(w, "change");
+        auto const percent = on_demand_change(weeks, i, l);
         t.row({md::link(week, to("/v1/sheets/" + week)), shown(l, w, "observations"), shown(l, w, "sources"),
-               w.contains("median") ? shown(l, w, "median") : "—", market_range(l, w),
-               w.contains("cap") ? shown(l, w, "cap") : "—",
-               priced ? shown(l, w, "on_demand") : "—", change.empty() ? "—" : shown(l, change, "on_demand"),
+               w.contains("median") ? money(w, "median") : "—", market_range(money, w),
+               w.contains("cap") ? money(w, "cap") : "—",
+               priced ? shown(l, w, "on_demand") : "—",
+               change.empty() ? "—" : shown(l, change, "on_demand") + (percent ? " (" + *percent + ")" : ""),
                priced ? shown(l, w, "spot") : "—", priced ? shown(l, w, "reserved") : "—",
                priced ? "" : say(l, "not_priced", {{"reason", md::unpriced_reason(l, w)}})});
     }
@@ -383,7 +403,7 @@ std::string gpu_markdown(json::object const& g, links const& to)
         out += say(l, "gpu.no_sheet") + "\n\n";
     } else if (at(p, "available").is_bool() && at(p, "available").get_bool()) {
         out += rates_table(p, l) + "\n" +
-               say(l, "gpu.median", {{"median", shown(l, p, "median")},
+               say(l, "gpu.median", {{"median", amounts(to, id, "")(p, "median")},
                                      {"count", shown(l, p, "observations")},
                                      {"max", text(md::object_at(g, "instance_limits"), "max_gpus")}}) + " " +
                md::link(say(l, "gpu.this_week"), to("/v1/prices/" + id)) + ".\n\n";
@@ -391,7 +411,7 @@ std::string gpu_markdown(json::object const& g, links const& to)
         out += say(l, "gpu.not_priced", {{"reason", md::unpriced_reason(l, p)}}) + "\n\n";
     }
     if (auto const& p = md::object_at(g, "prices"); has_market(p))
-        out += market_section(p, l) + "\n";
+        out += market_section(p, amounts(to, id, "")) + "\n";
 
     out += "## " + say(l, "gpu.specifications") + "\n\n";
     auto const& tflops = md::object_at(g, "fp16_dense_tflops");

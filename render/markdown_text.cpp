@@ -2,6 +2,8 @@
 
 #include "render/html.hpp"
 
+#include "pricing/money.hpp"
+
 #include <cctype>
 #include <optional>
 #include <utility>
@@ -185,6 +187,27 @@ std::string shown(language lang, json::value const& v)
 }
 
 std::string shown(language lang, json::object const& o, std::string_view key) { return shown(lang, at(o, key)); }
+
+std::string amount(links const& to, json::object const& o, std::string_view key, std::string_view exact_url)
+{
+    auto const& v = at(o, key);
+    auto const units = to.target == format::html && v.is_string()
+                           ? std::optional(pricing::parse_decimal_units(v.get_string(), pricing::rules::finest_figure_decimals))
+                           : std::nullopt;
+    if (!units || !*units)
+        return shown(to.lang, v);
+    std::string const rounded = pricing::to_shown(**units, pricing::rules::finest_figure_decimals);
+    std::string const exact = pricing::decimal_string(**units, pricing::rules::finest_figure_decimals);
+    if (exact == rounded)
+        return number(to.lang, rounded);
+    return "[" + number(to.lang, rounded) + "](" + std::string(exact_url) + " \"" +
+           say(to.lang, "figure.exact", {{"value", dollars(to.lang, exact)}}) + "\")";
+}
+
+std::string rounding_note(links const& to)
+{
+    return to.target == format::html ? " " + say(to.lang, "figure.rounding", {{"mill", dollars(to.lang, "0.001")}}) : "";
+}
 
 namespace {
 

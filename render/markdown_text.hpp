@@ -5,6 +5,7 @@
 
 #include <boost/json/array.hpp>
 #include "pricing/rules.hpp"
+#include "render/format.hpp"
 #include "render/words.hpp"
 
 #include <boost/json/object.hpp>
@@ -41,6 +42,13 @@ std::string percent(language lang, pricing::rules::ratio r);
 // true/false as yes/no or oui/non, null as "—", other strings as they are. English is text().
 std::string shown(language lang, boost::json::value const& v);
 std::string shown(language lang, boost::json::object const& o, std::string_view key);
+// A money figure of `o` as the page `to` writes it. On an HTML page, for people, rounded to the mill
+// (pricing::to_shown) and, when rounding dropped digits, a link to `exact_url` (a JSON document that
+// publishes the figure) titled with the exact figure; in Markdown, which programs and auditors read,
+// exact as published (shown()). A figure that is not a plain decimal is shown() as it is.
+std::string amount(links const& to, boost::json::object const& o, std::string_view key, std::string_view exact_url);
+// The sentence that tells how amount() rounds, with a leading space; empty unless `to` is HTML.
+std::string rounding_note(links const& to);
 // Why a row of a sheet is not priced, escaped. The sheet's reason is English, as it was published
 // (and as audits compare it); a French page gives the rules' reason for too few observations in
 // French, and any other reason as published.

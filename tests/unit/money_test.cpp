@@ -14,6 +14,7 @@ using lcg::pricing::money;
 using lcg::pricing::parse_money;
 using lcg::pricing::to_cents;
 using lcg::pricing::to_decimal;
+using lcg::pricing::to_shown;
 
 namespace {
 
@@ -206,4 +207,20 @@ TEST_CASE("to_cents rounds half up to two decimals")
     CHECK(to_cents(micros(-16'800'000)) == "-16.80");
     CHECK(to_cents(micros(-4'999)) == "0.00");    // no negative zero
     CHECK(to_cents(micros(-1)) == "0.00");
+}
+
+TEST_CASE("to_shown rounds a figure to the mill, half away from zero, from any scale")
+{
+    CHECK(to_shown(12'345'675, 7) == "1.235");    // a median of an even count: half a micro
+    CHECK(to_shown(12'344'999, 7) == "1.234");
+    CHECK(to_shown(12'345'000, 7) == "1.235");    // exactly half a mill rounds up
+    CHECK(to_shown(123'449'999, 8) == "1.234");   // a cap, in hundredths of a micro
+    CHECK(to_shown(2'380'000, 6) == "2.380");     // a rate is a whole number of mills: unchanged
+    CHECK(to_shown(999'500, 6) == "1.000");       // carries into the dollars
+    CHECK(to_shown(499, 6) == "0.000");
+    CHECK(to_shown(0, 6) == "0.000");
+    CHECK(to_shown(1'234, 3) == "1.234");         // already mills
+    CHECK(to_shown(-1'500, 6) == "-0.002");       // half away from zero below zero too
+    CHECK(to_shown(-499, 6) == "0.000");          // no negative zero
+    CHECK(to_shown(9'223'372'036'854'775'807, 18) == "9.223");
 }

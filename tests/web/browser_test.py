@@ -11,6 +11,7 @@ Usage: browser_test.py --artifacts DIR
 """
 
 import argparse
+import decimal
 import html
 import html.parser
 import http.server
@@ -44,17 +45,21 @@ def required_env(name):
 
 
 class Dom(html.parser.HTMLParser):
-    """The text of every table row (cells), of h1/h3 headings and of <pre> elements."""
+    """The text of every table row (cells), of h1/h3 headings and of <pre> elements, and every link
+    with a title inside a table cell (href, title, text)."""
 
     def __init__(self):
         super().__init__()
-        self.rows, self.headings, self.pres = [], [], []
+        self.rows, self.headings, self.pres, self.titled_links = [], [], [], []
         self._cell = None
         self._row = None
         self._heading = None
         self._pre = None
+        self._link = None
 
     def handle_starttag(self, tag, attrs):
+        if tag == "a" and self._cell is not None and dict(attrs).get("title"):
+            self._link = [dict(attrs)["href"], dict(attrs)["title"], ""]
         if tag == "tr":
             self._row = []
         elif tag in ("td", "th") and self._row is not None:
@@ -65,6 +70,9 @@ class Dom(html.parser.HTMLParser):
             self._pre = ""
 
     def handle_endtag(self, tag):
+        if tag == "a" and self._link is not None:
+            self.titled_links.append(tuple(self._link))
+            self._link = None
         if tag in ("td", "th") and self._cell is not None:
             self._row.append(" ".join(self._cell.split()))
             self._cell = None
@@ -79,6 +87,8 @@ class Dom(html.parser.HTMLParser):
             self._pre = None
 
     def handle_data(self, data):
+        if self._link is not None:
+            self._link[2] += data
         if self._cell is not None:
             self._cell += data
         if self._heading is not None:
@@ -193,6 +203,36 @@ def table_rows(dom, first_header):
     return out
 
 
+def to_mill(exact):
+    """A figure as pages for people show it: to the mill, halves up (pricing::to_shown)."""
+    return str(decimal.Decimal(exact).quantize(decimal.Decimal("0.001"), rounding=decimal.ROUND_HALF_UP))
+
+
+def check_exact_figures(chromium, base, dom, sheet):
+    """Issue 28, item 6: each figure that the sheet's HTML rounds to the mill is a link, titled with
+    the exact figure, to that week's price of the model as JSON, which publishes the figure exactly."""
+    links = {}
+    for href, title, text in dom.titled_links:
+        links.setdefault(href, []).append((title, text))
+    rounded = 0
+    for price in sheet["prices"]:
+        href = f"/v1/prices/{price['gpu']}.json?week={sheet['week']}"
+        for key in ("median", "cap", "headroom"):
+            exact = price.get(key)
+            if exact is None or decimal.Decimal(to_mill(exact)) == decimal.Decimal(exact):
+                continue
+            rounded += 1
+            check((f"exact value: ${exact}", to_mill(exact)) in links.get(href, []),
+                  f"{price['gpu']} {key}: {to_mill(exact)} links to {href} titled with {exact}")
+    check(rounded > 0, "the sample sheet has figures finer than the mill, to round")
+    # One click away: follow one rounded median's link in Chromium and read the exact figure there.
+    finer = next(p for p in sheet["prices"] if p.get("median") and decimal.Decimal(to_mill(p["median"])) != decimal.Decimal(p["median"]))
+    shown = parse_dom(chromium.dump_dom(base + f"/v1/prices/{finer['gpu']}.json?week={sheet['week']}"))
+    followed = json.loads(html.unescape(shown.pres[0])) if shown.pres else {}
+    check(followed.get("median") == finer["median"],
+          f"the link of {finer['gpu']}'s median shows its exact median {finer['median']} ({followed.get('median')})")
+
+
 def check_prices(chromium, base, artifacts):
     sheet = get_json(base + "/v1/prices")
     dom_text = chromium.dump_dom(base + "/v1/prices")
@@ -208,12 +248,14 @@ def check_prices(chromium, base, artifacts):
         if row is None or not price["available"]:
             continue
         # Rules version 2: sources and listings where version 1 had the observations.
-        expected = [price["name"], price["median"], price["cap"], price["on_demand"], price["spot"], price["reserved"],
-                    price["headroom"], str(price["sources"]), str(price["listings"])]
-        check(row[:9] == expected, f"prices row {row} equals the JSON {expected}")
+        # Shown to the mill; the rates are whole mills already.
+        expected = [price["name"], to_mill(price["median"]), to_mill(price["cap"]), price["on_demand"], price["spot"],
+                    price["reserved"], to_mill(price["headroom"]), str(price["sources"]), str(price["listings"])]
+        check(row[:9] == expected, f"prices row {row} equals the JSON {expected} to the mill")
     h100 = next(p for p in sheet["prices"] if p["gpu"] == "h100-sxm")
     check([h100["median"], h100["on_demand"], h100["spot"], h100["reserved"]] == ["2.400", "1.680", "0.840", "1.092"],
           "the H100 SXM row is the worked example")
+    check_exact_figures(chromium, base, dom, sheet)
     chromium.screenshot(base + "/v1/prices", os.path.join(artifacts, "prices.png"))
 
 
@@ -227,6 +269,49 @@ def check_sparklines(chromium, base):
         check(f'href="/v1/prices/{gpu}/history.html?lang=en"' in dom_text, f"{gpu}'s sparkline links to its history page")
     svg = chromium.dump_dom(base + "/v1/prices/h100-sxm/sparkline.svg")
     check("<polyline" in svg, "the sparkline draws a line")
+    table = get_json(base + "/v1/history")
+    for gpu in table["gpus"]:
+        check_sparkline(chromium, base, gpu, [w["rates"].get(gpu) for w in table["weeks"]])
+
+
+SPARK_TOP, SPARK_BOTTOM = 2, 22  # the frame of a sparkline's line, in its 24 px height
+CHANGE = re.compile(r'<text class="change"[^>]*>([^<]*)</text>')
+
+
+def week_on_week(before, now):
+    """The change as the pages print it (pricing::week_on_week_percent), from the published rates."""
+    if before is None or now is None or decimal.Decimal(before) <= 0:
+        return "—"
+    diff = decimal.Decimal(now) - decimal.Decimal(before)
+    if diff == 0:
+        return "0 %"
+    tenths = (abs(diff) * 100 / decimal.Decimal(before)).quantize(decimal.Decimal("0.1"), rounding=decimal.ROUND_HALF_UP)
+    return ("-" if diff < 0 else "+") + str(tenths) + " %"
+
+
+def check_sparkline(chromium, base, gpu, rates):
+    """Issue 28, item 6: a model's sparkline, as Chromium loads it, spans the model's own range
+    (its lowest rate at the bottom of the frame, its highest at the top; a flat series across the
+    middle) and prints the on-demand change from the week before beside the line."""
+    svg = chromium.dump_dom(base + f"/v1/prices/{gpu}/sparkline.svg")
+    ys = [int(y) for points in re.findall(r'points="([^"]*)"', svg) for y in re.findall(r",(\d+)", points)]
+    priced = [decimal.Decimal(r) for r in rates if r is not None]
+    check(len(ys) == len(priced), f"{gpu}'s sparkline has {len(ys)} points for {len(priced)} priced weeks")
+    if not ys:
+        return
+    if max(priced) - min(priced) >= max(priced) * decimal.Decimal("0.02"):
+        check(min(ys) == SPARK_TOP and max(ys) == SPARK_BOTTOM,
+              f"{gpu}'s sparkline spans the height: y from {min(ys)} to {max(ys)}")
+        low, high = min(priced), max(priced)
+        for rate, y in zip(priced, ys):
+            expected = SPARK_BOTTOM - (rate - low) * (SPARK_BOTTOM - SPARK_TOP) / (high - low)
+            check(abs(y - expected) <= 1, f"{gpu}: {rate} drawn at y {y}, its place in the range is {expected:.1f}")
+    else:
+        check(max(ys) - min(ys) <= SPARK_BOTTOM - SPARK_TOP, f"{gpu}'s small moves stay within the frame")
+    change = CHANGE.search(svg)
+    expected = week_on_week(rates[-2] if len(rates) > 1 else None, rates[-1])
+    check(change is not None and change.group(1) == expected,
+          f"{gpu}'s sparkline prints the change {expected} ({change.group(1) if change else 'nothing'})")
 
 
 CIRCLE = re.compile(r'<circle data-series="([a-z_]+)" data-week="([0-9W-]+)" data-value="([0-9.]+)" '
@@ -330,8 +415,15 @@ def check_french(chromium, base, artifacts):
     rows = {row[0]: row for row in table_rows(dom, "GPU")}
     h100 = next(p for p in sheet["prices"] if p["gpu"] == "h100-sxm")
     row = rows.get(h100["name"], [])
-    check(row[1:4] == [h100[k].replace(".", ",") for k in ("median", "cap", "on_demand")],
-          f"the French row {row[1:4]} has the JSON's figures with a decimal comma")
+    check(row[1:4] == [to_mill(h100[k]).replace(".", ",") for k in ("median", "cap", "on_demand")],
+          f"the French row {row[1:4]} has the JSON's figures, to the mill, with a decimal comma")
+    titles = [title for _, title, _ in dom.titled_links]
+    check(any(t.startswith("valeur exacte\u202f: ") and t.endswith("\u202f$") for t in titles),
+          "the French page titles a rounded figure with its exact value, the French way")
+    spark = chromium.dump_dom(base + "/v1/prices/h100-sxm/sparkline.svg?lang=fr")
+    change = CHANGE.search(spark)
+    check(change is not None and (change.group(1) == "0\u202f%" or re.fullmatch("[+\u2212][0-9]+,[0-9]\u202f%", change.group(1))),
+          f"the French sparkline prints its change the French way ({change.group(1) if change else 'nothing'})")
     check('href="/v1/gpus.html?lang=fr"' in page and 'href="/v1/prices.html?lang=en"' in page,
           "the French navigation stays in French and links back to English")
     catalog = parse_dom(chromium.dump_dom(base + "/v1/gpus.html?lang=fr"))
@@ -449,8 +541,8 @@ def main():
             check(os.path.exists(path) and os.path.getsize(path) > 10_000, f"screenshot {path} saved")
     finally:
         server.stop()
-    checks = ("prices, sparklines, history chart, catalog, glossary, Markdown display, French pages and no "
-              "sideways scrolling at 390 px")
+    checks = ("prices (to the mill, exact figures a link away), sparklines (each model's range, the change beside), "
+              "history chart, catalog, glossary, Markdown display, French pages and no sideways scrolling at 390 px")
     if FAILURES:
         print(f"0 passed, {len(FAILURES)} failed: browser end-to-end ({checks})")
         return 1

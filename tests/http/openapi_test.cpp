@@ -10,6 +10,9 @@
 #include <doctest/doctest.h>
 
 #include <set>
+#include <string>
+#include <string_view>
+#include <vector>
 
 using namespace lcg;
 using namespace lcg::testing;
@@ -135,5 +138,67 @@ TEST_CASE("each operation's OpenAPI parameters are its MCP input schema's proper
                     CHECK(*documented == *declared);
             }
         }
+    }
+}
+
+namespace {
+
+// Every "$ref" of a JSON value, at any depth, and whether a "$defs" appears anywhere.
+void collect_refs(boost::json::value const& v, std::vector<std::string>& refs, bool& nested_defs)
+{
+    if (auto const* o = v.if_object()) {
+        for (auto const& [key, sub] : *o) {
+            if (key == "$defs")
+                nested_defs = true;
+            if (key == "$ref" && sub.is_string())
+                refs.emplace_back(sub.get_string());
+            collect_refs(sub, refs, nested_defs);
+        }
+    } else if (auto const* a = v.if_array()) {
+        for (auto const& sub : *a)
+            collect_refs(sub, refs, nested_defs);
+    }
+}
+
+// The value a local reference ("#/components/schemas/Sheet") names, or null.
+boost::json::value const* resolve(boost::json::value const& root, std::string_view ref)
+{
+    if (!ref.starts_with("#/"))
+        return nullptr;
+    auto const* at = &root;
+    for (std::string_view rest = ref.substr(2); at;) {
+        auto const slash = rest.find('/');
+        std::string token(rest.substr(0, slash));
+        for (auto i = token.find('~'); i != std::string::npos; i = token.find('~', i + 1))
+            token.replace(i, 2, token[i + 1] == '1' ? "/" : "~");
+        auto const* o = at->if_object();
+        at = o ? o->if_contains(token) : nullptr;
+        if (slash == std::string_view::npos)
+            break;
+        rest.remove_prefix(slash + 1);
+    }
+    return at;
+}
+
+}
+
+TEST_CASE("every reference of the OpenAPI description resolves, and no schema nests $defs (generators read them)")
+{
+    boost::json::value const spec = openapi();
+    std::vector<std::string> refs;
+    bool nested_defs = false;
+    collect_refs(spec, refs, nested_defs);
+    CHECK_FALSE(nested_defs);
+    CHECK(refs.size() > 100);
+    for (auto const& ref : refs) {
+        CAPTURE(ref);
+        CHECK(resolve(spec, ref) != nullptr);
+    }
+    // A definition that several output schemas share is one component, which their documents name.
+    auto const& schemas = spec.at("components").at("schemas").as_object();
+    REQUIRE(schemas.contains("Decimal"));
+    for (auto const* document : {"SheetRow", "Estimate", "Catalog", "Sizing"}) {
+        CAPTURE(document);
+        CHECK(boost::json::serialize(schemas.at(document)).find("\"#/components/schemas/Decimal\"") != std::string::npos);
     }
 }

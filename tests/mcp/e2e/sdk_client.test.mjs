@@ -21,59 +21,14 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 
+import { calls, toolNames } from './tool_calls.mjs';
+
 const base = process.env.LCG_MCP_BASE;
 const binary = process.env.LCG_BINARY;
 const databaseUrl = process.env.LCG_MCP_DATABASE_URL;
 if (!base || !binary || !databaseUrl)
   throw new Error('LCG_MCP_BASE, LCG_BINARY and LCG_MCP_DATABASE_URL must be set: run tests/mcp/e2e/run sdk');
 const mcpUrl = `${base}/mcp`;
-
-const toolNames = ['get_prices', 'get_price_history', 'get_history', 'verify_quote', 'get_gpu', 'list_gpus', 'compare_gpus', 'estimate_job_cost', 'size_model',
-  'find_cheapest', 'rent_vs_buy', 'transfer_time', 'check_instance', 'get_inventory', 'explain_term', 'search_glossary', 'get_methodology'];
-
-// Valid and invalid arguments for every tool. Invalid ones must come back as isError results whose
-// text says what is accepted (or names what is wrong).
-const calls = {
-  get_prices: { valid: [{}, { sort: 'price' }, { gpu: 'h100-sxm' }, { vendor: 'nvidia', min_vram_gb: 80 },
-    { max_price: 1.5, tier: 'spot' }, { week: 'latest', vendor: 'amd' }],
-    invalid: [{ tier: 'weekly' }, { gpu: 'no-such-gpu' }, { colour: 'red' }, { week: 'last week' }, { week: '2019-W01' }] },
-  get_price_history: { valid: [{ gpu: 'h100-sxm' }, { gpu: 'MI300X' }], invalid: [{}, { gpu: 'h999' }] },
-  get_history: { valid: [{}, { tier: 'reserved' }], invalid: [{ tier: 'weekly' }, { gpu: 'h100-sxm' }] },
-  verify_quote: { valid: [{ gpu: 'h100-sxm', tier: 'spot', price: 0.84 }, { gpu: 'mi300x', price: 1, week: 'latest' },
-    { gpu: 'h100-sxm', tier: 'interruptible', price: 0 }],
-    invalid: [{ gpu: 'h100-sxm' }, { price: 1 }, { gpu: 'h100-sxm', price: '0.84' }, { gpu: 'h100-sxm', price: -1 },
-      { gpu: 'h100-sxm', price: 1, week: '2019-W01' }] },
-  get_gpu: { valid: [{ gpu: 'h100-sxm' }, { gpu: 'A100-80GB-SXM' }], invalid: [{}, { gpu: 'h999' }] },
-  list_gpus: { valid: [{}, { vendor: 'amd' }, { mig: true, min_vram_gb: 80 }],
-    invalid: [{ mig: 'yes' }, { vendor: 'intel' }] },
-  get_inventory: { valid: [{}, { gpu: 'h100-sxm' }, { region: 'eu-paris-2' }],
-    invalid: [{ region: 'mars-1' }, { gpu: 5 }] },
-  search_glossary: { valid: [{}, { q: 'spot' }, { category: 'pricing-billing', lang: 'fr' }],
-    invalid: [{ q: '!!' }, { category: 'nope' }, { lang: 'de' }] },
-  compare_gpus: { valid: [{ gpus: ['h100-sxm', 'a100-80gb-sxm', 'l40s'] }],
-    invalid: [{ gpus: ['h100-sxm'] }, { gpus: ['h100-sxm', 'nope'] }, {}] },
-  estimate_job_cost: { valid: [{ gpu: 'h100-sxm', seconds: 720 }, { gpu: 'h100-sxm', gpus: 2, hours: 10.5,
-    storage_gb: 250, egress_gb: 12.5, tokens_per_second: 1500 }, { gpu: 'l40s', hours: 3, tier: 'reserved',
-    images_per_hour: 1200 }], invalid: [{ gpu: 'h100-sxm' }, { gpu: 'h100-sxm', hours: 1, seconds: 3600 },
-    { gpu: 'h100-sxm', hours: -2 }, { gpu: 'h100-sxm', gpus: 99, hours: 1 }] },
-  size_model: { valid: [{ params_b: 70, precision: 'int8' }, { params_b: 8, precision: 'bf16', gpu: 'l4' }],
-    invalid: [{ params_b: 70 }, { params_b: 0, precision: 'fp16' }, { params_b: 70, precision: 'fp64' }] },
-  find_cheapest: { valid: [{ params_b: 70, precision: 'int8', hours: 10 }, { vram_gb: 40, tier: 'spot' },
-    { params_b: 5000, precision: 'fp32' }], invalid: [{}, { vram_gb: 40, params_b: 7, precision: 'fp16' },
-    { vram_gb: 40, hours: 100000 }] },
-  check_instance: { valid: [{ gpu: 'h100-sxm', gpus: 8, vcpus: 64, memory_gib: 512, cpu_generation: 'v7' },
-    { gpu: 'h100-sxm', gpus: 8, vcpus: 4096, memory_gib: 65536, cpu_generation: 'v1' }],
-    invalid: [{ gpu: 'h100-sxm' }, { gpu: 'h100-sxm', vcpus: 8, memory_gib: 64, cpu_generation: 'seven' }] },
-  explain_term: { valid: [{ term: 'gpu-hour' }, { term: 'cle api', lang: 'fr' }, { term: 'Clé API', lang: 'fr' },
-    { term: 'reserved' }], invalid: [{ term: 'qwxzv' }, { term: 'gpu-hour', lang: 'de' }, {}] },
-  rent_vs_buy: { valid: [{ gpu: 'h100-sxm', gpus: 8, purchase_price: 250000, power_watts: 10200, electricity_price: 0.12, hosting_per_month: 1500, utilisation: 60, months: 36 },
-    { gpu: 'l40s', tier: 'reserved', week: 'latest', purchase_price: 9000, power_watts: 450, electricity_price: 0.3,
-      hosting_per_month: 0, utilisation: 100, months: 120 }],
-    invalid: [{ gpu: 'h100-sxm', utilisation: 60, months: 36 }, { gpu: 'h100-sxm', purchase_price: 250000, power_watts: 10200, electricity_price: 0.12, hosting_per_month: 1500, utilisation: 101, months: 36 },
-      { gpu: 'h100-sxm', purchase_price: 250000, power_watts: 10200, electricity_price: 0.12, hosting_per_month: 1500, utilisation: 60, months: 0 }, { gpu: 'h100-sxm', purchase_price: 250000, power_watts: 10200, electricity_price: 0.12, hosting_per_month: 1500, utilisation: '60', months: 36 }] },
-  transfer_time: { valid: [{}, { gb: 10 }, { gb: 0.5 }], invalid: [{ gb: 0 }, { gb: '10' }, { gb: 2000000 }] },
-  get_methodology: { valid: [{}], invalid: [{ verbose: true }] },
-};
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 

@@ -5,10 +5,14 @@
 
 #include "pricing/catalog.hpp"
 #include "pricing/sheet.hpp"
+#include "pricing/signing.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace lcg::api {
 
@@ -16,6 +20,21 @@ namespace lcg::api {
 struct document_ref {
     std::string_view mime_type;
     std::string_view text;
+};
+
+// The publication log (DESIGN §10) as the proofs need it; hashes are base64, as checkpoints write
+// them. server/ computes them over the snapshot's Merkle tree (RFC 6962).
+class log_view {
+public:
+    virtual ~log_view() = default;
+    virtual std::uint64_t size() const = 0;
+    virtual std::string origin() const = 0;  // "" before the first signed checkpoint
+    virtual std::string entry(std::uint64_t index) const = 0;
+    virtual std::string leaf_hash(std::uint64_t index) const = 0;
+    virtual std::string root_hash(std::uint64_t size) const = 0;
+    // index < size ≤ size(); 0 < old_size ≤ size ≤ size().
+    virtual std::vector<std::string> inclusion_proof(std::uint64_t index, std::uint64_t size) const = 0;
+    virtual std::vector<std::string> consistency_proof(std::uint64_t old_size, std::uint64_t size) const = 0;
 };
 
 // What the operations (and the MCP core) read: one consistent, immutable state of the service. server/ implements it over
@@ -38,6 +57,10 @@ public:
     // (JSON), "/v1/prices.md", "/v1/gpus/h100-sxm", "/v1/glossary?lang=en", "/v1/glossary/gpu-hour.md?lang=fr"
     // (render::url_in). Empty when nothing is published there.
     virtual std::optional<document_ref> document(std::string_view path) const = 0;
+    // The publication log; null where there is none (a view built by hand, an upstream without one).
+    virtual log_view const* log() const { return nullptr; }
+    // The versions the log holds of a week's sheet (a sheet's `publication` member); null when none.
+    virtual pricing::publication_record const* publication(pricing::iso_week) const { return nullptr; }
 };
 
 }

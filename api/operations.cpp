@@ -6,6 +6,7 @@
 #include "render/costing_json.hpp"
 #include "render/glossary_json.hpp"
 #include "render/json.hpp"
+#include "render/log_proof.hpp"
 #include "render/quote.hpp"
 #include "render/rent_vs_buy.hpp"
 #include "render/transfer.hpp"
@@ -29,6 +30,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <variant>
 
 namespace lcg::api {
@@ -126,7 +128,8 @@ result get_prices(request& r)
         return no_sheet();
     if (query->empty() && sheet == r.data.current_sheet())
         return published("/v1/prices");
-    return computed(render::sheet_json(*sheet, cat, pricing::select_prices(*query, *sheet, cat), r.lang));
+    return computed(render::sheet_json(*sheet, cat, pricing::select_prices(*query, *sheet, cat), r.lang,
+                                       r.data.publication(sheet->week)));
 }
 
 constexpr parameter gpu_parameters[] = {gpu_id, lang};
@@ -509,6 +512,81 @@ result transfer_time(request& r)
     return computed(render::transfer_json(*micro_gb, times, r.lang));
 }
 
+// ---- the publication log ------------------------------------------------------------------------
+
+// A log of a publication a week for ages stays far below this; the bound keeps a size from overflowing.
+constexpr std::int64_t max_log_index = std::int64_t{1} << 40;
+
+constexpr parameter log_proof_parameters[] = {
+    {"index", vt::integer, "An entry of the log, from 0: prove it is among the first `size` entries", false, {}, 0,
+     max_log_index},
+    {"from", vt::integer, "An earlier size of the log: prove that the log of `size` entries extends it", false, {}, 1,
+     max_log_index},
+    {"size", vt::integer, "The size of the log the proof is against (default: its size now, the newest checkpoint's)",
+     false, {}, 1, max_log_index},
+    lang};
+
+// A whole number argument within the parameter's bounds, if given; over HTTP it arrives as text.
+std::variant<std::optional<std::uint64_t>, failure> count_argument(request& r, parameter const& p)
+{
+    auto const text = take(r, p.name);
+    if (!text)
+        return std::optional<std::uint64_t>();
+    std::uint64_t v = 0;
+    auto const [end, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
+    if (ec != std::errc() || end != text->data() + text->size() || static_cast<std::int64_t>(v) < p.minimum.value_or(0) ||
+        v > static_cast<std::uint64_t>(p.maximum.value_or(max_log_index)))
+        return refused(pricing::invalid(std::string(p.name) + " is a whole number from " +
+                                            std::to_string(p.minimum.value_or(0)) + ", not " + pricing::quote(*text),
+                                        std::string(p.name) + " est un nombre entier à partir de " +
+                                            std::to_string(p.minimum.value_or(0)) + ", pas " + pricing::quote(*text)),
+                       std::string(p.name));
+    return std::optional<std::uint64_t>(v);
+}
+
+result get_log_proof(request& r)
+{
+    auto const* log = r.data.log();
+    auto const index_arg = count_argument(r, log_proof_parameters[0]);
+    auto const from_arg = count_argument(r, log_proof_parameters[1]);
+    auto const size_arg = count_argument(r, log_proof_parameters[2]);
+    for (auto const* a : {&index_arg, &from_arg, &size_arg})
+        if (auto const* f = std::get_if<failure>(a))
+            return *f;
+    auto const index = std::get<0>(index_arg), from = std::get<0>(from_arg);
+    auto const size = std::get<0>(size_arg).value_or(log ? log->size() : 0);
+    if (!log || log->size() == 0 || log->origin().empty())
+        return failure{pricing::errc::unavailable, "", "the publication log has no signed checkpoint yet", {},
+                       "le journal des publications n’a pas encore de point de contrôle signé"};
+    if (index.has_value() == from.has_value())
+        return refused(pricing::invalid("give exactly one of index (an inclusion proof) and from (a consistency proof)",
+                                        "donnez index (preuve d’inclusion) ou from (preuve de cohérence), pas les deux"),
+                       index ? "from" : "index");
+    if (size > log->size())
+        return refused(pricing::invalid("size is at most " + std::to_string(log->size()) + ", the log's size now",
+                                        "size vaut au plus " + std::to_string(log->size()) + ", la taille du journal"),
+                       "size");
+    if ((index && *index >= size) || (from && *from > size))
+        return refused(pricing::invalid(index ? "index must be below size" : "from must be at most size",
+                                        index ? "index doit être inférieur à size" : "from doit valoir au plus size"),
+                       index ? "index" : "from");
+    render::log_proof p;
+    p.origin = log->origin();
+    p.size = size;
+    p.root_hash = log->root_hash(size);
+    if (index) {
+        p.index = index;
+        p.entry = log->entry(*index);
+        p.leaf_hash = log->leaf_hash(*index);
+        p.proof = log->inclusion_proof(*index, size);
+    } else {
+        p.from = from;
+        p.from_root_hash = log->root_hash(*from);
+        p.proof = log->consistency_proof(*from, size);
+    }
+    return computed(render::log_proof_json(p, r.lang));
+}
+
 constexpr parameter rent_vs_buy_parameters[] = {
     gpu_id,
     {"gpus", vt::integer, "GPUs rented, or bought (default 1)", false, {}, 1, rules::max_requested_gpus},
@@ -635,6 +713,12 @@ auto const registry = std::to_array<operation>({
      "The glossary's terms (with this week's figures) in English or French: all of them with the three questions, "
      "or those of a category, or the terms and questions matching words (q).",
      glossary_parameters, search_glossary, &render::glossary_view, "glossary", "q=reserved&lang=en"},
+    {"get_log_proof", "/v1/log/proof", "Prove the publication log",
+     "A proof, in RFC 6962's hashing, over the append-only log of every publication, correction and re-signing of a "
+     "sheet: with index, that the entry is in the log of size entries (an audit path); with from, that the log of "
+     "size entries extends its first from entries (a consistency proof). Compare the root with a checkpoint of that "
+     "size (/v1/log/checkpoint); /v1/log lists the entries.",
+     log_proof_parameters, get_log_proof, &render::log_proof_view, "log_proof", "index=1&size=2"},
     {"get_methodology", "/v1/methodology", "How prices are set",
      "The published pricing rules: the market median, on-demand at most 70 % of it, spot and reserved shares, "
      "rounding, the observation window, per-second billing, storage and network rates, account terms, PowerScore, "

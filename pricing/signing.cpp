@@ -2,6 +2,8 @@
 
 #include "rules.hpp"
 
+#include <algorithm>
+
 namespace lcg::pricing {
 
 namespace {
@@ -101,6 +103,11 @@ std::chrono::seconds publication_delay(iso_week week, instant published_at)
 {
     auto const since = published_at - monday_of(week);
     return since > std::chrono::seconds(rules::publication_grace_seconds) ? since : std::chrono::seconds(0);
+}
+
+bool publication_record::corrected() const
+{
+    return std::any_of(versions.begin(), versions.end(), [](sheet_version const& v) { return v.kind == "correction"; });
 }
 
 }

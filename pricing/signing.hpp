@@ -121,6 +121,25 @@ inline bool published_in_time(instant effective_from, instant published_at) { re
 // afterwards (a backfill) is late by weeks, and says so.
 std::chrono::seconds publication_delay(iso_week week, instant published_at);
 
+// One version of a week's sheet as the publication log holds it (DESIGN §10): its entry's index,
+// what the entry records (a publication, a correction, a signature), when the version was
+// published and when it was logged, and a correction's reason.
+struct sheet_version {
+    std::uint64_t log_index = 0;
+    std::string kind;
+    instant published_at;
+    instant logged_at;
+    std::string reason;
+    bool operator==(sheet_version const&) const = default;
+};
+// Every logged version of a week, oldest first, and how late its first publication was.
+struct publication_record {
+    std::vector<sheet_version> versions;
+    std::chrono::seconds late_by{0};
+    bool corrected() const;
+    bool operator==(publication_record const&) const = default;
+};
+
 // Every key the service has published, old ones included, so that old sheets keep verifying.
 struct key_ring {
     std::vector<public_key> keys;

@@ -45,7 +45,8 @@ std::string entry_summary(pricing::price_sheet const& sheet, pricing::price_shee
 
 }
 
-std::string sheets_feed(std::span<const pricing::price_sheet> sheets, language l)
+std::string sheets_feed(std::span<const pricing::price_sheet> sheets, language l,
+                        std::map<pricing::iso_week, pricing::publication_record> const* publications)
 {
     // The French feed is another feed: its own id, its entries' own ids, links to French pages.
     std::string const id_suffix = l == language::en ? "" : ":" + std::string(glossary::to_string(l));
@@ -66,14 +67,26 @@ std::string sheets_feed(std::span<const pricing::price_sheet> sheets, language l
     for (std::size_t i = sheets.size(); i-- > 0;) {
         auto const& sheet = sheets[i];
         std::string const week = pricing::to_string(sheet.week);
+        pricing::publication_record const* record = nullptr;
+        if (publications)
+            if (auto const it = publications->find(sheet.week); it != publications->end() && it->second.corrected())
+                record = &it->second;
+        std::string correction;
+        if (record)
+            for (auto const& v : record->versions)
+                if (v.kind == "correction")
+                    correction = say(l, "feed.corrected", {{"at", pricing::to_rfc3339(v.published_at)}}) +
+                                 (v.reason.empty() ? "" : " " + v.reason) + " ";
         out += "  <entry>\n";
-        out += "    " + element("title", say(l, "feed.entry_title", {{"week", week}})) + "\n";
+        out += "    " + element("title", say(l, "feed.entry_title", {{"week", week}}) +
+                                     (record ? " " + say(l, "feed.corrected_title") : "")) + "\n";
         out += "    <id>urn:lowcostgpu:sheet:" + week + id_suffix + "</id>\n";
         out += "    <link rel=\"alternate\" type=\"application/json\" href=\"" + html_escape("/v1/sheets/" + week + query) + "\"/>\n";
         out += "    <link rel=\"alternate\" type=\"text/html\" href=\"" + html_escape("/v1/sheets/" + week + ".html" + query) + "\"/>\n";
-        out += "    " + element("published", pricing::to_rfc3339(sheet.published_at)) + "\n";
+        auto const first = record ? record->versions.front().published_at : sheet.published_at;
+        out += "    " + element("published", pricing::to_rfc3339(first)) + "\n";
         out += "    " + element("updated", pricing::to_rfc3339(sheet.published_at)) + "\n";
-        out += "    " + element("summary", entry_summary(sheet, i > 0 ? &sheets[i - 1] : nullptr, l)) + "\n";
+        out += "    " + element("summary", correction + entry_summary(sheet, i > 0 ? &sheets[i - 1] : nullptr, l)) + "\n";
         out += "  </entry>\n";
     }
     return out + "</feed>\n";

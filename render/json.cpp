@@ -88,22 +88,37 @@ json::object sheet_row_json(pricing::sheet_row const& row, pricing::gpu_model co
     return o;
 }
 
-json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog const& catalog, language lang)
+json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog const& catalog, language lang,
+                        pricing::publication_record const* record)
 {
     std::vector<pricing::sheet_row const*> rows;
     for (auto const& row : sheet.rows)
         rows.push_back(&row);
-    return sheet_json(sheet, catalog, rows, lang);
+    return sheet_json(sheet, catalog, rows, lang, record);
+}
+
+json::object publication_json(pricing::publication_record const& record)
+{
+    json::array versions;
+    for (auto const& v : record.versions)
+        versions.push_back(json::object{{"log_index", v.log_index},
+                                        {"kind", v.kind},
+                                        {"published_at", pricing::to_rfc3339(v.published_at)},
+                                        {"logged_at", pricing::to_rfc3339(v.logged_at)},
+                                        {"reason", optional_text(v.reason)},
+                                        {"signed_bytes", "/v1/log/entries/" + std::to_string(v.log_index) + "/signed.txt"}});
+    return {{"late_by_seconds", record.late_by.count()}, {"corrected", record.corrected()}, {"versions", std::move(versions)}};
 }
 
 json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog const& catalog,
-                        std::span<const pricing::sheet_row* const> selected, language lang)
+                        std::span<const pricing::sheet_row* const> selected, language lang,
+                        pricing::publication_record const* record)
 {
     json::array rows;
     for (auto const* row : selected)
         rows.push_back(sheet_row_json(*row, catalog.find(row->gpu)));
     std::string const week = pricing::to_string(sheet.week);
-    return {{"week", week},
+    json::object out{{"week", week},
             {"effective_from", pricing::to_rfc3339(sheet.effective_from)},
             {"effective_until", pricing::to_rfc3339(sheet.effective_until)},
             {"published_at", pricing::to_rfc3339(sheet.published_at)},
@@ -120,6 +135,9 @@ json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog cons
             {"signature", optional_text(sheet.signature)},
             {"key_id", optional_text(sheet.key_id)},
             {"signed_bytes_url", "/v1/sheets/" + week + "/signed.txt"}};
+    if (record)
+        out["publication"] = publication_json(*record);
+    return out;
 }
 
 json::object price_json(pricing::price_sheet const& sheet, pricing::sheet_row const& row,

@@ -39,12 +39,19 @@ bool any_sample(std::span<const pricing::price_sheet> sheets);
 // A model's line: its figures (pricing::published_figures) and, on a rules version 2 row with
 // listings, `listings`, `sources`, `market` {min, p25, median, p75, max} and `by_source`.
 boost::json::object sheet_row_json(pricing::sheet_row const& row, pricing::gpu_model const* model);
+// With `record` (the versions the publication log holds of its week), a `publication` member:
+// publication_json.
 boost::json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog const& catalog,
-                               language lang = language::en);
+                               language lang = language::en, pricing::publication_record const* record = nullptr);
 // The same sheet with only the rows selected (pricing::select_prices), in their order: the body of
 // /v1/prices with filters. The sheet-wide figures (observations, priced_models) stay the sheet's.
 boost::json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog const& catalog,
-                               std::span<const pricing::sheet_row* const> rows, language lang = language::en);
+                               std::span<const pricing::sheet_row* const> rows, language lang = language::en,
+                               pricing::publication_record const* record = nullptr);
+// {"late_by_seconds" (0 when published on its Monday), "corrected", "versions": [{"log_index",
+//  "kind", "published_at", "logged_at", "reason" (or null), "signed_bytes" (where that version
+//  stays readable)}]}, oldest version first.
+boost::json::object publication_json(pricing::publication_record const& record);
 // One model's price on a sheet, with the sheet's identity: the body of /v1/prices/{gpu}.
 boost::json::object price_json(pricing::price_sheet const& sheet, pricing::sheet_row const& row,
                                pricing::gpu_model const* model);

@@ -183,12 +183,39 @@ std::string billing_section(json::object const& b, language l)
     return out;
 }
 
+// How the sheet came to be, from its `publication` member: late (how long after its Monday) and
+// corrected (each earlier version, linked, with the reason given), or nothing to say.
+std::string publication_notes(json::object const& s, language l)
+{
+    auto const& p = md::object_at(s, "publication");
+    if (p.empty())
+        return {};
+    std::string out;
+    if (auto const late = md::at(p, "late_by_seconds"); late.is_int64() && late.as_int64() > 0) {
+        auto const hours = late.as_int64() / 3600;
+        out += say(l, "sheet.late", {{"days", std::to_string(hours / 24)}, {"hours", std::to_string(hours % 24)}}) + "\n\n";
+    }
+    if (!md::at(p, "corrected").is_bool() || !md::at(p, "corrected").as_bool())
+        return out;
+    std::string versions;
+    for (auto const& v : md::array_at(p, "versions")) {
+        auto const& version = v.as_object();
+        if (text(version, "kind") == "signature")
+            continue;
+        versions += "\n- " + md::link(md::when(text(version, "published_at")), text(version, "signed_bytes")) + " (" +
+                    say(l, "sheet.version_" + text(version, "kind")) +
+                    (md::at(version, "reason").is_string() ? ": " + md::escape(text(version, "reason")) : "") + ")";
+    }
+    return out + say(l, "sheet.corrected") + versions + "\n\n";
+}
+
 std::string sheet_markdown(json::object const& s, links const& to)
 {
     auto const l = to.lang;
     std::string const week = text(s, "week");
     std::string out = "# " + say(l, "sheet.title", {{"week", week}}) + "\n\n";
     out += in_effect(s, l) + say(l, "sheet.published", {{"at", md::when(text(s, "published_at"))}}) + "\n\n";
+    out += publication_notes(s, l);
     out += say(l, "sheet.unit") + " " + rules_sentence(l) + md::rounding_note(to) + "\n\n";
     std::string const cap_column = ">" + say(l, "col.cap_of_median", {{"percent", md::percent(l, rules::on_demand_of_median)}});
     // The HTML page adds each model's on-demand trend, a small chart linking to its history.

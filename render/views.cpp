@@ -2,6 +2,7 @@
 
 #include "render/quote.hpp"
 #include "render/rent_vs_buy.hpp"
+#include "render/log_proof.hpp"
 #include "render/transfer.hpp"
 
 #include "render/csv.hpp"
@@ -36,6 +37,7 @@ view const cheapest_view{cheapest_markdown};
 view const quote_check_view{quote_check_markdown};
 view const transfer_view{transfer_markdown};
 view const rent_vs_buy_view{rent_vs_buy_markdown};
+view const log_proof_view{log_proof_markdown};
 
 format_set view::formats() const { return csv ? table_formats : document_formats; }
 

@@ -1,5 +1,7 @@
 #include "server/mcp_bridge/snapshot_view.hpp"
 
+#include "server/tlog/note.hpp"
+
 namespace lcg::mcp_bridge {
 
 glossary::document const* snapshot_view::glossary(glossary::language lang) const
@@ -40,6 +42,50 @@ std::shared_ptr<const mcp::server> server_cache::get(std::shared_ptr<const snaps
     auto fresh = std::make_shared<const entry>(entry{snap.get(), make_server(snap)});
     current_.store(fresh, std::memory_order_release);
     return fresh->server;
+}
+
+namespace {
+
+std::string base64_of(tlog::hash const& h)
+{
+    return tlog::base64_encode(std::string_view(reinterpret_cast<char const*>(h.data()), h.size()));
+}
+
+std::vector<std::string> base64_all(std::vector<tlog::hash> const& hashes)
+{
+    std::vector<std::string> out;
+    for (auto const& h : hashes)
+        out.push_back(base64_of(h));
+    return out;
+}
+
+}
+
+std::uint64_t snapshot_view::tree_view::size() const { return snap_->log->tree.size(); }
+
+std::string snapshot_view::tree_view::origin() const
+{
+    auto const& note = snap_->log->checkpoint;
+    return note.substr(0, note.find('\n'));
+}
+
+std::string snapshot_view::tree_view::entry(std::uint64_t index) const { return snap_->log->entries.at(index).entry; }
+
+std::string snapshot_view::tree_view::leaf_hash(std::uint64_t index) const
+{
+    return base64_of(snap_->log->tree.level(0)[index]);
+}
+
+std::string snapshot_view::tree_view::root_hash(std::uint64_t size) const { return base64_of(snap_->log->tree.root(size)); }
+
+std::vector<std::string> snapshot_view::tree_view::inclusion_proof(std::uint64_t index, std::uint64_t size) const
+{
+    return base64_all(snap_->log->tree.inclusion_proof(index, size));
+}
+
+std::vector<std::string> snapshot_view::tree_view::consistency_proof(std::uint64_t old_size, std::uint64_t size) const
+{
+    return base64_all(snap_->log->tree.consistency_proof(old_size, size));
 }
 
 }

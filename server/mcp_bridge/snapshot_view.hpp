@@ -27,10 +27,32 @@ public:
     glossary::document const* glossary(glossary::language lang) const override;
     std::string_view glossary_problem() const override { return snap_->glossary_problem; }
     std::optional<api::document_ref> document(std::string_view path) const override;
+    api::log_view const* log() const override { return &log_; }
+    pricing::publication_record const* publication(pricing::iso_week week) const override
+    {
+        return snap_->find_publication(week);
+    }
 
 private:
+    // The snapshot's publication log for the proofs.
+    class tree_view final : public api::log_view {
+    public:
+        explicit tree_view(snapshot::snapshot const* snap) : snap_(snap) {}
+        std::uint64_t size() const override;
+        std::string origin() const override;
+        std::string entry(std::uint64_t index) const override;
+        std::string leaf_hash(std::uint64_t index) const override;
+        std::string root_hash(std::uint64_t size) const override;
+        std::vector<std::string> inclusion_proof(std::uint64_t index, std::uint64_t size) const override;
+        std::vector<std::string> consistency_proof(std::uint64_t old_size, std::uint64_t size) const override;
+
+    private:
+        snapshot::snapshot const* snap_;
+    };
+
     std::shared_ptr<const snapshot::snapshot> owner_;  // empty for a request's view
     snapshot::snapshot const* snap_;
+    tree_view log_{snap_};
 };
 
 // Who this server says it is (serverInfo).

@@ -169,6 +169,22 @@ void add_keys(builder& b, pricing::key_ring const& keys)
     }
 }
 
+// Each week's versions as the log holds them, and how late the first one was.
+std::map<pricing::iso_week, pricing::publication_record> publications_of(publication_log const& log)
+{
+    std::map<pricing::iso_week, pricing::publication_record> out;
+    for (std::size_t i = 0; i < log.entries.size(); ++i) {
+        auto const e = tlog::parse_entry(log.entries[i].entry);
+        if (!e)
+            continue;  // the tiles still publish it as stored; audit names it
+        auto& record = out[e->week];
+        if (record.versions.empty())
+            record.late_by = pricing::publication_delay(e->week, e->published_at);
+        record.versions.push_back({i, std::string(tlog::to_string(e->kind)), e->published_at, e->logged_at, e->reason});
+    }
+    return out;
+}
+
 // The log's origin: its checkpoint's first line ("" before the first signed checkpoint).
 std::string log_origin(publication_log const& log) { return log.checkpoint.substr(0, log.checkpoint.find('\n')); }
 
@@ -298,7 +314,7 @@ void add_history(snapshot const& s, builder& b, std::optional<pricing::instant> 
                                 render::history_table_view, render::table_formats, false, last_published);
     for (auto const lang : glossary::all_languages)
         b.add_body("/v1/sheets.atom" + render::language_query("", lang), render::atom_content_type,
-                   render::sheets_feed(s.sheets, lang), false, last_published, true);
+                   render::sheets_feed(s.sheets, lang, &s.publications), false, last_published, true);
 }
 
 void add_glossary(snapshot& s, builder& b, std::optional<pricing::instant> since)
@@ -429,6 +445,12 @@ std::shared_ptr<const publication_log> make_log(std::vector<tlog::logged_version
     return log;
 }
 
+pricing::publication_record const* snapshot::find_publication(pricing::iso_week week) const
+{
+    auto const it = publications.find(week);
+    return it == publications.end() ? nullptr : &it->second;
+}
+
 pricing::price_sheet const* snapshot::find_sheet(pricing::iso_week week) const
 {
     for (auto const& s : sheets)
@@ -445,6 +467,7 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
 {
     auto s = std::make_shared<snapshot>();
     s->log = log ? std::move(log) : make_log({}, "");
+    s->publications = publications_of(*s->log);
     s->keys = std::move(self.keys);
     s->public_url = std::move(self.public_url);
     s->signed_catalog = std::move(signed_catalog);
@@ -468,7 +491,9 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
             [&](render::language l) { return render::gpu_json(m, s->current, l); },
             render::gpu_view, render::document_formats, false, current_since);
     if (s->current) {
-        b.add_in_every_language("/v1/prices", "", [&](render::language l) { return render::sheet_json(*s->current, s->catalog, l); },
+        b.add_in_every_language("/v1/prices", "", [&](render::language l) {
+                                    return render::sheet_json(*s->current, s->catalog, l, s->find_publication(s->current->week));
+                                },
                                 render::sheet_view, render::table_formats, false, current_since);
         for (auto const& row : s->current->rows)
             b.add_in_every_language(
@@ -484,7 +509,10 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
     for (auto const& sheet : s->sheets) {
         bool const past = sheet.effective_until <= now;
         b.add_in_every_language("/v1/sheets/" + pricing::to_string(sheet.week), "",
-                                [&](render::language l) { return render::sheet_json(sheet, s->catalog, l); }, render::sheet_view,
+                                [&](render::language l) {
+                                    return render::sheet_json(sheet, s->catalog, l, s->find_publication(sheet.week));
+                                },
+                                render::sheet_view,
                                 render::table_formats, past, sheet.published_at);
         add_signature(b, sheet, past);
         add_other_signatures(b, sheet, past, s->keys, log_origin(*s->log));

@@ -69,6 +69,8 @@ struct snapshot {
     // `catalog` when the catalog changed since it was last signed); empty when never signed.
     std::optional<pricing::signed_catalog> signed_catalog;
     std::shared_ptr<const publication_log> log;  // never null once built (empty when nothing was logged)
+    // Each logged week's versions, from the log: a sheet's `publication` member.
+    std::map<pricing::iso_week, pricing::publication_record> publications;
     // By document_key. Shared, so a rebuild reuses the documents that did not change (and their
     // rendering in every format): Last-Modified stays that of the first snapshot that had them.
     std::map<std::string, std::shared_ptr<const document>, std::less<>> documents;
@@ -82,6 +84,7 @@ struct snapshot {
     std::shared_ptr<const document> find_document(std::string_view path, render::format f,
                                                   std::string_view query = {}) const;
     pricing::price_sheet const* find_sheet(pricing::iso_week week) const;
+    pricing::publication_record const* find_publication(pricing::iso_week week) const;
 };
 
 // What an instance says of itself in every snapshot it builds: the public keys its sheets verify

@@ -356,6 +356,7 @@ std::optional<std::string> example_target(std::string_view pattern)
         {"/v1/instances/check", "/v1/instances/check?gpu=h100-sxm&vcpus=16&memory_gib=128&cpu_generation=v5"},
         {"/v1/quotes/verify", "/v1/quotes/verify?gpu=h100-sxm&tier=spot&price=0.84"},
         {"/v1/transfer", "/v1/transfer?gb=10"},
+        {"/v1/log/proof", "/v1/log/proof?index=1&size=2"},
         {"/v1/rent-vs-buy", "/v1/rent-vs-buy?gpu=h100-sxm&gpus=8&purchase_price=250000&power_watts=10200&electricity_price=0.12&hosting_per_month=1500&utilisation=60&months=36"},
     };
     auto const it = targets.find(pattern);

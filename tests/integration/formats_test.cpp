@@ -51,6 +51,12 @@ std::optional<std::string> example(std::string const& pattern)
         {"/v1/instances/check", "/v1/instances/check?gpu=h100-sxm&vcpus=32&memory_gib=256&cpu_generation=v7"},
         {"/v1/quotes/verify", "/v1/quotes/verify?gpu=h100-sxm&tier=spot&price=0.84"},
         {"/v1/transfer", "/v1/transfer?gb=10"},
+        {"/v1/sheets/{week}/signed.txt.sig", "/v1/sheets/" + this_week() + "/signed.txt.sig"},
+        {"/v1/sheets/{week}/signed.note", "/v1/sheets/" + this_week() + "/signed.note"},
+        {"/v1/log/entries/{index}/signed.txt", "/v1/log/entries/0/signed.txt"},
+        {"/v1/log/entries/{index}/signature.txt", "/v1/log/entries/0/signature.txt"},
+        {"/v1/log/tile/{tile}", "/v1/log/tile/entries/000.p/10"},  // the sample: ten weeks, ten entries
+        {"/v1/log/proof", "/v1/log/proof?index=0"},
         {"/v1/rent-vs-buy", "/v1/rent-vs-buy?gpu=h100-sxm&gpus=8&purchase_price=250000&power_watts=10200&electricity_price=0.12&hosting_per_month=1500&utilisation=60&months=36"},
     };
     if (auto const it = targets.find(pattern); it != targets.end())

@@ -119,6 +119,22 @@ TEST_CASE("Go sumdb tlog and note verify the log and a correction and a re-signi
     CHECK(contains(audit.out, corrected + " correction published "));
     CHECK(contains(audit.out, "(a source listed prices per GPU-minute)"));
 
+    // The corrected week says so, and each earlier version stays readable as signed.
+    auto const sheet = json::parse(server.get("/v1/sheets/" + corrected).body).as_object();
+    auto const& publication = sheet.at("publication").as_object();
+    CHECK(publication.at("corrected").as_bool());
+    auto const& versions = publication.at("versions").as_array();
+    REQUIRE(versions.size() == 3);  // published, corrected, signed again
+    CHECK(versions[1].at("reason").as_string() == "a source listed prices per GPU-minute");
+    auto const first = server.get(std::string(versions[0].at("signed_bytes").as_string()));
+    CHECK(first.status == 200);
+    CHECK(first.body != server.get("/v1/sheets/" + corrected + "/signed.txt").body);
+    CHECK(contains(server.get("/v1/sheets/" + corrected + ".md").body, "a source listed prices per GPU-minute"));
+    CHECK(contains(server.get("/v1/sheets.atom").body, "(corrected)"));
+    // The sample's older weeks were published together, weeks after their Monday: marked late.
+    auto const oldest = json::parse(server.get("/v1/sheets/" + past_week(static_cast<int>(sheets) - 1)).body).as_object();
+    CHECK(oldest.at("publication").at("late_by_seconds").as_int64() > 0);
+
     // The served sheet is the version the log's newest entry of its week names.
     auto const signed_sha = run_shell("curl -s http://127.0.0.1:" + std::to_string(server.port()) + "/v1/sheets/" +
                                       corrected + "/signed.txt | sha256sum | cut -c1-64");
@@ -188,4 +204,38 @@ TEST_CASE("signify-openbsd verifies a sheet with the published key and refuses a
     auto const bad = run_shell("cd " + dir + " && sed -i 's/^week /week  /' sheet.bytes && signify-openbsd -V -p key.pub -m sheet.bytes 2>&1");
     CHECK(bad.status != 0);
     CHECK(contains(bad.out, "signature verification failed"));
+}
+
+TEST_CASE("a mirror witnesses the log: it cosigns a consistent checkpoint and refuses one that shrank")
+{
+    test_database db, rolled_back;
+    auto const dir = scratch("witness");
+    REQUIRE(run_shell("cd " + dir + " && openssl genpkey -algorithm ed25519 -out witness.pem").status == 0);
+    auto witness_args = [&](std::string const& upstream) {
+        return serve_arguments{{"--upstream", upstream, "--upstream-keys", required_env("LCG_PUBLIC_KEYS_FILE"),
+                                "--upstream-interval", "1", "--witness-checkpoint", dir + "/accepted.checkpoint",
+                                "--witness-key", dir + "/witness.pem", "--witness-name", "witness.test/w1"}};
+    };
+    {
+        server_process origin(db.url("reader"));
+        server_process mirror(witness_args("http://127.0.0.1:" + std::to_string(origin.port())));
+        auto const served = mirror.get("/v1/log/checkpoint").body;
+        CHECK(contains(served, "\xe2\x80\x94 lowcostgpu.local/v1/log "));
+        CHECK(contains(served, "\xe2\x80\x94 witness.test/w1 "));
+        // Go's verifier takes the mirror's log as the origin's (the cosignature is an extra line).
+        auto const go = verify(mirror, verifier_keys(origin), "-sheets");
+        INFO(go.out);
+        CHECK(go.status == 0);
+        // A correction upstream: the mirror checks the longer log against the one it holds, and follows.
+        REQUIRE(run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", past_week(1), "--replace",
+                                "--reason", "recomputed"})
+                    .exit_code == 0);
+        CHECK(eventually([&] { return log_size(mirror) == db.count("log_entry"); }, std::chrono::seconds(15)));
+    }
+    CHECK(contains(run_shell("sed -n 2p " + dir + "/accepted.checkpoint").out, std::to_string(db.count("log_entry"))));
+    // Restarted on an origin whose log is one entry shorter (rolled back): refused, and /readyz says why.
+    server_process origin(rolled_back.url("reader"));
+    server_process mirror(witness_args("http://127.0.0.1:" + std::to_string(origin.port())), false);
+    CHECK(eventually([&] { return contains(mirror.get("/readyz").body, "the log shrank"); }, std::chrono::seconds(15)));
+    CHECK(mirror.get("/readyz").status == 503);
 }

@@ -235,3 +235,25 @@ TEST_CASE("a log entry reads back exactly as written")
     CHECK_FALSE(tlog::checked_reason("two\nlines"));
     CHECK(tlog::checked_reason("one line").value() == "one line");
 }
+
+TEST_CASE("a witness's cosignature verifies under its own key type and not as the origin's signature")
+{
+    auto const origin = log_signer("example.com/log");
+    auto witness = log_signer("witness.example/w1");
+    auto const t = tree_of(5);
+    auto const body = tlog::checkpoint_body("example.com/log", 5, t.root(5));
+    auto const note = tlog::sign_note(body, origin) + tlog::cosignature_line(body, witness, 1'679'315'147);
+    auto const c = tlog::parse_checkpoint(note);
+    REQUIRE(c);
+    REQUIRE(c->signatures.size() == 2);
+    CHECK(c->signatures[1].signature.size() == 72);  // the timestamp, then the signature
+    CHECK(tlog::cosigned_by(*c, "witness.example/w1", witness.public_key));
+    CHECK_FALSE(tlog::signed_by(*c, "witness.example/w1", witness.public_key));  // another key id type
+    CHECK(tlog::signed_by(*c, "example.com/log", origin.public_key));
+    CHECK(tlog::cosigner_key("witness.example/w1", witness.public_key).starts_with("witness.example/w1+"));
+    auto forged = note;
+    forged.replace(forged.find("\n5\n"), 3, "\n4\n");
+    auto const f = tlog::parse_checkpoint(forged);
+    REQUIRE(f);
+    CHECK_FALSE(tlog::cosigned_by(*f, "witness.example/w1", witness.public_key));
+}

@@ -2,7 +2,7 @@
 // end-to-end tests make (sdk_client.test.mjs, generators.test.mjs). Invalid ones must come back as
 // isError results whose text says what is accepted (or names what is wrong).
 export const toolNames = ['get_prices', 'get_price_history', 'get_history', 'verify_quote', 'get_gpu', 'list_gpus', 'compare_gpus', 'estimate_job_cost', 'size_model',
-  'find_cheapest', 'rent_vs_buy', 'transfer_time', 'check_instance', 'get_inventory', 'explain_term', 'search_glossary', 'get_methodology'];
+  'find_cheapest', 'rent_vs_buy', 'transfer_time', 'check_instance', 'get_inventory', 'explain_term', 'search_glossary', 'get_log_proof', 'get_methodology'];
 
 export const calls = {
   get_prices: { valid: [{}, { sort: 'price' }, { gpu: 'h100-sxm' }, { vendor: 'nvidia', min_vram_gb: 80 },
@@ -43,5 +43,7 @@ export const calls = {
     invalid: [{ gpu: 'h100-sxm', utilisation: 60, months: 36 }, { gpu: 'h100-sxm', purchase_price: 250000, power_watts: 10200, electricity_price: 0.12, hosting_per_month: 1500, utilisation: 101, months: 36 },
       { gpu: 'h100-sxm', purchase_price: 250000, power_watts: 10200, electricity_price: 0.12, hosting_per_month: 1500, utilisation: 60, months: 0 }, { gpu: 'h100-sxm', purchase_price: 250000, power_watts: 10200, electricity_price: 0.12, hosting_per_month: 1500, utilisation: '60', months: 36 }] },
   transfer_time: { valid: [{}, { gb: 10 }, { gb: 0.5 }], invalid: [{ gb: 0 }, { gb: '10' }, { gb: 2000000 }] },
+  get_log_proof: { valid: [{ index: 0 }, { index: 1, size: 2 }, { from: 1 }, { from: 2, size: 3, lang: 'fr' }],
+    invalid: [{}, { index: 0, from: 1 }, { index: 99999 }, { from: 0 }, { index: '1' }] },
   get_methodology: { valid: [{}], invalid: [{ verbose: true }] },
 };

@@ -40,6 +40,8 @@ std::optional<std::string> example(std::string const& pattern)
         {"/v1/sheets/{week}/sources", "/v1/sheets/" + this_week() + "/sources"},
         {"/v1/sheets/{week}/signed.txt", "/v1/sheets/" + this_week() + "/signed.txt"},
         {"/v1/sheets/{week}/signature.txt", "/v1/sheets/" + this_week() + "/signature.txt"},
+        {"/v1/sheets/{week}/datapackage.json", "/v1/sheets/" + this_week() + "/datapackage.json"},
+        {"/v1/sheets/{week}/csv-metadata.json", "/v1/sheets/" + this_week() + "/csv-metadata.json"},
         {"/.well-known/lowcostgpu-keys/{key}", "/.well-known/lowcostgpu-keys/" + published_key_id() + ".pem"},
         {"/v1/glossary/{term}", "/v1/glossary/interruptible-instance"},
         {"/v1/cheapest", "/v1/cheapest?params_b=70&precision=fp8&hours=10"},

@@ -245,3 +245,24 @@ TEST_CASE("the sheet's HTML page and the home page describe a schema.org Dataset
     CHECK(sheet.at("temporalCoverage") == "2026-11-30T00:00:00Z/2026-12-07T00:00:00Z");
     CHECK(linked_data_of("/").at("temporalCoverage") == "2026-W49");
 }
+
+TEST_CASE("a week's CSVs link their CSVW metadata, and / links the API catalog")
+{
+    std::string const described = R"(</v1/sheets/2026-W49/csv-metadata.json>; rel="describedby"; type="application/csvm+json")";
+    for (std::string const target : {"/v1/sheets/2026-W49.csv", "/v1/sheets/2026-W49/observations.csv"}) {
+        INFO(target);
+        auto const res = testing::fixture_request(target);
+        REQUIRE(res.result() == bh::status::ok);
+        std::string const link(res[bh::field::link]);
+        CHECK(link.find(described) != std::string::npos);
+        CHECK(link.find("rel=\"alternate\"") != std::string::npos);  // beside the other formats, not instead
+    }
+    // Only the CSV is described by CSVW.
+    CHECK(std::string(testing::fixture_request("/v1/sheets/2026-W49.json")[bh::field::link]).find("describedby") ==
+          std::string::npos);
+    for (std::string const target : {"/", "/?lang=fr", "/index.md"}) {
+        INFO(target);
+        std::string const link(testing::fixture_request(target)[bh::field::link]);
+        CHECK(link.find(R"(</.well-known/api-catalog>; rel="api-catalog")") != std::string::npos);
+    }
+}

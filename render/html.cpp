@@ -150,6 +150,22 @@ std::string html_escape(std::string_view text)
     return out;
 }
 
+namespace {
+
+// JSON in a <script> data block: "<" written as \u003c (it occurs only inside strings), so that no
+// "</script" or "<!--" in the data can end the block.
+std::string data_block(std::string_view json)
+{
+    if (json.empty())
+        return {};
+    std::string out = "<script type=\"application/ld+json\">";
+    for (char c : json)
+        out += c == '<' ? std::string("\\u003c") : std::string(1, c);
+    return out + "</script>\n";
+}
+
+}
+
 std::string html_page(std::string_view markdown, page const& where)
 {
     std::string body;
@@ -161,7 +177,7 @@ std::string html_page(std::string_view markdown, page const& where)
     std::string out = "<!DOCTYPE html>\n<html lang=\"" + std::string(glossary::to_string(where.lang)) +
                       "\">\n<head>\n<meta charset=\"utf-8\">\n"
                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
-                      html_escape(title_of(markdown)) + "</title>\n<link rel=\"alternate\" type=\"application/atom+xml\" "
+                      html_escape(title_of(markdown)) + "</title>\n" + data_block(where.linked_data) + "<link rel=\"alternate\" type=\"application/atom+xml\" "
                       "title=\"" + html_escape(say(where.lang, "feed.title")) + "\" href=\"" + html_escape(feed_url(where.lang)) +
                       "\">\n<style>" + std::string(stylesheet) +
                       "</style>\n</head>\n<body>\n<header>" + navigation(where) + "</header>\n<main>\n";

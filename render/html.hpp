@@ -15,6 +15,7 @@ struct page {
     format_set formats;
     language lang = language::en;  // the page's language, which its navigation keeps
     std::string form{};  // HTML of a calculator (render/calculator.hpp), put after the page's title
+    std::string linked_data{};  // JSON-LD (schema.org) put in <head> as a data block, which no browser runs
 };
 
 // A complete HTML page from Markdown (rendered by md4c, raw HTML in the Markdown disabled): a title

@@ -1,6 +1,7 @@
 #include "render/json.hpp"
 
 #include "render/costing_json.hpp"
+#include "render/dataset.hpp"
 #include "render/json_writer.hpp"
 
 #include "pricing/history.hpp"
@@ -134,7 +135,8 @@ json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog cons
             {"sample", sheet.is_sample()},
             {"signature", optional_text(sheet.signature)},
             {"key_id", optional_text(sheet.key_id)},
-            {"signed_bytes_url", "/v1/sheets/" + week + "/signed.txt"}};
+            {"signed_bytes_url", "/v1/sheets/" + week + "/signed.txt"},
+            {"license", license_json()}};
     if (record)
         out["publication"] = publication_json(*record);
     return out;
@@ -210,7 +212,7 @@ json::object sheet_index_json(std::vector<pricing::price_sheet> const& sheets, p
                         {"url", "/v1/sheets/" + week},
                         {"observations_url", "/v1/sheets/" + week + "/observations"}});
     }
-    json::object o{{"count", sheets.size()}, {"sheets", std::move(list)}};
+    json::object o{{"count", sheets.size()}, {"sheets", std::move(list)}, {"license", license_json()}};
     o["current"] = current ? json::value(pricing::to_string(current->week)) : json::value(nullptr);
     return o;
 }
@@ -275,7 +277,8 @@ json::object history_table_json(std::span<const pricing::price_sheet> sheets, pr
             {"sample", any_sample(sheets)},
             {"gpus", std::move(ids)},
             {"count", weeks.size()},
-            {"weeks", std::move(weeks)}};
+            {"weeks", std::move(weeks)},
+            {"license", license_json()}};
 }
 
 namespace {

@@ -1,6 +1,7 @@
 #include "render/methodology.hpp"
 
 #include "render/costing_json.hpp"
+#include "render/dataset.hpp"
 #include "render/json.hpp"
 #include "render/markdown_text.hpp"
 
@@ -197,7 +198,8 @@ json::object methodology_json(pricing::key_ring const& keys, std::span<const pri
               {"spreadsheets", say(l, "method.csv.spreadsheets")}}},
             {"billing", billing_json(l)},
             {"gpu_lifecycle", gpu_lifecycle(l)},
-            {"signatures", signatures(keys, l)}};
+            {"signatures", signatures(keys, l)},
+            {"license", license_json()}};
 }
 
 }

@@ -6,6 +6,7 @@
 #include "render/transfer.hpp"
 
 #include "render/csv.hpp"
+#include "render/dataset.hpp"
 #include "render/json.hpp"
 #include "render/markdown.hpp"
 #include "render/markdown_text.hpp"
@@ -14,7 +15,7 @@
 
 namespace lcg::render {
 
-view const sheet_view{sheet_markdown, sheet_csv};
+view const sheet_view{sheet_markdown, sheet_csv, sheet_dataset_ld};
 view const price_view{price_markdown};
 view const catalog_view{catalog_markdown, catalog_csv};
 view const gpu_view{gpu_markdown};
@@ -71,6 +72,11 @@ std::string write(format f, view const& v, boost::json::object const& doc, page 
             return markdown_of(v, doc, links{format::markdown, where.lang});
         break;
     case format::html:
+        if (v.markdown && v.linked_data) {
+            page described = where;
+            described.linked_data = to_text(v.linked_data(doc));
+            return html_page(markdown_of(v, doc, links{format::html, where.lang}), described);
+        }
         if (v.markdown)
             return html_page(markdown_of(v, doc, links{format::html, where.lang}), where);
         break;

@@ -14,10 +14,13 @@ namespace lcg::render {
 
 using markdown_writer = std::string (*)(boost::json::object const&, links const&);
 using csv_writer = std::string (*)(boost::json::object const&);
+// A schema.org description of the document as JSON-LD, which its HTML page carries in <head>.
+using linked_data_writer = boost::json::object (*)(boost::json::object const&);
 
 struct view {
     markdown_writer markdown = nullptr;
     csv_writer csv = nullptr;  // only table resources have one
+    linked_data_writer linked_data = nullptr;  // only datasets have one
     format_set formats() const;
 };
 

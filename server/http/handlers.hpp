@@ -67,6 +67,7 @@ response handle_sheets_feed(route_input& in);      // /v1/sheets.atom
 response handle_history_chart(route_input& in);    // /v1/prices/{gpu}/history.svg and sparkline.svg
 response handle_signed_bytes(route_input& in);    // /v1/sheets/{week}/signed.txt: what the signature covers
 response handle_signature(route_input& in);       // /v1/sheets/{week}/signature.txt (base64), signed.txt.sig (signify), signed.note
+response handle_week_description(route_input& in);  // /v1/sheets/{week}/datapackage.json and csv-metadata.json
 response handle_signed_catalog(route_input& in);     // /v1/catalog: the catalog document as signed
 response handle_catalog_signature(route_input& in);  // /v1/catalog/signature: its signature
 response handle_keys(route_input& in);            // /.well-known/lowcostgpu-keys.json
@@ -79,6 +80,7 @@ response handle_index(route_input& in);           // "/"
 response handle_llms_txt(route_input& in);        // /llms.txt, /.well-known/llms.txt
 response handle_llms_full_txt(route_input& in);   // /llms-full.txt, /.well-known/llms-full.txt
 response handle_openapi(route_input& in);         // /openapi.json
+response handle_api_catalog(route_input& in);     // /.well-known/api-catalog: RFC 9727
 response handle_mcp(route_input& in);             // POST and OPTIONS /mcp (mcp_handler.cpp)
 response handle_server_card(route_input& in);     // /mcp/server-card: the card of SEP-2127
 response handle_legacy_server_card(route_input& in);  // /.well-known/mcp/server-card.json, /.well-known/mcp.json

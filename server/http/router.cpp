@@ -5,6 +5,8 @@
 #include "server/http/negotiation.hpp"
 #include "server/ops/metrics.hpp"
 
+#include "render/dataset.hpp"
+
 #include <algorithm>
 #include <array>
 #include <future>
@@ -37,6 +39,32 @@ using render::document_formats;
 using render::json_only;
 using render::text_only;
 
+// The Link to the document that describes a resource, beside its alternates: the API catalog
+// (RFC 9727) from "/", and the CSVW metadata of a week's CSVs, which CSVW reads before its default
+// locations.
+std::string description_link(std::string_view pattern, std::string_view path, render::format f)
+{
+    if (pattern == "/")
+        return "</.well-known/api-catalog>; rel=\"api-catalog\"";
+    std::string_view week;
+    if (f == render::format::csv && pattern == "/v1/sheets/{week}")
+        week = path;
+    else if (f == render::format::csv && pattern == "/v1/sheets/{week}/observations")
+        week = path.substr(0, path.rfind('/'));
+    else
+        return {};
+    return "<" + std::string(week) + "/csv-metadata.json>; rel=\"describedby\"; type=\"" +
+           std::string(render::csv_metadata_content_type) + "\"";
+}
+
+std::string with_description(std::string links, std::string_view pattern, std::string_view path, render::format f)
+{
+    auto const described = description_link(pattern, path, f);
+    if (described.empty())
+        return links;
+    return links.empty() ? described : links + ", " + described;
+}
+
 // Every route of the API: one per operation of the registry (api/operations.cpp), whose parameters
 // and answers the MCP tools share, then the site, the probes, the published documents and /mcp.
 std::vector<route> make_routes()
@@ -58,6 +86,7 @@ std::vector<route> make_routes()
         {"/.well-known/mcp/server-card.json", handle_legacy_server_card, true, json_only},
         {"/.well-known/mcp.json", handle_legacy_server_card, true, json_only},
         {"/openapi.json", handle_openapi, true, json_only},
+        {"/.well-known/api-catalog", handle_api_catalog, true, {}},
         {"/healthz", handle_healthz, false, {}},
         {"/readyz", handle_readyz, false, {}},
         {"/metrics", handle_metrics, false, {}},
@@ -74,6 +103,8 @@ std::vector<route> make_routes()
         {"/v1/sheets/{week}/signature.txt", handle_signature, true, text_only},
         {"/v1/sheets/{week}/signed.txt.sig", handle_signature, true, text_only},
         {"/v1/sheets/{week}/signed.note", handle_signature, true, text_only},
+        {"/v1/sheets/{week}/datapackage.json", handle_week_description, true, json_only},
+        {"/v1/sheets/{week}/csv-metadata.json", handle_week_description, true, {}},
         {"/v1/catalog", handle_signed_catalog, true, json_only},
         {"/v1/catalog/signature", handle_catalog_signature, true, json_only},
         {"/.well-known/lowcostgpu-keys.json", handle_keys, true, json_only},
@@ -90,7 +121,8 @@ std::vector<route> make_routes()
     for (auto& r : all)
         if (r.pattern.find('{') == std::string_view::npos)
             r.formats.for_each([&](render::format f) {
-                r.links_without_query[static_cast<std::size_t>(f)] = alternate_links(r.pattern, "", r.formats, f);
+                r.links_without_query[static_cast<std::size_t>(f)] =
+                    with_description(alternate_links(r.pattern, "", r.formats, f), r.pattern, r.pattern, f);
             });
     return all;
 }
@@ -311,13 +343,17 @@ answer dispatch(request const& req, request_context const& ctx, std::string_view
         if (has_resource(res)) {
             if (query_string.empty() && !fixed.empty())
                 res.set(beast_http::field::link, fixed);
-            else if (auto const links = alternate_links(found.path, echoed_query, r.formats, format); !links.empty())
+            else if (auto const links = with_description(alternate_links(found.path, echoed_query, r.formats, format),
+                                                         r.pattern, found.path, format);
+                     !links.empty())
                 res.set(beast_http::field::link, links);
         }
         return res;
     }
-    std::string links = query_string.empty() && !fixed.empty() ? fixed
-                                                               : alternate_links(found.path, echoed_query, r.formats, format);
+    std::string links = query_string.empty() && !fixed.empty()
+                            ? fixed
+                            : with_description(alternate_links(found.path, echoed_query, r.formats, format), r.pattern,
+                                               found.path, format);
     return deferred([later = std::move(in.later), links = std::move(links)](responder send) {
         later([send = std::move(send), links](response given) {
             if (has_resource(given) && !links.empty())

@@ -409,6 +409,16 @@ response handle_signed_bytes(route_input& in)
     return document_at(in, "/v1/sheets/" + pricing::to_string(std::get<0>(found)->week) + "/signed.txt");
 }
 
+// datapackage.json or csv-metadata.json: the week's descriptions, stored under their file name.
+response handle_week_description(route_input& in)
+{
+    auto const found = published_week(in);
+    if (auto const* res = std::get_if<response>(&found))
+        return *res;
+    std::string_view const file = in.path.substr(in.path.rfind('/'));
+    return document_of_week(in, "/v1/sheets/" + pricing::to_string(std::get<0>(found)->week) + std::string(file));
+}
+
 response handle_signature(route_input& in)
 {
     auto const found = published_week(in);

@@ -49,5 +49,6 @@ response handle_index(route_input& in) { return document_at(in, "/"); }
 response handle_llms_txt(route_input& in) { return document_at(in, "/llms.txt"); }
 response handle_llms_full_txt(route_input& in) { return document_at(in, "/llms-full.txt"); }
 response handle_openapi(route_input& in) { return document_at(in, "/openapi.json"); }
+response handle_api_catalog(route_input& in) { return document_at(in, "/.well-known/api-catalog"); }
 
 }

@@ -10,6 +10,7 @@
 
 #include "render/glossary_json.hpp"
 #include "render/chart.hpp"
+#include "render/dataset.hpp"
 #include "render/feed.hpp"
 #include "render/json.hpp"
 #include "render/methodology.hpp"
@@ -35,7 +36,7 @@ using render::format;
 // Bodies this small gain nothing worth a Content-Encoding header.
 constexpr std::size_t min_gzip_size = 256;
 
-render::view const index_view{render::index_markdown};
+render::view const index_view{render::index_markdown, nullptr, render::index_dataset_ld};
 
 // Adds documents to a snapshot being built, reusing those of the previous snapshot whose content did
 // not change: their other formats are not rendered again and they keep their Last-Modified.
@@ -287,6 +288,25 @@ void add_other_signatures(builder& b, pricing::price_sheet const& sheet, bool im
     }
 }
 
+// A week's Data Package and CSVW metadata, describing its sheet's CSV as served (its header, length
+// and SHA-256 read from the document just rendered) and its observations CSV as signed.
+void add_descriptions(snapshot const& s, builder& b, pricing::price_sheet const& sheet, bool immutable)
+{
+    std::string const base = "/v1/sheets/" + pricing::to_string(sheet.week);
+    auto const csv = s.find_document(base, format::csv, "");
+    if (!csv)
+        return;
+    render::week_files files{csv->body.substr(0, csv->body.find_first_of("\r\n")), store::sha256_hex(csv->body),
+                             csv->body.size(), std::nullopt};
+    auto const* indexed = s.signed_catalog ? s.signed_catalog->signature.find(sheet.week) : nullptr;
+    if (indexed && indexed->inputs_sha256 == sheet.inputs_sha256)
+        files.inputs_bytes = indexed->inputs_bytes;
+    b.add_body(base + "/datapackage.json", format::json,
+               render::to_text(render::datapackage_json(sheet, files, s.public_url)), immutable, sheet.published_at);
+    b.add_body(base + "/csv-metadata.json", render::csv_metadata_content_type,
+               render::to_text(render::csv_metadata_json(sheet, files, s.public_url)), immutable, sheet.published_at);
+}
+
 // The glossary resolved against the current sheet, and its unfiltered documents in each language.
 // Each model's weeks, every model's table in each tier, and the feed of new sheets: they change
 // only when a sheet is published.
@@ -394,6 +414,8 @@ void add_site(snapshot& s, builder& b)
                    render::llms_full_txt(index, pages, lang), false, std::nullopt, true);
     }
 
+    b.add_body("/.well-known/api-catalog", render::api_catalog_content_type,
+               render::to_text(render::api_catalog_json(s.public_url)));
     for (auto const& f : openapi_files()) {
         auto spec = json::parse(f.content).as_object();
         api::describe_operations(spec);
@@ -515,6 +537,7 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
                                 render::sheet_view,
                                 render::table_formats, past, sheet.published_at);
         add_signature(b, sheet, past);
+        add_descriptions(*s, b, sheet, past);
         add_other_signatures(b, sheet, past, s->keys, log_origin(*s->log));
     }
     add_history(*s, b, last_published);

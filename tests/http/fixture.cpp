@@ -180,33 +180,41 @@ struct fixture_data {
     std::map<std::string, std::string> inputs;  // each week's canonical CSV
 };
 
+fixture_data build_fixture(std::string public_url)
+{
+    auto catalog = make_catalog();
+    auto w48 = make_week(catalog, {2026, 48}, 20'000);
+    auto w49 = make_week(catalog, {2026, 49}, 0);
+    fixture_signing_key().sign(w48.sheet);
+    fixture_signing_key().sign(w49.sheet);
+    pricing::key_ring keys{{{fixture_signing_key().key_id(), fixture_signing_key().public_key_pem(),
+                             pricing::instant(sys_days(2026y / January / 1).time_since_epoch()), std::nullopt}}};
+    std::map<std::string, std::string> inputs{{"2026-W48", w48.csv}, {"2026-W49", w49.csv}};
+    std::vector<pricing::indexed_sheet> index;
+    for (auto const* w : {&w48, &w49})
+        index.push_back({w->sheet.week, w->sheet.published_at, w->sheet.inputs_sha256, w->csv.size()});
+    auto signed_catalog = store::catalog_to_sign(render::catalog_document(catalog), std::move(index), fixture_now());
+    fixture_signing_key().sign(signed_catalog.signature);
+    auto log = fixture_log({w48.sheet, w49.sheet});
+    return fixture_data{snapshot::build(std::move(catalog), {w48.sheet, w49.sheet}, nullptr, fixture_now(),
+                                        {std::move(keys), std::move(public_url)}, std::move(signed_catalog), std::move(log)),
+                        std::move(inputs)};
+}
+
 fixture_data const& data()
 {
-    static auto const built = [] {
-        auto catalog = make_catalog();
-        auto w48 = make_week(catalog, {2026, 48}, 20'000);
-        auto w49 = make_week(catalog, {2026, 49}, 0);
-        fixture_signing_key().sign(w48.sheet);
-        fixture_signing_key().sign(w49.sheet);
-        pricing::key_ring keys{{{fixture_signing_key().key_id(), fixture_signing_key().public_key_pem(),
-                                 pricing::instant(sys_days(2026y / January / 1).time_since_epoch()), std::nullopt}}};
-        std::map<std::string, std::string> inputs{{"2026-W48", w48.csv}, {"2026-W49", w49.csv}};
-        std::vector<pricing::indexed_sheet> index;
-        for (auto const* w : {&w48, &w49})
-            index.push_back({w->sheet.week, w->sheet.published_at, w->sheet.inputs_sha256, w->csv.size()});
-        auto signed_catalog = store::catalog_to_sign(render::catalog_document(catalog), std::move(index), fixture_now());
-        fixture_signing_key().sign(signed_catalog.signature);
-        auto log = fixture_log({w48.sheet, w49.sheet});
-        return fixture_data{snapshot::build(std::move(catalog), {w48.sheet, w49.sheet}, nullptr, fixture_now(),
-                                            {std::move(keys), ""}, std::move(signed_catalog), std::move(log)),
-                            std::move(inputs)};
-    }();
+    static auto const built = build_fixture("");
     return built;
 }
 
 }
 
 std::shared_ptr<const snapshot::snapshot> fixture_snapshot() { return data().snap; }
+
+std::shared_ptr<const snapshot::snapshot> fixture_snapshot_at(std::string public_url)
+{
+    return build_fixture(std::move(public_url)).snap;
+}
 
 std::string const& fixture_inputs(pricing::iso_week week) { return data().inputs.at(pricing::to_string(week)); }
 
@@ -309,6 +317,7 @@ std::optional<std::string> example_target(std::string_view pattern)
         {"/.well-known/llms.txt", "/.well-known/llms.txt"},
         {"/.well-known/llms-full.txt", "/.well-known/llms-full.txt"},
         {"/openapi.json", "/openapi.json"},
+        {"/.well-known/api-catalog", "/.well-known/api-catalog"},
         {"/healthz", "/healthz"},
         {"/readyz", "/readyz"},
         {"/metrics", "/metrics"},
@@ -332,6 +341,8 @@ std::optional<std::string> example_target(std::string_view pattern)
         {"/v1/sheets/{week}/signature.txt", "/v1/sheets/2026-W49/signature.txt"},
         {"/v1/sheets/{week}/signed.txt.sig", "/v1/sheets/2026-W49/signed.txt.sig"},
         {"/v1/sheets/{week}/signed.note", "/v1/sheets/2026-W49/signed.note"},
+        {"/v1/sheets/{week}/datapackage.json", "/v1/sheets/2026-W49/datapackage.json"},
+        {"/v1/sheets/{week}/csv-metadata.json", "/v1/sheets/2026-W49/csv-metadata.json"},
         {"/v1/log", "/v1/log"},
         {"/v1/log/checkpoint", "/v1/log/checkpoint"},
         {"/v1/log/entries/{index}/signed.txt", "/v1/log/entries/0/signed.txt"},

@@ -28,6 +28,8 @@ pricing::instant fixture_now();
 
 // Built once per process.
 std::shared_ptr<const snapshot::snapshot> fixture_snapshot();
+// The same data in a snapshot of an instance reached at `public_url` (serve --public-url), built anew.
+std::shared_ptr<const snapshot::snapshot> fixture_snapshot_at(std::string public_url);
 // The canonical CSV of a week of the fixture (2026-W48 or 2026-W49).
 std::string const& fixture_inputs(pricing::iso_week week);
 // What every week of text_sources lists as its one raw file (a SkyPilot CSV) and that file's mapping.

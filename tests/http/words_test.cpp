@@ -306,9 +306,12 @@ TEST_CASE("a language in a query string: added, kept, or removed")
 // the snapshot: the archive serves them, their pages in both languages, archive_test.cpp.)
 bool written_once(std::string const& key)
 {
-    bool const signature = key.ends_with(".txt") || key.ends_with(".sig") || key.ends_with(".note");
+    // Signatures, and the data's machine-readable descriptions (their words are the column names').
+    bool const signature = key.ends_with(".txt") || key.ends_with(".sig") || key.ends_with(".note") ||
+                           key.ends_with("/datapackage.json") || key.ends_with("/csv-metadata.json");
     return (key.starts_with("/v1/sheets/") && signature) || key.starts_with("/.well-known/lowcostgpu-keys") ||
-           key.starts_with("/v1/catalog") || key.starts_with("/v1/log") || key == "/openapi.json";
+           key.starts_with("/v1/catalog") || key.starts_with("/v1/log") || key == "/openapi.json" ||
+           key == "/.well-known/api-catalog";
 }
 
 TEST_CASE("every English document the server publishes has its French counterpart, which the server serves")

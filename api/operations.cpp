@@ -536,9 +536,9 @@ std::variant<std::optional<std::uint64_t>, failure> count_argument(request& r, p
     auto const [end, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
     if (ec != std::errc() || end != text->data() + text->size() || static_cast<std::int64_t>(v) < p.minimum.value_or(0) ||
         v > static_cast<std::uint64_t>(p.maximum.value_or(max_log_index)))
-        return refused(pricing::invalid(std::string(p.name) + " is a whole number from " +
+        return refused(pricing::invalid(std::string(p.name) + " is expected to be a whole number from " +
                                             std::to_string(p.minimum.value_or(0)) + ", not " + pricing::quote(*text),
-                                        std::string(p.name) + " est un nombre entier à partir de " +
+                                        std::string(p.name) + " doit être un nombre entier à partir de " +
                                             std::to_string(p.minimum.value_or(0)) + ", pas " + pricing::quote(*text)),
                        std::string(p.name));
     return std::optional<std::uint64_t>(v);
@@ -558,18 +558,30 @@ result get_log_proof(request& r)
     if (!log || log->size() == 0 || log->origin().empty())
         return failure{pricing::errc::unavailable, "", "the publication log has no signed checkpoint yet", {},
                        "le journal des publications n’a pas encore de point de contrôle signé"};
-    if (index.has_value() == from.has_value())
-        return refused(pricing::invalid("give exactly one of index (an inclusion proof) and from (a consistency proof)",
-                                        "donnez index (preuve d’inclusion) ou from (preuve de cohérence), pas les deux"),
-                       index ? "from" : "index");
+    if (index && from)
+        return refused(pricing::invalid("index or from, not both: index asks an inclusion proof, from a consistency proof",
+                                        "index ou from, pas les deux\u202F: index demande une preuve d’inclusion, from une "
+                                        "preuve de cohérence"),
+                       "from");
+    if (!index && !from)
+        return refused(pricing::invalid("index or from is required: index for an inclusion proof, from for a consistency proof",
+                                        "index ou from est requis\u202F: index pour une preuve d’inclusion, from pour une "
+                                        "preuve de cohérence"),
+                       "index");
+    std::string const entries = std::to_string(size);
     if (size > log->size())
-        return refused(pricing::invalid("size is at most " + std::to_string(log->size()) + ", the log's size now",
-                                        "size vaut au plus " + std::to_string(log->size()) + ", la taille du journal"),
+        return refused(pricing::invalid("size is more than the log's " + std::to_string(log->size()) + " entries",
+                                        "size dépasse les " + std::to_string(log->size()) + " entrées du journal"),
                        "size");
-    if ((index && *index >= size) || (from && *from > size))
-        return refused(pricing::invalid(index ? "index must be below size" : "from must be at most size",
-                                        index ? "index doit être inférieur à size" : "from doit valoir au plus size"),
-                       index ? "index" : "from");
+    if (index && *index >= size)
+        return refused(pricing::invalid("index is more than the last entry of a log of " + entries + " (entries count from 0)",
+                                        "index dépasse la dernière entrée d’un journal de " + entries +
+                                            " (les entrées se comptent à partir de 0)"),
+                       "index");
+    if (from && *from > size)
+        return refused(pricing::invalid("from is more than size (" + entries + ")",
+                                        "from dépasse size (" + entries + ")"),
+                       "from");
     render::log_proof p;
     p.origin = log->origin();
     p.size = size;

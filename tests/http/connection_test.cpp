@@ -458,7 +458,7 @@ TEST_CASE("a snapshot rebuilt with nothing changed shares every document of the 
 {
     auto const before = testing::fixture_snapshot();
     auto const after = snapshot::build(before->catalog, before->sheets, before.get(), testing::fixture_now(),
-                                       {before->keys, ""});
+                                       {before->keys, ""}, before->signed_catalog, before->log);
     std::size_t unchanged = 0;
     for (auto const& entry : after->documents) {
         std::string const& key = entry.first;  // named: doctest's lambdas cannot capture a structured binding

@@ -70,7 +70,8 @@ TEST_CASE("every sheet read back renders the same document and passes check_shee
         CAPTURE(path);
         auto const sheet = mirror::parse_sheet(body_of(path));
         REQUIRE_MESSAGE(sheet, (sheet ? "" : sheet.err().message));
-        CHECK(render::to_text(render::sheet_json(*sheet, snap->catalog)) == body_of(path));
+        CHECK(render::to_text(render::sheet_json(*sheet, snap->catalog, render::language::en, snap->find_publication(sheet->week))) ==
+              body_of(path));
         CHECK(sheet->inputs_sha256 == listed.inputs_sha256);
         auto const checked = mirror::check_sheet(*sheet, body_of(path + "/observations.csv"), snap->keys);
         CHECK_MESSAGE(checked, (checked ? "" : checked.err().message));

@@ -196,12 +196,13 @@ json::object catalog_json(pricing::catalog const& catalog, pricing::price_sheet 
     return filtered_catalog_json(catalog, current, {}, lang);  // one shape, filtered or not
 }
 
-json::object sheet_index_json(std::vector<pricing::price_sheet> const& sheets, pricing::price_sheet const* current)
+json::object sheet_index_json(std::vector<pricing::price_sheet> const& sheets, pricing::price_sheet const* current,
+                              std::map<pricing::iso_week, pricing::publication_record> const* publications)
 {
     json::array list;
     for (auto it = sheets.rbegin(); it != sheets.rend(); ++it) {
         std::string const week = pricing::to_string(it->week);
-        list.push_back({{"week", week},
+        json::object entry{{"week", week},
                         {"effective_from", pricing::to_rfc3339(it->effective_from)},
                         {"effective_until", pricing::to_rfc3339(it->effective_until)},
                         {"published_at", pricing::to_rfc3339(it->published_at)},
@@ -210,7 +211,14 @@ json::object sheet_index_json(std::vector<pricing::price_sheet> const& sheets, p
                         {"observations", it->observations},
                         {"inputs_sha256", it->inputs_sha256},
                         {"url", "/v1/sheets/" + week},
-                        {"observations_url", "/v1/sheets/" + week + "/observations"}});
+                        {"observations_url", "/v1/sheets/" + week + "/observations"}};
+        // What the publication log says of the week: corrected since, or published late.
+        if (publications)
+            if (auto const found = publications->find(it->week); found != publications->end()) {
+                entry["corrected"] = found->second.corrected();
+                entry["late_by_seconds"] = found->second.late_by.count();
+            }
+        list.push_back(std::move(entry));
     }
     json::object o{{"count", sheets.size()}, {"sheets", std::move(list)}, {"license", license_json()}};
     o["current"] = current ? json::value(pricing::to_string(current->week)) : json::value(nullptr);

@@ -60,8 +60,8 @@ boost::json::object gpu_json(pricing::gpu_model const& model, pricing::price_she
 boost::json::object catalog_json(pricing::catalog const& catalog, pricing::price_sheet const* current, language lang);
 
 // /v1/sheets: every published week, newest first, with `current` naming the sheet in effect.
-boost::json::object sheet_index_json(std::vector<pricing::price_sheet> const& sheets,
-                                     pricing::price_sheet const* current);
+boost::json::object sheet_index_json(std::vector<pricing::price_sheet> const& sheets, pricing::price_sheet const* current,
+                                     std::map<pricing::iso_week, pricing::publication_record> const* publications = nullptr);
 // /v1/prices/{gpu}/history: every published week of one model, oldest first, each week's figures
 // those of its sheet, with the change of each rate from the week before.
 boost::json::object price_history_json(std::span<const pricing::price_sheet> sheets, pricing::gpu_model const& model);

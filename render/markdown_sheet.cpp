@@ -525,7 +525,9 @@ std::string sheet_index_markdown(json::object const& idx, links const& to)
     for (auto const& v : md::array_at(idx, "sheets")) {
         auto const& s = v.get_object();
         std::string const week = text(s, "week");
-        t.row({md::link(week, to("/v1/sheets/" + week)), md::when(text(s, "effective_from")),
+        bool const corrected = at(s, "corrected").is_bool() && at(s, "corrected").as_bool();
+        t.row({md::link(week, to("/v1/sheets/" + week)) + (corrected ? " " + say(l, "feed.corrected_title") : ""),
+               md::when(text(s, "effective_from")),
                md::when(text(s, "effective_until")), md::when(text(s, "published_at")),
                say(l, "sheets.of", {{"priced", text(s, "priced_models")}, {"models", text(s, "models")}}),
                shown(l, s, "observations"),

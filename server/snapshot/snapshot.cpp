@@ -526,7 +526,7 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
     std::optional<pricing::instant> last_published;
     for (auto const& sheet : s->sheets)
         last_published = std::max(last_published.value_or(sheet.published_at), sheet.published_at);
-    b.add_in_every_language("/v1/sheets", "", [&](render::language) { return render::sheet_index_json(s->sheets, s->current); },
+    b.add_in_every_language("/v1/sheets", "", [&](render::language) { return render::sheet_index_json(s->sheets, s->current, &s->publications); },
                             render::sheet_index_view, render::table_formats, false, last_published);
     for (auto const& sheet : s->sheets) {
         bool const past = sheet.effective_until <= now;

@@ -131,6 +131,9 @@ TEST_CASE("Go sumdb tlog and note verify the log and a correction and a re-signi
     CHECK(first.body != server.get("/v1/sheets/" + corrected + "/signed.txt").body);
     CHECK(contains(server.get("/v1/sheets/" + corrected + ".md").body, "a source listed prices per GPU-minute"));
     CHECK(contains(server.get("/v1/sheets.atom").body, "(corrected)"));
+    auto const index = json::parse(server.get("/v1/sheets").body);
+    for (auto const& listed : index.at("sheets").as_array())
+        CHECK(listed.at("corrected").as_bool() == (listed.at("week").as_string() == corrected));
     // The sample's older weeks were published together, weeks after their Monday: marked late.
     auto const oldest = json::parse(server.get("/v1/sheets/" + past_week(static_cast<int>(sheets) - 1)).body).as_object();
     CHECK(oldest.at("publication").at("late_by_seconds").as_int64() > 0);
@@ -180,6 +183,13 @@ TEST_CASE("a rewritten entry or a log that shrank or any edit of the log table i
     auto const audit = run_lowcostgpu({"audit", "--url", "http://127.0.0.1:" + std::to_string(server.port())});
     CHECK(audit.exit_code != 0);
     CHECK(contains(audit.out, "do not hash to the checkpoint's root"));
+    // A mirror of it refuses the log, and says why.
+    server_process mirror(serve_arguments{{"--upstream", "http://127.0.0.1:" + std::to_string(server.port()),
+                                           "--upstream-keys", required_env("LCG_PUBLIC_KEYS_FILE")}},
+                          false);
+    CHECK(eventually([&] { return contains(mirror.get("/readyz").body, "do not hash to the checkpoint's root"); },
+                     std::chrono::seconds(15)));
+    CHECK(mirror.get("/readyz").status == 503);
 }
 
 // The README's commands for signify, after BASE and W are set and sheet.bytes and KEY_ID fetched.

@@ -62,6 +62,7 @@ public:
     void read_decimal_commas(std::span<const parameter> params);
 
     std::optional<std::string> take(std::string_view name);
+    bool has(std::string_view name) const { return values_.contains(name); }
     bool empty() const { return values_.empty(); }
     face from() const { return from_; }
 

@@ -3,6 +3,7 @@
 #include "api/operation.hpp"
 #include "pricing/utf8.hpp"
 
+#include "render/compact.hpp"
 #include "render/costing_json.hpp"
 #include "render/glossary_json.hpp"
 #include "render/json.hpp"
@@ -101,13 +102,49 @@ std::variant<pricing::price_sheet const*, failure> sheet_asked(request& r)
 
 // ---- the price sheet and the catalog -------------------------------------------------------------
 
+// A list's compact form (render/compact.hpp): a table of the members asked, the id first.
+constexpr parameter fields{"fields", vt::string_list,
+                           "Only these members of each model, as a table (columns, rows): fewer tokens for a long list, "
+                           "such as name,on_demand,spot; the id comes first",
+                           false, {}, {}, {}, false, 1, 20};
+
+// `doc` in its compact form when `fields` was given, or the refusal of a member items do not give.
+std::optional<failure> compact_if_asked(request& r, boost::json::object& doc, std::string_view list, std::string_view key)
+{
+    auto const asked = take(r, "fields");
+    if (!asked)
+        return std::nullopt;
+    auto const accepted = render::compact_fields(doc, list);
+    std::vector<std::string> names;
+    if (asked->empty())
+        return refused(pricing::invalid("fields: at least one member is required", "fields\u202F: il faut au moins un membre"),
+                       "fields");
+    for (std::string_view rest = *asked; !rest.empty();) {
+        auto const comma = rest.find(',');
+        std::string const name(rest.substr(0, comma));
+        if (std::find(accepted.begin(), accepted.end(), name) == accepted.end()) {
+            std::string all;
+            for (auto const& a : accepted)
+                all += (all.empty() ? "" : ", ") + a;
+            return refused(pricing::invalid("fields: " + pricing::quote(name) + " is not a member of a model; accepted: " + all,
+                                            "fields\u202F: " + pricing::quote(name) +
+                                                " n’est pas un membre d’un modèle\u202F; acceptés\u202F: " + all),
+                           "fields");
+        }
+        names.push_back(name);
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+    render::make_compact(doc, list, key, names);
+    return std::nullopt;
+}
+
 constexpr parameter prices_parameters[] = {
     only_gpu, vendor, architecture, min_vram_gb,
     {"max_price", vt::number, "Only models whose rate in `tier` is at most this, USD per GPU-hour", false, {}, 0,
      rules::max_observed_price.micros() / 1'000'000},
     {"tier", vt::string, "The tier that max_price and sort=price look at (default on_demand)", false, tiers},
     {"sort", vt::string, "gpu (default, catalog order), price (cheapest first) or vram (most memory first)", false, orders},
-    week, lang};
+    week, fields, lang};
 
 result get_prices(request& r)
 {
@@ -126,10 +163,13 @@ result get_prices(request& r)
     auto const* sheet = std::get<0>(asked);
     if (!sheet)
         return no_sheet();
-    if (query->empty() && sheet == r.data.current_sheet())
+    if (query->empty() && sheet == r.data.current_sheet() && !r.args.has("fields"))
         return published("/v1/prices");
-    return computed(render::sheet_json(*sheet, cat, pricing::select_prices(*query, *sheet, cat), r.lang,
-                                       r.data.publication(sheet->week)));
+    auto doc = render::sheet_json(*sheet, cat, pricing::select_prices(*query, *sheet, cat), r.lang,
+                                  r.data.publication(sheet->week));
+    if (auto refusal = compact_if_asked(r, doc, "prices", "gpu"))
+        return *refusal;
+    return computed(std::move(doc));
 }
 
 constexpr parameter gpu_parameters[] = {gpu_id, lang};
@@ -160,7 +200,7 @@ result get_gpu(request& r)
 constexpr parameter catalog_parameters[] = {
     vendor, architecture, min_vram_gb,
     {"mig", vt::boolean, "Only models with (true) or without (false) Multi-Instance GPU"},
-    {"nvlink", vt::boolean, "Only NVIDIA models with (true) or without (false) NVLink"}, lang};
+    {"nvlink", vt::boolean, "Only NVIDIA models with (true) or without (false) NVLink"}, fields, lang};
 
 result list_gpus(request& r)
 {
@@ -169,9 +209,12 @@ result list_gpus(request& r)
         {take(r, "vendor"), take(r, "architecture"), take(r, "min_vram_gb"), take(r, "mig"), take(r, "nvlink")}, cat);
     if (!filter)
         return refused(filter.err());
-    if (filter->empty())
+    if (filter->empty() && !r.args.has("fields"))
         return published("/v1/gpus");
-    return computed(render::filtered_catalog_json(cat, r.data.current_sheet(), *filter, r.lang));
+    auto doc = render::filtered_catalog_json(cat, r.data.current_sheet(), *filter, r.lang);
+    if (auto refusal = compact_if_asked(r, doc, "gpus", "id"))
+        return *refusal;
+    return computed(std::move(doc));
 }
 
 constexpr parameter inventory_parameters[] = {

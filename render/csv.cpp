@@ -1,5 +1,7 @@
 #include "render/csv.hpp"
 
+#include "render/compact.hpp"
+
 #include "render/markdown_text.hpp"
 
 #include "pricing/observation.hpp"
@@ -123,6 +125,8 @@ std::string csv_record(std::vector<std::string> const& fields)
 
 std::string sheet_csv(json::object const& s)
 {
+    if (is_compact(s))
+        return compact_csv(s);
     std::string out = csv_record(with_market_columns({"week", "gpu", "name", "available", "observations", "median", "cap",
                                                       "on_demand", "spot", "reserved", "headroom", "currency", "unit",
                                                       "reason"}));
@@ -179,6 +183,8 @@ std::string history_table_csv(json::object const& t)
 
 std::string catalog_csv(json::object const& c)
 {
+    if (is_compact(c))
+        return compact_csv(c);
     std::string out = csv_record({"id", "name", "vendor", "architecture", "form_factor", "vram_gb", "memory_type",
                                   "memory_bandwidth_gbs", "fp16_dense_tflops", "fp16_dense_tflops_confirmed",
                                   "power_score", "fp8_dense_tflops", "tdp_w", "nvlink", "nvlink_gbs", "mig",

@@ -3,6 +3,7 @@
 #include "render/markdown.hpp"
 
 #include "render/chart.hpp"
+#include "render/compact.hpp"
 #include "render/markdown_text.hpp"
 
 #include "pricing/money.hpp"
@@ -217,6 +218,8 @@ std::string sheet_markdown(json::object const& s, links const& to)
     out += in_effect(s, l) + say(l, "sheet.published", {{"at", md::when(text(s, "published_at"))}}) + "\n\n";
     out += publication_notes(s, l);
     out += say(l, "sheet.unit") + " " + rules_sentence(l) + md::rounding_note(to) + "\n\n";
+    if (is_compact(s))
+        return out + compact_markdown(s);
     std::string const cap_column = ">" + say(l, "col.cap_of_median", {{"percent", md::percent(l, rules::on_demand_of_median)}});
     // The HTML page adds each model's on-demand trend, a small chart linking to its history.
     bool const trend = to.target == render::format::html;
@@ -383,6 +386,8 @@ std::string catalog_markdown(json::object const& c, links const& to)
 {
     auto const l = to.lang;
     std::string out = "# " + say(l, "catalog.title") + "\n\n";
+    if (is_compact(c))
+        return out + say(l, "catalog.models", {{"count", text(c, "count")}}) + "\n\n" + compact_markdown(c);
     out += say(l, "catalog.models", {{"count", text(c, "count")}});
     if (auto const& f = md::object_at(c, "filters"); !f.empty()) {
         std::string filters;

@@ -6,8 +6,9 @@ export const toolNames = ['get_prices', 'get_price_history', 'get_history', 'ver
 
 export const calls = {
   get_prices: { valid: [{}, { sort: 'price' }, { gpu: 'h100-sxm' }, { vendor: 'nvidia', min_vram_gb: 80 },
-    { max_price: 1.5, tier: 'spot' }, { week: 'latest', vendor: 'amd' }],
-    invalid: [{ tier: 'weekly' }, { gpu: 'no-such-gpu' }, { colour: 'red' }, { week: 'last week' }, { week: '2019-W01' }] },
+    { max_price: 1.5, tier: 'spot' }, { week: 'latest', vendor: 'amd' }, { fields: ['name', 'on_demand', 'spot'] }],
+    invalid: [{ tier: 'weekly' }, { gpu: 'no-such-gpu' }, { colour: 'red' }, { week: 'last week' }, { week: '2019-W01' },
+      { fields: ['colour'] }] },
   get_price_history: { valid: [{ gpu: 'h100-sxm' }, { gpu: 'MI300X' }], invalid: [{}, { gpu: 'h999' }] },
   get_history: { valid: [{}, { tier: 'reserved' }], invalid: [{ tier: 'weekly' }, { gpu: 'h100-sxm' }] },
   verify_quote: { valid: [{ gpu: 'h100-sxm', tier: 'spot', price: 0.84 }, { gpu: 'mi300x', price: 1, week: 'latest' },
@@ -15,8 +16,8 @@ export const calls = {
     invalid: [{ gpu: 'h100-sxm' }, { price: 1 }, { gpu: 'h100-sxm', price: '0.84' }, { gpu: 'h100-sxm', price: -1 },
       { gpu: 'h100-sxm', price: 1, week: '2019-W01' }] },
   get_gpu: { valid: [{ gpu: 'h100-sxm' }, { gpu: 'A100-80GB-SXM' }], invalid: [{}, { gpu: 'h999' }] },
-  list_gpus: { valid: [{}, { vendor: 'amd' }, { mig: true, min_vram_gb: 80 }],
-    invalid: [{ mig: 'yes' }, { vendor: 'intel' }] },
+  list_gpus: { valid: [{}, { vendor: 'amd' }, { mig: true, min_vram_gb: 80 }, { fields: ['name', 'vram_gb', 'power_score'] }],
+    invalid: [{ mig: 'yes' }, { vendor: 'intel' }, { fields: ['prices'] }] },
   get_inventory: { valid: [{}, { gpu: 'h100-sxm' }, { region: 'eu-paris-2' }],
     invalid: [{ region: 'mars-1' }, { gpu: 5 }] },
   search_glossary: { valid: [{}, { q: 'spot' }, { category: 'pricing-billing', lang: 'fr' }],

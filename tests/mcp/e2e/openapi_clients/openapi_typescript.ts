@@ -16,10 +16,12 @@ export async function run(base: string): Promise<number> {
   const prices = await client.GET('/v1/prices', { params: { query: { vendor: 'nvidia', tier: 'spot', sort: 'price' } } });
   check(prices.response.status === 200 && prices.data !== undefined, `/v1/prices: ${prices.response.status}`);
   const sheet: Sheet = prices.data;
-  check(sheet.prices.length > 0, 'a sheet with rows');
-  const spot = sheet.prices.filter((r) => r.available).map((r) => Number(r.spot));
+  // Without `fields` the sheet has its rows (with it, a table of columns and rows instead).
+  const rows = sheet.prices ?? [];
+  check(rows.length > 0, 'a sheet with rows');
+  const spot = rows.filter((r) => r.available).map((r) => Number(r.spot));
   check(spot.every((v, i) => i === 0 || spot[i - 1] <= v), 'sorted by the spot rate');
-  check(sheet.prices.every((r) => !r.available || money.test(r.on_demand ?? '')), 'rates to the mill');
+  check(rows.every((r) => !r.available || money.test(r.on_demand ?? '')), 'rates to the mill');
   check(same(sheet, await rawJson(base, '/v1/prices?vendor=nvidia&tier=spot&sort=price')), 'the body as served');
   checks += 4;
 

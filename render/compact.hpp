@@ -1,0 +1,31 @@
+#pragma once
+
+#include "render/format.hpp"
+#include "render/words.hpp"
+
+#include <boost/json/object.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+// The compact form of a list document (get_prices, list_gpus with `fields`): its array of objects
+// replaced by a table, "columns" (the key member first, then the fields asked) and "rows" (an
+// array of values per item), so an assistant pays for each member's name once, not once per model.
+namespace lcg::render {
+
+// The members an item of `doc[list]` may give in a column: those whose value is a scalar or a
+// datasheet figure ({value, confirmed}, given by its value), in the order first met.
+std::vector<std::string> compact_fields(boost::json::object const& doc, std::string_view list);
+
+// Replaces `doc[list]` by "columns" and "rows": `key` then `fields` (each among compact_fields;
+// `key` listed again is not repeated). A member an item lacks is null in its row.
+void make_compact(boost::json::object& doc, std::string_view list, std::string_view key,
+                  std::vector<std::string> const& fields);
+
+bool is_compact(boost::json::object const& doc);
+// The table as Markdown (cells as text) and as CSV (a header of the columns, a record per row).
+std::string compact_markdown(boost::json::object const& doc);
+std::string compact_csv(boost::json::object const& doc);
+
+}

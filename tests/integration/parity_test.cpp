@@ -60,10 +60,13 @@ TEST_CASE("an MCP result past about 4,000 tokens names the arguments that narrow
     REQUIRE(whole.size() == 2);
     CHECK(whole.at(1).at("text").as_string() ==
           "This result is about " + std::to_string(bytes / 4) +
-              " tokens. To ask for less, give one of these arguments: vendor, architecture, min_vram_gb, mig, nvlink.");
+              " tokens. To ask for less, give one of these arguments: vendor, architecture, min_vram_gb, mig, nvlink, fields.");
     auto const french = call({{"lang", "fr"}});
     REQUIRE(french.size() == 2);
     CHECK(std::string(french.at(1).at("text").as_string()).starts_with("Ce résultat fait environ "));
-    // Narrowed, it says nothing more.
+    // Narrowed, it says nothing more; the compact form of three members is far smaller.
     CHECK(call({{"vendor", "amd"}}).size() == 1);
+    auto const compact = call({{"fields", json::array{"name", "vram_gb", "power_score"}}});
+    REQUIRE(compact.size() == 1);
+    CHECK(compact.at(0).at("text").as_string().size() * 20 < bytes);
 }

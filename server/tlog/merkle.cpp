@@ -19,6 +19,16 @@ hash sha256(std::span<const unsigned char> bytes)
 // The largest power of two below n (n ≥ 2): where RFC 6962 splits a tree of n leaves.
 std::uint64_t split_of(std::uint64_t n) { return std::bit_floor(n - 1); }
 
+// RFC 9162's step of both verifiers: climb past the levels where the node is a left child with no
+// sibling (right-shift fn and sn until fn is odd or 0).
+void skip_left_edges(std::uint64_t& fn, std::uint64_t& sn)
+{
+    while ((fn & 1) == 0 && fn != 0) {
+        fn >>= 1;
+        sn >>= 1;
+    }
+}
+
 }
 
 hash leaf_hash(std::string_view entry)
@@ -146,10 +156,7 @@ bool verify_inclusion(hash const& leaf, std::uint64_t index, std::uint64_t size,
             return false;
         if ((fn & 1) != 0 || fn == sn) {
             r = node_hash(p, r);
-            while ((fn & 1) == 0 && fn != 0) {
-                fn >>= 1;
-                sn >>= 1;
-            }
+            skip_left_edges(fn, sn);
         } else {
             r = node_hash(r, p);
         }
@@ -186,10 +193,7 @@ bool verify_consistency(std::uint64_t old_size, std::uint64_t new_size, hash con
         if ((fn & 1) != 0 || fn == sn) {
             fr = node_hash(c, fr);
             sr = node_hash(c, sr);
-            while ((fn & 1) == 0 && fn != 0) {
-                fn >>= 1;
-                sn >>= 1;
-            }
+            skip_left_edges(fn, sn);
         } else {
             sr = node_hash(sr, c);
         }

@@ -23,6 +23,7 @@
 #include "pricing/instance_check.hpp"
 #include "pricing/inventory.hpp"
 #include "pricing/price_query.hpp"
+#include "pricing/quantity.hpp"
 #include "pricing/quote.hpp"
 #include "pricing/rent_vs_buy.hpp"
 #include "pricing/rules.hpp"
@@ -31,7 +32,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <variant>
 
 namespace lcg::api {
@@ -575,16 +575,10 @@ std::variant<std::optional<std::uint64_t>, failure> count_argument(request& r, p
     auto const text = take(r, p.name);
     if (!text)
         return std::optional<std::uint64_t>();
-    std::uint64_t v = 0;
-    auto const [end, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
-    if (ec != std::errc() || end != text->data() + text->size() || static_cast<std::int64_t>(v) < p.minimum.value_or(0) ||
-        v > static_cast<std::uint64_t>(p.maximum.value_or(max_log_index)))
-        return refused(pricing::invalid(std::string(p.name) + " is expected to be a whole number from " +
-                                            std::to_string(p.minimum.value_or(0)) + ", not " + pricing::quote(*text),
-                                        std::string(p.name) + " doit être un nombre entier à partir de " +
-                                            std::to_string(p.minimum.value_or(0)) + ", pas " + pricing::quote(*text)),
-                       std::string(p.name));
-    return std::optional<std::uint64_t>(v);
+    auto const count = pricing::parse_count(p.name, *text, p.minimum.value_or(0), p.maximum.value_or(max_log_index));
+    if (!count)
+        return refused(count.err(), std::string(p.name));
+    return std::optional<std::uint64_t>(static_cast<std::uint64_t>(*count));
 }
 
 result get_log_proof(request& r)

@@ -99,8 +99,8 @@ void log_witness::check_sheets(std::vector<pricing::price_sheet> const& sheets) 
     if (!served_)
         return;
     std::map<std::string, std::string> newest;
-    for (auto const& v : served_->entries)
-        if (auto e = tlog::parse_entry(v.entry))
+    for (auto const& e : served_->parsed)
+        if (e)
             newest[pricing::to_string(e->week)] = e->signed_sha256;
     for (auto const& s : sheets) {
         auto const it = newest.find(pricing::to_string(s.week));

@@ -175,7 +175,7 @@ std::map<pricing::iso_week, pricing::publication_record> publications_of(publica
 {
     std::map<pricing::iso_week, pricing::publication_record> out;
     for (std::size_t i = 0; i < log.entries.size(); ++i) {
-        auto const e = tlog::parse_entry(log.entries[i].entry);
+        auto const& e = log.parsed[i];
         if (!e)
             continue;  // the tiles still publish it as stored; audit names it
         auto& record = out[e->week];
@@ -209,7 +209,7 @@ json::object log_index(publication_log const& log, pricing::key_ring const& keys
         if (auto raw = raw_key(keys, k.key_id); raw && !origin.empty())
             verifier_keys.emplace_back(tlog::verifier_key(origin, *raw));
     for (std::size_t i = 0; i < log.entries.size(); ++i) {
-        auto const e = tlog::parse_entry(log.entries[i].entry);
+        auto const& e = log.parsed[i];
         if (!e)
             continue;  // the tiles still publish it as stored; audit names it
         std::string const version = "/v1/log/entries/" + std::to_string(i);
@@ -460,8 +460,11 @@ std::shared_ptr<const document> snapshot::find_document(std::string_view path, r
 std::shared_ptr<const publication_log> make_log(std::vector<tlog::logged_version> entries, std::string checkpoint)
 {
     auto log = std::make_shared<publication_log>();
-    for (auto const& e : entries)
+    for (auto const& e : entries) {
         log->tree.append(tlog::leaf_hash(e.entry));
+        auto parsed = tlog::parse_entry(e.entry);
+        log->parsed.push_back(parsed ? std::optional<tlog::log_entry>(*parsed) : std::nullopt);
+    }
     log->entries = std::move(entries);
     log->checkpoint = std::move(checkpoint);
     return log;

@@ -50,6 +50,7 @@ std::string document_key(std::string_view path, render::format f, std::string_vi
 // signed checkpoint ("" when none was signed yet).
 struct publication_log {
     std::vector<tlog::logged_version> entries;
+    std::vector<std::optional<tlog::log_entry>> parsed;  // each entry read once; nothing when malformed
     tlog::merkle_tree tree;
     std::string checkpoint;
 };

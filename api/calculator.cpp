@@ -50,7 +50,7 @@ std::optional<render::calculator_form> calculator_of(operation const& op, pricin
     if (!op.calculator)
         return std::nullopt;
     render::calculator_form form{render::url_in(std::string(op.route), render::format::html), {}, lang};
-    for (auto const& p : op.parameters) {
+    for (auto const& p : op.parameters()) {
         render::form_field f{std::string(p.name), parameter_label(p, lang), parameter_hint(op, p, lang),
                              choices_of(p, cat), p.required, p.type == value_type::integer,
                              p.type == value_type::number, {}};

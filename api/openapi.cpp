@@ -107,7 +107,7 @@ json::array parameters(operation const& op)
 {
     auto const inputs = input_schema(op).at("properties").as_object();
     json::array out;
-    for (auto const& p : op.parameters) {
+    for (auto const& p : op.parameters()) {
         bool const in_path = op.route.find("{" + std::string(p.name) + "}") != std::string_view::npos;
         json::object schema = inputs.at(p.name).as_object();
         auto description = schema.at("description");
@@ -138,7 +138,7 @@ void describe_operations(json::object& spec)
         get["description"] = std::string(op.description) +
                              " The same operation is the MCP tool `" + std::string(op.tool) +
                              "`, whose structuredContent is this JSON document.";
-        if (!op.parameters.empty())
+        if (!op.parameters().empty())
             get["parameters"] = parameters(op);
         // Every operation refuses a parameter it does not take, with or without parameters of its own.
         auto& responses = get["responses"].as_object();

@@ -3,6 +3,7 @@
 #include "api/arguments.hpp"
 #include "api/data_view.hpp"
 #include "api/failure.hpp"
+#include "api/input.hpp"
 
 #include "render/views.hpp"
 
@@ -48,15 +49,45 @@ struct request {
     arguments& args;
     glossary::language preferred_language = glossary::language::en;
     glossary::language lang = glossary::language::en;
+    // The parameters given in this call that the operation did not read (a refusal may come before
+    // it reads them all; a test catches a parameter that is never read).
+    std::vector<std::string_view> unread{};
 };
+
+// How an operation answers: its parameters (those of its input, then lang) and the function that
+// decodes its input from the arguments and answers.
+struct answering {
+    std::span<const parameter> parameters;
+    result (*run)(request& r);
+};
+
+// The decoder of both faces: each argument of `In` takes its value by its parameter's name, then
+// `Answer` runs on the filled input.
+template <class In, result (*Answer)(request&, In const&)>
+result run_typed(request& r)
+{
+    In in;
+    for (auto* a : in.arguments())
+        a->give(r.args.take(a->spec().name));
+    auto out = Answer(r, in);
+    for (auto const* a : in.arguments())
+        if (a->unread())
+            r.unread.push_back(a->spec().name);
+    return out;
+}
+
+template <class In, result (*Answer)(request&, In const&)>
+answering answered_by()
+{
+    return {parameters_of<In>(), &run_typed<In, Answer>};
+}
 
 struct operation {
     std::string_view tool;         // MCP tool name: "estimate_job_cost"
     std::string_view route;        // HTTP route: "/v1/estimate", "/v1/gpus/{gpu}" ({name}: a path parameter)
     std::string_view title;
     std::string_view description;  // for the tool list, the server card and OpenAPI
-    std::span<const parameter> parameters;
-    result (*run)(request& r);
+    answering answer;
     render::view const* view;      // how the document is written as Markdown, HTML, CSV: its formats
     std::string_view output_schema;  // name of the JSON Schema file in api/schemas/
     // A call that answers on the sample data, as a query string (path parameters included by name):
@@ -64,6 +95,8 @@ struct operation {
     std::string_view example;
     // Its HTML page is a calculator: a form of its parameters above the result (api/calculator.hpp).
     bool calculator = false;
+
+    std::span<const parameter> parameters() const { return answer.parameters; }
 };
 
 // Runs `op` the way both faces do: its `lang` argument (every operation takes one) or else the

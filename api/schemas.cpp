@@ -83,7 +83,7 @@ json::object input_schema(operation const& op)
 {
     json::object properties;
     json::array required;
-    for (auto const& p : op.parameters) {
+    for (auto const& p : op.parameters()) {
         properties[p.name] = property(p);
         if (p.required)
             required.emplace_back(p.name);

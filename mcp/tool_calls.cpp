@@ -25,7 +25,7 @@ json::object error_result(std::string const& message)
 std::string narrowing_arguments(api::operation const& op)
 {
     std::string filters;
-    for (auto const& p : op.parameters)
+    for (auto const& p : op.parameters())
         if (!p.required && p.name != "lang")
             filters += (filters.empty() ? "" : ", ") + std::string(p.name);
     return filters;
@@ -99,7 +99,7 @@ std::optional<json::object> call_tool(std::string_view name, json::object const*
     if (!op)
         return std::nullopt;
     auto const lang = asked_language(arguments);
-    auto args = api::arguments::from_json(op->parameters, arguments);
+    auto args = api::arguments::from_json(op->parameters(), arguments);
     if (auto const* f = std::get_if<api::failure>(&args))
         return error_result(f->in(lang));
     api::request request{data, std::get<api::arguments>(args)};

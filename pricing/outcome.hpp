@@ -24,26 +24,26 @@ struct error {
     std::string message_fr{};   // the same in French
 };
 
-// A value or the reason there is none. Kept to the standard library so pricing/ stays dependency-free.
-template <class T>
+// A value or the reason there is none: the one result type of the code base. `E` is why: an
+// `error` by default; a `parameter_error` for a parsed request (pricing::parsed); an API's refusal
+// above pricing/. Kept to the standard library so pricing/ stays dependency-free.
+template <class T, class E = error>
 class outcome {
 public:
     outcome(T value) : state_(std::move(value)) {}
-    outcome(error e) : state_(std::move(e)) {}
+    outcome(E e) : state_(std::move(e)) {}
 
     bool has_value() const noexcept { return state_.index() == 0; }
     explicit operator bool() const noexcept { return has_value(); }
-
     T const& value() const& { return std::get<0>(state_); }
     T& value() & { return std::get<0>(state_); }
     T&& value() && { return std::get<0>(std::move(state_)); }
     T const& operator*() const& { return value(); }
     T const* operator->() const { return &value(); }
-
-    error const& err() const& { return std::get<1>(state_); }
+    E const& err() const& { return std::get<1>(state_); }
 
 private:
-    std::variant<T, error> state_;
+    std::variant<T, E> state_;
 };
 
 inline error invalid(std::string message, std::string message_fr = {})

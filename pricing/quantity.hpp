@@ -30,22 +30,7 @@ parameter_error bad_input(std::string parameter, std::string message, std::strin
 
 // A parsed request, or the first parameter refused.
 template <class T>
-class parsed {
-public:
-    parsed(T value) : state_(std::move(value)) {}
-    parsed(parameter_error e) : state_(std::move(e)) {}
-
-    bool has_value() const noexcept { return state_.index() == 0; }
-    explicit operator bool() const noexcept { return has_value(); }
-    T const& value() const& { return std::get<0>(state_); }
-    T&& value() && { return std::get<0>(std::move(state_)); }
-    T const& operator*() const& { return value(); }
-    T const* operator->() const { return &value(); }
-    parameter_error const& err() const& { return std::get<1>(state_); }
-
-private:
-    std::variant<T, parameter_error> state_;
-};
+using parsed = outcome<T, parameter_error>;
 
 // Parses a plain non-negative decimal — digits, optionally '.' and 1 to `decimals` digits; no sign,
 // exponent, spaces or separators — into units of 10^-decimals, and checks min_units ≤ value ≤

@@ -25,7 +25,7 @@ bool names(api::operation const& op, api::failure const& f, std::string_view wha
 {
     if (f.code == pricing::errc::unavailable)
         return false;
-    for (auto const& p : op.parameters)
+    for (auto const& p : op.parameters())
         if (p.name == f.parameter)
             return p.type != api::value_type::integer &&
                    (what == "gpu" ? (p.name == "gpu" || p.name == "gpus") : p.name == what);
@@ -179,7 +179,7 @@ response handle_operation(route_input& in, api::operation const& op)
     std::string const kept_query = form ? without_blank_fields(in.query_string) : std::string();
     if (form)
         in.query_string = kept_query;  // the links to the other formats ask what the form asked
-    auto args = api::arguments::from_query(op.parameters, std::move(given));
+    auto args = api::arguments::from_query(op.parameters(), std::move(given));
     if (auto const* f = std::get_if<api::failure>(&args))
         return refused(in, op, *f, lang, shown);
     mcp_bridge::snapshot_view const view(in.snap());

@@ -351,7 +351,7 @@ TEST_CASE("a calculator's fields are labelled in words, in the page's language, 
     std::vector<std::string> missing;
     for (auto const& op : api::operations())
         if (op.calculator)
-            for (auto const& p : op.parameters)
+            for (auto const& p : op.parameters())
                 if (!render::has_message("label." + std::string(p.name)))
                     missing.push_back("label." + std::string(p.name));
     CHECK_MESSAGE(missing.empty(), "no words for: ", [&] {

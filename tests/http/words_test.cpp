@@ -231,7 +231,7 @@ TEST_CASE("the site's English words for an operation are the registry's, which M
         CHECK(api::calculator_title(op, render::language::fr) == render::say(render::language::fr, key + ".title"));
         if (!op.calculator)
             continue;
-        for (auto const& p : op.parameters) {
+        for (auto const& p : op.parameters()) {
             INFO(p.name);
             CHECK(api::parameter_hint(op, p, render::language::en) == p.description);
             CHECK(api::parameter_hint(op, p, render::language::fr) != p.description);
@@ -251,7 +251,7 @@ TEST_CASE("a French calculator names its fields in French, before its first use 
         auto const example = api::example_target(op);
         auto const used = testing::fixture_request(example.path + ".html" + example.query + "&lang=fr").body();
         CHECK(empty.find(std::string(op.title)) == std::string::npos);
-        for (auto const& p : op.parameters) {
+        for (auto const& p : op.parameters()) {
             INFO(p.name);
             std::string const hint = render::html_escape(api::parameter_hint(op, p, render::language::fr));
             CHECK(empty.find(hint) != std::string::npos);

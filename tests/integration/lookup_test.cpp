@@ -236,7 +236,7 @@ TEST_CASE("French out: every refusal of a call made in French is written in Fren
         // Each argument in turn replaced by a value no parameter takes or left out, and one
         // argument that the operation does not know.
         std::vector<std::map<std::string, std::string>> variants;
-        for (auto const& p : op.parameters) {
+        for (auto const& p : op.parameters()) {
             if (p.name == "lang")
                 continue;
             auto bad = example;

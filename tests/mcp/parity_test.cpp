@@ -178,7 +178,7 @@ TEST_CASE("the tool list is the registry, and no schema uses a type list")
         auto const& t = tools[i].as_object();
         CHECK(t.at("name").as_string() == op.tool);
         auto const& input = t.at("inputSchema").as_object();
-        CHECK(input.at("properties").as_object().size() == op.parameters.size());
+        CHECK(input.at("properties").as_object().size() == op.parameters().size());
         CHECK(input.at("additionalProperties") == false);
     }
 }

@@ -43,7 +43,7 @@ inline parity_case parity_case_of(api::operation const& op)
     auto const target = api::example_target(op);
     parity_case c{std::string(op.tool), target.path + target.query, {}};
     for (auto const& [name, value] : api::example_arguments(op))
-        for (auto const& p : op.parameters)
+        for (auto const& p : op.parameters())
             if (p.name == name)
                 c.arguments[p.name] = typed_argument(p, std::string(value));
     return c;

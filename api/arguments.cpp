@@ -175,7 +175,7 @@ std::string parameter_names(std::span<const parameter> params)
     return out;
 }
 
-std::variant<arguments, failure> arguments::from_query(std::span<const parameter> params,
+pricing::outcome<arguments, failure> arguments::from_query(std::span<const parameter> params,
                                                        std::map<std::string, std::string, std::less<>> values)
 {
     for (auto const& [name, value] : values) {
@@ -190,7 +190,7 @@ std::variant<arguments, failure> arguments::from_query(std::span<const parameter
     return out;
 }
 
-std::variant<arguments, failure> arguments::from_json(std::span<const parameter> params, json::object const* args)
+pricing::outcome<arguments, failure> arguments::from_json(std::span<const parameter> params, json::object const* args)
 {
     arguments out;
     out.from_ = face::mcp;

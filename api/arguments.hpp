@@ -48,12 +48,12 @@ public:
 
     // From a query string's parameters (already decoded, no repeats) and the route's path values.
     // Refuses names the operation does not take and over-long values.
-    static std::variant<arguments, failure>
+    static pricing::outcome<arguments, failure>
     from_query(std::span<const parameter> params, std::map<std::string, std::string, std::less<>> values);
 
     // From MCP tool arguments (null: none). Also refuses a value whose JSON type differs from the
     // parameter's ("5" for an integer, 5 for a string): schemas are followed strictly.
-    static std::variant<arguments, failure>
+    static pricing::outcome<arguments, failure>
     from_json(std::span<const parameter> params, boost::json::object const* args);
 
     // French writes a decimal with a comma: in a call made in French, "1,5" for a number is 1.5.

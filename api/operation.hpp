@@ -39,7 +39,7 @@ struct answer {
     bool is_published() const { return !published_path.empty(); }
 };
 
-using result = std::variant<answer, failure>;
+using result = pricing::outcome<answer, failure>;
 
 // One call: the service's state, the arguments as given, and the language the client prefers
 // (over HTTP, negotiated from its Accept-Language header; English otherwise), which answers when
@@ -107,7 +107,7 @@ result call(operation const& op, request& r);
 
 // The language a `lang` value names, or the client's preferred one when there is none; refused
 // (parameter "lang") when the value is neither en nor fr.
-std::variant<glossary::language, failure> language_of(std::optional<std::string> const& text,
+pricing::outcome<glossary::language, failure> language_of(std::optional<std::string> const& text,
                                                       glossary::language preferred);
 
 // Every operation, in the order tools/list shows them.

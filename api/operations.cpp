@@ -132,7 +132,7 @@ std::span<const operation> operations()
 }
 
 
-std::variant<glossary::language, failure> language_of(std::optional<std::string> const& text,
+pricing::outcome<glossary::language, failure> language_of(std::optional<std::string> const& text,
                                                       glossary::language preferred)
 {
     if (!text)
@@ -147,13 +147,14 @@ std::variant<glossary::language, failure> language_of(std::optional<std::string>
 result call(operation const& op, request& r)
 {
     auto const l = language_of(r.args.take("lang"), r.preferred_language);
-    if (auto const* f = std::get_if<failure>(&l))
-        return *f;
-    r.lang = std::get<glossary::language>(l);
+    if (!l)
+        return l.err();
+    r.lang = *l;
     if (r.lang == glossary::language::fr)
         r.args.read_decimal_commas(op.parameters());
     auto out = op.answer.run(r);
-    if (auto* a = std::get_if<answer>(&out)) {
+    if (out) {
+        auto* a = &out.value();
         a->lang = r.lang;
         // The operation names its English document; the French one is beside it (the glossary
         // names its language itself).

@@ -100,13 +100,13 @@ std::optional<json::object> call_tool(std::string_view name, json::object const*
         return std::nullopt;
     auto const lang = asked_language(arguments);
     auto args = api::arguments::from_json(op->parameters(), arguments);
-    if (auto const* f = std::get_if<api::failure>(&args))
-        return error_result(f->in(lang));
-    api::request request{data, std::get<api::arguments>(args)};
+    if (!args)
+        return error_result(args.err().in(lang));
+    api::request request{data, args.value()};
     auto result = api::call(*op, request);
-    if (auto const* f = std::get_if<api::failure>(&result))
-        return error_result(f->in(lang));
-    auto document = document_of(std::get<api::answer>(std::move(result)), data);
+    if (!result)
+        return error_result(result.err().in(lang));
+    auto document = document_of(std::move(result).value(), data);
     if (!document)
         return error_result(lang == glossary::language::fr
                                 ? "ce document n’est pas encore publié\u202F; réessayez après la prochaine publication"

@@ -146,7 +146,7 @@ render::language asked_language(std::map<std::string, std::string, std::less<>> 
 {
     auto const it = given.find("lang");
     auto const l = api::language_of(it == given.end() ? std::nullopt : std::optional(it->second), preferred);
-    return std::holds_alternative<render::language>(l) ? std::get<render::language>(l) : preferred;
+    return l ? *l : preferred;
 }
 
 response handle_operation(route_input& in, api::operation const& op)
@@ -180,14 +180,14 @@ response handle_operation(route_input& in, api::operation const& op)
     if (form)
         in.query_string = kept_query;  // the links to the other formats ask what the form asked
     auto args = api::arguments::from_query(op.parameters(), std::move(given));
-    if (auto const* f = std::get_if<api::failure>(&args))
-        return refused(in, op, *f, lang, shown);
+    if (!args)
+        return refused(in, op, args.err(), lang, shown);
     mcp_bridge::snapshot_view const view(in.snap());
-    api::request r{view, std::get<api::arguments>(args), preferred};
+    api::request r{view, args.value(), preferred};
     auto result = api::call(op, r);
-    if (auto const* f = std::get_if<api::failure>(&result))
-        return refused(in, op, *f, lang, shown);
-    auto& a = std::get<api::answer>(result);
+    if (!result)
+        return refused(in, op, result.err(), lang, shown);
+    auto& a = result.value();
     in.lang = r.lang;
     auto res = serve_answer(in, op, std::move(a));
     // Every operation's document is written in both languages (document_at and serve_computed say

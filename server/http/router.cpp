@@ -323,9 +323,9 @@ answer dispatch(request const& req, request_context const& ctx, std::string_view
     if (!r.op && r.needs_snapshot && r.methods == "GET, HEAD") {
         auto const preferred = negotiate_language(req[beast_http::field::accept_language]);
         auto const l = api::language_of(query.value().take("lang"), preferred);
-        if (auto const* f = std::get_if<api::failure>(&l))
-            return bad_parameter(req, f->parameter, f->in(preferred), preferred);
-        lang = std::get<render::language>(l);
+        if (!l)
+            return bad_parameter(req, l.err().parameter, l.err().in(preferred), preferred);
+        lang = *l;
     }
     // What the answer echoes of the query (links to the other formats) is re-encoded, never the raw bytes.
     std::string const echoed_query = reencoded_query(query_string);

@@ -19,9 +19,10 @@ namespace lcg::cli {
 
 namespace {
 
-// Raises the soft limit on open files to the hard one, then lowers `max_connections` if even that
-// cannot hold them: a connection past the descriptor limit would wait unaccepted in the backlog
-// instead of getting its 503. `reserve` covers everything else the process opens.
+// Raises the soft limit on open files to the hard one (the one place that does: http::server leaves
+// the process's limits to its caller), then lowers `max_connections` if even that cannot hold
+// them: a connection past the descriptor limit would wait unaccepted in the backlog instead of
+// getting its 503. `reserve` covers everything else the process opens.
 void fit_connections_to_descriptors(http::server_options& o)
 {
     rlimit limit{};

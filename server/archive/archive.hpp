@@ -1,50 +1,24 @@
 #pragma once
 
+#include "server/archive/source.hpp"
 #include "server/snapshot/snapshot.hpp"
 #include "server/store/inputs.hpp"
 
 #include "render/format.hpp"
 
-#include "pricing/listing_mapping.hpp"
 #include "pricing/outcome.hpp"
 #include "pricing/sheet.hpp"
 
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstddef>
-#include <deque>
+#include <cstdint>
 #include <functional>
-#include <list>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
-#include <unordered_map>
-#include <vector>
 
 namespace lcg::archive {
-
-// Where the canonical observations CSV of published sheets is kept (PostgreSQL, or a mirror's
-// upstream), read as it is stored: in chunks of whole lines (store::input_chunks). Both calls throw
-// when the source cannot be read. Each archive thread makes its own with a source_factory and
-// never shares it.
-class source {
-public:
-    virtual ~source() = default;
-    // The chunks' sizes and the header line; no chunks when nothing is stored for that publication.
-    virtual store::input_layout layout(pricing::price_sheet const& sheet) = 0;
-    // Chunk `seq` of that publication; "" when it is not stored (the week was republished since).
-    virtual std::string chunk(pricing::price_sheet const& sheet, std::size_t seq) = 0;
-    // The raw market files the sheet's observations were read from, in import order; none when
-    // they were imported as a CSV.
-    virtual std::vector<pricing::raw_input> raw_inputs(pricing::price_sheet const& sheet) = 0;
-    // The bytes of one of those files or of a mapping they name, by SHA-256; nullopt when not stored.
-    virtual std::optional<std::string> raw_bytes(pricing::price_sheet const& sheet, std::string const& sha256) = 0;
-};
-using source_factory = std::function<std::unique_ptr<source>()>;
 
 struct options {
     std::size_t cache_bytes = 64 * 1024 * 1024;  // chunks, parts and pages kept, all formats together
@@ -133,83 +107,8 @@ public:
 
 private:
     friend class stream;
-    using value = std::shared_ptr<const void>;  // a layout, a chunk or part (string), or a page (document)
-    using value_result = pricing::outcome<value>;
-    using value_completion = std::function<void(value_result)>;
-
-    // raw_list: the sheet's raw files (a vector of pricing::raw_input); raw_page and raw_file are
-    // documents like a page.
-    enum class task { layout, chunk_part, page, raw_list, raw_page, raw_file };
-    struct request {
-        task what;
-        pricing::price_sheet sheet;
-        render::format format = render::format::csv;
-        render::language lang = render::language::en;
-        std::size_t seq = 0;
-        std::shared_ptr<const store::input_layout> layout{};  // for a part
-        std::string sha256{};                                  // for a raw file
-    };
-    struct waiter {
-        value_completion done;
-        std::chrono::steady_clock::time_point deadline;
-    };
-    struct job {
-        request what;
-        std::vector<waiter> waiters;
-    };
-    struct entry {
-        value item;
-        std::size_t bytes = 0;
-        std::list<std::string>::iterator in_order;
-    };
-
-    // The value under `key`: from the cache at once, else from a job on the threads (one for
-    // every request of the same key), or errc::unavailable within the timeout.
-    // `deadline`: the waiter's, when not options.timeout from now.
-    void obtain(std::string const& key, request const& what, value_completion done,
-                std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
-    void read_part(pricing::price_sheet const& sheet, render::format f,
-                   std::shared_ptr<const store::input_layout> const& layout, std::size_t seq, part_completion done,
-                   std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
-    static std::size_t size_of(task what, value const& item);
-    bool worth_keeping(request const& what) const;
-    void work(std::unique_ptr<source> from);
-    void watch();
-    value_result produce(source& from, request const& what);
-    value_result read_layout(source& from, pricing::price_sheet const& sheet);
-    std::shared_ptr<const std::string> csv_chunk(source& from, request const& what, std::size_t seq);
-    value_result render_part(source& from, request const& what);
-    value_result render_page(source& from, request const& what);
-    bool awaited(std::string const& key);  // whether a request still waits for the job of `key`
-    std::shared_ptr<const std::vector<pricing::raw_input>> raw_list(source& from, pricing::price_sheet const& sheet);
-    value_result render_raw_page(source& from, request const& what);
-    value_result read_raw_file(source& from, request const& what);
-    std::shared_ptr<const snapshot::document> cached_document(std::string const& key);
-    void fetch_document(std::string const& key, request const& what, completion done);
-    void remember(std::string const& key, value const& item, std::size_t bytes);
-    value recall(std::string const& key);  // under mutex_
-    std::vector<waiter> take_waiters(std::string const& key);
-
-    // A part as a stream holds it: its bytes count in streamed_ until the last holder lets go.
-    std::shared_ptr<const std::string> held(std::shared_ptr<const std::string> bytes) const;
-    bool streams_full() const;  // whether the streams in flight hold options.stream_bytes
-
-    options options_;
-    std::shared_ptr<std::atomic<std::size_t>> streamed_ = std::make_shared<std::atomic<std::size_t>>(0);
-    mutable std::mutex mutex_;
-    std::condition_variable work_ready_;
-    std::condition_variable deadlines_changed_;
-    std::unordered_map<std::string, entry> cache_;
-    std::list<std::string> order_;  // most recently used first
-    std::size_t cached_bytes_ = 0;
-    std::map<std::string, job> pending_;  // by key: queued or being read
-    std::deque<std::string> queue_;       // keys of pending_ not yet taken by a thread
-    std::size_t waiting_ = 0;
-    std::chrono::steady_clock::time_point failing_until_{};
-    figures figures_;
-    bool stopping_ = false;
-    std::vector<std::thread> threads_;
-    std::thread watcher_;
+    struct impl;  // the cache, the pool of readers and what they read (server/archive/impl.hpp)
+    std::unique_ptr<impl> impl_;
 };
 
 // A week's inputs in CSV or JSON as one client reads them, a part at a time: it holds the first
@@ -246,10 +145,5 @@ private:
     part_completion asked_;            // the client's call waiting for the part read ahead
     bool reading_ahead_ = false;
 };
-
-// Sources of the inputs stored in PostgreSQL (table sheet_input_chunk), each over a connection of
-// its own, opened when first needed and again after a failure, with `timeout` on connecting and on
-// each query.
-source_factory database_sources(std::string database_url, std::chrono::milliseconds timeout);
 
 }

@@ -2,9 +2,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
-#include <iostream>
-#include <iterator>
 
 namespace lcg::cli {
 
@@ -49,38 +46,28 @@ std::string setting(arguments const& args, std::string_view flag, char const* en
     return fallback;
 }
 
+long number_setting(arguments const& args, std::string_view flag, char const* env, long fallback, long low, long high)
+{
+    std::string const text = setting(args, flag, env, std::to_string(fallback));
+    std::size_t used = 0;
+    long value = 0;
+    try {
+        value = std::stol(text, &used);
+    } catch (std::logic_error const&) {
+        used = 0;
+    }
+    if (used != text.size() || text.empty() || value < low || value > high)
+        throw usage_error("--" + std::string(flag) + " (" + env + ") takes a whole number from " + std::to_string(low) +
+                          " to " + std::to_string(high) + ", not '" + text + "'");
+    return value;
+}
+
 std::string database_url(arguments const& args)
 {
     auto url = setting(args, "database-url", "DATABASE_URL");
     if (url.empty())
         throw usage_error("no database: set DATABASE_URL or pass --database-url");
     return url;
-}
-
-std::string read_whole_file(std::string const& path)
-{
-    std::string out;
-    read_file_in_pieces(path, [&](std::string_view piece) { out += piece; });
-    return out;
-}
-
-void read_file_in_pieces(std::string const& path, std::function<void(std::string_view)> const& sink)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw usage_error("cannot open " + path);
-    std::vector<char> piece(1024 * 1024);
-    while (in.read(piece.data(), static_cast<std::streamsize>(piece.size())) || in.gcount() > 0)
-        sink(std::string_view(piece.data(), static_cast<std::size_t>(in.gcount())));
-    if (in.bad())
-        throw std::runtime_error("cannot read " + path);
-}
-
-std::string read_input(std::string const& path)
-{
-    if (path != "-")
-        return read_whole_file(path);
-    return {std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
 }
 
 }

@@ -1,10 +1,10 @@
 #pragma once
 
-// The command line's words, shared by every command of lowcostgpu (server/main.cpp and server/cli/).
+// The command line's words, shared by every command of lowcostgpu (server/cli/): the one parser of
+// flags, and the settings a flag gives, else an environment variable.
 #include <map>
 #include <optional>
 #include <stdexcept>
-#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,12 +34,10 @@ arguments parse_arguments(int argc, char** argv, std::vector<std::string_view> c
 void allow_only(arguments const& args, std::vector<std::string_view> const& known, std::size_t max_positional);
 // The flag, else the environment variable, else `fallback`.
 std::string setting(arguments const& args, std::string_view flag, char const* env, std::string fallback = {});
+// A whole number from the flag or the environment variable (else `fallback`), within [low, high];
+// a usage_error naming both otherwise.
+long number_setting(arguments const& args, std::string_view flag, char const* env, long fallback, long low, long high);
 // --database-url, else DATABASE_URL; a usage_error when neither is set.
 std::string database_url(arguments const& args);
-std::string read_whole_file(std::string const& path);
-// FILE's bytes handed to `sink` a piece at a time (1 MiB at most), never held whole.
-void read_file_in_pieces(std::string const& path, std::function<void(std::string_view)> const& sink);
-// FILE, or standard input for "-", whole.
-std::string read_input(std::string const& path);
 
 }

@@ -2,6 +2,7 @@
 // not at all; one source's failure (a timeout, a bad status, a truncated or oversized body, a file
 // the reader refuses, an unknown source) imports nothing of it and leaves the others to be imported.
 #include "server/cli/commands.hpp"
+#include "server/cli/files.hpp"
 #include "server/cli/listings.hpp"
 #include "server/client/http_client.hpp"
 #include "server/market/offers.hpp"

@@ -1,5 +1,6 @@
 // lowcostgpu import-listings: one raw file of market offers, imported whole or not at all.
 #include "server/cli/commands.hpp"
+#include "server/cli/files.hpp"
 #include "server/cli/listings.hpp"
 #include "server/market/offers.hpp"
 #include "server/store/database.hpp"

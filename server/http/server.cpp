@@ -8,8 +8,6 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 
-#include <sys/resource.h>
-
 #include <csignal>
 #include <optional>
 #include <thread>
@@ -25,17 +23,6 @@ using tcp = asio::ip::tcp;
 // each thread runs its own.
 using acceptor_type = asio::basic_socket_acceptor<tcp, loop_executor>;
 
-// Each connection needs a descriptor: take the hard limit so the connection cap, not the
-// default of 1,024 descriptors, is what bounds a flood of idle clients.
-void raise_descriptor_limit()
-{
-    rlimit limit{};
-    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
-        limit.rlim_cur = limit.rlim_max;
-        setrlimit(RLIMIT_NOFILE, &limit);
-    }
-}
-
 }
 
 struct server::impl {
@@ -45,7 +32,6 @@ struct server::impl {
     {
         if (shared.options.rate_limit)
             shared.limiter.emplace(*shared.options.rate_limit);
-        raise_descriptor_limit();
         // A peer that resets while sendfile writes to it must end that write with EPIPE, not end
         // the process (send has MSG_NOSIGNAL; sendfile has no such flag).
         std::signal(SIGPIPE, SIG_IGN);

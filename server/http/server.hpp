@@ -37,7 +37,9 @@ struct server_options {
     std::size_t body_budget = 32 * 1024 * 1024;
     // Of which one client (as the rate limit names it) may hold at most this much; 0: a quarter.
     std::size_t body_budget_per_address = 0;
-    std::size_t max_connections = 10'000;  // beyond, new connections get 503 and are closed
+    // Beyond, new connections get 503 and are closed. Each needs a descriptor: the process's limit
+    // on open files is the caller's to raise (lowcostgpu serve raises it, and lowers this to fit).
+    std::size_t max_connections = 10'000;
     // Past this share of max_connections, each new connection closes the connection of its event
     // loop that has waited longest for a request: idle clients cannot keep new ones (and the
     // probes) out.

@@ -1,0 +1,38 @@
+#include "server/cli/files.hpp"
+
+#include "server/cli/arguments.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <vector>
+
+namespace lcg::cli {
+
+std::string read_whole_file(std::string const& path)
+{
+    std::string out;
+    read_file_in_pieces(path, [&](std::string_view piece) { out += piece; });
+    return out;
+}
+
+void read_file_in_pieces(std::string const& path, std::function<void(std::string_view)> const& sink)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw usage_error("cannot open " + path);
+    std::vector<char> piece(1024 * 1024);
+    while (in.read(piece.data(), static_cast<std::streamsize>(piece.size())) || in.gcount() > 0)
+        sink(std::string_view(piece.data(), static_cast<std::size_t>(in.gcount())));
+    if (in.bad())
+        throw std::runtime_error("cannot read " + path);
+}
+
+std::string read_input(std::string const& path)
+{
+    if (path != "-")
+        return read_whole_file(path);
+    return {std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+}
+
+}

@@ -19,7 +19,8 @@
 // JSON of the costing tools (/v1/estimate, /v1/sizing, /v1/compare, /v1/instances/check) and of the
 // catalog fields they rest on (PowerScore, MIG, instance limits, regions). Money and exact ratios
 // are decimal strings. Their notes, formulas and headlines are prose, written in `lang`; members,
-// numbers, money strings and unit ids are the same in every language.
+// numbers, money strings and unit ids are the same in every language. The catalog's parts are
+// defined in catalog_json.cpp, the estimate in estimate_json.cpp, the rest in costing_json.cpp.
 namespace lcg::render {
 
 // Parts of a catalog entry (gpu_json).

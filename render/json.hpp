@@ -23,7 +23,8 @@ namespace lcg::render {
 
 // JSON documents of the public API, built from domain values. Money is always a decimal string.
 // Those with notes in prose take a language: only those strings change with it, never a member,
-// a number or a money string, so the document has the same shape in every language.
+// a number or a money string, so the document has the same shape in every language. Defined by
+// what they describe: json.cpp (the sheet), catalog_json.cpp, history_json.cpp, inputs_json.cpp.
 
 // Parts shared by several documents: a datasheet figure {"value", "confirmed"} (a decimal string,
 // so no digit is lost or invented) and a list of strings.

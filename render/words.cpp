@@ -12,7 +12,19 @@ namespace {
 // of thousands. Written as an escape so that no editor turns it into a plain space.
 #define NNBSP "\u202F"
 
-#include "render/words_catalog.inc"
+// The catalog: every message of the pages, in English and in French. French follows French
+// typography: NNBSP (a narrow no-break space) before ; : ! ? % and $, a comma for decimals. Keys
+// are grouped by page, one file per area; tests check that every key has both languages, the same
+// placeholders in each, and the French spacing.
+constexpr message catalog[] = {
+#include "render/words_pages.inc"
+#include "render/words_sheets.inc"
+#include "render/words_site.inc"
+#include "render/words_tools.inc"
+#include "render/words_json.inc"
+#include "render/words_methodology.inc"
+#include "render/words_data.inc"
+};
 
 #undef NNBSP
 

@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace lcg::http {
@@ -51,6 +52,12 @@ response serve_computed(route_input& in, render::view const& v, std::string json
 
 using handler = response (*)(route_input& in);
 
+// The published sheet named by the {week} segment ("2026-W48", or latest or current), or the
+// response that explains why there is none.
+std::variant<pricing::price_sheet const*, response> published_week(route_input& in);
+// Whether the {week} segment is "latest" or "current": a sheet that changes with the next publication.
+bool names_week_alias(std::string_view segment);
+
 // Handlers, grouped by area; the route table in router.cpp is the one place that maps paths to them.
 response handle_healthz(route_input& in);
 response handle_readyz(route_input& in);
@@ -58,7 +65,7 @@ response handle_metrics(route_input& in);
 response handle_price_of(route_input& in);
 response handle_sheets(route_input& in);
 response handle_sheet(route_input& in);
-response handle_observations(route_input& in);
+response handle_observations(route_input& in);  // a week's inputs (inputs_handlers.cpp)
 response handle_raw_inputs(route_input& in);
 response handle_raw_file(route_input& in);
 response handle_regions(route_input& in);

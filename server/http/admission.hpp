@@ -1,0 +1,67 @@
+#pragma once
+
+// What is checked of a request before it is answered (its framing, Host, Expect, target and rate),
+// the budgets its body is charged to while it arrives, the refusals for a crowded server, and the
+// handing of an admitted request to the router.
+
+#include "server/http/event_loop.hpp"
+#include "server/http/router.hpp"
+
+#include <boost/asio/buffer.hpp>
+#include <boost/beast/core/error.hpp>
+#include <boost/beast/http/parser.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace lcg::http {
+
+// A request body's share of the budget, while it is received: the bytes it holds so far, and by whom.
+struct body_reservation {
+    std::uint64_t bytes = 0;
+    std::string client;
+};
+
+// The answer to a request whose framing, target, client or body is refused, or nothing.
+std::optional<std::string> refuse_transfer_coding(request const& head);  // RFC 9112 §6.1
+std::optional<std::string> refuse_host(request const& head);             // RFC 9112 §3.2
+// What an Expect field asks (RFC 9110 §10.1.1): nothing (none, or HTTP/1.0, where it is ignored), the
+// interim 100 Continue before the client sends its body, or an expectation no server here meets (417).
+enum class expectation { none, continue_first, unmet };
+expectation expectation_of(request const& head);
+std::optional<response> refuse_folded_line(asio::const_buffer bytes);  // obs-fold in the header block at its start
+std::size_t per_address_cap(server_options const& o);
+
+// The whole 503 written to a connection refused for lack of a slot, with the default headers.
+std::string const& busy_connection_answer();
+
+// What is checked of a complete request before it is answered: the target limit and the rate
+// limit. The refusal, or nothing. `client` receives the client's address (X-Forwarded-For from a
+// trusted proxy); `route` names the route for the metrics of a refusal; `linger` is set when the
+// connection must close after answering (the target was too long to trust what follows).
+std::optional<response> admit(connection_shared& shared, request const& req, std::string const& peer,
+                              std::string& client, std::string_view& route, bool& linger);
+// Answers an admitted request: the router on `snapshot` (and the archive, whose answers may come
+// later). `route` names the matched route for the metrics.
+answer answer_request(connection_shared& shared, std::shared_ptr<const snapshot::snapshot> snapshot,
+                      request const& req, std::string const& client, std::string_view& route);
+// The checks made when a request's headers are in and before a byte of its body is buffered.
+// `reserved` is set to who the body is charged to (the address X-Forwarded-For names from a
+// trusted proxy, else `peer`), with nothing taken yet.
+std::optional<response> refuse_body(connection_shared& shared, beast_http::request_parser<received_body>& parser,
+                                    std::string const& peer, body_reservation& reserved);
+// Charges the body's memory so far (its capacity) to the whole server's budget and the client's
+// share, as its bytes arrive: past either, the 503 that ends the request. Given back, all of it,
+// with release_body_budget.
+std::optional<response> hold_body(connection_shared& shared, beast_http::request_parser<received_body>& parser,
+                                  body_reservation& reserved);
+void release_body_budget(connection_shared& shared, body_reservation& reserved);
+// The most body bytes one client may have in flight: the option, else a quarter of the budget.
+std::uint64_t body_budget_per_client(server_options const& o);
+
+// The response to a request the parser could not read (431, 413 or 400).
+response unreadable_request(beast::error_code ec);
+}

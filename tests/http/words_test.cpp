@@ -78,7 +78,7 @@ TEST_CASE("every message has its English and its French, with the same placehold
     CHECK(keys.size() > 200);
 }
 
-TEST_CASE("French messages follow French typography: a narrow no-break space before ; : ! ? % and $")
+TEST_CASE("French messages follow French typography: a narrow no-break space before the semicolon, colon, ! ? % and $")
 {
     for (auto const& m : render::messages()) {
         std::string_view const fr = m.fr;

@@ -135,7 +135,7 @@ TEST_CASE("a search covers the questions: by their wording first, then by their 
     CHECK_FALSE(search_questions(fr, "vram").empty());
 }
 
-TEST_CASE("lookup: a slug, name or alias in either language is exact; the first words of a name are loose")
+TEST_CASE("lookup: a slug, name or alias in either language is exact, the first words of a name are loose")
 {
     auto const& en = doc(language::en);
     auto const& fr = doc(language::fr);

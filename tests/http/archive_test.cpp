@@ -300,7 +300,7 @@ TEST_CASE("the JSON sent a chunk at a time is byte for byte the JSON of the whol
     }
 }
 
-TEST_CASE("a week's inputs pages speak French with lang=fr; the CSV and the JSON are the same in both")
+TEST_CASE("a week's inputs pages speak French with lang=fr, the CSV and the JSON are the same in both")
 {
     auto const md = testing::fixture_request("/v1/sheets/2026-W49/observations.md?lang=fr");
     REQUIRE(md.result() == bh::status::ok);

@@ -79,7 +79,7 @@ TEST_CASE("a rate limit takes several requests at once, all or none (an MCP batc
     CHECK(huge.retry_after_seconds == 1);
 }
 
-TEST_CASE("an IPv6 client is held to its share per /64; an IPv4 one per address")
+TEST_CASE("an IPv6 client is held to its share per /64, an IPv4 one per address")
 {
     using lcg::ops::client_key;
     CHECK(client_key("203.0.113.7") == "203.0.113.7");

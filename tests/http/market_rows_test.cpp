@@ -271,7 +271,7 @@ TEST_CASE("Markdown and HTML: the sheet's table shows sources, listings and the 
     CHECK(history.find("| 5 | 3 | 2.400 | 2.300–2.500 | 1.680 |") != std::string::npos);
 }
 
-TEST_CASE("pages built from sample data carry the banner under their title, in both languages; others do not")
+TEST_CASE("pages built from sample data carry the banner under their title, in both languages, others do not")
 {
     for (auto const& d : price_documents()) {
         auto const& target = d.target;
@@ -299,7 +299,7 @@ TEST_CASE("pages built from sample data carry the banner under their title, in b
         CHECK(fixture_request(target).body().str().find("Synthetic sample data") == std::string::npos);
 }
 
-TEST_CASE("llms.txt says the sheet is a sample, after its summary; not when the sources are real")
+TEST_CASE("llms.txt says the sheet is a sample, after its summary, not when the sources are real")
 {
     for (auto const* target : {"/llms.txt", "/llms-full.txt"}) {
         CAPTURE(target);

@@ -269,7 +269,7 @@ TEST_CASE("say fills placeholders and refuses an unknown key or a missing value"
     CHECK_THROWS_AS(render::say(render::language::fr, "sheet.title"), std::logic_error);
 }
 
-TEST_CASE("numbers and money in French prose; English as given")
+TEST_CASE("numbers and money in French prose, English as given")
 {
     using render::language;
     CHECK(render::dollars(language::fr, "0.840") == "0,840\u202F$");

@@ -68,7 +68,7 @@ TEST_CASE("the NVL72 rack: 72 GPUs on one NVLink domain")
     CHECK(server.get("/v1/gpus/gb200.md").body.find("GB200 NVL72") != std::string::npos);
 }
 
-TEST_CASE("MIG slices at k/7 of an H100 SXM: 283, 565, 848 and 1,979 TFLOPS FP8; 132 SMs, 6 idle in an even split")
+TEST_CASE("MIG slices at k/7 of an H100 SXM: 283, 565, 848 and 1,979 TFLOPS FP8, 132 SMs, 6 idle in an even split")
 {
     test_database db;
     server_process server(db.url("reader"));

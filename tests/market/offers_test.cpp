@@ -20,7 +20,7 @@ TEST_CASE("the formats by name, and the names accepted when one is not")
     CHECK(unknown.err().message == "'vast' is not a listings format (accepted: skypilot-vms, vast-bundles, runpod-gpu-types)");
 }
 
-TEST_CASE("read_offers reads each format with its own reader; the memory convention is SkyPilot's only")
+TEST_CASE("read_offers reads each format with its own reader, the memory convention is SkyPilot's only")
 {
     std::string_view const vast = R"({"offers": [{"id": 7, "gpu_name": "RTX 4090", "num_gpus": 2, "dph_total": 0.7,
                                       "gpu_total_ram": 49128}]})";

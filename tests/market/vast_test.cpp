@@ -36,7 +36,7 @@ TEST_CASE("the V2 example offer: id, name, count and price as written")
     CHECK(test::line(offers[0]) == "12345 / RTX 4090 / 1 / 0.45 / - / RTX 4090 ");
 }
 
-TEST_CASE("the V1 example offer: dph_total, never min_bid or search; gpu_ram per card")
+TEST_CASE("the V1 example offer: dph_total, never min_bid or search, gpu_ram per card")
 {
     auto const offers = read(R"({"offers": [{
         "id": 12345678, "ask_contract_id": 12345678, "machine_id": 88888, "host_id": 55555,

@@ -189,7 +189,7 @@ TEST_CASE("a signed note is what Go's sumdb/note reads and writes")
     CHECK(decoded.substr(0, 4) == std::string(id.begin(), id.end()));
 }
 
-TEST_CASE("a checkpoint signs, parses back and verifies; any change breaks it")
+TEST_CASE("a checkpoint signs, parses back and verifies, any change breaks it")
 {
     auto const signer = log_signer("example.com/log");
     auto const t = tree_of(10);

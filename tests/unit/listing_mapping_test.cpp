@@ -43,7 +43,7 @@ TEST_CASE("names are compared by their letters and digits only")
     CHECK(normalise_accelerator("H100_NVL") == "h100nvl");
 }
 
-TEST_CASE("a hint the listing contains decides; without one the name alone is ambiguous")
+TEST_CASE("a hint the listing contains decides, without one the name alone is ambiguous")
 {
     CHECK(map_offer(offer("H100", "gpu_1x_h100_pcie", 81920), rules).gpu == "h100-pcie");
     CHECK(map_offer(offer("H100", "gpu_8x_h100_sxm5", 81920), rules).gpu == "h100-sxm");
@@ -65,7 +65,7 @@ TEST_CASE("a memory range beats no range, and unknown memory fits no range")
     CHECK(map_offer(offer("RTX4090", "", 12288), rules).outcome == listing_outcome::ambiguous);
 }
 
-TEST_CASE("a name with no rule is not in the catalog; an ambiguous hint overrides the name")
+TEST_CASE("a name with no rule is not in the catalog, an ambiguous hint overrides the name")
 {
     CHECK(map_offer(offer("V100", "", 16384), rules).outcome == listing_outcome::not_in_catalog);
     CHECK(map_offer(offer("L40", "latitude__8xL40_48GB g3-l40s-large", 49152), rules).outcome == listing_outcome::ambiguous);

@@ -105,7 +105,7 @@ TEST_CASE("rent versus buy: eight H100s over three years at half use, every figu
     CHECK(text(a.utilisation) == "94.7");
 }
 
-TEST_CASE("rent versus buy: at the break-even utilisation and above it, buying wins; the months agree")
+TEST_CASE("rent versus buy: at the break-even utilisation and above it, buying wins, the months agree")
 {
     fixture const f;
     auto const below = f.compare(eight_h100("94.69", "36"));

@@ -20,7 +20,7 @@ link_time const& link(std::vector<link_time> const& times, std::string_view id)
 
 }
 
-TEST_CASE("the lesson's figures: 10 GB in 5.6, 11.1, 200 and 800 ms; NVLink 18 times InfiniBand")
+TEST_CASE("the lesson's figures: 10 GB in 5.6, 11.1, 200 and 800 ms, NVLink 18 times InfiniBand")
 {
     auto const amount = parse_transfer({});
     REQUIRE(amount.has_value());

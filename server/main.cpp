@@ -2,6 +2,7 @@
 #include "server/archive/archive.hpp"
 #include "server/cli/arguments.hpp"
 #include "server/cli/commands.hpp"
+#include "server/cli/publication.hpp"
 #include "server/audit/audit.hpp"
 #include "server/audit/raw_inputs.hpp"
 #include "server/http/headers.hpp"
@@ -13,7 +14,6 @@
 #include "server/ops/stop_deadline.hpp"
 #include "server/snapshot/refresher.hpp"
 #include "server/store/database.hpp"
-#include "server/store/digest.hpp"
 #include "server/tlog/entry.hpp"
 #include "server/tlog/note.hpp"
 #include "server/trust/trust.hpp"
@@ -261,7 +261,7 @@ store::sheet_signer signer_of(trust::signing_key const& key)
 store::catalog_signer catalog_signer_of(trust::signing_key const& key, pricing::instant at)
 {
     return [key, at](pricing::catalog const& catalog, std::vector<pricing::indexed_sheet> index) {
-        auto out = store::catalog_to_sign(render::catalog_document(catalog), std::move(index), at);
+        auto out = trust::catalog_to_sign(render::catalog_document(catalog), std::move(index), at);
         key.sign(out.signature);
         return out;
     };
@@ -297,8 +297,8 @@ int run_publish(arguments const& args)
     if (key)
         check_key_in_use(args, *key, at);
     store::database db(database_url(args));
-    auto const s = db.publish(week, args.flag("replace").has_value(), at, key ? signer_of(*key) : nullptr,
-                              key ? catalog_signer_of(*key, at) : nullptr, log_signing_of(args, key, reason));
+    auto const s = publish(db, week, args.flag("replace").has_value(), at, key ? signer_of(*key) : nullptr,
+                           key ? catalog_signer_of(*key, at) : nullptr, log_signing_of(args, key, reason));
     std::cout << (s.replaced ? "republished " : "published ") << pricing::to_string(s.week) << ": " << s.priced_models
               << " of " << s.models << " models priced from " << s.observations
               << " observations; inputs sha256 " << s.inputs_sha256

@@ -17,7 +17,7 @@
 #include "render/site.hpp"
 #include "render/views.hpp"
 #include "server/snapshot/gzip.hpp"
-#include "server/store/digest.hpp"
+#include "server/digest/digest.hpp"
 
 #include "embedded_file.hpp"
 
@@ -296,7 +296,7 @@ void add_descriptions(snapshot const& s, builder& b, pricing::price_sheet const&
     auto const csv = s.find_document(base, format::csv, "");
     if (!csv)
         return;
-    render::week_files files{csv->body.substr(0, csv->body.find_first_of("\r\n")), store::sha256_hex(csv->body),
+    render::week_files files{csv->body.substr(0, csv->body.find_first_of("\r\n")), digest::sha256_hex(csv->body),
                              csv->body.size(), std::nullopt};
     auto const* indexed = s.signed_catalog ? s.signed_catalog->signature.find(sheet.week) : nullptr;
     if (indexed && indexed->inputs_sha256 == sheet.inputs_sha256)
@@ -429,7 +429,7 @@ std::shared_ptr<const document> make_document(std::string content_type, std::str
                                               pricing::instant last_modified, bool translated)
 {
     // 32 hex digits of SHA-256 are plenty to tell two bodies apart.
-    std::string const tag = store::sha256_hex(body).substr(0, 32);
+    std::string const tag = digest::sha256_hex(body).substr(0, 32);
     std::string zipped = body.size() >= min_gzip_size ? gzip(body) : std::string();
     if (zipped.size() >= body.size())
         zipped.clear();

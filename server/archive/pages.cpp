@@ -3,7 +3,7 @@
 #include "server/archive/impl.hpp"
 
 #include "server/ops/metrics.hpp"
-#include "server/store/digest.hpp"
+#include "server/digest/digest.hpp"
 
 #include "render/json.hpp"
 #include "render/views.hpp"
@@ -189,7 +189,7 @@ archive::impl::value_result archive::impl::read_raw_file(source& from, request c
     auto bytes = from.raw_bytes(what.sheet, what.sha256);
     if (!bytes)
         return none;
-    if (store::sha256_hex(*bytes) != what.sha256)
+    if (digest::sha256_hex(*bytes) != what.sha256)
         throw std::runtime_error("the raw file " + what.sha256 + " does not hash to its name");
     bool const json = file != list->end() && file->format != "skypilot-vms";
     return value(snapshot::make_document(json ? "application/json" : "text/csv; charset=utf-8", std::move(*bytes),

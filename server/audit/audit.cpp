@@ -5,7 +5,7 @@
 #include "server/audit/raw_inputs.hpp"
 #include "server/audit/signature.hpp"
 #include "server/client/http_client.hpp"
-#include "server/store/digest.hpp"
+#include "server/digest/digest.hpp"
 #include "server/trust/trust.hpp"
 
 #include "pricing/audit.hpp"
@@ -119,7 +119,7 @@ struct streamed_inputs {
 
     streamed_inputs(std::string const& week, inputs_reader const& read) : tally(week)
     {
-        store::sha256_hasher hasher;
+        digest::sha256_hasher hasher;
         read([&](std::string_view bytes) {
             hasher.update(bytes);
             tally.read(bytes);

@@ -1,7 +1,7 @@
 #include "server/audit/catalog.hpp"
 
 #include "server/client/http_client.hpp"
-#include "server/store/digest.hpp"
+#include "server/digest/digest.hpp"
 #include "server/trust/trust.hpp"
 
 #include <boost/json.hpp>
@@ -102,7 +102,7 @@ catalog_audit audit_catalog(fetcher const& fetch, pricing::key_ring const& keys,
         return {};
     }
     std::string const document = fetch("/v1/catalog", "application/json");
-    if (document.size() != sig->catalog_bytes || store::sha256_hex(document) != sig->catalog_sha256) {
+    if (document.size() != sig->catalog_bytes || digest::sha256_hex(document) != sig->catalog_sha256) {
         report << "catalog: FAILED: /v1/catalog is not the document its signature vouches for ("
                << sig->catalog_bytes << " bytes, SHA-256 " << sig->catalog_sha256 << ")\n";
         return {false, *sig};

@@ -1,6 +1,6 @@
 #include "server/audit/log.hpp"
 
-#include "server/store/digest.hpp"
+#include "server/digest/digest.hpp"
 #include "server/tlog/entry.hpp"
 #include "server/tlog/verify.hpp"
 
@@ -76,7 +76,7 @@ log_audit audit_log(fetcher const& fetch, pricing::key_ring const& keys, std::op
     auto const newest = report_entries(log->entries, report);
     bool ok = newest.has_value();
     for (auto const& [week, sha] : newest.value_or(std::map<std::string, std::string>{})) {
-        if (store::sha256_hex(fetch("/v1/sheets/" + week + "/signed.txt", "text/plain")) != sha) {
+        if (digest::sha256_hex(fetch("/v1/sheets/" + week + "/signed.txt", "text/plain")) != sha) {
             report << "  FAIL the sheet " << week << " served is not the version its newest entry logs\n";
             ok = false;
         }

@@ -1,7 +1,7 @@
 #include "server/audit/raw_inputs.hpp"
 
 #include "server/market/offers.hpp"
-#include "server/store/digest.hpp"
+#include "server/digest/digest.hpp"
 
 #include "pricing/listing_mapping.hpp"
 #include "pricing/rules.hpp"
@@ -61,8 +61,8 @@ std::map<std::string, std::vector<pricing::alias_rule>> read_mappings(json::obje
         auto const& m = v.as_object();
         std::string const sha256 = text(m, "sha256");
         std::string const csv = read(path_of(m), pricing::rules::max_listings_file_bytes);
-        if (store::sha256_hex(csv) != sha256) {
-            report << "  DIFF mapping " << sha256 << ": its bytes hash to " << store::sha256_hex(csv) << "\n";
+        if (digest::sha256_hex(csv) != sha256) {
+            report << "  DIFF mapping " << sha256 << ": its bytes hash to " << digest::sha256_hex(csv) << "\n";
             ok = false;
             continue;
         }
@@ -109,9 +109,9 @@ bool audit_raw_inputs(std::string const& manifest_text, raw_reader const& read, 
         for (auto const& v : files) {
             auto const& f = v.as_object();
             std::string const bytes = read(path_of(f), pricing::rules::max_listings_file_bytes);
-            if (store::sha256_hex(bytes) != text(f, "sha256")) {
+            if (digest::sha256_hex(bytes) != text(f, "sha256")) {
                 report << "  DIFF raw file " << text(f, "path") << " (" << text(f, "source") << "): published sha256 "
-                       << text(f, "sha256") << ", its bytes hash to " << store::sha256_hex(bytes) << "\n";
+                       << text(f, "sha256") << ", its bytes hash to " << digest::sha256_hex(bytes) << "\n";
                 ok = false;
                 continue;
             }
@@ -128,7 +128,7 @@ bool audit_raw_inputs(std::string const& manifest_text, raw_reader const& read, 
                                      text(f, "path") + ")");
         }
         pricing::sort_canonically(derived);
-        store::sha256_hasher canonical;
+        digest::sha256_hasher canonical;
         pricing::write_canonical_observations_csv(derived, [&](std::string_view piece) { canonical.update(piece); });
         std::string const canonical_sha256 = canonical.finish();
         report << "raw files: " << files.size() << " re-read with " << mappings.size() << " mapping(s), giving "

@@ -1,7 +1,6 @@
 #include "server/cli/keys.hpp"
 
 #include "server/cli/files.hpp"
-#include "server/store/digest.hpp"
 
 #include "render/json.hpp"
 
@@ -83,7 +82,7 @@ store::sheet_signer signer_of(trust::signing_key const& key)
 store::catalog_signer catalog_signer_of(trust::signing_key const& key, pricing::instant at)
 {
     return [key, at](pricing::catalog const& catalog, std::vector<pricing::indexed_sheet> index) {
-        auto out = store::catalog_to_sign(render::catalog_document(catalog), std::move(index), at);
+        auto out = trust::catalog_to_sign(render::catalog_document(catalog), std::move(index), at);
         key.sign(out.signature);
         return out;
     };

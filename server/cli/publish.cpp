@@ -2,6 +2,7 @@
 // index, and appended to the publication log.
 #include "server/cli/commands.hpp"
 #include "server/cli/keys.hpp"
+#include "server/cli/publication.hpp"
 #include "server/store/database.hpp"
 #include "server/tlog/entry.hpp"
 
@@ -41,8 +42,8 @@ int run_publish(arguments const& args)
     if (key)
         check_key_in_use(args, *key, at);
     store::database db(database_url(args));
-    auto const s = db.publish(week, args.flag("replace").has_value(), at, key ? signer_of(*key) : nullptr,
-                              key ? catalog_signer_of(*key, at) : nullptr, log_signing_of(args, key, reason));
+    auto const s = publish(db, week, args.flag("replace").has_value(), at, key ? signer_of(*key) : nullptr,
+                           key ? catalog_signer_of(*key, at) : nullptr, log_signing_of(args, key, reason));
     std::cout << (s.replaced ? "republished " : "published ") << pricing::to_string(s.week) << ": " << s.priced_models
               << " of " << s.models << " models priced from " << s.observations
               << " observations; inputs sha256 " << s.inputs_sha256

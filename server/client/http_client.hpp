@@ -1,5 +1,7 @@
 #pragma once
 
+#include "server/client/url.hpp"
+
 #include "pricing/outcome.hpp"
 #include "pricing/rules.hpp"
 
@@ -17,24 +19,6 @@
 // certificate must chain to the system's trust store (OpenSSL's default paths, which honour
 // SSL_CERT_FILE and SSL_CERT_DIR) and name the URL's host; the host is sent as SNI; TLS 1.2 at least.
 namespace lcg::client {
-
-// Where an instance or a file answers: http[s]://HOST[:PORT][/PATH].
-struct base_url {
-    std::string host;
-    std::string port;    // "80" (http) or "443" (https) when the URL names none
-    std::string prefix;  // "" or a path such as "/lowcostgpu" (a base URL's has no trailing slash)
-    bool tls = false;    // https
-
-    std::string to_string() const;  // "http://HOST:PORT/PREFIX", "https://…"; a default port left out
-};
-
-// An http:// or https:// URL with a host (and a port from 1 to 65535 when given); its path and
-// query, as written, are the prefix; a fragment is dropped. Credentials (user@host) are refused.
-pricing::outcome<base_url> parse_url(std::string_view url);
-
-// A base URL for audit and mirrors: parse_url's, with trailing slashes dropped. Over https the
-// server's certificate is verified as for every fetch; the signatures carry the trust either way.
-pricing::outcome<base_url> parse_base_url(std::string_view url);
 
 // What one request may cost: a server silent for `timeout` (while connecting, in the TLS handshake,
 // sending or between two parts of its answer) is given up, the whole answer, redirects included,

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "server/store/digest.hpp"
+#include "server/digest/digest.hpp"
 
 #include "pricing/inputs_tally.hpp"
 #include "pricing/outcome.hpp"
@@ -43,7 +43,7 @@ public:
 
 private:
     pricing::price_sheet const& sheet_;
-    store::sha256_hasher hasher_;
+    digest::sha256_hasher hasher_;
     pricing::inputs_tally tally_;
 };
 

@@ -3,7 +3,7 @@
 #include "server/mirror/documents.hpp"
 #include "server/mirror/sheet_check.hpp"
 #include "server/mirror/spool.hpp"
-#include "server/store/digest.hpp"
+#include "server/digest/digest.hpp"
 #include "server/trust/trust.hpp"
 
 #include <algorithm>
@@ -85,7 +85,7 @@ pricing::signed_catalog fetch_signed_catalog(upstream_options const& options, st
     auto limits = options.limits;
     limits.max_body_bytes = std::min(limits.max_body_bytes, sig.catalog_bytes);
     std::string document = client::get_body(options.origin, "/v1/catalog", "application/json", limits);
-    if (document.size() != sig.catalog_bytes || store::sha256_hex(document) != sig.catalog_sha256)
+    if (document.size() != sig.catalog_bytes || digest::sha256_hex(document) != sig.catalog_sha256)
         throw std::runtime_error("the upstream's /v1/catalog refused: it is not the document its signature "
                                  "vouches for (" + std::to_string(sig.catalog_bytes) + " bytes, SHA-256 " +
                                  sig.catalog_sha256 + ")");
@@ -321,7 +321,7 @@ private:
         auto week = std::make_shared<held_week>();
         week->week = sheet.week;
         week->inputs_sha256 = sheet.inputs_sha256;
-        store::sha256_hasher hasher;
+        digest::sha256_hasher hasher;
         store::input_chunker chunker;
         stream_inputs(options_, sheet, lengths_->of(sheet), [&](std::string_view bytes) {
             hasher.update(bytes);

@@ -1,6 +1,6 @@
 #include "server/mirror/witness.hpp"
 
-#include "server/store/digest.hpp"
+#include "server/digest/digest.hpp"
 #include "server/tlog/entry.hpp"
 #include "server/tlog/verify.hpp"
 
@@ -72,7 +72,7 @@ std::shared_ptr<const snapshot::publication_log> log_witness::follow(client::bas
         }
         std::string const path = "/v1/log/entries/" + std::to_string(i);
         std::string bytes = client::get_body(origin, path + "/signed.txt", "text/plain", limits);
-        if (store::sha256_hex(bytes) != entry->signed_sha256)
+        if (digest::sha256_hex(bytes) != entry->signed_sha256)
             throw std::runtime_error("the upstream's version " + std::to_string(i) + " is not the one its log entry names");
         std::string signature;
         if (!entry->key_id.empty()) {
@@ -104,7 +104,7 @@ void log_witness::check_sheets(std::vector<pricing::price_sheet> const& sheets) 
             newest[pricing::to_string(e->week)] = e->signed_sha256;
     for (auto const& s : sheets) {
         auto const it = newest.find(pricing::to_string(s.week));
-        if (it == newest.end() || it->second != store::sha256_hex(pricing::signed_bytes(s)))
+        if (it == newest.end() || it->second != digest::sha256_hex(pricing::signed_bytes(s)))
             throw std::runtime_error("sheet " + pricing::to_string(s.week) +
                                      " refused: it is not the version the upstream's log names last for that week");
     }

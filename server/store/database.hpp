@@ -70,12 +70,6 @@ struct listings_file {
     std::function<pricing::outcome<std::vector<pricing::market_offer>>(std::string_view memory_convention)> read;
 };
 
-// A model a published sheet does not price although it was observed, and the rule that refused it.
-struct refused_model {
-    std::string gpu;
-    int observations = 0;
-    std::string reason;
-};
 // Signs a sheet about to be written (sets its signature and key_id); empty: publish unsigned.
 using sheet_signer = std::function<void(pricing::price_sheet&)>;
 // The /v1/catalog document of a catalog and the index of the sheets then published, signed now
@@ -105,17 +99,41 @@ struct publication_log {
     std::string checkpoint;
 };
 
-struct publish_summary {
-    pricing::iso_week week;
-    std::vector<refused_model> refused;  // observed but not priced, in catalog order
-    int priced_models = 0;
-    int models = 0;
-    int observations = 0;
-    std::string inputs_sha256;
-    std::string key_id;  // empty when published unsigned
-    bool replaced = false;
-    bool catalog_signed = false;  // a changed catalog was signed with the sheet
-    std::uint64_t log_size = 0;   // the publication log's size after it
+// A publication under way (database::begin_publication): one transaction that holds the lock
+// publishers take, with what the week's sheet is computed from. The caller computes and signs the
+// sheet, then `commit` stores it; a publication dropped before that writes nothing (a replaced
+// sheet stays). Throws store_error like database's calls.
+class publication {
+public:
+    publication(publication&&) noexcept;
+    publication& operator=(publication&&) noexcept;
+    ~publication();
+
+    // An earlier sheet of the week is being replaced.
+    bool replaces() const;
+    // The catalog's model ids, in id order.
+    std::vector<std::string> const& gpu_ids() const;
+    // The observations of the week's observation window, in no particular order.
+    std::vector<pricing::observation> const& observations() const;
+
+    // What commit stored besides the sheet.
+    struct written {
+        bool catalog_signed = false;  // a changed catalog was signed with the sheet
+        std::uint64_t log_size = 0;   // the publication log's size after it
+    };
+    // Writes `sheet` with its rows, the raw files observed in its window (what an auditor re-reads)
+    // and `canonical_inputs` in chunks (store::input_chunks); signs the catalog with `sign_catalog`
+    // unless it is empty or the newest signed catalog is the same document; appends this version,
+    // and any the log still lacks, to the log (with a signed checkpoint when `log.checkpoint` is
+    // given), logged at the sheet's published_at; then notifies listeners and commits. Call once.
+    written commit(pricing::price_sheet const& sheet, std::string const& canonical_inputs,
+                   catalog_signer const& sign_catalog, log_signing const& log);
+
+private:
+    friend class database;
+    struct impl;
+    explicit publication(std::unique_ptr<impl> i);
+    std::unique_ptr<impl> impl_;
 };
 
 // Bounds on a connection's waits; zero: libpq's and the server's defaults (no limit).
@@ -161,14 +179,10 @@ public:
     // All-or-nothing import of an observations CSV. `on_progress` gets the line count now and then.
     import_summary import_observations(std::istream& csv, std::function<void(long)> const& on_progress = {});
 
-    // Computes, signs (unless `sign` is empty) and writes the sheet of `week` in one transaction,
-    // then notifies listeners.
-    // With `sign_catalog`, the catalog is signed in the same transaction unless the newest signed
-    // catalog is already the same document.
-    // Every publication is appended to the log in the same transaction (`log`), with a signed
-    // checkpoint when `log.checkpoint` is given.
-    publish_summary publish(pricing::iso_week week, bool replace, pricing::instant now, sheet_signer const& sign,
-                            catalog_signer const& sign_catalog = nullptr, log_signing const& log = {});
+    // Opens the publication of `week`: takes the lock publishers take, then refuses (store_error,
+    // refused) when the week is published already, unless `replace`, which deletes its sheet in the
+    // same transaction; reads the catalog's ids and the week's observations.
+    publication begin_publication(pricing::iso_week week, bool replace);
 
     // Signs every published sheet that has no signature yet, all in one transaction (all or
     // nothing); returns the weeks it signed, oldest first. Signed sheets are left as they are,

@@ -1,6 +1,6 @@
 // The import of raw market files (issue 24): one transaction from the bytes to the observations.
 #include "server/store/database.hpp"
-#include "server/store/digest.hpp"
+#include "server/digest/digest.hpp"
 #include "server/store/session.hpp"
 
 #include <algorithm>
@@ -11,6 +11,15 @@ namespace lcg::store {
 namespace {
 
 using pricing::listing_outcome;
+
+// What the archive reads again and again on its long-lived connections: a sheet's raw files, and
+// the bytes of one by its SHA-256 (a raw file, else a mapping).
+constexpr prepared_statement raw_inputs_of{
+    "raw_inputs_of", "SELECT r.source, r.format, r.memory_convention, extract(epoch FROM r.observed_at)::bigint, r.sha256, "
+                     "octet_length(r.bytes), r.mapping_sha256 FROM sheet_raw_input s JOIN raw_input r "
+                     "ON r.id = s.raw_input_id WHERE s.week = $1 ORDER BY r.id"};
+constexpr prepared_statement raw_file_of{"raw_file_of", "SELECT bytes FROM raw_input WHERE sha256 = $1 LIMIT 1"};
+constexpr prepared_statement mapping_of{"mapping_of", "SELECT csv FROM listing_mapping WHERE sha256 = $1"};
 
 std::optional<int> optional_int(pqxx::field const& f)
 {
@@ -120,12 +129,12 @@ listing_import_summary database::import_listings(listings_file const& file)
 
         auto const rules = load_mapping(tx);
         std::string const mapping = pricing::mapping_csv(rules);
-        std::string const mapping_sha256 = sha256_hex(mapping);
+        std::string const mapping_sha256 = digest::sha256_hex(mapping);
         tx.exec_params("INSERT INTO listing_mapping (sha256, csv) VALUES ($1, $2) ON CONFLICT DO NOTHING",
                        mapping_sha256, mapping);
 
         listing_import_summary summary;
-        summary.sha256 = sha256_hex(file.bytes);
+        summary.sha256 = digest::sha256_hex(file.bytes);
         long long const raw_id =
             store_raw_file(tx, file, memory_convention, summary.sha256, mapping_sha256, summary.raw_file_new);
         auto listings = pricing::classify_offers(*offers, rules);
@@ -138,7 +147,7 @@ listing_import_summary database::import_listings(listings_file const& file)
             count(summary, l);
         }
         summary.rows = static_cast<long>(listings.size());
-        tx.exec(std::string("NOTIFY ") + change_channel);
+        notify_change(tx);
         tx.commit();
         return summary;
     });
@@ -149,11 +158,7 @@ std::vector<pricing::raw_input> database::load_raw_inputs(pricing::iso_week week
     return guarded("loading a sheet's raw files", [&] {
         pqxx::read_transaction tx(impl_->conn);
         std::vector<pricing::raw_input> out;
-        for (auto const& r : tx.exec_params(
-                 "SELECT r.source, r.format, r.memory_convention, extract(epoch FROM r.observed_at)::bigint, r.sha256, "
-                 "octet_length(r.bytes), r.mapping_sha256 FROM sheet_raw_input s JOIN raw_input r "
-                 "ON r.id = s.raw_input_id WHERE s.week = $1 ORDER BY r.id",
-                 pricing::to_string(week)))
+        for (auto const& r : run_prepared(tx, raw_inputs_of, pricing::to_string(week)))
             out.push_back({r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(),
                            pricing::instant{std::chrono::seconds{r[3].as<long long>()}}, r[4].as<std::string>(),
                            r[5].as<std::int64_t>(), r[6].as<std::string>()});
@@ -165,10 +170,10 @@ std::optional<std::string> database::load_raw_bytes(std::string const& sha256)
 {
     return guarded("loading a raw file", [&]() -> std::optional<std::string> {
         pqxx::read_transaction tx(impl_->conn);
-        auto const file = tx.exec_params("SELECT bytes FROM raw_input WHERE sha256 = $1 LIMIT 1", sha256);
+        auto const file = run_prepared(tx, raw_file_of, sha256);
         if (!file.empty())
             return pqxx::binarystring(file[0][0]).str();
-        auto const mapping = tx.exec_params("SELECT csv FROM listing_mapping WHERE sha256 = $1", sha256);
+        auto const mapping = run_prepared(tx, mapping_of, sha256);
         if (!mapping.empty())
             return mapping[0][0].as<std::string>();
         return std::nullopt;

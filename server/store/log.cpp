@@ -1,6 +1,6 @@
 #include "server/store/session.hpp"
 
-#include "server/store/digest.hpp"
+#include "server/digest/digest.hpp"
 #include "server/tlog/entry.hpp"
 #include "server/tlog/merkle.hpp"
 
@@ -8,11 +8,17 @@ namespace lcg::store {
 
 namespace {
 
-long long epoch_of(pricing::instant t) { return t.time_since_epoch().count(); }
+// Run once per sheet appended.
+constexpr prepared_statement newest_entry_of{"newest_log_entry",
+                                             "SELECT entry FROM log_entry WHERE week = $1 ORDER BY seq DESC LIMIT 1"};
+constexpr prepared_statement insert_log_entry{
+    "insert_log_entry",
+    "INSERT INTO log_entry (seq, week, kind, published_at, logged_at, entry, signed_bytes, key_id, "
+    "signature) VALUES ($1, $2, $3, to_timestamp($4), to_timestamp($5), $6, $7, $8, $9)"};
 
 tlog::entry_kind kind_after(pqxx::transaction_base& tx, std::string const& week, std::string const& signed_sha256)
 {
-    auto const newest = tx.exec_params("SELECT entry FROM log_entry WHERE week = $1 ORDER BY seq DESC LIMIT 1", week);
+    auto const newest = run_prepared(tx, newest_entry_of, week);
     if (newest.empty())
         return tlog::entry_kind::publication;
     auto const previous = tlog::parse_entry(newest[0][0].c_str());
@@ -52,7 +58,7 @@ void checkpoint(pqxx::transaction_base& tx, tlog::note_signer signer, pricing::i
         return;
     auto const note = tlog::sign_note(tlog::checkpoint_body(signer.name, tree.size(), tree.root(tree.size())), signer);
     tx.exec_params("INSERT INTO log_checkpoint (size, signed_at, note) VALUES ($1, to_timestamp($2), $3)",
-                   static_cast<long long>(tree.size()), epoch_of(now), note);
+                   static_cast<long long>(tree.size()), to_epoch(now), note);
 }
 
 }
@@ -67,7 +73,7 @@ std::uint64_t append_to_log(pqxx::transaction_base& tx, std::vector<pricing::pri
         std::string const bytes = pricing::signed_bytes(sheet);
         tlog::log_entry e;
         e.week = sheet.week;
-        e.signed_sha256 = sha256_hex(bytes);
+        e.signed_sha256 = digest::sha256_hex(bytes);
         e.kind = kind_after(tx, week, e.signed_sha256);
         e.published_at = sheet.published_at;
         e.logged_at = now;
@@ -75,10 +81,8 @@ std::uint64_t append_to_log(pqxx::transaction_base& tx, std::vector<pricing::pri
         e.key_id = sheet.key_id;
         if (e.kind == tlog::entry_kind::correction)
             e.reason = log.reason;
-        tx.exec_params("INSERT INTO log_entry (seq, week, kind, published_at, logged_at, entry, signed_bytes, key_id, "
-                       "signature) VALUES ($1, $2, $3, to_timestamp($4), to_timestamp($5), $6, $7, $8, $9)",
-                       seq++, week, std::string(tlog::to_string(e.kind)), epoch_of(e.published_at), epoch_of(now),
-                       tlog::entry_text(e), bytes, null_if_empty(sheet.key_id), null_if_empty(sheet.signature));
+        run_prepared(tx, insert_log_entry, seq++, week, std::string(tlog::to_string(e.kind)), to_epoch(e.published_at),
+                     to_epoch(now), tlog::entry_text(e), bytes, null_if_empty(sheet.key_id), null_if_empty(sheet.signature));
     }
     if (log.checkpoint)
         checkpoint(tx, *log.checkpoint, now);

@@ -11,10 +11,20 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace lcg::store {
 
 inline constexpr char const* change_channel = "lowcostgpu_changed";
+
+// Tells the readers LISTENing (the refreshers) that what they serve changed, on commit.
+inline void notify_change(pqxx::transaction_base& tx) { tx.exec(std::string("NOTIFY ") + change_channel); }
+
+// Timestamps cross the boundary as whole seconds since the epoch.
+inline pricing::instant from_epoch(long long seconds) { return pricing::instant{std::chrono::seconds{seconds}}; }
+inline long long to_epoch(pricing::instant t) { return t.time_since_epoch().count(); }
 
 // SQL NULL for an empty text (an unsigned sheet's signature and key).
 inline std::optional<std::string> null_if_empty(std::string const& s)
@@ -39,6 +49,21 @@ auto guarded(char const* what, F&& work)
     } catch (pqxx::failure const&) {
         throw store_error(std::string(what) + ": database failure");
     }
+}
+
+// A statement run many times with parameters (a row per model, a chunk, a log entry, an archive
+// read): prepared once per connection. libpqxx registers it with the server the first time it runs
+// on a connection, and defining it again with the same text changes nothing.
+struct prepared_statement {
+    char const* name;
+    char const* sql;
+};
+
+template <class... Args>
+pqxx::result run_prepared(pqxx::transaction_base& tx, prepared_statement const& statement, Args&&... args)
+{
+    tx.conn().prepare(statement.name, statement.sql);
+    return tx.exec_prepared(statement.name, std::forward<Args>(args)...);
 }
 
 class change_receiver final : public pqxx::notification_receiver {
@@ -70,6 +95,23 @@ struct database::impl {
     pqxx::connection conn;
     std::unique_ptr<change_receiver> receiver;
 };
+
+// What publish and sign share, each defined with the use case it belongs to.
+
+// The catalog as `tx` sees it (catalog.cpp).
+pricing::catalog catalog_in(pqxx::transaction_base& tx);
+
+// The published sheets, oldest first (sheets.cpp); `which_sheets`, a constant condition on table
+// sheet, selects some.
+std::vector<pricing::price_sheet> sheets_in(pqxx::transaction_base& tx, std::string_view which_sheets = "");
+
+// The observations of `window`, in no particular order (observations.cpp).
+std::vector<pricing::observation> observations_in(pqxx::transaction_base& tx, pricing::time_window window);
+
+// Signs the catalog and the sheet index `tx` sees and stores them, unless the newest signed
+// catalog is that document with that index already, signed by the same key: true when it stored
+// one (signatures.cpp).
+bool sign_catalog_in(pqxx::transaction_base& tx, catalog_signer const& sign);
 
 // The publication log (migration 014), for publish and sign (log.cpp).
 // The condition (on table `sheet`) of the sheets whose current version the log lacks: never

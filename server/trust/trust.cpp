@@ -1,5 +1,7 @@
 #include "server/trust/trust.hpp"
 
+#include "server/digest/digest.hpp"
+
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
@@ -51,27 +53,14 @@ pkey_ptr read_public_key(std::string_view pem)
     return key;
 }
 
-std::string hex(unsigned char const* bytes, std::size_t n)
-{
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string out;
-    for (std::size_t i = 0; i < n; ++i) {
-        out += digits[bytes[i] >> 4];
-        out += digits[bytes[i] & 0xf];
-    }
-    return out;
-}
-
 std::string id_of(EVP_PKEY* key)
 {
     std::array<unsigned char, raw_key_size> raw{};
     std::size_t len = raw.size();
-    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-    unsigned int digest_len = 0;
-    if (EVP_PKEY_get_raw_public_key(key, raw.data(), &len) != 1 || len != raw_key_size ||
-        EVP_Digest(raw.data(), len, digest.data(), &digest_len, EVP_sha256(), nullptr) != 1)
+    if (EVP_PKEY_get_raw_public_key(key, raw.data(), &len) != 1 || len != raw_key_size)
         throw std::runtime_error("OpenSSL could not read an Ed25519 public key");
-    return hex(digest.data(), digest_len).substr(0, key_id_hex_digits);
+    return digest::sha256_hex(std::string_view(reinterpret_cast<char const*>(raw.data()), len))
+        .substr(0, key_id_hex_digits);
 }
 
 std::string public_pem_of(EVP_PKEY* key)
@@ -300,6 +289,18 @@ void signing_key::sign(pricing::catalog_signature& catalog) const
 {
     catalog.key_id = key_id_;
     catalog.signature = sign(pricing::signed_bytes(catalog));
+}
+
+pricing::signed_catalog catalog_to_sign(std::string document, std::vector<pricing::indexed_sheet> index,
+                                        pricing::instant at)
+{
+    pricing::signed_catalog out;
+    out.signature.signed_at = at;
+    out.signature.sheets = std::move(index);
+    out.signature.catalog_sha256 = digest::sha256_hex(document);
+    out.signature.catalog_bytes = document.size();
+    out.document = std::move(document);
+    return out;
 }
 
 }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 // Ed25519 signatures of price sheets (OpenSSL's EVP API): the private key that signs at publish
 // time, and the published public keys anyone verifies with.
@@ -82,5 +83,10 @@ private:
     std::string key_id_;
     std::string public_pem_;
 };
+
+// The /v1/catalog `document` with the hash and length its signature covers and the sheet `index`,
+// signed at `at` by nobody yet (signing_key::sign fills in the key and the signature).
+pricing::signed_catalog catalog_to_sign(std::string document, std::vector<pricing::indexed_sheet> index,
+                                        pricing::instant at);
 
 }

@@ -6,7 +6,7 @@
 
 #include "fixture.hpp"
 
-#include "server/store/digest.hpp"
+#include "server/digest/digest.hpp"
 #include "server/store/inputs.hpp"
 
 #include "render/json.hpp"
@@ -236,7 +236,7 @@ TEST_CASE("the served CSV is the stored canonical CSV, its ETag its SHA-256, and
         REQUIRE(res.result() == bh::status::ok);
         CHECK(res.body() == testing::fixture_inputs(week));
         CHECK(header(res, bh::field::content_length) == std::to_string(testing::fixture_inputs(week).size()));
-        CHECK(store::sha256_hex(res.body().view()) == sheet_of(week).inputs_sha256);
+        CHECK(digest::sha256_hex(res.body().view()) == sheet_of(week).inputs_sha256);
         CHECK(header(res, bh::field::etag) == "\"" + sheet_of(week).inputs_sha256.substr(0, 32) + "\"");
         CHECK(header(res, bh::field::link).find("observations.md") != std::string::npos);
         bool const past = week == past_week;

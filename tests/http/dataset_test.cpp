@@ -5,7 +5,7 @@
 #include "fixture.hpp"
 
 #include "server/mirror/documents.hpp"
-#include "server/store/digest.hpp"
+#include "server/digest/digest.hpp"
 
 #include "pricing/observation.hpp"
 #include "pricing/signing.hpp"
@@ -102,7 +102,7 @@ TEST_CASE("a week's datapackage.json gives each CSV's length and SHA-256 as serv
     std::string const sheet_csv = served_bytes("/v1/sheets/2026-W49.csv");
     auto const& sheet = package_resource(package, "sheet");
     CHECK(sheet.at("path") == "/v1/sheets/2026-W49.csv");  // the fixture has no public URL
-    CHECK(sheet.at("hash").as_string() == "sha256:" + store::sha256_hex(sheet_csv));
+    CHECK(sheet.at("hash").as_string() == "sha256:" + digest::sha256_hex(sheet_csv));
     CHECK(sheet.at("bytes").as_int64() == static_cast<std::int64_t>(sheet_csv.size()));
     CHECK(sheet.at("mediatype") == "text/csv");
     CHECK(described_columns(sheet.at("schema").at("fields").as_array()) == csv_columns(sheet_csv));
@@ -110,7 +110,7 @@ TEST_CASE("a week's datapackage.json gives each CSV's length and SHA-256 as serv
     std::string const inputs_csv = served_bytes("/v1/sheets/2026-W49/observations.csv");
     auto const& inputs = package_resource(package, "observations");
     CHECK(inputs.at("path") == "/v1/sheets/2026-W49/observations.csv");
-    CHECK(inputs.at("hash").as_string() == "sha256:" + store::sha256_hex(inputs_csv));
+    CHECK(inputs.at("hash").as_string() == "sha256:" + digest::sha256_hex(inputs_csv));
     CHECK(inputs.at("bytes").as_int64() == static_cast<std::int64_t>(inputs_csv.size()));
     CHECK(described_columns(inputs.at("schema").at("fields").as_array()) == csv_columns(inputs_csv));
 

@@ -1,11 +1,11 @@
-#include "server/store/digest.hpp"
+#include "server/digest/digest.hpp"
 
 #include <doctest/doctest.h>
 
 #include <string>
 
-using lcg::store::sha256_hasher;
-using lcg::store::sha256_hex;
+using lcg::digest::sha256_hasher;
+using lcg::digest::sha256_hex;
 
 TEST_CASE("sha256_hasher gives sha256_hex of the bytes, however they arrive split")
 {

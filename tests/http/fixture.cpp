@@ -1,6 +1,6 @@
 #include "fixture.hpp"
 
-#include "server/store/digest.hpp"
+#include "server/digest/digest.hpp"
 #include "server/tlog/entry.hpp"
 #include "server/tlog/note.hpp"
 #include "server/trust/trust.hpp"
@@ -134,7 +134,7 @@ week_data make_week(pricing::catalog const& c, pricing::iso_week week, std::int6
     w.sheet.effective_from = pricing::monday_of(week);
     w.sheet.effective_until = pricing::monday_of(pricing::next_week(week));
     w.sheet.published_at = w.sheet.effective_from + std::chrono::seconds(4);  // once its window has closed
-    w.sheet.inputs_sha256 = store::sha256_hex(w.csv);
+    w.sheet.inputs_sha256 = digest::sha256_hex(w.csv);
     w.sheet.observations = n;
     w.sheet.rules_version = 2;
     w.sheet.rows = pricing::compute_rows(ids, observations, w.sheet.rules_version);
@@ -164,7 +164,7 @@ std::shared_ptr<const snapshot::publication_log> fixture_log(std::vector<pricing
     tlog::merkle_tree tree;
     for (auto const& sheet : sheets) {
         tlog::log_entry e{sheet.week, tlog::entry_kind::publication, sheet.published_at, sheet.published_at,
-                          store::sha256_hex(pricing::signed_bytes(sheet)), sheet.inputs_sha256, sheet.key_id, ""};
+                          digest::sha256_hex(pricing::signed_bytes(sheet)), sheet.inputs_sha256, sheet.key_id, ""};
         versions.push_back({tlog::entry_text(e), pricing::signed_bytes(sheet), sheet.key_id, sheet.signature});
         tree.append(tlog::leaf_hash(versions.back().entry));
     }
@@ -193,7 +193,7 @@ fixture_data build_fixture(std::string public_url)
     std::vector<pricing::indexed_sheet> index;
     for (auto const* w : {&w48, &w49})
         index.push_back({w->sheet.week, w->sheet.published_at, w->sheet.inputs_sha256, w->csv.size()});
-    auto signed_catalog = store::catalog_to_sign(render::catalog_document(catalog), std::move(index), fixture_now());
+    auto signed_catalog = trust::catalog_to_sign(render::catalog_document(catalog), std::move(index), fixture_now());
     fixture_signing_key().sign(signed_catalog.signature);
     auto log = fixture_log({w48.sheet, w49.sheet});
     return fixture_data{snapshot::build(std::move(catalog), {w48.sheet, w49.sheet}, nullptr, fixture_now(),
@@ -244,14 +244,14 @@ public:
     std::vector<pricing::raw_input> raw_inputs(pricing::price_sheet const& sheet) override
     {
         return {{"lambda", "skypilot-vms", "per-gpu-mib", sheet.effective_from - std::chrono::minutes(1),
-                 store::sha256_hex(fixture_raw_file), static_cast<std::int64_t>(fixture_raw_file.size()),
-                 store::sha256_hex(fixture_mapping)}};
+                 digest::sha256_hex(fixture_raw_file), static_cast<std::int64_t>(fixture_raw_file.size()),
+                 digest::sha256_hex(fixture_mapping)}};
     }
 
     std::optional<std::string> raw_bytes(pricing::price_sheet const&, std::string const& sha256) override
     {
         for (auto const* bytes : {&fixture_raw_file, &fixture_mapping})
-            if (store::sha256_hex(*bytes) == sha256)
+            if (digest::sha256_hex(*bytes) == sha256)
                 return *bytes;
         return std::nullopt;
     }
@@ -336,7 +336,7 @@ std::optional<std::string> example_target(std::string_view pattern)
         {"/v1/sheets/{week}", "/v1/sheets/2026-W49"},
         {"/v1/sheets/{week}/observations", "/v1/sheets/2026-W49/observations"},
         {"/v1/sheets/{week}/sources", "/v1/sheets/2026-W49/sources"},
-        {"/v1/sheets/{week}/sources/{sha256}", "/v1/sheets/2026-W49/sources/" + store::sha256_hex(fixture_raw_file)},
+        {"/v1/sheets/{week}/sources/{sha256}", "/v1/sheets/2026-W49/sources/" + digest::sha256_hex(fixture_raw_file)},
         {"/v1/sheets/{week}/signed.txt", "/v1/sheets/2026-W49/signed.txt"},
         {"/v1/sheets/{week}/signature.txt", "/v1/sheets/2026-W49/signature.txt"},
         {"/v1/sheets/{week}/signed.txt.sig", "/v1/sheets/2026-W49/signed.txt.sig"},

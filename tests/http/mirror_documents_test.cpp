@@ -6,7 +6,7 @@
 #include "server/mirror/spool.hpp"
 
 #include "server/client/http_client.hpp"
-#include "server/store/digest.hpp"
+#include "server/digest/digest.hpp"
 #include "server/trust/trust.hpp"
 
 #include "fixture.hpp"
@@ -224,7 +224,7 @@ TEST_CASE("the catalog's signature verifies with the published key, and no longe
     auto const document = body_of("/v1/catalog");
     auto const sig = trust::parse_catalog_signature(body_of("/v1/catalog/signature"));
     REQUIRE_MESSAGE(sig, (sig ? "" : sig.err().message));
-    CHECK(sig->catalog_sha256 == store::sha256_hex(document));
+    CHECK(sig->catalog_sha256 == digest::sha256_hex(document));
     CHECK(sig->catalog_bytes == document.size());
     CHECK(json::parse(body_of("/v1/catalog/signature")).at("signed_bytes").as_string() == pricing::signed_bytes(*sig));
     CHECK(trust::verify_catalog(*sig, snap->keys));

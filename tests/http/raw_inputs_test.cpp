@@ -2,7 +2,7 @@
 // format, each served byte for byte under its SHA-256, and nothing else served under that path.
 #include "fixture.hpp"
 
-#include "server/store/digest.hpp"
+#include "server/digest/digest.hpp"
 
 #include <boost/json.hpp>
 #include <doctest/doctest.h>
@@ -28,7 +28,7 @@ TEST_CASE("JSON: the sources of a week name each raw file and mapping by SHA-256
     CHECK(doc.at("week") == "2026-W49");
     CHECK(doc.at("count").as_int64() == 1);
     auto const& file = doc.at("files").as_array().at(0).as_object();
-    std::string const sha256 = store::sha256_hex(fixture_raw_file);
+    std::string const sha256 = digest::sha256_hex(fixture_raw_file);
     CHECK(file.at("sha256").as_string() == sha256);
     CHECK(file.at("bytes").as_int64() == static_cast<std::int64_t>(fixture_raw_file.size()));
     CHECK(file.at("source") == "lambda");
@@ -36,18 +36,18 @@ TEST_CASE("JSON: the sources of a week name each raw file and mapping by SHA-256
     CHECK(file.at("observed_at") == "2026-11-29T23:59:00Z");
     CHECK(file.at("path").as_string() == "sources/" + sha256);
     auto const& mapping = doc.at("mappings").as_array().at(0).as_object();
-    CHECK(mapping.at("sha256").as_string() == store::sha256_hex(fixture_mapping));
-    CHECK(mapping.at("path").as_string() == "sources/" + store::sha256_hex(fixture_mapping));
+    CHECK(mapping.at("sha256").as_string() == digest::sha256_hex(fixture_mapping));
+    CHECK(mapping.at("path").as_string() == "sources/" + digest::sha256_hex(fixture_mapping));
 }
 
 TEST_CASE("CSV, Markdown and HTML: the same files as a table, in both languages")
 {
-    std::string const sha256 = store::sha256_hex(fixture_raw_file);
+    std::string const sha256 = digest::sha256_hex(fixture_raw_file);
     auto const csv = fixture_request("/v1/sheets/2026-W49/sources.csv");
     REQUIRE(csv.result() == bh::status::ok);
     CHECK(csv.body().str() == "source,format,memory_convention,observed_at,sha256,bytes,mapping_sha256,path\n"
                               "lambda,skypilot-vms,per-gpu-mib,2026-11-29T23:59:00Z," + sha256 + "," +
-                                  std::to_string(fixture_raw_file.size()) + "," + store::sha256_hex(fixture_mapping) +
+                                  std::to_string(fixture_raw_file.size()) + "," + digest::sha256_hex(fixture_mapping) +
                                   ",sources/" + sha256 + "\n");
     auto const md = fixture_request("/v1/sheets/2026-W49/sources.md");
     REQUIRE(md.result() == bh::status::ok);
@@ -61,7 +61,7 @@ TEST_CASE("CSV, Markdown and HTML: the same files as a table, in both languages"
 
 TEST_CASE("a raw file is served byte for byte under its SHA-256, and for ever")
 {
-    std::string const sha256 = store::sha256_hex(fixture_raw_file);
+    std::string const sha256 = digest::sha256_hex(fixture_raw_file);
     auto const res = fixture_request("/v1/sheets/2026-W49/sources/" + sha256);
     REQUIRE(res.result() == bh::status::ok);
     CHECK(res.body().str() == fixture_raw_file);
@@ -70,7 +70,7 @@ TEST_CASE("a raw file is served byte for byte under its SHA-256, and for ever")
     auto const again = fixture_request("/v1/sheets/2026-W49/sources/" + sha256,
                                        {{"If-None-Match", header(res, bh::field::etag)}});
     CHECK(again.result() == bh::status::not_modified);
-    auto const mapping = fixture_request("/v1/sheets/2026-W49/sources/" + store::sha256_hex(fixture_mapping));
+    auto const mapping = fixture_request("/v1/sheets/2026-W49/sources/" + digest::sha256_hex(fixture_mapping));
     REQUIRE(mapping.result() == bh::status::ok);
     CHECK(mapping.body().str() == fixture_mapping);
 }
@@ -78,7 +78,7 @@ TEST_CASE("a raw file is served byte for byte under its SHA-256, and for ever")
 TEST_CASE("what a week does not name is 404, whatever is asked")
 {
     for (std::string const& name : {std::string(64, '0'), std::string("ABC"), std::string(64, 'A'),
-                                   store::sha256_hex(fixture_raw_file) + "0", std::string("..")}) {
+                                   digest::sha256_hex(fixture_raw_file) + "0", std::string("..")}) {
         CAPTURE(name);
         auto const res = fixture_request("/v1/sheets/2026-W49/sources/" + name);
         CHECK(res.result() == bh::status::not_found);

@@ -1,11 +1,11 @@
-#include "server/store/digest.hpp"
+#include "server/digest/digest.hpp"
 
 #include <openssl/evp.h>
 
 #include <array>
 #include <stdexcept>
 
-namespace lcg::store {
+namespace lcg::digest {
 
 namespace {
 
@@ -51,18 +51,6 @@ std::string sha256_hasher::finish()
     if (EVP_DigestFinal_ex(context_.get(), digest.data(), &size) != 1)
         throw std::runtime_error("SHA-256 failed");
     return hex(digest.data(), size);
-}
-
-pricing::signed_catalog catalog_to_sign(std::string document, std::vector<pricing::indexed_sheet> index,
-                                        pricing::instant at)
-{
-    pricing::signed_catalog out;
-    out.signature.signed_at = at;
-    out.signature.sheets = std::move(index);
-    out.signature.catalog_sha256 = sha256_hex(document);
-    out.signature.catalog_bytes = document.size();
-    out.document = std::move(document);
-    return out;
 }
 
 }

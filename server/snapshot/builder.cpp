@@ -1,0 +1,82 @@
+#include "server/snapshot/builder.hpp"
+
+#include "render/json.hpp"
+
+namespace lcg::snapshot {
+
+using render::format;
+
+void builder::add(std::string const& path, std::string const& query, boost::json::object const& doc,
+                  render::view const& v, render::format_set formats, bool immutable,
+                  std::optional<pricing::instant> data_time, std::optional<render::language> lang)
+{
+    std::string json_text = render::to_text(doc);
+    auto const before = previous(document_key(path, format::json, query));
+    if (before && before->body == json_text && before->immutable == immutable && reuse(path, query, formats))
+        return;
+    auto const modified = modified_at(before != nullptr, data_time);
+    render::page const where{path, query, formats, lang.value_or(render::language::en)};
+    formats.for_each([&](format f) {
+        auto const key = document_key(path, f, query);
+        if (auto const english = same_in_english(path, f, query, json_text))
+            return put(key, english);
+        std::string body = f == format::json ? json_text : render::write(f, v, doc, where);
+        put(key, make_document(std::string(render::content_type(f)), std::move(body), immutable, modified,
+                               lang.has_value()));
+    });
+}
+
+void builder::add_body(std::string const& key, format f, std::string body, bool immutable,
+                       std::optional<pricing::instant> data_time, bool translated)
+{
+    add_body(key, render::content_type(f), std::move(body), immutable, data_time, translated);
+}
+
+void builder::add_body(std::string const& key, std::string_view content_type, std::string body, bool immutable,
+                       std::optional<pricing::instant> data_time, bool translated)
+{
+    auto const before = previous(key);
+    if (before && before->body == body && before->immutable == immutable && before->translated == translated)
+        return put(key, before);
+    put(key, make_document(std::string(content_type), std::move(body), immutable,
+                           modified_at(before != nullptr, data_time), translated));
+}
+
+bool builder::reuse(std::string const& path, std::string const& query, render::format_set formats)
+{
+    bool all = true;
+    formats.for_each([&](format f) { all = all && previous(document_key(path, f, query)) != nullptr; });
+    if (all)
+        formats.for_each([&](format f) {
+            auto const key = document_key(path, f, query);
+            put(key, previous(key));
+        });
+    return all;
+}
+
+std::shared_ptr<const document> builder::previous(std::string const& key) const
+{
+    return previous_ ? previous_->find_document(key) : nullptr;
+}
+
+pricing::instant builder::modified_at(bool changed, std::optional<pricing::instant> data_time) const
+{
+    return changed || !data_time ? now_ : *data_time;
+}
+
+void builder::put(std::string const& key, std::shared_ptr<const document> doc)
+{
+    s_.documents.insert_or_assign(key, std::move(doc));
+}
+
+std::shared_ptr<const document> builder::same_in_english(std::string const& path, format f, std::string const& query,
+                                                         std::string const& json_text) const
+{
+    std::string const english = render::without_language(query);
+    if (english == query || (f != format::json && f != format::csv))
+        return nullptr;
+    auto doc = s_.find_document(document_key(path, f, english));
+    return doc && (f == format::csv || doc->body == json_text) ? doc : nullptr;
+}
+
+}

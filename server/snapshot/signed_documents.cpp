@@ -1,0 +1,174 @@
+// What lets a client check what it is served: each sheet's signed bytes and signature (also as a
+// signify file and a signed note), the keys, the signed catalog, and the publication log with its
+// tiles.
+#include "server/snapshot/builder.hpp"
+
+#include "server/tlog/note.hpp"
+#include "server/tlog/signify.hpp"
+#include "server/tlog/tiles.hpp"
+
+#include "render/json.hpp"
+
+#include <boost/json/array.hpp>
+
+#include <algorithm>
+
+namespace lcg::snapshot {
+
+namespace {
+
+namespace json = boost::json;
+using render::format;
+
+// The raw Ed25519 key of `key_id` among `keys`, if published.
+std::optional<std::string> raw_key(pricing::key_ring const& keys, std::string_view key_id)
+{
+    auto const* k = keys.find(key_id);
+    if (!k)
+        return std::nullopt;
+    auto raw = tlog::raw_public_key(k->public_key_pem);
+    return raw ? std::optional<std::string>(*raw) : std::nullopt;
+}
+
+// /v1/log: where the log is, the note verifier key of each published key under the log's origin
+// (what Go's sumdb/note takes), and every entry with the version of the sheet it logged.
+json::object log_index(publication_log const& log, pricing::key_ring const& keys)
+{
+    std::string const origin = log_origin(log);
+    json::array verifier_keys, entries;
+    for (auto const& k : keys.keys)
+        if (auto raw = raw_key(keys, k.key_id); raw && !origin.empty())
+            verifier_keys.emplace_back(tlog::verifier_key(origin, *raw));
+    for (std::size_t i = 0; i < log.entries.size(); ++i) {
+        auto const& e = log.parsed[i];
+        if (!e)
+            continue;  // the tiles still publish it as stored; audit names it
+        std::string const version = "/v1/log/entries/" + std::to_string(i);
+        entries.push_back(json::object{{"index", i},
+                                       {"week", pricing::to_string(e->week)},
+                                       {"kind", std::string(tlog::to_string(e->kind))},
+                                       {"published_at", pricing::to_rfc3339(e->published_at)},
+                                       {"logged_at", pricing::to_rfc3339(e->logged_at)},
+                                       {"signed_sha256", e->signed_sha256},
+                                       {"inputs_sha256", e->inputs_sha256},
+                                       {"key_id", e->key_id.empty() ? json::value(nullptr) : json::value(e->key_id)},
+                                       {"reason", e->reason.empty() ? json::value(nullptr) : json::value(e->reason)},
+                                       {"signed_bytes", version + "/signed.txt"}});
+    }
+    auto const size = log.tree.size();
+    std::string root;
+    if (size > 0) {
+        auto const r = log.tree.root(size);
+        root = tlog::base64_encode(std::string_view(reinterpret_cast<char const*>(r.data()), r.size()));
+    }
+    return {{"origin", origin.empty() ? json::value(nullptr) : json::value(origin)},
+            {"size", size},
+            {"root_hash", root.empty() ? json::value(nullptr) : json::value(root)},
+            {"checkpoint", "/v1/log/checkpoint"},
+            {"tiles", "/v1/log/tile/"},
+            {"verifier_keys", std::move(verifier_keys)},
+            {"entries", std::move(entries)}};
+}
+
+}
+
+// What a sheet's signature covers and the signature itself, as text for stock tools (openssl,
+// base64): read from the sheet, never computed here.
+void add_signature(builder& b, pricing::price_sheet const& sheet, bool immutable)
+{
+    std::string const base = "/v1/sheets/" + pricing::to_string(sheet.week);
+    b.add_body(base + "/signed.txt", format::text, pricing::signed_bytes(sheet), immutable, sheet.published_at);
+    if (!sheet.signature.empty())
+        b.add_body(base + "/signature.txt", format::text, sheet.signature + "\n", immutable, sheet.published_at);
+}
+
+// The signed catalog document, byte for byte as signed, and its signature.
+void add_signed_catalog(builder& b, pricing::signed_catalog const& signed_catalog)
+{
+    auto const& sig = signed_catalog.signature;
+    b.add_body("/v1/catalog", format::json, signed_catalog.document, false, sig.signed_at);
+    b.add_body("/v1/catalog/signature", format::json, render::to_text(render::catalog_signature_json(sig)), false,
+               sig.signed_at);
+}
+
+// The keys document and each key's PEM.
+void add_keys(builder& b, pricing::key_ring const& keys)
+{
+    b.add_body("/.well-known/lowcostgpu-keys.json", format::json, render::to_text(render::keys_json(keys)));
+    for (auto const& k : keys.keys) {
+        b.add_body("/.well-known/lowcostgpu-keys/" + k.key_id + ".pem", format::text, k.public_key_pem);
+        if (auto raw = tlog::raw_public_key(k.public_key_pem))
+            if (auto pub = tlog::signify_public_key(k.key_id, *raw))
+                b.add_body("/.well-known/lowcostgpu-keys/" + k.key_id + ".pub", format::text, *pub);
+    }
+}
+
+// Each week's versions as the log holds them, and how late the first one was.
+std::map<pricing::iso_week, pricing::publication_record> publications_of(publication_log const& log)
+{
+    std::map<pricing::iso_week, pricing::publication_record> out;
+    for (std::size_t i = 0; i < log.entries.size(); ++i) {
+        auto const& e = log.parsed[i];
+        if (!e)
+            continue;  // the tiles still publish it as stored; audit names it
+        auto& record = out[e->week];
+        if (record.versions.empty())
+            record.late_by = pricing::publication_delay(e->week, e->published_at);
+        record.versions.push_back({i, std::string(tlog::to_string(e->kind)), e->published_at, e->logged_at, e->reason});
+    }
+    return out;
+}
+
+// The log's origin: its checkpoint's first line ("" before the first signed checkpoint).
+std::string log_origin(publication_log const& log) { return log.checkpoint.substr(0, log.checkpoint.find('\n')); }
+
+// The publication log as C2SP tlog-tiles lays it out under /v1/log/: the checkpoint, then for each
+// level every full tile (immutable) and the partial one of the current size, and the entry bundles;
+// its index, and each entry's version of its sheet (immutable: an entry never changes).
+void add_log(builder& b, publication_log const& log, pricing::key_ring const& keys)
+{
+    b.add_body("/v1/log", format::json, render::to_text(log_index(log, keys)));
+    if (!log.checkpoint.empty())
+        b.add_body("/v1/log/checkpoint", "text/plain; charset=utf-8", log.checkpoint);
+    std::vector<std::string> entries;
+    for (std::size_t i = 0; i < log.entries.size(); ++i) {
+        auto const& e = log.entries[i];
+        entries.push_back(e.entry);
+        std::string const version = "/v1/log/entries/" + std::to_string(i);
+        b.add_body(version + "/signed.txt", format::text, e.signed_bytes, true);
+        if (!e.signature.empty())
+            b.add_body(version + "/signature.txt", format::text, e.signature + "\n", true);
+    }
+    auto add_tiles = [&](tlog::tile_address a, std::uint64_t count, auto const& data) {
+        for (a.index = 0; a.index * tlog::tile_width < count; ++a.index) {
+            a.width = static_cast<unsigned>(std::min<std::uint64_t>(tlog::tile_width, count - a.index * tlog::tile_width));
+            b.add_body("/v1/log/tile/" + tlog::tile_path(a), "application/octet-stream", *data(a),
+                       a.width == tlog::tile_width);
+        }
+    };
+    add_tiles({true}, entries.size(), [&](tlog::tile_address const& a) { return tlog::entry_bundle(entries, a); });
+    for (unsigned level = 0; !log.tree.level(level * tlog::tile_height).empty(); ++level)
+        add_tiles({false, level}, log.tree.level(level * tlog::tile_height).size(),
+                  [&](tlog::tile_address const& a) { return tlog::tile_data(log.tree, a); });
+}
+
+// A sheet's signature for stock verifiers besides openssl: a signify file, and the signed bytes
+// as a signed note under the log's origin (Go's sumdb/note), when its key is published.
+void add_other_signatures(builder& b, pricing::price_sheet const& sheet, bool immutable, pricing::key_ring const& keys,
+                          std::string const& origin)
+{
+    std::string const base = "/v1/sheets/" + pricing::to_string(sheet.week);
+    auto const raw = raw_key(keys, sheet.key_id);
+    auto const signature = tlog::base64_decode(sheet.signature);
+    if (sheet.signature.empty() || !raw || !signature)
+        return;
+    if (auto sig = tlog::signify_signature(sheet.key_id, sheet.signature))
+        b.add_body(base + "/signed.txt.sig", format::text, *sig, immutable, sheet.published_at);
+    if (!origin.empty()) {
+        tlog::note_signer const already{origin, *raw, [&](std::string_view) { return *signature; }};
+        b.add_body(base + "/signed.note", format::text, tlog::sign_note(pricing::signed_bytes(sheet), already), immutable,
+                   sheet.published_at);
+    }
+}
+
+}

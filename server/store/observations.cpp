@@ -1,0 +1,142 @@
+// Observations: the import of an observations CSV, and the read of a week's observations that a
+// publication computes its sheet from.
+#include "server/store/database.hpp"
+
+#include "server/store/session.hpp"
+
+#include <array>
+#include <charconv>
+#include <set>
+#include <span>
+
+namespace lcg::store {
+
+namespace {
+
+// Undoes COPY's text-format escaping of one field: COPY TO writes a backslash before a backslash
+// and before the control characters it spells as letters, nothing else (our columns are NOT NULL).
+void copy_unescape(std::string_view text, std::string& out)
+{
+    out.clear();
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        char c = text[i];
+        if (c == '\\' && ++i < text.size()) {
+            static constexpr std::string_view letters = "bfnrtv", controls = "\b\f\n\r\t\v";
+            auto const at = letters.find(text[i]);
+            c = at == std::string_view::npos ? text[i] : controls[at];
+        }
+        out += c;
+    }
+}
+
+// Splits a line of COPY's text format into exactly `fields.size()` tab-separated fields. Most point
+// into `line`; a field with escapes is unescaped into its slot of `storage`.
+void split_copy_line(std::string_view line, std::span<std::string_view> fields, std::span<std::string> storage)
+{
+    if (line.ends_with('\n'))
+        line.remove_suffix(1);
+    bool const escaped = line.find('\\') != std::string_view::npos;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        auto const tab = line.find('\t');
+        if ((tab == std::string_view::npos) != (i + 1 == fields.size()))
+            throw store_error("reading observations: a COPY line has the wrong number of fields");
+        fields[i] = line.substr(0, tab);
+        if (escaped && fields[i].find('\\') != std::string_view::npos) {
+            copy_unescape(fields[i], storage[i]);
+            fields[i] = storage[i];
+        }
+        line.remove_prefix(tab == std::string_view::npos ? line.size() : tab + 1);
+    }
+}
+
+long long copy_integer(std::string_view text)
+{
+    long long value = 0;
+    auto const [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size())
+        throw store_error("reading observations: a COPY field is not an integer");
+    return value;
+}
+
+}
+
+// The observations of `window`, in no particular order. COPY lets us parse a million rows while
+// the server is still sending them, where a query result arrives whole before the first row is
+// read. libpqxx 6.4's stream_from takes only a table name, which it puts into COPY unquoted, so a
+// parenthesised query works there too; the window bounds are integers we format ourselves.
+// date_part's double is exact for whole seconds (imports refuse fractions) and costs the server a
+// tenth of a second less per million rows than extract's numeric.
+std::vector<pricing::observation> observations_in(pqxx::transaction_base& tx, pricing::time_window window)
+{
+    pqxx::stream_from copy(tx, "(SELECT date_part('epoch', observed_at)::bigint, gpu, price_micros, source, "
+                               "listing_id, source_url FROM observation WHERE observed_at >= to_timestamp(" +
+                                   std::to_string(to_epoch(window.from)) + ") AND observed_at < to_timestamp(" +
+                                   std::to_string(to_epoch(window.until)) + "))");
+    std::vector<pricing::observation> out;
+    std::string line;
+    std::array<std::string_view, 6> f;
+    std::array<std::string, 6> unescaped;
+    while (copy.get_raw_line(line)) {
+        split_copy_line(line, f, unescaped);
+        out.push_back({from_epoch(copy_integer(f[0])), std::string(f[1]),
+                       pricing::money::from_micros(copy_integer(f[2])), std::string(f[3]), std::string(f[4]),
+                       std::string(f[5])});
+    }
+    copy.complete();
+    return out;
+}
+
+import_summary database::import_observations(std::istream& csv, std::function<void(long)> const& on_progress)
+{
+    return guarded("importing observations", [&] {
+        std::set<std::string, std::less<>> known;
+        {
+            pqxx::read_transaction tx(impl_->conn);
+            for (auto const& r : tx.exec("SELECT id FROM gpu_model"))
+                known.insert(r[0].as<std::string>());
+        }
+        pricing::observation_csv_reader reader([&](std::string_view id) { return known.contains(id); });
+        import_summary summary;
+        pqxx::work tx(impl_->conn);
+        // COPY streams rows as they are read; after the first bad line we only keep reading to
+        // report every problem, and the transaction is never committed. Rows go through a
+        // temporary table so that a listing already imported (same source, listing id and time) is
+        // skipped and counted instead of doubled.
+        tx.exec("CREATE TEMPORARY TABLE incoming (LIKE observation INCLUDING DEFAULTS) ON COMMIT DROP");
+        tx.exec("ALTER TABLE incoming DROP COLUMN id");
+        pqxx::stream_to copy(tx, "incoming",
+                             std::vector<std::string>{"observed_at", "gpu", "price_micros", "source", "listing_id",
+                                                      "source_url"});
+        std::string line;
+        while (std::getline(csv, line)) {
+            auto const obs = reader.read_line(line);
+            if (obs && reader.ok()) {
+                copy << std::make_tuple(pricing::to_rfc3339(obs->observed_at), obs->gpu, obs->price.micros(),
+                                        obs->source, obs->listing_id, obs->source_url);
+                ++summary.imported;
+            }
+            if (on_progress && reader.lines_read() % 100'000 == 0)
+                on_progress(reader.lines_read());
+        }
+        reader.finish();
+        copy.complete();
+        summary.bad_lines = reader.bad_lines();
+        summary.problems = reader.problems();
+        if (!summary.ok()) {
+            summary.imported = 0;
+            tx.abort();
+            return summary;
+        }
+        long const inserted = tx.exec(
+            "INSERT INTO observation (observed_at, gpu, price_micros, source, listing_id, source_url) "
+            "SELECT observed_at, gpu, price_micros, source, listing_id, source_url FROM incoming "
+            "ON CONFLICT (source, listing_id, observed_at) WHERE listing_id <> '' DO NOTHING").affected_rows();
+        summary.duplicates = summary.imported - inserted;
+        summary.imported = inserted;
+        notify_change(tx);
+        tx.commit();
+        return summary;
+    });
+}
+
+}

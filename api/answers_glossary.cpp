@@ -16,7 +16,7 @@ using namespace kit;
 
 namespace {
 
-std::string lang_query(glossary::language l) { return "?lang=" + std::string(glossary::to_string(l)); }
+std::string lang_query(locale::language l) { return "?lang=" + std::string(locale::to_string(l)); }
 
 failure glossary_unavailable(data_view const& data)
 {
@@ -76,7 +76,7 @@ result explain(request& r, term_input const& in)
     auto const* doc = r.data.glossary(language);
     if (!doc)
         return glossary_unavailable(r.data);
-    auto const other = language == glossary::language::en ? glossary::language::fr : glossary::language::en;
+    auto const other = language == locale::language::en ? locale::language::fr : locale::language::en;
     auto const found = glossary::lookup(*doc, *term, r.data.glossary(other));
     if (!found)
         return no_glossary_entry(*doc, *term);

@@ -1,7 +1,7 @@
 #include "api/calculator.hpp"
 
 #include "render/format.hpp"
-#include "render/words.hpp"
+#include "locale/words.hpp"
 
 namespace lcg::api {
 
@@ -27,25 +27,25 @@ std::vector<render::form_choice> choices_of(parameter const& p, pricing::catalog
 
 }
 
-std::string calculator_title(operation const& op, render::language lang)
+std::string calculator_title(operation const& op, locale::language lang)
 {
-    return render::say(lang, "tool." + std::string(op.tool) + ".title");
+    return locale::say(lang, "tool." + std::string(op.tool) + ".title");
 }
 
-std::string parameter_label(parameter const& p, render::language lang)
+std::string parameter_label(parameter const& p, locale::language lang)
 {
-    return render::say(lang, "label." + std::string(p.name));
+    return locale::say(lang, "label." + std::string(p.name));
 }
 
-std::string parameter_hint(operation const& op, parameter const& p, render::language lang)
+std::string parameter_hint(operation const& op, parameter const& p, locale::language lang)
 {
     std::string const own = "param." + std::string(op.tool) + "." + std::string(p.name);
-    return render::say(lang, render::has_message(own) ? own : "param." + std::string(p.name));
+    return locale::say(lang, locale::has_message(own) ? own : "param." + std::string(p.name));
 }
 
 std::optional<render::calculator_form> calculator_of(operation const& op, pricing::catalog const& cat,
                                                      std::map<std::string, std::string, std::less<>> const& values,
-                                                     render::language lang)
+                                                     locale::language lang)
 {
     if (!op.calculator)
         return std::nullopt;

@@ -19,16 +19,16 @@ namespace lcg::api {
 // `lang`. Empty for the other operations.
 std::optional<render::calculator_form> calculator_of(operation const& op, pricing::catalog const& cat,
                                                      std::map<std::string, std::string, std::less<>> const& values,
-                                                     render::language lang);
+                                                     locale::language lang);
 
 // The operation's title in `lang`, as its calculator page shows it (in English, the registry's).
-std::string calculator_title(operation const& op, render::language lang);
+std::string calculator_title(operation const& op, locale::language lang);
 
 // A parameter's name in words in `lang` ("label.storage_gb": "Storage (GB)"), its field's label.
-std::string parameter_label(parameter const& p, render::language lang);
+std::string parameter_label(parameter const& p, locale::language lang);
 
 // A parameter's description in `lang`, as its calculator field's hint (in English, the registry's).
-std::string parameter_hint(operation const& op, parameter const& p, render::language lang);
+std::string parameter_hint(operation const& op, parameter const& p, locale::language lang);
 
 // A form sends its blank fields as name=; a calculator treats a blank field as one not given.
 void drop_blank_fields(std::map<std::string, std::string, std::less<>>& values);

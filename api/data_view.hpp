@@ -1,7 +1,7 @@
 #pragma once
 
 #include "glossary/document.hpp"
-#include "glossary/language.hpp"
+#include "locale/language.hpp"
 
 #include "pricing/catalog.hpp"
 #include "pricing/sheet.hpp"
@@ -51,7 +51,7 @@ public:
     virtual std::span<const pricing::price_sheet> sheets() const = 0;
     // The glossary in `lang`, its live figures resolved from the current sheet; null when it cannot
     // be resolved, with the reason in glossary_problem().
-    virtual glossary::document const* glossary(glossary::language lang) const = 0;
+    virtual glossary::document const* glossary(locale::language lang) const = 0;
     virtual std::string_view glossary_problem() const = 0;
     // A pre-rendered document of the HTTP API by the URL that names it in its format: "/v1/prices"
     // (JSON), "/v1/prices.md", "/v1/gpus/h100-sxm", "/v1/glossary?lang=en", "/v1/glossary/gpu-hour.md?lang=fr"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "glossary/language.hpp"
+#include "locale/language.hpp"
 
 #include "pricing/outcome.hpp"
 #include "pricing/quantity.hpp"
@@ -22,9 +22,9 @@ struct failure {
     std::string message_fr{};
 
     // The message in `lang`.
-    std::string const& in(glossary::language lang) const
+    std::string const& in(locale::language lang) const
     {
-        return lang == glossary::language::fr && !message_fr.empty() ? message_fr : message;
+        return lang == locale::language::fr && !message_fr.empty() ? message_fr : message;
     }
 };
 

@@ -7,7 +7,7 @@
 
 #include "render/views.hpp"
 
-#include "glossary/language.hpp"
+#include "locale/language.hpp"
 #include "pricing/outcome.hpp"
 
 #include <boost/json/object.hpp>
@@ -34,7 +34,7 @@ struct answer {
     std::string published_query;  // "?lang=fr" or empty
     boost::json::object document;
     std::string json_text;
-    std::optional<glossary::language> lang;  // the language of the document, when it has one
+    std::optional<locale::language> lang;  // the language of the document, when it has one
 
     bool is_published() const { return !published_path.empty(); }
 };
@@ -47,8 +47,8 @@ using result = pricing::outcome<answer, failure>;
 struct request {
     data_view const& data;
     arguments& args;
-    glossary::language preferred_language = glossary::language::en;
-    glossary::language lang = glossary::language::en;
+    locale::language preferred_language = locale::language::en;
+    locale::language lang = locale::language::en;
     // The parameters given in this call that the operation did not read (a refusal may come before
     // it reads them all; a test catches a parameter that is never read).
     std::vector<std::string_view> unread{};
@@ -107,8 +107,8 @@ result call(operation const& op, request& r);
 
 // The language a `lang` value names, or the client's preferred one when there is none; refused
 // (parameter "lang") when the value is neither en nor fr.
-pricing::outcome<glossary::language, failure> language_of(std::optional<std::string> const& text,
-                                                      glossary::language preferred);
+pricing::outcome<locale::language, failure> language_of(std::optional<std::string> const& text,
+                                                      locale::language preferred);
 
 // Every operation, in the order tools/list shows them.
 std::span<const operation> operations();

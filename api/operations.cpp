@@ -3,9 +3,9 @@
 #include "api/answer_kit.hpp"
 
 #include "render/views.hpp"
-#include "render/words.hpp"
+#include "render/language.hpp"
 
-#include "glossary/language.hpp"
+#include "locale/language.hpp"
 
 #include "pricing/utf8.hpp"
 
@@ -132,12 +132,12 @@ std::span<const operation> operations()
 }
 
 
-pricing::outcome<glossary::language, failure> language_of(std::optional<std::string> const& text,
-                                                      glossary::language preferred)
+pricing::outcome<locale::language, failure> language_of(std::optional<std::string> const& text,
+                                                      locale::language preferred)
 {
     if (!text)
         return preferred;
-    if (auto const parsed = glossary::parse_language(*text))
+    if (auto const parsed = locale::parse_language(*text))
         return *parsed;
     return invalid_parameter("lang",
                              "lang: " + pricing::quote(*text) + " is not a language of this service; accepted: en, fr",
@@ -150,7 +150,7 @@ result call(operation const& op, request& r)
     if (!l)
         return l.err();
     r.lang = *l;
-    if (r.lang == glossary::language::fr)
+    if (r.lang == locale::language::fr)
         r.args.read_decimal_commas(op.parameters());
     auto out = op.answer.run(r);
     if (out) {

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "glossary/document.hpp"
-#include "glossary/language.hpp"
+#include "locale/language.hpp"
 #include "glossary/placeholders.hpp"
 
 #include "embedded_file.hpp"

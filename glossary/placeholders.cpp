@@ -174,19 +174,19 @@ std::span<const std::string_view> fact_names()
 }
 
 // The glossary's English writes "70%"; French follows the pages (language.hpp).
-std::string format_decimal(std::string_view decimal, language lang) { return number(lang, decimal); }
+std::string format_decimal(std::string_view decimal, language lang) { return locale::number(lang, decimal); }
 
 std::string format_percent(std::string_view decimal, language lang)
 {
-    return lang == language::fr ? percent(lang, decimal) : std::string(decimal) + "%";
+    return lang == language::fr ? locale::percent(lang, decimal) : std::string(decimal) + "%";
 }
 
-std::string format_rate(pricing::money rate, language lang) { return dollars(lang, pricing::to_decimal(rate, 3)); }
+std::string format_rate(pricing::money rate, language lang) { return locale::dollars(lang, pricing::to_decimal(rate, 3)); }
 
 std::string format_amount(pricing::money amount, language lang)
 {
     bool const whole_dollars = amount.micros() % pricing::money::micros_per_dollar == 0;
-    return dollars(lang, pricing::to_decimal(amount, whole_dollars ? 0 : 2));
+    return locale::dollars(lang, pricing::to_decimal(amount, whole_dollars ? 0 : 2));
 }
 
 pricing::outcome<std::string> resolve_placeholder(std::string_view inner, language lang, figures const& with)

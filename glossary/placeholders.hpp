@@ -1,6 +1,6 @@
 #pragma once
 
-#include "glossary/language.hpp"
+#include "locale/language.hpp"
 
 #include "pricing/catalog.hpp"
 #include "pricing/money.hpp"
@@ -23,6 +23,9 @@
 // like the rest of the French content ("60 %"); no narrow no-break space anywhere. Rates keep
 // their three decimals; fixed amounts show cents unless whole ("$0.08", "$40").
 namespace lcg::glossary {
+
+// The glossary is written in the service's languages, its figures as each writes them (locale/).
+using locale::language;
 
 // The names {{fact:…}} accepts, in the order the methodology states them.
 std::span<const std::string_view> fact_names();

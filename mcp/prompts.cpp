@@ -134,7 +134,7 @@ result_or_failure<json::object> get_prompt(std::string_view name, json::object c
                     (fr ? "fr" : "en");
             // A resource is named only when the glossary has that slug: a name or words go to
             // explain_term alone, which finds them.
-            auto const* doc = data.glossary(fr ? glossary::language::fr : glossary::language::en);
+            auto const* doc = data.glossary(fr ? locale::language::fr : locale::language::en);
             if (doc && (doc->find_term(*t) || doc->find_question(*t)))
                 text += ", or the resource lowcostgpu://glossary/" + *t + (fr ? "?lang=fr" : "");
             text += "). ";
@@ -163,7 +163,7 @@ result_or_failure<json::object> complete(json::object const& params, data_view c
     std::vector<std::string> candidates;
     auto gpu_ids = [&] { candidates = data.catalog().ids(); };
     auto slugs = [&] {
-        if (auto const* doc = data.glossary(glossary::language::en)) {
+        if (auto const* doc = data.glossary(locale::language::en)) {
             for (auto const& t : doc->terms())
                 candidates.push_back(t.term->slug);
             for (auto const& q : doc->questions)

@@ -5,7 +5,7 @@
 #include "pricing/estimate.hpp"
 #include "pricing/rules.hpp"
 
-#include "glossary/language.hpp"
+#include "locale/language.hpp"
 
 #include <boost/json/parse.hpp>
 
@@ -37,7 +37,7 @@ failure not_found(std::string_view uri, std::string message, bool modern)
 // takes ?lang=.
 struct parsed_uri {
     std::string_view path;
-    std::optional<glossary::language> lang;
+    std::optional<locale::language> lang;
     bool bad_query = false;
 };
 
@@ -49,7 +49,7 @@ parsed_uri split(std::string_view rest)
     if (q != std::string_view::npos) {
         auto const query = rest.substr(q + 1);
         if (query.starts_with("lang="))
-            out.lang = glossary::parse_language(query.substr(5));
+            out.lang = locale::parse_language(query.substr(5));
         if (!out.lang)
             out.bad_query = true;
     }
@@ -91,7 +91,7 @@ json::object listed(std::string uri, std::string name, std::string title)
 json::array every_resource(data_view const& data)
 {
     json::array out = resource_list();
-    if (auto const* doc = data.glossary(glossary::language::en)) {
+    if (auto const* doc = data.glossary(locale::language::en)) {
         for (auto const& t : doc->terms())
             out.push_back(listed(std::string(scheme) + "glossary/" + t.term->slug, "glossary-" + t.term->slug, t.term->name));
         for (auto const& q : doc->questions)
@@ -171,9 +171,9 @@ result_or_failure<located> locate(std::string_view uri, data_view const& data, b
     auto const path = parsed.path;
     if (parsed.bad_query)
         return not_found(uri, "a resource URI takes one query, ?lang=en or ?lang=fr", modern);
-    auto const lang = parsed.lang.value_or(glossary::language::en);
+    auto const lang = parsed.lang.value_or(locale::language::en);
     // The glossary's documents name their language, English included; the others name French only.
-    std::string const suffix = "?lang=" + std::string(glossary::to_string(lang));
+    std::string const suffix = "?lang=" + std::string(locale::to_string(lang));
 
     // The path of the HTTP document this URI names; its Markdown and its JSON are served as stored.
     std::string path_of_document;
@@ -226,7 +226,7 @@ result_or_failure<located> locate(std::string_view uri, data_view const& data, b
         return not_found(uri, "no resource at that URI; resources/list and resources/templates/list name them", modern);
     }
     std::string canonical = std::string(scheme) + canonical_path;
-    if (lang == glossary::language::fr)
+    if (lang == locale::language::fr)
         canonical += "?lang=fr";
     return located{std::move(path_of_document), std::move(query), std::move(canonical)};
 }

@@ -3,7 +3,7 @@
 #include "api/operation.hpp"
 
 #include "render/format.hpp"
-#include "render/words.hpp"
+#include "locale/words.hpp"
 
 #include "pricing/rules.hpp"
 
@@ -33,28 +33,28 @@ std::string narrowing_arguments(api::operation const& op)
 
 // A result past what an assistant reads comfortably (about 4,000 tokens) says so and how to ask for
 // less, when the operation has a way (a document with no filter, the methodology, is what it is).
-json::object document_result(json::object document, api::operation const& op, glossary::language lang)
+json::object document_result(json::object document, api::operation const& op, locale::language lang)
 {
     std::string text = json::serialize(document);
     json::array content{json::object{{"type", "text"}, {"text", text}}};
     if (auto const filters = narrowing_arguments(op); text.size() > pricing::rules::assistant_result_bytes && !filters.empty())
         content.push_back(json::object{
             {"type", "text"},
-            {"text", render::say(lang, "mcp.large_result", {{"tokens", std::to_string(text.size() / pricing::rules::bytes_per_token)},
+            {"text", locale::say(lang, "mcp.large_result", {{"tokens", std::to_string(text.size() / pricing::rules::bytes_per_token)},
                                                             {"filters", filters}})}});
     return {{"content", std::move(content)}, {"structuredContent", std::move(document)}, {"isError", false}};
 }
 
 // The language a tool's refusal is written in: its `lang` argument when that names one, else
 // English (MCP has no Accept-Language; a refused `lang` is itself refused in English).
-glossary::language asked_language(json::object const* arguments)
+locale::language asked_language(json::object const* arguments)
 {
     if (!arguments)
-        return glossary::language::en;
+        return locale::language::en;
     auto const* lang = arguments->if_contains("lang");
     if (!lang || !lang->is_string())
-        return glossary::language::en;
-    return glossary::parse_language(lang->get_string()).value_or(glossary::language::en);
+        return locale::language::en;
+    return locale::parse_language(lang->get_string()).value_or(locale::language::en);
 }
 
 // The operation's document as an object, whichever way it was answered.
@@ -108,7 +108,7 @@ std::optional<json::object> call_tool(std::string_view name, json::object const*
         return error_result(result.err().in(lang));
     auto document = document_of(std::move(result).value(), data);
     if (!document)
-        return error_result(lang == glossary::language::fr
+        return error_result(lang == locale::language::fr
                                 ? "ce document n’est pas encore publié\u202F; réessayez après la prochaine publication"
                                 : "this document is not published yet; try again after the next publication");
     return document_result(std::move(*document), *op, lang);

@@ -1,7 +1,7 @@
 #include "render/calculator.hpp"
 
 #include "render/markdown_text.hpp"
-#include "render/words.hpp"
+#include "render/language.hpp"
 
 namespace lcg::render {
 

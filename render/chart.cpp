@@ -129,7 +129,7 @@ std::string history_chart_svg(json::object const& history, language l)
         out += "<line x1=\"" + number(f.left) + "\" x2=\"" + number(f.left + f.width) + "\" y1=\"" + y + "\" y2=\"" + y +
                "\" stroke=\"#e5e7eb\"/>\n";
         out += "<text class=\"y-label\" x=\"" + number(f.left - 6) + "\" y=\"" + number(f.y(v) + 4) +
-               "\" text-anchor=\"end\">" + render::number(l, pricing::decimal_string(v, scale, 2)) + "</text>\n";
+               "\" text-anchor=\"end\">" + locale::number(l, pricing::decimal_string(v, scale, 2)) + "</text>\n";
     }
     // The week axis: up to 7 labels, counted back from the newest week, which is always labelled.
     std::size_t const every = std::max<std::size_t>(1, (weeks.size() + 6) / 7);
@@ -164,7 +164,7 @@ std::optional<std::string> on_demand_change(json::array const& weeks, std::size_
         return std::nullopt;
     auto const before = rate(i - 1), now = rate(i);
     auto const percent = before && now ? pricing::week_on_week_percent(*before, *now) : std::nullopt;
-    return percent ? std::optional(render::percent(l, *percent)) : std::nullopt;
+    return percent ? std::optional(locale::percent(l, *percent)) : std::nullopt;
 }
 
 std::string history_sparkline_svg(json::object const& history, language l)

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "render/words.hpp"
+#include "render/language.hpp"
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>

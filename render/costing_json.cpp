@@ -4,7 +4,7 @@
 #include "render/json.hpp"
 #include "render/json_parts.hpp"
 #include "render/transfer.hpp"
-#include "render/words.hpp"
+#include "render/language.hpp"
 
 #include "pricing/hardware.hpp"
 #include "pricing/rules.hpp"
@@ -63,7 +63,7 @@ json::value precision_json(std::optional<pricing::precision_support> const& s, p
         note = say(lang, "json.precision.emulated",
                    {{"asked", upper(s->asked)},
                     {"wide", upper(s->computes_in)},
-                    {"tflops", s->dense_tflops ? glossary::number(lang, s->dense_tflops->value) : std::string("?")}});
+                    {"tflops", s->dense_tflops ? locale::number(lang, s->dense_tflops->value) : std::string("?")}});
     return json::object{{"asked", pricing::to_string(s->asked)},
                         {"native", s->native},
                         {"computes_in", pricing::to_string(s->computes_in)},

@@ -9,7 +9,7 @@
 #include "pricing/sheet.hpp"
 #include "pricing/sizing.hpp"
 
-#include "render/words.hpp"
+#include "render/language.hpp"
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>

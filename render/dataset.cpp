@@ -1,6 +1,6 @@
 #include "render/dataset.hpp"
 
-#include "render/words.hpp"
+#include "render/language.hpp"
 
 #include "pricing/calendar.hpp"
 #include "pricing/observation.hpp"

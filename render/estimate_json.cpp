@@ -3,7 +3,7 @@
 
 #include "render/json_parts.hpp"
 #include "render/json_writer.hpp"
-#include "render/words.hpp"
+#include "render/language.hpp"
 
 #include "pricing/rules.hpp"
 

@@ -49,11 +49,11 @@ std::string sheets_feed(std::span<const pricing::price_sheet> sheets, language l
                         std::map<pricing::iso_week, pricing::publication_record> const* publications)
 {
     // The French feed is another feed: its own id, its entries' own ids, links to French pages.
-    std::string const id_suffix = l == language::en ? "" : ":" + std::string(glossary::to_string(l));
+    std::string const id_suffix = l == language::en ? "" : ":" + std::string(locale::to_string(l));
     std::string const query = language_query("", l);
     auto const on_demand = pricing::rules::on_demand_of_median;
     std::string out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"" +
-                      std::string(glossary::to_string(l)) + "\">\n";
+                      std::string(locale::to_string(l)) + "\">\n";
     out += "  " + element("title", say(l, "feed.title")) + "\n";
     out += "  " + element("subtitle", say(l, "feed.subtitle", {{"percent", percent(l, std::to_string(on_demand.numerator * 100 / on_demand.denominator))}})) + "\n";
     out += "  <id>urn:lowcostgpu:sheets" + id_suffix + "</id>\n";

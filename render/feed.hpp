@@ -2,7 +2,7 @@
 
 #include "pricing/sheet.hpp"
 #include "pricing/signing.hpp"
-#include "render/words.hpp"
+#include "render/language.hpp"
 
 #include <map>
 #include <span>

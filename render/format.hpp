@@ -1,6 +1,6 @@
 #pragma once
 
-#include "render/words.hpp"
+#include "render/language.hpp"
 
 #include <array>
 #include <cstdint>

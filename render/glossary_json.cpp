@@ -38,7 +38,7 @@ std::vector<glossary::entry const*> every_question(glossary::document const& doc
     return out;
 }
 
-json::object glossary_json(glossary::document const& doc, glossary::language lang,
+json::object glossary_json(glossary::document const& doc, locale::language lang,
                            std::span<const glossary::term_ref> terms,
                            std::optional<std::vector<glossary::entry const*>> const& questions,
                            pricing::price_sheet const& sheet)
@@ -53,7 +53,7 @@ json::object glossary_json(glossary::document const& doc, glossary::language lan
     json::array listed;
     for (auto const& t : terms)
         listed.push_back(glossary_term_json(t));
-    json::object o{{"lang", glossary::to_string(lang)},
+    json::object o{{"lang", locale::to_string(lang)},
                    {"week", pricing::to_string(sheet.week)},
                    {"sample", sheet.is_sample()},
                    {"count", terms.size()},
@@ -69,9 +69,9 @@ json::object glossary_json(glossary::document const& doc, glossary::language lan
     return o;
 }
 
-json::object glossary_entry_json(json::object entry, glossary::language lang, pricing::price_sheet const& sheet)
+json::object glossary_entry_json(json::object entry, locale::language lang, pricing::price_sheet const& sheet)
 {
-    entry["lang"] = glossary::to_string(lang);
+    entry["lang"] = locale::to_string(lang);
     entry["week"] = pricing::to_string(sheet.week);
     entry["sample"] = sheet.is_sample();
     return entry;

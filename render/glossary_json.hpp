@@ -1,7 +1,7 @@
 #pragma once
 
 #include "glossary/document.hpp"
-#include "glossary/language.hpp"
+#include "locale/language.hpp"
 
 #include "pricing/sheet.hpp"
 
@@ -21,7 +21,7 @@ namespace lcg::render {
 // is the selection to list, in the order given (a filter or search result, or every term);
 // "categories" lists all six, each counting the terms of the selection it holds; `questions` the
 // questions to list (every one, or those a search found).
-boost::json::object glossary_json(glossary::document const& doc, glossary::language lang,
+boost::json::object glossary_json(glossary::document const& doc, locale::language lang,
                                   std::span<const glossary::term_ref> terms,
                                   std::optional<std::vector<glossary::entry const*>> const& questions,
                                   pricing::price_sheet const& sheet);
@@ -36,7 +36,7 @@ boost::json::object glossary_question_json(glossary::entry const& question);
 
 // /v1/glossary/{term}: a term or a question, plus "lang", the "week" of the sheet its figures come
 // from and "sample".
-boost::json::object glossary_entry_json(boost::json::object entry, glossary::language lang,
+boost::json::object glossary_entry_json(boost::json::object entry, locale::language lang,
                                         pricing::price_sheet const& sheet);
 
 }

@@ -88,8 +88,8 @@ std::string navigation(page const& where)
     auto const other = lang == language::fr ? language::en : language::fr;
     std::string const same_page =
         suffixed_url(where.path, format::html, language_query(without_language(where.query), other, true));
-    out += "<a href=\"" + html_escape(same_page) + "\" hreflang=\"" + std::string(glossary::to_string(other)) +
-           "\" lang=\"" + std::string(glossary::to_string(other)) + "\">" + html_escape(say(lang, "other_language")) +
+    out += "<a href=\"" + html_escape(same_page) + "\" hreflang=\"" + std::string(locale::to_string(other)) +
+           "\" lang=\"" + std::string(locale::to_string(other)) + "\">" + html_escape(say(lang, "other_language")) +
            "</a></nav>";
     return out;
 }
@@ -174,7 +174,7 @@ std::string html_page(std::string_view markdown, page const& where)
                 0) != 0)
         throw std::runtime_error("md4c could not render a page");
 
-    std::string out = "<!DOCTYPE html>\n<html lang=\"" + std::string(glossary::to_string(where.lang)) +
+    std::string out = "<!DOCTYPE html>\n<html lang=\"" + std::string(locale::to_string(where.lang)) +
                       "\">\n<head>\n<meta charset=\"utf-8\">\n"
                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
                       html_escape(title_of(markdown)) + "</title>\n" + data_block(where.linked_data) + "<link rel=\"alternate\" type=\"application/atom+xml\" "

@@ -7,7 +7,7 @@
 #include "pricing/sheet.hpp"
 #include "pricing/signing.hpp"
 
-#include "render/words.hpp"
+#include "render/language.hpp"
 
 #include <boost/json/value.hpp>
 

@@ -26,7 +26,7 @@ json::object log_proof_json(log_proof const& p, language lang)
     }
     out["proof"] = std::move(hashes);
     out["note"] = say(lang, p.index ? "log_proof.inclusion_note" : "log_proof.consistency_note");
-    out["lang"] = glossary::to_string(lang);
+    out["lang"] = locale::to_string(lang);
     return out;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "render/format.hpp"
-#include "render/words.hpp"
+#include "render/language.hpp"
 
 #include <boost/json/object.hpp>
 

@@ -62,7 +62,7 @@ std::string billing_section(json::object const& b, language l)
                                              {"text", escape(text(b, "network_note"))}}) + "\n";
     out += "- " + say(l, "billing.regions", {{"text", escape(text(b, "regions_note"))}}) + "\n";
     out += "- " + say(l, "billing.reserved", {{"months", text(b, "reserved_term_months")},
-                                              {"percent", render::percent(l, shown(l, b, "reserved_break_even_utilisation_percent"))}}) +
+                                              {"percent", locale::percent(l, shown(l, b, "reserved_break_even_utilisation_percent"))}}) +
            "\n";
     auto const& locked = md::object_at(b, "rate_locked");
     out += "- " + say(l, "billing.locked", {{"on_demand", escape(text(locked, "on_demand"))},
@@ -86,7 +86,7 @@ std::string billing_section(json::object const& b, language l)
     std::string tiers;
     for (auto const& t : md::array_at(sla, "applies_to"))
         tiers += (tiers.empty() ? "" : say(l, "and")) + md::tier_name(l, text(t));
-    out += "- " + say(l, "billing.sla", {{"percent", render::percent(l, shown(l, sla, "monthly_target_percent"))},
+    out += "- " + say(l, "billing.sla", {{"percent", locale::percent(l, shown(l, sla, "monthly_target_percent"))},
                                          {"tiers", tiers},
                                          {"remedy", escape(text(sla, "remedy"))}}) + "\n";
     return out;

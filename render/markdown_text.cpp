@@ -174,7 +174,7 @@ std::string table::str() const
 
 std::string percent(language lang, pricing::rules::ratio r)
 {
-    return render::percent(lang, std::to_string(r.numerator * 100 / r.denominator));
+    return locale::percent(lang, std::to_string(r.numerator * 100 / r.denominator));
 }
 
 std::string shown(language lang, json::value const& v)

@@ -6,7 +6,7 @@
 #include <boost/json/array.hpp>
 #include "pricing/rules.hpp"
 #include "render/format.hpp"
-#include "render/words.hpp"
+#include "render/language.hpp"
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>

@@ -3,7 +3,7 @@
 #include "pricing/catalog.hpp"
 #include "pricing/signing.hpp"
 
-#include "render/words.hpp"
+#include "render/language.hpp"
 
 #include <boost/json/object.hpp>
 

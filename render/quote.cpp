@@ -30,7 +30,7 @@ json::object quote_check_json(pricing::quote_check const& c, language lang)
     else
         note = say(lang, c.verdict == pricing::quote_verdict::published ? "quote.published" : "quote.differs",
                    {{"gpu", q.model->name}, {"tier", tier}, {"week", week},
-                    {"published", glossary::dollars(lang, published)}, {"quoted", glossary::dollars(lang, quoted)}});
+                    {"published", locale::dollars(lang, published)}, {"quoted", locale::dollars(lang, quoted)}});
     return {
         {"gpu", q.model->id},
         {"name", q.model->name},
@@ -54,7 +54,7 @@ json::object quote_check_json(pricing::quote_check const& c, language lang)
         {"currency", "USD"},
         {"unit", "per GPU-hour"},
         {"note", note},
-        {"lang", glossary::to_string(lang)},
+        {"lang", locale::to_string(lang)},
         {"sample", is_sample(&sheet)},
     };
 }

@@ -4,7 +4,7 @@
 #include "pricing/quote.hpp"
 
 #include "render/format.hpp"
-#include "render/words.hpp"
+#include "render/language.hpp"
 
 #include <boost/json/object.hpp>
 

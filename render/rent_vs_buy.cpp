@@ -25,10 +25,10 @@ std::string verdict_note(pricing::rent_vs_buy_answer const& a, std::string const
                      : a.verdict == pricing::rent_vs_buy_verdict::rent ? "rent_vs_buy.rent"
                                                                        : "rent_vs_buy.even";
     return say(lang, key, {{"months", std::to_string(a.request.months)},
-                           {"utilisation", glossary::percent(lang, utilisation)},
-                           {"own", glossary::dollars(lang, pricing::to_decimal(a.own_total))},
-                           {"rent", glossary::dollars(lang, pricing::to_decimal(a.rent_total))},
-                           {"saving", glossary::dollars(lang, magnitude(a.difference))}});
+                           {"utilisation", locale::percent(lang, utilisation)},
+                           {"own", locale::dollars(lang, pricing::to_decimal(a.own_total))},
+                           {"rent", locale::dollars(lang, pricing::to_decimal(a.rent_total))},
+                           {"saving", locale::dollars(lang, magnitude(a.difference))}});
 }
 
 json::array assumptions(pricing::rent_vs_buy_answer const& a, language lang)
@@ -74,7 +74,7 @@ json::object rent_vs_buy_json(pricing::rent_vs_buy_answer const& a, language lan
         {"assumptions", assumptions(a, lang)},
         {"note", verdict_note(a, utilisation, lang)},
         {"currency", "USD"},
-        {"lang", glossary::to_string(lang)},
+        {"lang", locale::to_string(lang)},
         {"sample", is_sample(q.sheet)},
     };
 }
@@ -90,12 +90,12 @@ std::string break_even_line(json::object const& doc, std::string_view which, std
     if (state == "beyond" && !md::at(b, "value").is_string())
         state = "unreached";
     bool const percent = which == "utilisation";
-    std::string const value = percent && md::at(b, "value").is_string() ? glossary::percent(l, md::text(b, "value"))
+    std::string const value = percent && md::at(b, "value").is_string() ? locale::percent(l, md::text(b, "value"))
                                                                          : md::shown(l, b, "value");
     return say(l, "rent_vs_buy." + std::string(which) + "_" + state,
                {{"value", value},
                 {"months", md::shown(l, inputs, "months")},
-                {"utilisation", glossary::percent(l, md::text(inputs, "utilisation_percent"))}});
+                {"utilisation", locale::percent(l, md::text(inputs, "utilisation_percent"))}});
 }
 
 }
@@ -106,12 +106,12 @@ std::string rent_vs_buy_markdown(json::object const& doc, links const& to)
     using md::text;
     auto const& inputs = md::object_at(doc, "inputs");
     auto const& own = md::object_at(doc, "own");
-    auto const money = [&](json::object const& o, std::string_view key) { return glossary::dollars(l, text(o, key)); };
+    auto const money = [&](json::object const& o, std::string_view key) { return locale::dollars(l, text(o, key)); };
     std::string out = "# " + say(l, "rent_vs_buy.title", {{"gpus", md::shown(l, doc, "gpus")}, {"name", md::escape(text(doc, "name"))}}) + "\n\n";
     out += md::escape(text(doc, "note")) + "\n\n";
     md::table t{say(l, "rent_vs_buy.col_item"), ">" + say(l, "rent_vs_buy.col_amount")};
     t.row({say(l, "rent_vs_buy.row_rent", {{"tier", md::code(text(doc, "tier"))},
-                                          {"rate", glossary::dollars(l, text(doc, "per_gpu_hour"))},
+                                          {"rate", locale::dollars(l, text(doc, "per_gpu_hour"))},
                                           {"hours", md::shown(l, doc, "used_hours")}}),
            money(md::object_at(doc, "rent"), "total")});
     t.row({say(l, "rent_vs_buy.row_purchase"), money(own, "purchase")});

@@ -25,7 +25,7 @@ json::object transfer_json(std::int64_t micro_gb, std::span<const pricing::link_
             {"reference", pricing::rules::reference_link},
             {"links", std::move(links)},
             {"note", say(lang, "transfer.note", {{"bits", std::to_string(pricing::rules::bits_per_byte)}})},
-            {"lang", glossary::to_string(lang)}};
+            {"lang", locale::to_string(lang)}};
 }
 
 std::string transfer_markdown(json::object const& t, links const& to)

@@ -3,7 +3,7 @@
 #include "pricing/transfer.hpp"
 
 #include "render/format.hpp"
-#include "render/words.hpp"
+#include "render/language.hpp"
 
 #include <boost/json/object.hpp>
 

@@ -15,9 +15,10 @@ forbid() {
     fi
 }
 
-forbid pricing 'glossary/|render/|api/|mcp/|server/|boost/|pqxx/|openssl/|zlib' "pure core: the standard library only"
+forbid pricing 'locale/|glossary/|render/|api/|mcp/|server/|boost/|pqxx/|openssl/|zlib' "pure core: the standard library only"
 forbid pricing 'fstream|iostream|filesystem|cstdio|thread|random' "no I/O, no clocks, no randomness"
-forbid glossary 'render/|api/|mcp/|server/|boost/|pqxx/' "glossary uses only pricing/"
+forbid locale 'glossary/|render/|api/|mcp/|server/|boost/|pqxx/' "the languages use only pricing/"
+forbid glossary 'render/|api/|mcp/|server/|boost/|pqxx/' "glossary uses only pricing/ and locale/"
 forbid render 'api/|mcp/|server/|boost/asio|boost/beast|pqxx/' "rendering has no I/O and knows no face"
 forbid api 'mcp/|server/|boost/asio|boost/beast|pqxx/' "operations know no transport"
 forbid mcp 'server/|boost/beast|boost/asio|pqxx/' "mcp uses api/ and below, and Boost.JSON"

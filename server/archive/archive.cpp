@@ -28,13 +28,13 @@ void archive::impl::fetch_document(std::string const& key, request const& what, 
 }
 
 std::shared_ptr<const snapshot::document> archive::cached(pricing::price_sheet const& sheet, render::format f,
-                                                         render::language l)
+                                                         locale::language l)
 {
     return impl_->cached_document(page_key(sheet, f, l));
 }
 
 std::shared_ptr<const snapshot::document> archive::cached_raw_inputs(pricing::price_sheet const& sheet,
-                                                                    render::format f, render::language l)
+                                                                    render::format f, locale::language l)
 {
     return impl_->cached_document(raw_page_key(sheet, f, l));
 }
@@ -45,12 +45,12 @@ std::shared_ptr<const snapshot::document> archive::cached_raw_file(pricing::pric
     return impl_->cached_document(raw_file_key(sheet, sha256));
 }
 
-void archive::fetch(pricing::price_sheet const& sheet, render::format f, render::language l, completion done)
+void archive::fetch(pricing::price_sheet const& sheet, render::format f, locale::language l, completion done)
 {
     impl_->fetch_document(page_key(sheet, f, l), {impl::task::page, sheet, f, l}, std::move(done));
 }
 
-void archive::fetch_raw_inputs(pricing::price_sheet const& sheet, render::format f, render::language l,
+void archive::fetch_raw_inputs(pricing::price_sheet const& sheet, render::format f, locale::language l,
                                completion done)
 {
     impl_->fetch_document(raw_page_key(sheet, f, l), {impl::task::raw_page, sheet, f, l}, std::move(done));

@@ -66,17 +66,17 @@ public:
 
     // The page (Markdown, HTML) in language `l` if it is cached, else null. Counts a hit or a miss.
     std::shared_ptr<const snapshot::document> cached(pricing::price_sheet const& sheet, render::format f,
-                                                     render::language l = render::language::en);
+                                                     locale::language l = locale::language::en);
     // Reads and renders the page (one read for every request waiting on the same page) and calls
     // `done` with it, or with errc::unavailable within options.timeout at the latest.
-    void fetch(pricing::price_sheet const& sheet, render::format f, render::language l, completion done);
+    void fetch(pricing::price_sheet const& sheet, render::format f, locale::language l, completion done);
 
     // The page of the sheet's raw market files (/v1/sheets/{week}/sources) in any table format, and
     // one of those files or mappings by its SHA-256 (/v1/sheets/{week}/sources/{sha256}; errc::not_found
     // when the sheet names no such file), as cached() and fetch() give the observations' pages.
     std::shared_ptr<const snapshot::document> cached_raw_inputs(pricing::price_sheet const& sheet, render::format f,
-                                                                render::language l);
-    void fetch_raw_inputs(pricing::price_sheet const& sheet, render::format f, render::language l, completion done);
+                                                                locale::language l);
+    void fetch_raw_inputs(pricing::price_sheet const& sheet, render::format f, locale::language l, completion done);
     std::shared_ptr<const snapshot::document> cached_raw_file(pricing::price_sheet const& sheet,
                                                               std::string const& sha256);
     void fetch_raw_file(pricing::price_sheet const& sheet, std::string const& sha256, completion done);

@@ -2,7 +2,7 @@
 
 #include "server/archive/impl.hpp"
 
-#include "glossary/language.hpp"
+#include "locale/language.hpp"
 
 #include "pricing/calendar.hpp"
 
@@ -26,16 +26,16 @@ std::string part_key(pricing::price_sheet const& sheet, render::format f, std::s
     return publication_key(sheet) + '|' + std::string(render::media_type(f)) + '|' + std::to_string(seq);
 }
 
-std::string page_key(pricing::price_sheet const& sheet, render::format f, render::language l)
+std::string page_key(pricing::price_sheet const& sheet, render::format f, locale::language l)
 {
-    return publication_key(sheet) + '|' + std::string(render::media_type(f)) + '|' + std::string(glossary::to_string(l));
+    return publication_key(sheet) + '|' + std::string(render::media_type(f)) + '|' + std::string(locale::to_string(l));
 }
 
 std::string raw_list_key(pricing::price_sheet const& sheet) { return publication_key(sheet) + "|sources"; }
 
-std::string raw_page_key(pricing::price_sheet const& sheet, render::format f, render::language l)
+std::string raw_page_key(pricing::price_sheet const& sheet, render::format f, locale::language l)
 {
-    return raw_list_key(sheet) + '|' + std::string(render::media_type(f)) + '|' + std::string(glossary::to_string(l));
+    return raw_list_key(sheet) + '|' + std::string(render::media_type(f)) + '|' + std::string(locale::to_string(l));
 }
 
 std::string raw_file_key(pricing::price_sheet const& sheet, std::string const& sha256)

@@ -17,9 +17,9 @@ namespace lcg::archive {
 // Keyed by the publication (week, inputs_sha256, published_at), so a republished week is read again.
 std::string layout_key(pricing::price_sheet const& sheet);
 std::string part_key(pricing::price_sheet const& sheet, render::format f, std::size_t seq);
-std::string page_key(pricing::price_sheet const& sheet, render::format f, render::language l);
+std::string page_key(pricing::price_sheet const& sheet, render::format f, locale::language l);
 std::string raw_list_key(pricing::price_sheet const& sheet);
-std::string raw_page_key(pricing::price_sheet const& sheet, render::format f, render::language l);
+std::string raw_page_key(pricing::price_sheet const& sheet, render::format f, locale::language l);
 std::string raw_file_key(pricing::price_sheet const& sheet, std::string const& sha256);
 
 // Not thread-safe: the archive holds its mutex around every call.

@@ -31,7 +31,7 @@ struct archive::impl {
         task what;
         pricing::price_sheet sheet;
         render::format format = render::format::csv;
-        render::language lang = render::language::en;
+        locale::language lang = locale::language::en;
         std::size_t seq = 0;
         std::shared_ptr<const store::input_layout> layout{};  // for a part
         std::string sha256{};                                  // for a raw file

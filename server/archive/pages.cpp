@@ -27,7 +27,7 @@ pricing::error nothing_stored(pricing::price_sheet const& sheet)
 
 // A page (Markdown, HTML) of a sheet's inputs: its summary per model, rendered.
 std::shared_ptr<const snapshot::document> render_page_of(pricing::price_sheet const& sheet, render::format f,
-                                                         render::language l, render::observations_summary const& summary)
+                                                         locale::language l, render::observations_summary const& summary)
 {
     render::page const where{observations_path(sheet), render::language_query("", l), render::table_formats, l};
     return snapshot::make_document(std::string(render::content_type(f)),

@@ -103,7 +103,7 @@ void archive::impl::read_part(pricing::price_sheet const& sheet, render::format 
 {
     if (seq >= layout->chunk_sizes.size())
         return done(end_of_stream());
-    obtain(part_key(sheet, f, seq), {task::chunk_part, sheet, f, render::language::en, seq, layout},
+    obtain(part_key(sheet, f, seq), {task::chunk_part, sheet, f, locale::language::en, seq, layout},
            [done = std::move(done)](value_result r) {
                if (!r)
                    return done(r.err());

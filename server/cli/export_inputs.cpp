@@ -76,7 +76,7 @@ int run_export_inputs(arguments const& args)
     write_raw_inputs(db, *sheet, dir);
     write_file(dir / "observations.csv", stored_observations(db, *sheet));
     write_file(dir / "sheet.json",
-               boost::json::serialize(render::sheet_json(*sheet, db.load_catalog(), render::language::en)) + "\n");
+               boost::json::serialize(render::sheet_json(*sheet, db.load_catalog(), locale::language::en)) + "\n");
     std::cout << "exported " << pricing::to_string(*week) << ": its raw files and mappings (sources.json), the "
               << "observations and the sheet, to " << dir.string() << "\n";
     return 0;

@@ -27,7 +27,7 @@ struct route_input {
     render::format_set formats{};     // every format of the route
     std::string_view path{};          // "/v1/prices" for "/v1/prices.md?x=1"
     std::string_view query_string{};  // "?x=1", or empty
-    render::language lang = render::language::en;  // from `lang` or Accept-Language (operations: their answer's)
+    locale::language lang = locale::language::en;  // from `lang` or Accept-Language (operations: their answer's)
     std::string form{};               // an HTML calculator's form, shown above the computed result
     // Set by a handler whose answer needs a read off the event loop; the response it returns then
     // is ignored. The router adds what it adds to every answer when the response is sent.

@@ -108,15 +108,15 @@ std::vector<weighted_item> weighted_items(std::string_view list)
     return out;
 }
 
-glossary::language negotiate_language(std::string_view accept_language)
+locale::language negotiate_language(std::string_view accept_language)
 {
-    glossary::language best = glossary::language::en;
+    locale::language best = locale::language::en;
     int best_q = 0;
     for (auto const& item : weighted_items(accept_language)) {
         if (item.q == 0)
             continue;
-        auto const lang = item.value == "*" ? std::optional(glossary::language::en)
-                                            : glossary::parse_language(item.value.substr(0, item.value.find('-')));
+        auto const lang = item.value == "*" ? std::optional(locale::language::en)
+                                            : locale::parse_language(item.value.substr(0, item.value.find('-')));
         if (lang && item.q > best_q) {
             best = *lang;
             best_q = item.q;

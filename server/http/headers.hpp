@@ -2,7 +2,7 @@
 
 #include "server/http/router.hpp"
 
-#include "glossary/language.hpp"
+#include "locale/language.hpp"
 
 #include <boost/beast/core/string.hpp>
 
@@ -47,6 +47,6 @@ std::vector<weighted_item> weighted_items(std::string_view list);
 // The language to answer in for an Accept-Language header (RFC 9110 §12.5.4): the range with the
 // highest q-value whose primary subtag is "fr" or "en" wins, the earlier one on a tie; "*" stands
 // for English; q=0 excludes a range. English when nothing matches or the header is empty.
-glossary::language negotiate_language(std::string_view accept_language);
+locale::language negotiate_language(std::string_view accept_language);
 
 }

@@ -115,7 +115,7 @@ response archive_document(route_input& in, std::string_view cache_control, bool 
 {
     auto const served = [lang = in.lang, localised](response res) {
         if (localised)
-            res.set(beast_http::field::content_language, glossary::to_string(lang));
+            res.set(beast_http::field::content_language, locale::to_string(lang));
         return res;
     };
     if (cached)

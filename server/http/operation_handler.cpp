@@ -9,7 +9,7 @@
 
 #include "api/calculator.hpp"
 
-#include "glossary/language.hpp"
+#include "locale/language.hpp"
 
 #include "pricing/utf8.hpp"
 
@@ -34,7 +34,7 @@ bool names(api::operation const& op, api::failure const& f, std::string_view wha
 
 // A refusal in the language the request asked for: the status of its condition, the parameter at
 // fault and what the client can use instead (valid GPU ids, region codes, the closest glossary slugs).
-response refused(route_input& in, api::operation const& op, api::failure const& f, glossary::language lang,
+response refused(route_input& in, api::operation const& op, api::failure const& f, locale::language lang,
                  render::calculator_form const* form = nullptr)
 {
     if (form) {
@@ -93,9 +93,9 @@ std::variant<std::map<std::string, std::string, std::less<>>, api::failure> valu
 std::optional<pricing::instant> data_time(route_input& in, api::operation const& op, api::answer const& a)
 {
     // The glossary's documents name their language, English included; the others name French only.
-    std::string query = render::language_query("", a.lang.value_or(render::language::en));
+    std::string query = render::language_query("", a.lang.value_or(locale::language::en));
     if (op.route.starts_with("/v1/glossary"))
-        query = render::language_query("", a.lang.value_or(render::language::en), true);
+        query = render::language_query("", a.lang.value_or(locale::language::en), true);
     if (auto const doc = in.snap().find_document(op.route, render::format::json, query))
         return doc->last_modified;
     if (auto const doc = in.snap().find_document("/v1/gpus"))
@@ -141,8 +141,8 @@ json::array catalog_ids(route_input& in)
 // The language the request asks for, as the operation will answer: its `lang`, else its
 // Accept-Language, which also says how a refused `lang` is refused. A calculator's words and every
 // refusal are written in it.
-render::language asked_language(std::map<std::string, std::string, std::less<>> const& given,
-                                render::language preferred)
+locale::language asked_language(std::map<std::string, std::string, std::less<>> const& given,
+                                locale::language preferred)
 {
     auto const it = given.find("lang");
     auto const l = api::language_of(it == given.end() ? std::nullopt : std::optional(it->second), preferred);
@@ -166,7 +166,7 @@ response handle_operation(route_input& in, api::operation const& op)
     if (form) {
         // The calculator before its first use, in the language asked for.
         bool const only_language = given.size() == 1 && given.contains("lang") &&
-                                   glossary::parse_language(given.begin()->second);
+                                   locale::parse_language(given.begin()->second);
         if (given.empty() || only_language) {
             render::page const where{std::string(in.path), {}, in.formats, form->lang};
             return serve_body(in.req, in.format,
@@ -192,7 +192,7 @@ response handle_operation(route_input& in, api::operation const& op)
     auto res = serve_answer(in, op, std::move(a));
     // Every operation's document is written in both languages (document_at and serve_computed say
     // which was served, except for computed JSON written as text).
-    res.set(beast_http::field::content_language, glossary::to_string(r.lang));
+    res.set(beast_http::field::content_language, locale::to_string(r.lang));
     return res;
 }
 

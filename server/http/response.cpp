@@ -145,9 +145,9 @@ response read_preflight(request const& req, std::string_view request_headers)
     return res;  // no Content-Length: a 204 has no content
 }
 
-std::string_view problem_title(beast_http::status status, glossary::language lang)
+std::string_view problem_title(beast_http::status status, locale::language lang)
 {
-    if (lang == glossary::language::en)
+    if (lang == locale::language::en)
         return beast_http::obsolete_reason(status);
     switch (status) {
     case beast_http::status::bad_request: return "Requête incorrecte";
@@ -162,12 +162,12 @@ std::string_view problem_title(beast_http::status status, glossary::language lan
 }
 
 response problem(request const& req, beast_http::status status, std::string const& detail, boost::json::object extra,
-                 glossary::language lang)
+                 locale::language lang)
 {
     auto res = base_response(req, status);
     res.set(beast_http::field::content_type, "application/problem+json");
     res.set(beast_http::field::cache_control, "no-store");
-    if (lang == glossary::language::fr)
+    if (lang == locale::language::fr)
         res.set(beast_http::field::content_language, "fr");
     res.body() = render::to_text(render::problem_json(static_cast<int>(status), std::string(problem_title(status, lang)), detail,
                                                       std::move(extra)));
@@ -176,7 +176,7 @@ response problem(request const& req, beast_http::status status, std::string cons
 }
 
 response bad_parameter(request const& req, std::string const& parameter, std::string const& detail,
-                       glossary::language lang)
+                       locale::language lang)
 {
     return problem(req, beast_http::status::bad_request, detail, {{"parameter", parameter}}, lang);
 }
@@ -203,13 +203,13 @@ response html_error_page(request const& req, beast_http::status status, std::str
 }
 
 response from_error(request const& req, pricing::error const& e, std::string const& parameter,
-                    boost::json::object extra, glossary::language lang)
+                    boost::json::object extra, locale::language lang)
 {
     if (!parameter.empty())
         extra["parameter"] = parameter;
-    bool const french = lang == glossary::language::fr && !e.message_fr.empty();
+    bool const french = lang == locale::language::fr && !e.message_fr.empty();
     auto res = problem(req, status_of(e.code), french ? e.message_fr : e.message, std::move(extra),
-                       french ? glossary::language::fr : glossary::language::en);
+                       french ? locale::language::fr : locale::language::en);
     if (e.code == pricing::errc::unavailable)
         res.set(beast_http::field::retry_after, "60");  // the next snapshot or publication
     return res;

@@ -4,7 +4,7 @@
 
 #include "render/format.hpp"
 
-#include "glossary/language.hpp"
+#include "locale/language.hpp"
 
 #include "pricing/calendar.hpp"
 #include "pricing/outcome.hpp"
@@ -45,22 +45,22 @@ response base_response(request const& req, beast_http::status status);
 response read_preflight(request const& req, std::string_view request_headers = read_api_request_headers);
 
 // A problem's title: the reason phrase of its status, HTTP's own in English, ours in French.
-std::string_view problem_title(beast_http::status status, glossary::language lang);
+std::string_view problem_title(beast_http::status status, locale::language lang);
 
 // RFC 9457 problem document; `extra` members are merged in. Its title is the status's reason in
 // `lang` (RFC 9457 lets a title change for localisation only); the detail is given in that language.
 response problem(request const& req, beast_http::status status, std::string const& detail,
-                 boost::json::object extra = {}, glossary::language lang = glossary::language::en);
+                 boost::json::object extra = {}, locale::language lang = locale::language::en);
 
 // 400 naming the parameter at fault and what it accepts.
 response bad_parameter(request const& req, std::string const& parameter, std::string const& detail,
-                       glossary::language lang = glossary::language::en);
+                       locale::language lang = locale::language::en);
 
 // The one table from a domain error to HTTP: invalid_argument 400, not_found 404, unavailable 503
 // (with Retry-After). `extra` members are merged into the problem document, and the message is
 // the error's in `lang` (Content-Language says which).
 response from_error(request const& req, pricing::error const& e, std::string const& parameter = {},
-                    boost::json::object extra = {}, glossary::language lang = glossary::language::en);
+                    boost::json::object extra = {}, locale::language lang = locale::language::en);
 
 // The status of a domain error: the table from_error uses.
 beast_http::status status_of(pricing::errc code);

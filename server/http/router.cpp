@@ -209,7 +209,7 @@ response not_acceptable(request const& req, std::string_view path, std::string_v
         single ? std::string() : render::suffixed_url(path, render::format::markdown, query);
     auto const lang = negotiate_language(req[beast_http::field::accept_language]);
     std::string const detail =
-        lang == glossary::language::fr
+        lang == locale::language::fr
             ? std::string(path) + " n’existe dans aucun format que permet Accept\u202F: " + accept +
                   "\u202F; formats disponibles\u202F: " + media_types(offered) +
                   (single ? std::string() : " (ou nommez-en un par un suffixe\u202F: " + suffixed + ")")
@@ -235,7 +235,7 @@ response method_not_allowed(request const& req, std::string_view path, std::stri
     auto const lang = negotiate_language(req[beast_http::field::accept_language]);
     std::string const method(req.method_string());
     std::string const detail =
-        lang == glossary::language::fr
+        lang == locale::language::fr
             ? method + " n’est pas permis sur " + std::string(path) +
                   (read_only ? std::string("\u202F; cette API est en lecture seule (GET, HEAD)")
                              : "\u202F; permis\u202F: " + std::string(allowed))
@@ -268,7 +268,7 @@ answer dispatch(request const& req, request_context const& ctx, std::string_view
     if (!found.r) {
         auto const lang = negotiate_language(req[beast_http::field::accept_language]);
         return problem(req, beast_http::status::not_found,
-                       lang == glossary::language::fr
+                       lang == locale::language::fr
                            ? "aucune ressource à " + std::string(path) + "\u202F; l’API est sous /v1 (voir le README)"
                            : "no resource at " + std::string(path) + "; the API lives under /v1 (see README)",
                        {}, lang);
@@ -300,7 +300,7 @@ answer dispatch(request const& req, request_context const& ctx, std::string_view
             auto const lang = negotiate_language(req[beast_http::field::accept_language]);
             std::string const shown(render::display_name(*found.suffix));
             return problem(req, beast_http::status::not_acceptable,
-                           lang == glossary::language::fr
+                           lang == locale::language::fr
                                ? std::string(found.path) + " n’existe pas en " + shown + "\u202F; formats disponibles\u202F: " +
                                      media_types(r.formats)
                                : std::string(found.path) + " has no " + shown + " form; it is available as " +
@@ -319,7 +319,7 @@ answer dispatch(request const& req, request_context const& ctx, std::string_view
         return from_error(req, query.err());
     // Every document route (GET, from the snapshot) takes `lang`; an operation reads it with its
     // other arguments; the probes and /mcp take none.
-    auto lang = render::language::en;
+    auto lang = locale::language::en;
     if (!r.op && r.needs_snapshot && r.methods == "GET, HEAD") {
         auto const preferred = negotiate_language(req[beast_http::field::accept_language]);
         auto const l = api::language_of(query.value().take("lang"), preferred);
@@ -334,7 +334,7 @@ answer dispatch(request const& req, request_context const& ctx, std::string_view
     if (auto const unknown = query->first_unknown();
         unknown && (in.later || res.result() == beast_http::status::ok))
         return bad_parameter(req, *unknown,
-                             in.lang == render::language::fr
+                             in.lang == locale::language::fr
                                  ? "paramètre inconnu " + pricing::quote(*unknown) + " pour " + std::string(found.path)
                                  : "unknown parameter " + pricing::quote(*unknown) + " for " + std::string(found.path),
                              in.lang);

@@ -18,7 +18,7 @@ namespace json = boost::json;
 
 response no_sheet_yet(route_input const& in)
 {
-    bool const fr = in.lang == glossary::language::fr;
+    bool const fr = in.lang == locale::language::fr;
     auto res = problem(in.req, beast_http::status::service_unavailable,
                        fr ? "aucun tarif n’est encore en vigueur" : "no price sheet is in effect yet", {}, in.lang);
     res.set(beast_http::field::retry_after, "60");

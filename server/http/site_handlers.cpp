@@ -10,19 +10,19 @@ response document_at(route_input& in, std::string const& path, std::string_view 
 {
     auto lang = in.lang;
     auto doc = in.snap().find_document(path, in.format, render::language_query(query, lang));
-    if (!doc && lang != render::language::en) {
-        lang = render::language::en;
+    if (!doc && lang != locale::language::en) {
+        lang = locale::language::en;
         doc = in.snap().find_document(path, in.format, query);
     }
     if (!doc)
         return problem(in.req, beast_http::status::not_found,
-                       in.lang == render::language::fr
+                       in.lang == locale::language::fr
                            ? "rien n’est publié à " + render::url_in(path, in.format, query)
                            : "nothing is published at " + render::url_in(path, in.format, query),
                        {}, in.lang);
     auto res = serve_document(in.req, doc, doc->immutable ? immutable_cache_control : shared_cache_control);
     if (doc->translated)
-        res.set(beast_http::field::content_language, glossary::to_string(lang));
+        res.set(beast_http::field::content_language, locale::to_string(lang));
     res.body().mark_published();
     return res;
 }
@@ -33,7 +33,7 @@ response serve_computed(route_input& in, render::view const& v, boost::json::obj
     render::page where{std::string(in.path), std::string(in.query_string), in.formats, in.lang};
     where.form = in.form;
     auto res = serve_body(in.req, in.format, render::write(in.format, v, doc, where), last_modified);
-    res.set(beast_http::field::content_language, glossary::to_string(in.lang));
+    res.set(beast_http::field::content_language, locale::to_string(in.lang));
     return res;
 }
 

@@ -4,7 +4,7 @@
 
 namespace lcg::mcp_bridge {
 
-glossary::document const* snapshot_view::glossary(glossary::language lang) const
+glossary::document const* snapshot_view::glossary(locale::language lang) const
 {
     return snap_->glossary ? &snap_->glossary->in(lang) : nullptr;
 }

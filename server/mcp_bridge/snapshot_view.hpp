@@ -24,7 +24,7 @@ public:
     pricing::catalog const& catalog() const override { return snap_->catalog; }
     pricing::price_sheet const* current_sheet() const override { return snap_->current; }
     std::span<const pricing::price_sheet> sheets() const override { return snap_->sheets; }
-    glossary::document const* glossary(glossary::language lang) const override;
+    glossary::document const* glossary(locale::language lang) const override;
     std::string_view glossary_problem() const override { return snap_->glossary_problem; }
     std::optional<api::document_ref> document(std::string_view path) const override;
     api::log_view const* log() const override { return &log_; }

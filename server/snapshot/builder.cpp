@@ -8,14 +8,14 @@ using render::format;
 
 void builder::add(std::string const& path, std::string const& query, boost::json::object const& doc,
                   render::view const& v, render::format_set formats, bool immutable,
-                  std::optional<pricing::instant> data_time, std::optional<render::language> lang)
+                  std::optional<pricing::instant> data_time, std::optional<locale::language> lang)
 {
     std::string json_text = render::to_text(doc);
     auto const before = previous(document_key(path, format::json, query));
     if (before && before->body == json_text && before->immutable == immutable && reuse(path, query, formats))
         return;
     auto const modified = modified_at(before != nullptr, data_time);
-    render::page const where{path, query, formats, lang.value_or(render::language::en)};
+    render::page const where{path, query, formats, lang.value_or(locale::language::en)};
     formats.for_each([&](format f) {
         auto const key = document_key(path, f, query);
         if (auto const english = same_in_english(path, f, query, json_text))

@@ -5,7 +5,7 @@
 #include "server/snapshot/snapshot.hpp"
 
 #include "render/views.hpp"
-#include "render/words.hpp"
+#include "locale/words.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -26,7 +26,7 @@ public:
     // current state, if known (a sheet's publication).
     void add(std::string const& path, std::string const& query, boost::json::object const& doc, render::view const& v,
              render::format_set formats, bool immutable = false,
-             std::optional<pricing::instant> data_time = std::nullopt, std::optional<render::language> lang = std::nullopt);
+             std::optional<pricing::instant> data_time = std::nullopt, std::optional<locale::language> lang = std::nullopt);
 
     // The same resource in every language: English under `query`, French under it plus lang=fr,
     // each from the JSON document `doc_in` writes in that language.
@@ -35,7 +35,7 @@ public:
                                render::view const& v, render::format_set formats, bool immutable = false,
                                std::optional<pricing::instant> data_time = std::nullopt)
     {
-        for (auto const lang : glossary::all_languages)
+        for (auto const lang : locale::all_languages)
             add(path, render::language_query(query, lang), doc_in(lang), v, formats, immutable, data_time, lang);
     }
 

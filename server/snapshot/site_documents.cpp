@@ -59,9 +59,9 @@ void add_history(snapshot const& s, builder& b, std::optional<pricing::instant> 
     for (auto const& m : s.catalog.gpus) {
         std::string const path = "/v1/prices/" + m.id + "/history";
         auto const history = render::price_history_json(s.sheets, m);
-        b.add_in_every_language(path, "", [&](render::language) { return history; }, render::price_history_view,
+        b.add_in_every_language(path, "", [&](locale::language) { return history; }, render::price_history_view,
                                 render::table_formats, false, last_published);
-        for (auto const lang : glossary::all_languages) {
+        for (auto const lang : locale::all_languages) {
             std::string const query = render::language_query("", lang);
             b.add_body(path + ".svg" + query, render::svg_content_type, render::history_chart_svg(history, lang), false,
                        last_published, true);
@@ -72,9 +72,9 @@ void add_history(snapshot const& s, builder& b, std::optional<pricing::instant> 
     for (auto t : pricing::all_tiers)
         b.add_in_every_language("/v1/history",
                                 t == pricing::tier::on_demand ? "" : "?tier=" + std::string(pricing::to_string(t)),
-                                [&](render::language) { return render::history_table_json(s.sheets, s.catalog, t); },
+                                [&](locale::language) { return render::history_table_json(s.sheets, s.catalog, t); },
                                 render::history_table_view, render::table_formats, false, last_published);
-    for (auto const lang : glossary::all_languages)
+    for (auto const lang : locale::all_languages)
         b.add_body("/v1/sheets.atom" + render::language_query("", lang), render::atom_content_type,
                    render::sheets_feed(s.sheets, lang, &s.publications), false, last_published, true);
 }
@@ -97,9 +97,9 @@ void add_glossary(snapshot& s, builder& b, std::optional<pricing::instant> since
     }
     s.glossary = std::move(resolved).value();
     auto const& sheet = *s.current;
-    for (auto const lang : glossary::all_languages) {
+    for (auto const lang : locale::all_languages) {
         auto const& doc = s.glossary->in(lang);
-        std::string const query = "?lang=" + std::string(glossary::to_string(lang));
+        std::string const query = "?lang=" + std::string(locale::to_string(lang));
         b.add("/v1/glossary", query, render::glossary_json(doc, lang, doc.terms(), render::every_question(doc), sheet), render::glossary_view,
               render::table_formats, false, since, lang);
         for (auto const& t : doc.terms())
@@ -117,7 +117,7 @@ void add_glossary(snapshot& s, builder& b, std::optional<pricing::instant> since
 // OpenAPI description.
 void add_site(snapshot& s, builder& b)
 {
-    for (auto const lang : glossary::all_languages) {
+    for (auto const lang : locale::all_languages) {
         std::vector<render::operation_example> operations;
         for (auto const& op : api::operations()) {
             if (op.example.empty())
@@ -125,9 +125,9 @@ void add_site(snapshot& s, builder& b)
             auto target = api::example_target(op);
             // The catalog's words for the operation (in English, the registry's, which MCP clients read).
             std::string const tool = "tool." + std::string(op.tool);
-            operations.push_back({render::say(lang, tool + ".title"), std::move(target.path), std::move(target.query),
-                                  render::say(lang, tool + ".description") + " " +
-                                      render::say(lang, "site.mcp_tool", {{"tool", op.tool}}),
+            operations.push_back({locale::say(lang, tool + ".title"), std::move(target.path), std::move(target.query),
+                                  locale::say(lang, tool + ".description") + " " +
+                                      locale::say(lang, "site.mcp_tool", {{"tool", op.tool}}),
                                   op.view->formats()});
         }
         std::string const query = render::language_query("", lang);

@@ -100,33 +100,33 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
         current_since = std::max(s->current->published_at, s->current->effective_from);
 
     builder b(*s, previous, now);
-    b.add_in_every_language("/v1/gpus", "", [&](render::language l) { return render::catalog_json(s->catalog, s->current, l); },
+    b.add_in_every_language("/v1/gpus", "", [&](locale::language l) { return render::catalog_json(s->catalog, s->current, l); },
                             render::catalog_view, render::table_formats, false, current_since);
     for (auto const& m : s->catalog.gpus)
         b.add_in_every_language(
             "/v1/gpus/" + m.id, "",
-            [&](render::language l) { return render::gpu_json(m, s->current, l); },
+            [&](locale::language l) { return render::gpu_json(m, s->current, l); },
             render::gpu_view, render::document_formats, false, current_since);
     if (s->current) {
-        b.add_in_every_language("/v1/prices", "", [&](render::language l) {
+        b.add_in_every_language("/v1/prices", "", [&](locale::language l) {
                                     return render::sheet_json(*s->current, s->catalog, l, s->find_publication(s->current->week));
                                 },
                                 render::sheet_view, render::table_formats, false, current_since);
         for (auto const& row : s->current->rows)
             b.add_in_every_language(
                 "/v1/prices/" + row.gpu, "",
-                [&](render::language) { return render::price_json(*s->current, row, s->catalog.find(row.gpu)); },
+                [&](locale::language) { return render::price_json(*s->current, row, s->catalog.find(row.gpu)); },
                 render::price_view, render::document_formats, false, current_since);
     }
     std::optional<pricing::instant> last_published;
     for (auto const& sheet : s->sheets)
         last_published = std::max(last_published.value_or(sheet.published_at), sheet.published_at);
-    b.add_in_every_language("/v1/sheets", "", [&](render::language) { return render::sheet_index_json(s->sheets, s->current, &s->publications); },
+    b.add_in_every_language("/v1/sheets", "", [&](locale::language) { return render::sheet_index_json(s->sheets, s->current, &s->publications); },
                             render::sheet_index_view, render::table_formats, false, last_published);
     for (auto const& sheet : s->sheets) {
         bool const past = sheet.effective_until <= now;
         b.add_in_every_language("/v1/sheets/" + pricing::to_string(sheet.week), "",
-                                [&](render::language l) {
+                                [&](locale::language l) {
                                     return render::sheet_json(sheet, s->catalog, l, s->find_publication(sheet.week));
                                 },
                                 render::sheet_view,
@@ -136,16 +136,16 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
         add_other_signatures(b, sheet, past, s->keys, log_origin(*s->log));
     }
     add_history(*s, b, last_published);
-    b.add_in_every_language("/v1/methodology", "", [&](render::language l) { return render::methodology_json(s->keys, s->catalog.sources, l); },
+    b.add_in_every_language("/v1/methodology", "", [&](locale::language l) { return render::methodology_json(s->keys, s->catalog.sources, l); },
                             render::methodology_view, render::document_formats);
     add_keys(b, s->keys);
     if (s->signed_catalog)
         add_signed_catalog(b, *s->signed_catalog);
-    b.add_in_every_language("/v1/regions", "", [&](render::language l) { return render::regions_json(s->catalog, l); },
+    b.add_in_every_language("/v1/regions", "", [&](locale::language l) { return render::regions_json(s->catalog, l); },
                             render::regions_view, render::table_formats);
-    b.add_in_every_language("/v1/sources", "", [&](render::language l) { return render::sources_json(s->catalog, l); },
+    b.add_in_every_language("/v1/sources", "", [&](locale::language l) { return render::sources_json(s->catalog, l); },
                             render::sources_view, render::table_formats);
-    b.add_in_every_language("/v1/inventory", "", [&](render::language l) { return render::inventory_json(s->catalog, {}, l); },
+    b.add_in_every_language("/v1/inventory", "", [&](locale::language l) { return render::inventory_json(s->catalog, {}, l); },
                             render::inventory_view, render::table_formats);
     add_log(b, *s->log, s->keys);
     add_glossary(*s, b, current_since);

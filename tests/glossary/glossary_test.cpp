@@ -64,7 +64,7 @@ TEST_CASE("the real content files parse and validate")
 
 TEST_CASE("each category holds the expected number of terms, in both languages")
 {
-    for (language lang : all_languages) {
+    for (language lang : lcg::locale::all_languages) {
         CAPTURE(to_string(lang));
         auto const& doc = real().in(lang);
         REQUIRE(doc.categories.size() == 6);
@@ -133,7 +133,7 @@ TEST_CASE("every placeholder of both files resolves against a sheet")
     auto const sheet = synthetic_sheet();
     auto const r = resolve(real(), {sheet, catalog});
     REQUIRE_MESSAGE(r.has_value(), r.err().message);
-    for (language lang : all_languages) {
+    for (language lang : lcg::locale::all_languages) {
         auto const& doc = r->in(lang);
         for (auto const& t : doc.terms()) {
             CAPTURE(t.term->slug);
@@ -162,7 +162,7 @@ TEST_CASE("the resolved text follows the sheet")
     auto const after = resolve(real(), {synthetic_sheet(2'000'000), catalog});  // spot 0.840 → 0.700
     REQUIRE(before.has_value());
     REQUIRE(after.has_value());
-    for (language lang : all_languages) {
+    for (language lang : lcg::locale::all_languages) {
         CAPTURE(to_string(lang));
         auto const& a = term(*before, lang, "interruptible-instance").text;
         auto const& b = term(*after, lang, "interruptible-instance").text;

@@ -1,8 +1,8 @@
-#include "glossary/language.hpp"
+#include "locale/language.hpp"
 
 #include <doctest/doctest.h>
 
-using namespace lcg::glossary;
+using namespace lcg::locale;
 
 TEST_CASE("parse_language accepts en and fr only")
 {

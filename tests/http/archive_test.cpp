@@ -48,7 +48,7 @@ bool fetched_page(archive::archive& a, pricing::price_sheet const& sheet)
 {
     std::promise<archive::result> given;
     auto result = given.get_future();
-    a.fetch(sheet, render::format::markdown, render::language::en, [&given](archive::result r) { given.set_value(std::move(r)); });
+    a.fetch(sheet, render::format::markdown, locale::language::en, [&given](archive::result r) { given.set_value(std::move(r)); });
     return static_cast<bool>(result.get());
 }
 

@@ -82,11 +82,11 @@ TEST_CASE("a sparkline prints the on-demand change from the week before, in the 
 {
     auto const down = history_of({"2.000", "2.100", "1.900"});  // −9.52… %
     CHECK(change_text(render::history_sparkline_svg(down)) == "-9.5 %");
-    CHECK(change_text(render::history_sparkline_svg(down, render::language::fr)) == "\u22129,5\u202F%");
+    CHECK(change_text(render::history_sparkline_svg(down, locale::language::fr)) == "\u22129,5\u202F%");
     CHECK(render::history_sparkline_svg(down).find("<title>H100 SXM: on-demand rate by week; -9.5 % on the week before</title>") !=
           std::string::npos);
     CHECK(change_text(render::history_sparkline_svg(history_of({"2.000", "2.042"}))) == "+2.1 %");
-    CHECK(change_text(render::history_sparkline_svg(history_of({"2.000", "2.042"}), render::language::fr)) == "+2,1\u202F%");
+    CHECK(change_text(render::history_sparkline_svg(history_of({"2.000", "2.042"}), locale::language::fr)) == "+2,1\u202F%");
     CHECK(change_text(render::history_sparkline_svg(history_of({"1.680", "1.680"}))) == "0 %");
 }
 

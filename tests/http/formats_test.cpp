@@ -7,7 +7,7 @@
 #include "api/operation.hpp"
 
 #include "render/csv.hpp"
-#include "render/words.hpp"
+#include "locale/words.hpp"
 #include "render/format.hpp"
 #include "render/html.hpp"
 
@@ -352,7 +352,7 @@ TEST_CASE("a calculator's fields are labelled in words, in the page's language, 
     for (auto const& op : api::operations())
         if (op.calculator)
             for (auto const& p : op.parameters())
-                if (!render::has_message("label." + std::string(p.name)))
+                if (!locale::has_message("label." + std::string(p.name)))
                     missing.push_back("label." + std::string(p.name));
     CHECK_MESSAGE(missing.empty(), "no words for: ", [&] {
         std::string all;

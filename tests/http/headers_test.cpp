@@ -7,7 +7,7 @@
 #include <vector>
 
 using namespace lcg::http;
-using lcg::glossary::language;
+using lcg::locale::language;
 
 namespace {
 

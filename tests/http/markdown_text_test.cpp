@@ -14,7 +14,7 @@
 using namespace lcg;
 using lcg::testing::fixture_request;
 using render::format;
-using render::language;
+using locale::language;
 namespace json = boost::json;
 
 namespace {

@@ -48,15 +48,15 @@ TEST_CASE("the catalog read back from the signed /v1/catalog is the catalog and 
     REQUIRE_MESSAGE(catalog, (catalog ? "" : catalog.err().message));
     CHECK(*catalog == snap->catalog);
     CHECK(render::catalog_document(*catalog) == body_of("/v1/catalog"));
-    CHECK(render::to_text(render::catalog_json(*catalog, snap->current, render::language::en)) == body_of("/v1/gpus"));
+    CHECK(render::to_text(render::catalog_json(*catalog, snap->current, locale::language::en)) == body_of("/v1/gpus"));
     CHECK(render::to_text(render::regions_json(*catalog)) == body_of("/v1/regions"));
     CHECK(render::to_text(render::inventory_json(*catalog)) == body_of("/v1/inventory"));
     CHECK(catalog->sources == snap->catalog.sources);
     CHECK(render::to_text(render::sources_json(*catalog)) == body_of("/v1/sources"));
-    CHECK(render::to_text(render::sources_json(*catalog, render::language::fr)) == body_of("/v1/sources?lang=fr"));
+    CHECK(render::to_text(render::sources_json(*catalog, locale::language::fr)) == body_of("/v1/sources?lang=fr"));
     CHECK(render::to_text(render::methodology_json(snap->keys, catalog->sources)) == body_of("/v1/methodology"));
     for (auto const& m : catalog->gpus)
-        CHECK(render::to_text(render::gpu_json(m, snap->current, render::language::en)) == body_of("/v1/gpus/" + m.id));
+        CHECK(render::to_text(render::gpu_json(m, snap->current, locale::language::en)) == body_of("/v1/gpus/" + m.id));
 }
 
 TEST_CASE("every sheet read back renders the same document and passes check_sheet with its inputs")
@@ -70,7 +70,7 @@ TEST_CASE("every sheet read back renders the same document and passes check_shee
         CAPTURE(path);
         auto const sheet = mirror::parse_sheet(body_of(path));
         REQUIRE_MESSAGE(sheet, (sheet ? "" : sheet.err().message));
-        CHECK(render::to_text(render::sheet_json(*sheet, snap->catalog, render::language::en, snap->find_publication(sheet->week))) ==
+        CHECK(render::to_text(render::sheet_json(*sheet, snap->catalog, locale::language::en, snap->find_publication(sheet->week))) ==
               body_of(path));
         CHECK(sheet->inputs_sha256 == listed.inputs_sha256);
         auto const checked = mirror::check_sheet(*sheet, body_of(path + "/observations.csv"), snap->keys);

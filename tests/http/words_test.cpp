@@ -1,7 +1,7 @@
 // The catalog of the pages' words (render/words.hpp) and the French the server publishes: every
 // message in both languages, French typography, French numbers, and every English document with
 // its French counterpart.
-#include "render/words.hpp"
+#include "locale/words.hpp"
 
 #include "api/calculator.hpp"
 #include "api/operation.hpp"
@@ -68,7 +68,7 @@ std::multiset<std::string> placeholders(std::string_view text)
 TEST_CASE("every message has its English and its French, with the same placeholders")
 {
     std::set<std::string_view> keys;
-    for (auto const& m : render::messages()) {
+    for (auto const& m : locale::messages()) {
         INFO(m.key);
         CHECK(keys.insert(m.key).second);  // one message per key
         CHECK(!m.en.empty());
@@ -80,7 +80,7 @@ TEST_CASE("every message has its English and its French, with the same placehold
 
 TEST_CASE("French messages follow French typography: a narrow no-break space before the semicolon, colon, ! ? % and $")
 {
-    for (auto const& m : render::messages()) {
+    for (auto const& m : locale::messages()) {
         std::string_view const fr = m.fr;
         INFO(m.key, " ", fr);
         for (std::size_t i = 0; i < fr.size(); ++i) {
@@ -163,7 +163,7 @@ TEST_CASE("French pages follow French typography, the glossary's terms included"
 std::vector<std::string> english_prose(bool reasons)
 {
     std::vector<std::string> out;
-    for (auto const& m : render::messages()) {
+    for (auto const& m : locale::messages()) {
         bool const prose = m.key.starts_with("json.") || m.key.starts_with("tool.") || m.key.starts_with("unit.") ||
                            m.key.starts_with("param.") || (reasons && m.key.starts_with("reason."));
         if (m.en == m.fr || !prose)
@@ -225,16 +225,16 @@ TEST_CASE("the site's English words for an operation are the registry's, which M
     for (auto const& op : api::operations()) {
         INFO(op.tool);
         std::string const key = "tool." + std::string(op.tool);
-        CHECK(render::say(render::language::en, key + ".title") == op.title);
-        CHECK(render::say(render::language::en, key + ".description") == op.description);
-        CHECK(render::say(render::language::fr, key + ".title") != op.title);
-        CHECK(api::calculator_title(op, render::language::fr) == render::say(render::language::fr, key + ".title"));
+        CHECK(locale::say(locale::language::en, key + ".title") == op.title);
+        CHECK(locale::say(locale::language::en, key + ".description") == op.description);
+        CHECK(locale::say(locale::language::fr, key + ".title") != op.title);
+        CHECK(api::calculator_title(op, locale::language::fr) == locale::say(locale::language::fr, key + ".title"));
         if (!op.calculator)
             continue;
         for (auto const& p : op.parameters()) {
             INFO(p.name);
-            CHECK(api::parameter_hint(op, p, render::language::en) == p.description);
-            CHECK(api::parameter_hint(op, p, render::language::fr) != p.description);
+            CHECK(api::parameter_hint(op, p, locale::language::en) == p.description);
+            CHECK(api::parameter_hint(op, p, locale::language::fr) != p.description);
             ++hints;
         }
     }
@@ -253,7 +253,7 @@ TEST_CASE("a French calculator names its fields in French, before its first use 
         CHECK(empty.find(std::string(op.title)) == std::string::npos);
         for (auto const& p : op.parameters()) {
             INFO(p.name);
-            std::string const hint = render::html_escape(api::parameter_hint(op, p, render::language::fr));
+            std::string const hint = render::html_escape(api::parameter_hint(op, p, locale::language::fr));
             CHECK(empty.find(hint) != std::string::npos);
             CHECK(used.find(hint) != std::string::npos);
             CHECK(used.find(render::html_escape(p.description)) == std::string::npos);
@@ -263,34 +263,34 @@ TEST_CASE("a French calculator names its fields in French, before its first use 
 
 TEST_CASE("say fills placeholders and refuses an unknown key or a missing value")
 {
-    CHECK(render::say(render::language::en, "sheet.title", {{"week", "2026-W49"}}) == "GPU price sheet 2026-W49");
-    CHECK(render::say(render::language::fr, "sheet.title", {{"week", "2026-W49"}}) == "Fiche de prix GPU 2026-W49");
-    CHECK_THROWS_AS(render::say(render::language::fr, "no.such.key"), std::logic_error);
-    CHECK_THROWS_AS(render::say(render::language::fr, "sheet.title"), std::logic_error);
+    CHECK(locale::say(locale::language::en, "sheet.title", {{"week", "2026-W49"}}) == "GPU price sheet 2026-W49");
+    CHECK(locale::say(locale::language::fr, "sheet.title", {{"week", "2026-W49"}}) == "Fiche de prix GPU 2026-W49");
+    CHECK_THROWS_AS(locale::say(locale::language::fr, "no.such.key"), std::logic_error);
+    CHECK_THROWS_AS(locale::say(locale::language::fr, "sheet.title"), std::logic_error);
 }
 
 TEST_CASE("numbers and money in French prose, English as given")
 {
-    using render::language;
-    CHECK(render::dollars(language::fr, "0.840") == "0,840\u202F$");
-    CHECK(render::dollars(language::en, "0.840") == "$0.840");
-    CHECK(render::number(language::fr, "12345.678") == "12\u202F345,678");
-    CHECK(render::number(language::fr, "1500") == "1\u202F500");
-    CHECK(render::number(language::fr, "999") == "999");
-    CHECK(render::number(language::fr, "1234567") == "1\u202F234\u202F567");
-    CHECK(render::number(language::fr, "-0.013") == "\u22120,013");
-    CHECK(render::number(language::fr, "+0.013") == "+0,013");
-    CHECK(render::number(language::en, "12345.678") == "12345.678");
+    using locale::language;
+    CHECK(locale::dollars(language::fr, "0.840") == "0,840\u202F$");
+    CHECK(locale::dollars(language::en, "0.840") == "$0.840");
+    CHECK(locale::number(language::fr, "12345.678") == "12\u202F345,678");
+    CHECK(locale::number(language::fr, "1500") == "1\u202F500");
+    CHECK(locale::number(language::fr, "999") == "999");
+    CHECK(locale::number(language::fr, "1234567") == "1\u202F234\u202F567");
+    CHECK(locale::number(language::fr, "-0.013") == "\u22120,013");
+    CHECK(locale::number(language::fr, "+0.013") == "+0,013");
+    CHECK(locale::number(language::en, "12345.678") == "12345.678");
     // Not numbers: left alone.
     for (auto const* s : {"—", "2026-W49", "1.2.3", ".5", "5.", "", "h100"})
-        CHECK(render::number(language::fr, s) == s);
-    CHECK(render::percent(language::fr, "70") == "70\u202F%");
-    CHECK(render::percent(language::en, "70") == "70 %");
+        CHECK(locale::number(language::fr, s) == s);
+    CHECK(locale::percent(language::fr, "70") == "70\u202F%");
+    CHECK(locale::percent(language::en, "70") == "70 %");
 }
 
 TEST_CASE("a language in a query string: added, kept, or removed")
 {
-    using render::language;
+    using locale::language;
     CHECK(render::language_query("", language::fr) == "?lang=fr");
     CHECK(render::language_query("?tier=spot", language::fr) == "?tier=spot&lang=fr");
     CHECK(render::language_query("", language::en).empty());
@@ -331,7 +331,7 @@ TEST_CASE("every English document the server publishes has its French counterpar
         auto const question = key.find('?');
         std::string const path = key.substr(0, question);
         std::string const query = question == std::string::npos ? "" : key.substr(question);
-        std::string const french_key = path + render::language_query(query, render::language::fr);
+        std::string const french_key = path + render::language_query(query, locale::language::fr);
         auto const french = snap->find_document(french_key);
         REQUIRE(french != nullptr);
         if (doc->content_type.starts_with("application/json"))

@@ -233,7 +233,7 @@ public:
         return testing::fixture_view()->current_sheet();
     }
     std::span<const pricing::price_sheet> sheets() const override { return testing::fixture_view()->sheets(); }
-    glossary::document const* glossary(glossary::language lang) const override
+    glossary::document const* glossary(locale::language lang) const override
     {
         return testing::fixture_view()->glossary(lang);
     }
@@ -389,7 +389,7 @@ TEST_CASE("resources/list gives every glossary entry, model history and sheet a 
         CHECK(resources.size() == pricing::rules::mcp_page_size);  // only the last page is short
         params = R"({"cursor":")" + std::string(next->as_string()) + R"("})";
     }
-    auto const* glossary = data.glossary(glossary::language::en);
+    auto const* glossary = data.glossary(locale::language::en);
     REQUIRE(glossary);
     std::size_t const expected = 5 + glossary->term_count() + glossary->questions.size() + data.catalog().gpus.size() +
                                  data.sheets().size();

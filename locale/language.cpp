@@ -1,10 +1,10 @@
-#include "glossary/language.hpp"
+#include "locale/language.hpp"
 
-#include "glossary/text.hpp"
+#include "pricing/quantity.hpp"
 
 #include <string>
 
-namespace lcg::glossary {
+namespace lcg::locale {
 
 namespace {
 
@@ -36,7 +36,7 @@ std::string_view to_string(language lang)
 
 std::optional<language> parse_language(std::string_view text)
 {
-    std::string const folded = fold(text);
+    std::string const folded = pricing::ascii_lower(text);
     for (language lang : all_languages)
         if (folded == to_string(lang))
             return lang;

@@ -4,9 +4,9 @@
 #include <string>
 #include <string_view>
 
-namespace lcg::glossary {
+namespace lcg::locale {
 
-// The languages the glossary is written in. English is the default.
+// The languages the service speaks, its glossary and its pages. English is the default.
 enum class language { en, fr };
 inline constexpr language all_languages[] = {language::en, language::fr};
 

@@ -1,10 +1,10 @@
-#include "render/words.hpp"
+#include "locale/words.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 #include <unordered_map>
 
-namespace lcg::render {
+namespace lcg::locale {
 
 namespace {
 
@@ -17,13 +17,13 @@ namespace {
 // are grouped by page, one file per area; tests check that every key has both languages, the same
 // placeholders in each, and the French spacing.
 constexpr message catalog[] = {
-#include "render/words_pages.inc"
-#include "render/words_sheets.inc"
-#include "render/words_site.inc"
-#include "render/words_tools.inc"
-#include "render/words_json.inc"
-#include "render/words_methodology.inc"
-#include "render/words_data.inc"
+#include "locale/words_pages.inc"
+#include "locale/words_sheets.inc"
+#include "locale/words_site.inc"
+#include "locale/words_tools.inc"
+#include "locale/words_json.inc"
+#include "locale/words_methodology.inc"
+#include "locale/words_data.inc"
 };
 
 #undef NNBSP
@@ -68,35 +68,6 @@ std::string say(language lang, std::string_view key, std::initializer_list<fill>
         out += v->second;
         i = close + 1;
     }
-    return out;
-}
-
-std::string without_language(std::string_view query)
-{
-    if (query.starts_with('?'))
-        query.remove_prefix(1);
-    std::string out;
-    while (!query.empty()) {
-        auto const amp = query.find('&');
-        auto const item = query.substr(0, amp);
-        query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
-        if (item.starts_with("lang=") || item == "lang")
-            continue;
-        out += out.empty() ? "?" : "&";
-        out += item;
-    }
-    return out;
-}
-
-std::string language_query(std::string_view query, language lang, bool explicit_english)
-{
-    std::string out(query);
-    if (query.starts_with("?lang=") || query.find("&lang=") != std::string_view::npos)
-        return out;
-    if (lang == language::en && !explicit_english)
-        return out;
-    out += out.empty() ? "?lang=" : "&lang=";
-    out += glossary::to_string(lang);
     return out;
 }
 

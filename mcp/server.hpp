@@ -1,6 +1,7 @@
 #pragma once
 
 #include "api/data_view.hpp"
+#include "mcp/failure.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -57,19 +58,6 @@ inline constexpr std::chrono::microseconds batch_cpu_budget{5'000};
 inline constexpr std::size_t batch_reply_budget = 4 * 1024 * 1024;
 inline constexpr std::int64_t cache_ttl_ms = 300'000;          // ttlMs of lists and reads, as HTTP's max-age
 
-// The JSON-RPC error codes this server answers with (JSON-RPC 2.0, MCP 2025-06-18 and 2026-07-28).
-enum class error_code : int {
-    parse_error = -32700,
-    invalid_request = -32600,
-    method_not_found = -32601,
-    invalid_params = -32602,
-    internal_error = -32603,
-    resource_not_found = -32002,
-    header_mismatch = -32020,
-    rate_limited = -32000,  // a server error of JSON-RPC's implementation-defined range
-    unsupported_protocol_version = -32022,
-};
-
 // Who we are, as serverInfo says.
 struct implementation {
     std::string name;
@@ -88,16 +76,11 @@ struct message_context {
     std::optional<std::string_view> name_header;              // Mcp-Name
     // Asked once a batch is read and before any of its messages is answered, with how many it
     // holds: whether they may all be answered (the HTTP transport charges its rate limit per
-    // message). Refused, the batch is answered 429 and nothing of it runs. Unset: every batch may.
+    // message). Refused, the batch is refused whole (-32000) and nothing of it runs. Unset: every batch may.
     std::function<bool(std::size_t messages)> admit_batch{};
     std::chrono::microseconds batch_cpu = batch_cpu_budget;  // tests lower it
 };
 
-// The answer to one message. An empty body means no response (a notification, or a batch of
-// notifications only): HTTP answers 202, stdio writes nothing. `http_status` is what an HTTP
-// transport answers with: 200, or 202, 400 (parse errors, invalid requests, header and version
-// errors), 404 (a modern request for a method this server does not implement) or 500. A batch
-// is answered 200 with the array of its responses, whatever each of them says.
 // A tool a message called and how that ended: "ok", "tool_error" (isError) or "rpc_error". A name
 // no tool has is "(unknown)", so a client cannot mint labels.
 struct tool_call {
@@ -115,9 +98,15 @@ struct subscription_change {
     bool operator==(subscription_change const&) const = default;
 };
 
+// The answer to one message. An empty body means no response (a notification, or a batch of
+// notifications only): the transport writes none. A transport with words of its own for
+// how a message ended (HTTP's status, mapped in server/http/mcp_handler.cpp) reads them from
+// `error`, `modern` and `too_large`; a batch's answer has no `error`, whatever its answers say.
 struct reply {
-    int http_status = 200;
     std::string body;  // one JSON-RPC response, or an array of them, without a trailing newline
+    std::optional<error_code> error{};  // the error a lone message was answered with
+    bool modern = false;                // answered in the 2026-07-28 era
+    bool too_large = false;             // refused unread: larger than max_message_bytes
     // What the transport records: the tools called (for its metrics), and each exception caught while
     // answering, with what was being answered (for its log: the body says only "internal error").
     std::vector<tool_call> tool_calls{};

@@ -143,7 +143,7 @@ void serve_stdio(std::function<std::shared_ptr<const server>()> const& current, 
         while (!message.empty() && (message.front() == ' ' || message.front() == '\t'))
             message.remove_prefix(1);
         if (too_long)
-            s.write_line(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"the message is larger than 1 MiB"}})");
+            s.write_line(error_response(nullptr, too_large()));
         else if (!message.empty())
             s.answer(message);
         line.clear();

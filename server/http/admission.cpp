@@ -6,7 +6,7 @@
 #include "server/http/wire.hpp"
 #include "server/ops/metrics.hpp"
 
-#include <boost/json.hpp>
+#include "mcp/failure.hpp"
 
 namespace lcg::http {
 
@@ -23,11 +23,7 @@ response too_many_requests(request const& req, ops::rate_decision const& d, ops:
         // An MCP client understands a JSON-RPC error better than a problem document.
         res = base_response(req, beast_http::status::too_many_requests);
         res.set(beast_http::field::content_type, "application/json");
-        res.body() = boost::json::serialize(boost::json::object{
-                         {"jsonrpc", "2.0"},
-                         {"id", nullptr},
-                         {"error", {{"code", -32000}, {"message", detail}}}}) +
-                     "\n";
+        res.body() = mcp::error_response(nullptr, {mcp::error_code::rate_limited, detail}) + "\n";
         res.prepare_payload();
     } else {
         res = problem(req, beast_http::status::too_many_requests, detail);

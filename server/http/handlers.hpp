@@ -6,6 +6,7 @@
 #include "render/views.hpp"
 
 #include "api/operation.hpp"
+#include "mcp/server.hpp"
 
 #include <optional>
 #include <string_view>
@@ -91,6 +92,11 @@ response handle_api_catalog(route_input& in);     // /.well-known/api-catalog: R
 response handle_mcp(route_input& in);             // POST and OPTIONS /mcp (mcp_handler.cpp)
 response handle_server_card(route_input& in);     // /mcp/server-card: the card of SEP-2127
 response handle_legacy_server_card(route_input& in);  // /.well-known/mcp/server-card.json, /.well-known/mcp.json
+
+// The HTTP status of the MCP core's answer to a POST /mcp: the one place that maps its errors to
+// statuses (400 for a bad message, header or version, 404 for a method 2026-07-28 lacks, 413, 429,
+// 500; 202 when nothing is answered; 200 otherwise, a batch's answers included).
+beast_http::status mcp_status(mcp::reply const& answer);
 
 // The catalog's GPU ids, for the `valid_ids` of a refused GPU.
 boost::json::array catalog_ids(route_input& in);

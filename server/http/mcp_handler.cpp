@@ -10,11 +10,12 @@
 
 #include "server/mcp_bridge/snapshot_view.hpp"
 
+#include "mcp/failure.hpp"
 #include "mcp/server_card.hpp"
 
 #include "render/json.hpp"
 
-#include <boost/json/serialize.hpp>
+#include <boost/json/array.hpp>
 
 #include <array>
 #include <string>
@@ -40,8 +41,7 @@ response refusal(request const& req, beast_http::status status, std::string cons
     res.set(beast_http::field::content_type, "application/json");
     res.set(beast_http::field::cache_control, "no-store");
     res.set(beast_http::field::vary, "Origin");
-    res.body() = boost::json::serialize(boost::json::object{
-        {"jsonrpc", "2.0"}, {"id", nullptr}, {"error", {{"code", -32600}, {"message", message}}}});
+    res.body() = mcp::error_response(nullptr, {mcp::error_code::invalid_request, message});
     res.prepare_payload();
     return res;
 }
@@ -118,7 +118,7 @@ response exchange(route_input& in)
         return refusal(req, beast_http::status::bad_request,
                        "not acceptable: /mcp answers application/json, which Accept does not allow");
     if (req.body().size() > mcp::max_message_bytes)
-        return refusal(req, beast_http::status::payload_too_large, "the message is larger than 1 MiB");
+        return refusal(req, beast_http::status::payload_too_large, mcp::too_large().message);
 
     mcp::message_context context{mcp::transport::http, header(req, "MCP-Protocol-Version"),
                                  header(req, "Mcp-Method"), header(req, "Mcp-Name")};
@@ -138,7 +138,7 @@ response exchange(route_input& in)
     for (auto const& failure : answer.failures)
         ops::report_caught_exception("mcp", failure);
 
-    auto res = base_response(req, static_cast<beast_http::status>(answer.http_status));
+    auto res = base_response(req, mcp_status(answer));
     res.set(beast_http::field::cache_control, "no-store");
     if (!answer.body.empty()) {
         res.set(beast_http::field::content_type, "application/json");
@@ -148,6 +148,35 @@ response exchange(route_input& in)
     return res;
 }
 
+}
+
+beast_http::status mcp_status(mcp::reply const& answer)
+{
+    using enum mcp::error_code;
+    if (answer.too_large)
+        return beast_http::status::payload_too_large;
+    if (answer.body.empty())
+        return beast_http::status::accepted;  // a notification, or a batch of them
+    if (!answer.error)
+        return beast_http::status::ok;  // a result, or a batch's answers whatever each says
+    switch (*answer.error) {
+    case parse_error:
+    case invalid_request:
+    case header_mismatch:
+    case unsupported_protocol_version:
+        return beast_http::status::bad_request;
+    case method_not_found:
+        // 2026-07-28 routes by Mcp-Method, so a method it lacks is a resource that is not there.
+        return answer.modern ? beast_http::status::not_found : beast_http::status::ok;
+    case internal_error:
+        return beast_http::status::internal_server_error;
+    case rate_limited:
+        return beast_http::status::too_many_requests;
+    case invalid_params:
+    case resource_not_found:
+        return beast_http::status::ok;
+    }
+    return beast_http::status::internal_server_error;
 }
 
 response handle_mcp(route_input& in)

@@ -124,35 +124,16 @@ std::string cosigned_message(std::string_view body, std::uint64_t time)
 
 }
 
-std::string base64_encode(std::string_view bytes)
-{
-    std::string out(4 * ((bytes.size() + 2) / 3), '\0');
-    int const n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                  reinterpret_cast<unsigned char const*>(bytes.data()), static_cast<int>(bytes.size()));
-    out.resize(static_cast<std::size_t>(n));
-    return out;
-}
-
 std::optional<std::string> base64_decode(std::string_view text)
 {
-    if (text.empty() || text.size() % 4 != 0 || text.size() > 1 << 20)
-        return text.empty() ? std::optional<std::string>(std::string()) : std::nullopt;
-    std::size_t const padding = text.ends_with("==") ? 2 : text.ends_with('=') ? 1 : 0;
-    if (text.substr(0, text.size() - padding).find_first_not_of(
-            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") != std::string_view::npos)
+    if (text.size() > 1 << 20)
         return std::nullopt;
-    std::string out(text.size() / 4 * 3, '\0');
-    int const n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                  reinterpret_cast<unsigned char const*>(text.data()), static_cast<int>(text.size()));
-    if (n < 0)
-        return std::nullopt;
-    out.resize(static_cast<std::size_t>(n) - padding);  // DecodeBlock counts the padding as bytes
+    auto out = pricing::base64_decode(text);
     // Only the canonical spelling: the bits padding leaves over must be zero.
-    if (base64_encode(out) != text)
+    if (!out || base64_encode(*out) != text)
         return std::nullopt;
     return out;
 }
-
 
 key_hash key_hash_of(std::string_view name, std::string_view raw_public_key)
 {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "pricing/base64.hpp"
 #include "pricing/outcome.hpp"
 #include "server/tlog/merkle.hpp"
 
@@ -72,8 +73,9 @@ std::string cosigner_key(std::string_view name, std::string_view raw_public_key)
 // True when one of the checkpoint's signatures is a valid cosignature by (name, raw_public_key).
 bool cosigned_by(checkpoint const& c, std::string_view name, std::string_view raw_public_key);
 
-std::string base64_encode(std::string_view bytes);
-// Standard base64 with padding, or nothing.
+using pricing::base64_encode;
+// Standard base64 with padding in its one canonical spelling (the bits padding leaves over are
+// zero), at most 1 MiB of it, or nothing.
 std::optional<std::string> base64_decode(std::string_view text);
 
 }

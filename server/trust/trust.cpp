@@ -2,6 +2,8 @@
 
 #include "server/digest/digest.hpp"
 
+#include "pricing/base64.hpp"
+
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
@@ -9,6 +11,7 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 
+#include <algorithm>
 #include <array>
 #include <set>
 #include <stdexcept>
@@ -73,27 +76,17 @@ std::string public_pem_of(EVP_PKEY* key)
     return std::string(data, static_cast<std::size_t>(n));
 }
 
-std::string base64(unsigned char const* bytes, std::size_t n)
-{
-    std::string out(4 * ((n + 2) / 3), '\0');
-    int const written = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), bytes, static_cast<int>(n));
-    out.resize(static_cast<std::size_t>(written));
-    return out;
-}
-
 // Exactly 64 bytes from standard base64 with padding (88 characters), or nothing.
 std::optional<std::array<unsigned char, signature_size>> decode_signature(std::string_view text)
 {
     constexpr std::size_t encoded = 4 * ((signature_size + 2) / 3);
     if (text.size() != encoded || !text.ends_with("==") || text.substr(0, encoded - 2).find('=') != text.npos)
         return std::nullopt;
-    std::array<unsigned char, encoded> decoded{};
-    int const n = EVP_DecodeBlock(decoded.data(), reinterpret_cast<unsigned char const*>(text.data()),
-                                  static_cast<int>(text.size()));
-    if (n != static_cast<int>(signature_size + 2))  // DecodeBlock counts the two padding bytes
+    auto const decoded = pricing::base64_decode(text);
+    if (!decoded || decoded->size() != signature_size)
         return std::nullopt;
     std::array<unsigned char, signature_size> out{};
-    std::copy_n(decoded.begin(), signature_size, out.begin());
+    std::copy_n(decoded->begin(), signature_size, out.begin());
     return out;
 }
 
@@ -276,7 +269,7 @@ std::string signing_key::sign(std::string_view bytes) const
                        bytes.size()) != 1 ||
         len != signature_size)
         throw std::runtime_error("OpenSSL could not sign with key " + key_id_);
-    return base64(sig.data(), len);
+    return pricing::base64_encode(std::string_view(reinterpret_cast<char const*>(sig.data()), len));
 }
 
 void signing_key::sign(pricing::price_sheet& sheet) const

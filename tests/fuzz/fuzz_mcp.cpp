@@ -1,6 +1,6 @@
 // The MCP / JSON-RPC core over arbitrary bytes, on the fixture snapshot of the HTTP and MCP tests: it must
 // always answer with JSON-RPC (one response, a batch's array of them, or nothing for notifications),
-// never crash, never return 500.
+// never crash, never answer -32603 (an internal error).
 // The first byte picks the transport and which protocol headers come along.
 #include "../mcp/fixture_server.hpp"
 
@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
     if (mode & 8)
         context.name_header = "get_prices";
     auto const reply = fuzz_server().handle(message, context);
-    if (reply.http_status >= 500)
+    if (reply.error == lcg::mcp::error_code::internal_error)
         std::abort();
     if (!reply.body.empty()) {
         boost::system::error_code ec;

@@ -15,6 +15,8 @@
 // files with the answers instead (then review the diff).
 #include "mcp/server.hpp"
 
+#include "server/http/handlers.hpp"
+
 #include "fixture_server.hpp"
 
 #include <doctest/doctest.h>
@@ -118,7 +120,8 @@ std::string replay(std::string const& text, mcp::server const& server)
         }
         auto const answer = server.handle(message, context);
         if (http.active)
-            out += "< " + std::to_string(answer.http_status) + (answer.body.empty() ? "" : " " + answer.body) + "\n";
+            out += "< " + std::to_string(static_cast<unsigned>(http::mcp_status(answer))) +
+                   (answer.body.empty() ? "" : " " + answer.body) + "\n";
         else
             out += "< " + (answer.body.empty() ? std::string("(no response)") : answer.body) + "\n";
         http = {};

@@ -114,7 +114,7 @@ TEST_CASE("no input crashes the server or goes unanswered: random bytes and muta
             context.via = mcp::transport::http;
         auto const r = test_server().handle(message, context);
         if (r.body.empty()) {
-            CHECK(r.http_status == 202);
+            CHECK_FALSE(r.error.has_value());
             continue;
         }
         boost::system::error_code ec;

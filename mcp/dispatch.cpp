@@ -69,9 +69,8 @@ reply tools_call(server_state const& s, request const& r)
         refused.tool_calls.push_back({"(unknown)", "rpc_error"});
         return refused;
     }
-    bool const is_error = result->contains("isError") && result->at("isError") == true;
-    auto answered = answer(s, r, std::move(*result), false);
-    answered.tool_calls.push_back({std::string(tool), is_error ? "tool_error" : "ok"});
+    auto answered = answer_text(s, r, std::move(result->json), false);
+    answered.tool_calls.push_back({std::string(tool), result->is_error ? "tool_error" : "ok"});
     return answered;
 }
 
@@ -186,30 +185,44 @@ server_state::server_state(std::shared_ptr<const data_view> d, implementation co
     : data(std::move(d)),
       server_info(json::object{{"name", info.name}, {"title", info.title}, {"version", info.version}})
 {
-    json::object tools{{"tools", tool_definitions()}};
-    tools_legacy = json::serialize(tools);
-    tools_modern = json::serialize(decorate(std::move(tools), true));
-    json::object result = *call_tool("get_prices", nullptr, *data);
-    prices_legacy = json::serialize(result);
-    prices_modern = json::serialize(decorate(std::move(result), false));
+    auto const members = [&](bool cacheable) {
+        json::object added{{"resultType", "complete"}};
+        if (cacheable) {
+            added["ttlMs"] = cache_ttl_ms;
+            added["cacheScope"] = "public";
+        }
+        added["_meta"] = json::object{{server_info_key, server_info}};
+        auto text = json::serialize(added);
+        return text.substr(1, text.size() - 2);  // without the braces
+    };
+    decoration_ = members(false);
+    cacheable_decoration_ = members(true);
+    tools_legacy = json::serialize(json::object{{"tools", tool_definitions()}});
+    tools_modern = decorated(tools_legacy, true);
+    prices_legacy = call_tool("get_prices", nullptr, *data)->json;
+    prices_modern = decorated(prices_legacy, false);
 }
 
-json::object server_state::decorate(json::object result, bool cacheable) const
+std::string server_state::decorated(std::string result, bool cacheable) const
 {
-    result["resultType"] = "complete";
-    if (cacheable) {
-        result["ttlMs"] = cache_ttl_ms;
-        result["cacheScope"] = "public";
-    }
-    result["_meta"] = json::object{{server_info_key, server_info}};
+    result.pop_back();  // the closing brace
+    if (result.size() > 1)
+        result += ',';
+    result += cacheable ? cacheable_decoration_ : decoration_;
+    result += '}';
     return result;
 }
 
-reply answer(server_state const& state, request const& r, json::object result, bool cacheable)
+reply answer(server_state const& state, request const& r, json::object const& result, bool cacheable)
+{
+    return answer_text(state, r, json::serialize(result), cacheable);
+}
+
+reply answer_text(server_state const& state, request const& r, std::string result, bool cacheable)
 {
     if (r.modern)
-        result = state.decorate(std::move(result), cacheable);
-    return answer_serialized(r, json::serialize(result));
+        return answer_serialized(r, state.decorated(std::move(result), cacheable));
+    return answer_serialized(r, result);
 }
 
 reply answer_serialized(request const& r, std::string_view result)

@@ -26,7 +26,12 @@ struct server_state {
     std::string prices_legacy, prices_modern;
 
     // A modern result carries resultType and serverInfo; lists and reads also say how long to cache.
-    boost::json::object decorate(boost::json::object result, bool cacheable) const;
+    // `result` is a serialized JSON object; the members are written in before its closing brace.
+    std::string decorated(std::string result, bool cacheable) const;
+
+private:
+    // The members decorated() adds, serialized once: without and with the cache's.
+    std::string decoration_, cacheable_decoration_;
 };
 
 // A request as the methods see it: its envelope is valid and its era settled (mcp/lifecycle.hpp).
@@ -39,7 +44,9 @@ struct request {
 };
 
 // The result of `r`, decorated in the modern era.
-reply answer(server_state const& state, request const& r, boost::json::object result, bool cacheable);
+reply answer(server_state const& state, request const& r, boost::json::object const& result, bool cacheable);
+// The same, for a result already serialized (a JSON object).
+reply answer_text(server_state const& state, request const& r, std::string result, bool cacheable);
 // The result of `r`, already serialized, as it stands.
 reply answer_serialized(request const& r, std::string_view result);
 // The error that answers `r`.

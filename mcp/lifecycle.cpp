@@ -176,7 +176,7 @@ reply server_discover(server_state const& state, request const& r)
                         {"capabilities", server_capabilities(true, r.via)},
                         {"instructions", instructions}};
     // Decorated in either era: the method is 2026-07-28's.
-    return answer_serialized(r, json::serialize(state.decorate(std::move(result), true)));
+    return answer_serialized(r, state.decorated(json::serialize(result), true));
 }
 
 }

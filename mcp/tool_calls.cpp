@@ -3,11 +3,11 @@
 #include "api/operation.hpp"
 
 #include "render/format.hpp"
+#include "render/json_writer.hpp"
 #include "locale/words.hpp"
 
 #include "pricing/rules.hpp"
 
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 namespace lcg::mcp {
@@ -16,9 +16,16 @@ namespace {
 
 namespace json = boost::json;
 
-json::object error_result(std::string const& message)
+// A result is written as text once: the document goes into it as it was serialized (or published),
+// as structuredContent and, escaped, as the text block, with no parse and no second serialization.
+constexpr std::string_view content_open = R"({"content":[{"type":"text","text":)";
+
+std::string error_result(std::string_view message)
 {
-    return {{"content", json::array{json::object{{"type", "text"}, {"text", message}}}}, {"isError", true}};
+    std::string out(content_open);
+    render::append_json_string(out, message);
+    out += R"(}],"isError":true})";
+    return out;
 }
 
 // The arguments that can make an operation's answer shorter: its optional ones but the language.
@@ -33,16 +40,24 @@ std::string narrowing_arguments(api::operation const& op)
 
 // A result past what an assistant reads comfortably (about 4,000 tokens) says so and how to ask for
 // less, when the operation has a way (a document with no filter, the methodology, is what it is).
-json::object document_result(json::object document, api::operation const& op, locale::language lang)
+std::string document_result(std::string_view document, api::operation const& op, locale::language lang)
 {
-    std::string text = json::serialize(document);
-    json::array content{json::object{{"type", "text"}, {"text", text}}};
-    if (auto const filters = narrowing_arguments(op); text.size() > pricing::rules::assistant_result_bytes && !filters.empty())
-        content.push_back(json::object{
-            {"type", "text"},
-            {"text", locale::say(lang, "mcp.large_result", {{"tokens", std::to_string(text.size() / pricing::rules::bytes_per_token)},
-                                                            {"filters", filters}})}});
-    return {{"content", std::move(content)}, {"structuredContent", std::move(document)}, {"isError", false}};
+    std::string out;
+    out.reserve(2 * document.size() + 256);
+    out += content_open;
+    render::append_json_string(out, document);
+    out += '}';
+    if (auto const filters = narrowing_arguments(op); document.size() > pricing::rules::assistant_result_bytes && !filters.empty()) {
+        out += R"(,{"type":"text","text":)";
+        render::append_json_string(
+            out, locale::say(lang, "mcp.large_result", {{"tokens", std::to_string(document.size() / pricing::rules::bytes_per_token)},
+                                                        {"filters", filters}}));
+        out += '}';
+    }
+    out += R"(],"structuredContent":)";
+    out += document;
+    out += R"(,"isError":false})";
+    return out;
 }
 
 // The language a tool's refusal is written in: its `lang` argument when that names one, else
@@ -57,17 +72,28 @@ locale::language asked_language(json::object const* arguments)
     return locale::parse_language(lang->get_string()).value_or(locale::language::en);
 }
 
-// The operation's document as an object, whichever way it was answered.
-std::optional<json::object> document_of(api::answer&& a, api::data_view const& data)
+// A document as the result holds it: an HTTP body ends its last line, a JSON value in a result does not.
+std::string_view without_final_newlines(std::string_view text)
 {
-    if (!a.json_text.empty())
-        return json::parse(a.json_text).as_object();
+    while (!text.empty() && text.back() == '\n')
+        text.remove_suffix(1);
+    return text;
+}
+
+// The operation's document as JSON text, whichever way it was answered: as written, as published, or
+// serialized once.
+std::optional<std::string> document_of(api::answer&& a, api::data_view const& data)
+{
+    if (!a.json_text.empty()) {
+        a.json_text.resize(without_final_newlines(a.json_text).size());
+        return std::move(a.json_text);
+    }
     if (!a.is_published())
-        return std::move(a.document);
+        return json::serialize(a.document);
     auto const doc = data.document(render::url_in(a.published_path, render::format::json, a.published_query));
     if (!doc)
         return std::nullopt;
-    return json::parse(doc->text).as_object();
+    return std::string(without_final_newlines(doc->text));
 }
 
 }
@@ -93,7 +119,7 @@ json::array const& tool_definitions()
     return list;
 }
 
-std::optional<json::object> call_tool(std::string_view name, json::object const* arguments, api::data_view const& data)
+std::optional<tool_result> call_tool(std::string_view name, json::object const* arguments, api::data_view const& data)
 {
     auto const* op = api::find_tool(name);
     if (!op)
@@ -101,17 +127,18 @@ std::optional<json::object> call_tool(std::string_view name, json::object const*
     auto const lang = asked_language(arguments);
     auto args = api::arguments::from_json(op->parameters(), arguments);
     if (!args)
-        return error_result(args.err().in(lang));
+        return tool_result{error_result(args.err().in(lang)), true};
     api::request request{data, args.value()};
     auto result = api::call(*op, request);
     if (!result)
-        return error_result(result.err().in(lang));
+        return tool_result{error_result(result.err().in(lang)), true};
     auto document = document_of(std::move(result).value(), data);
     if (!document)
-        return error_result(lang == locale::language::fr
-                                ? "ce document n’est pas encore publié\u202F; réessayez après la prochaine publication"
-                                : "this document is not published yet; try again after the next publication");
-    return document_result(std::move(*document), *op, lang);
+        return tool_result{error_result(lang == locale::language::fr
+                                            ? "ce document n’est pas encore publié\u202F; réessayez après la prochaine publication"
+                                            : "this document is not published yet; try again after the next publication"),
+                           true};
+    return tool_result{document_result(*document, *op, lang), false};
 }
 
 }

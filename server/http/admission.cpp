@@ -151,6 +151,7 @@ answer answer_request(connection_shared& shared, std::shared_ptr<const snapshot:
                         std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now()),
                         shared.options.max_snapshot_age, shared.options.mcp_policy, shared.snapshots.checked_at(),
                         shared.snapshots.upstream(), shared.options.archive};
+    ctx.mcp_servers = &shared.mcp_servers;
     if (limited(shared, client))
         ctx.charge = [&shared, &req, &client](std::size_t count) -> std::optional<response> {
             auto const decision = shared.limiter->take(client, count);

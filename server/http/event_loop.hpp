@@ -6,6 +6,7 @@
 
 #include "server/http/server.hpp"
 #include "server/http/stored_answers.hpp"
+#include "server/mcp_bridge/snapshot_view.hpp"
 #include "server/ops/rate_limiter.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -58,6 +59,7 @@ struct connection_shared {
     std::atomic<std::uint64_t> body_bytes_reserved{0};  // of options.body_budget
     address_slots body_bytes_by_client{};               // of options.body_budget_per_address
     address_slots slots{};                              // for max_connections_per_address
+    mcp_bridge::server_cache mcp_servers{};             // POST /mcp: the MCP core of the snapshot in force
 };
 
 // What an event loop's sweep and shutdown need of a connection, whatever its stream.

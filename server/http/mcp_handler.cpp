@@ -70,11 +70,6 @@ std::optional<std::string_view> header(request const& req, std::string_view name
     return std::string_view(it->value());
 }
 
-mcp_bridge::server_cache& servers()
-{
-    static mcp_bridge::server_cache cache;
-    return cache;
-}
 
 // OPTIONS /mcp, once Host and Origin passed. With an Origin it is a browser's CORS preflight: 204
 // with the method and headers a page may use, cached by the browser for a day (the caller adds
@@ -129,8 +124,9 @@ response exchange(route_input& in)
             rate_limited = in.ctx.charge(messages - 1);
             return !rate_limited;
         };
-    auto const server = servers().get(in.ctx.snapshot);
-    auto const answer = server->handle(req.body(), context);
+    mcp_bridge::server_cache for_this_request;
+    auto const server = (in.ctx.mcp_servers ? *in.ctx.mcp_servers : for_this_request).get(in.ctx.snapshot);
+    auto answer = server->handle(req.body(), context);
     if (rate_limited)
         return std::move(*rate_limited);
     for (auto const& call : answer.tool_calls)
@@ -142,7 +138,7 @@ response exchange(route_input& in)
     res.set(beast_http::field::cache_control, "no-store");
     if (!answer.body.empty()) {
         res.set(beast_http::field::content_type, "application/json");
-        res.body() = answer.body;
+        res.body() = std::move(answer.body);
     }
     res.prepare_payload();
     return res;

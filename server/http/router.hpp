@@ -16,6 +16,10 @@
 #include <string_view>
 #include <vector>
 
+namespace lcg::mcp_bridge {
+class server_cache;
+}
+
 namespace lcg::http {
 
 namespace beast_http = boost::beast::http;
@@ -85,6 +89,9 @@ struct request_context {
     // its bucket lacks them: an MCP batch pays for each message beyond the request's own. Null where
     // the client is not limited. Called only while the request is being answered.
     std::function<std::optional<response>(std::size_t count)> charge{};
+    // The MCP server of each snapshot, built once per snapshot for every request that POSTs /mcp;
+    // null: a server is built for the request (tests that call the router directly).
+    mcp_bridge::server_cache* mcp_servers = nullptr;
 };
 
 // Sends a response that was not ready when the request was handled; callable from any thread, once.

@@ -1,5 +1,7 @@
 #include "fixture.hpp"
 
+#include "server/mcp_bridge/snapshot_view.hpp"
+
 #include "server/digest/digest.hpp"
 #include "server/tlog/entry.hpp"
 #include "server/tlog/note.hpp"
@@ -285,8 +287,10 @@ http::response fixture_request(std::string const& target, std::map<std::string, 
     req.set(http::beast_http::field::host, "127.0.0.1");
     for (auto const& [k, v] : headers)
         req.set(k, v);
+    static mcp_bridge::server_cache mcp_servers;  // as a server's connections share one
     http::request_context ctx{fixture_snapshot(), fixture_now()};
     ctx.archive = &fixture_archive();
+    ctx.mcp_servers = &mcp_servers;
     return http::handle(req, ctx);
 }
 

@@ -18,6 +18,10 @@
 #include <optional>
 #include <string>
 
+namespace lcg::ops {
+class metrics;
+}
+
 namespace lcg::archive {
 
 struct options {
@@ -32,6 +36,7 @@ struct options {
     // After a failed read, requests for what is not cached are refused at once for this long
     // instead of each trying the source again.
     std::chrono::milliseconds retry_after_failure{1000};
+    ops::metrics* metrics = nullptr;  // where a failed read is counted; null: logged only
 };
 
 // A page of a sheet's inputs, or why there is none: errc::unavailable when the source cannot be

@@ -59,7 +59,7 @@ archive::impl::value_result archive::impl::produce(source& from, request const& 
         }
         return unavailable(what.sheet, "nothing to read");
     } catch (std::exception const& e) {
-        ops::report_caught_exception("archive", "reading the inputs of " + pricing::to_string(what.sheet.week) + ": " +
+        ops::report_caught_exception(options_.metrics, "archive", "reading the inputs of " + pricing::to_string(what.sheet.week) + ": " +
                                                     e.what());
         return unavailable(what.sheet, "the archive could not be read");
     }

@@ -137,7 +137,7 @@ std::optional<response> admit(connection_shared& shared, request const& req, std
         auto const decision = shared.limiter->take(client);
         if (!decision.allowed) {
             route = route_pattern(req.target());
-            ops::metrics::instance().record_rate_limited();
+            shared.metrics.record_rate_limited();
             return too_many_requests(req, decision, shared.limiter->options());
         }
     }
@@ -152,12 +152,13 @@ answer answer_request(connection_shared& shared, std::shared_ptr<const snapshot:
                         shared.options.max_snapshot_age, shared.options.mcp_policy, shared.snapshots.checked_at(),
                         shared.snapshots.upstream(), shared.options.archive};
     ctx.mcp_servers = &shared.mcp_servers;
+    ctx.metrics = &shared.metrics;
     if (limited(shared, client))
         ctx.charge = [&shared, &req, &client](std::size_t count) -> std::optional<response> {
             auto const decision = shared.limiter->take(client, count);
             if (decision.allowed)
                 return std::nullopt;
-            ops::metrics::instance().record_rate_limited();
+            shared.metrics.record_rate_limited();
             auto const& options = shared.limiter->options();
             bool const never = static_cast<double>(count + 1) > options.burst;
             return too_many_requests(req, decision, options,
@@ -222,7 +223,7 @@ std::optional<response> hold_body(connection_shared& shared, beast_http::request
         return busy("too many request bodies are being received; retry shortly");
     }
     reserved.bytes = holds;
-    ops::metrics::instance().body_taken(more);
+    shared.metrics.body_taken(more);
     return std::nullopt;
 }
 
@@ -231,7 +232,7 @@ void release_body_budget(connection_shared& shared, body_reservation& reserved)
     if (reserved.bytes != 0) {
         shared.body_bytes_reserved.fetch_sub(reserved.bytes);
         shared.body_bytes_by_client.give_back(reserved.client, reserved.bytes);
-        ops::metrics::instance().body_given_back(reserved.bytes);
+        shared.metrics.body_given_back(reserved.bytes);
     }
     reserved = {};
 }

@@ -81,7 +81,7 @@ public:
         : stream_(std::move(stream)), loop_(home), shared_(home.shared), slot_taken_(slot_taken)
     {
         peer_ = transport<Stream>::peer(stream_);
-        ops::metrics::instance().connection_opened();
+        shared_.metrics.connection_opened();
         shared_.live_connections.fetch_add(1, std::memory_order_relaxed);
     }
     ~connection() override
@@ -90,7 +90,7 @@ public:
         if (slot_taken_)
             shared_.slots.give_back(peer_);
         loop_.connections.erase(this);
-        ops::metrics::instance().connection_closed();
+        shared_.metrics.connection_closed();
         shared_.live_connections.fetch_sub(1, std::memory_order_relaxed);
     }
 

@@ -172,7 +172,7 @@ inline void connection<Stream>::record(request const& req, std::string_view rout
                                        steady::time_point started, bool in_parts)
 {
     auto const took = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - started);
-    ops::metrics::instance().record_request(route, status, took);
+    shared_.metrics.record_request(route, status, took);
     if (shared_.options.log_every == 0 ||
         shared_.request_counter.fetch_add(1, std::memory_order_relaxed) % shared_.options.log_every != 0)
         return;
@@ -212,7 +212,7 @@ inline void connection<Stream>::reply_refused(response res, std::string_view why
     busy_ = true;
     res.keep_alive(false);
     linger_ = true;
-    ops::metrics::instance().record_request(why, res.result_int(), steady::duration::zero());
+    shared_.metrics.record_request(why, res.result_int(), steady::duration::zero());
     bool const head = parser_ && parser_->is_header_done() && parser_->get().method() == beast_http::verb::head;
     // What was received of a refused body is let go now, not when the lingering ends.
     if (parser_)

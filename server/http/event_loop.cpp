@@ -72,7 +72,7 @@ void event_loop::close_longest_idle()
         }
     if (!longest)
         return;
-    ops::metrics::instance().record_evicted_connection();
+    shared.metrics.record_evicted_connection();
     longest->close_when_idle();
 }
 

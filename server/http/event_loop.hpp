@@ -7,6 +7,7 @@
 #include "server/http/server.hpp"
 #include "server/http/stored_answers.hpp"
 #include "server/mcp_bridge/snapshot_view.hpp"
+#include "server/ops/metrics.hpp"
 #include "server/ops/rate_limiter.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -53,6 +54,7 @@ private:
 struct connection_shared {
     server_options options;
     snapshot::holder const& snapshots;
+    ops::metrics& metrics;
     std::optional<ops::rate_limiter> limiter;
     std::atomic<std::uint64_t> request_counter{0};
     std::atomic<long> live_connections{0};

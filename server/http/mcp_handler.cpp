@@ -129,10 +129,11 @@ response exchange(route_input& in)
     auto answer = server->handle(req.body(), context);
     if (rate_limited)
         return std::move(*rate_limited);
-    for (auto const& call : answer.tool_calls)
-        ops::metrics::instance().record_mcp_call(call.tool, std::string(call.outcome));
+    if (in.ctx.metrics)
+        for (auto const& call : answer.tool_calls)
+            in.ctx.metrics->record_mcp_call(call.tool, std::string(call.outcome));
     for (auto const& failure : answer.failures)
-        ops::report_caught_exception("mcp", failure);
+        ops::report_caught_exception(in.ctx.metrics, "mcp", failure);
 
     auto res = base_response(req, mcp_status(answer));
     res.set(beast_http::field::cache_control, "no-store");

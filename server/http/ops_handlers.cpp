@@ -48,11 +48,13 @@ std::string archive_metrics(archive::archive::figures const& f)
 
 response handle_metrics(route_input& in)
 {
+    if (!in.ctx.metrics)
+        return problem(in.req, beast_http::status::not_found, "this server keeps no counters");
     double const age = in.ctx.snapshot ? static_cast<double>((in.ctx.now - in.ctx.snapshot->built_at).count()) : -1.0;
     auto res = base_response(in.req, beast_http::status::ok);
     res.set(beast_http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
     res.set(beast_http::field::cache_control, "no-store");
-    res.body() = ops::metrics::instance().render(age) + (in.ctx.archive ? archive_metrics(in.ctx.archive->measure()) : "");
+    res.body() = in.ctx.metrics->render(age) + (in.ctx.archive ? archive_metrics(in.ctx.archive->measure()) : "");
     res.prepare_payload();
     return res;
 }

@@ -397,7 +397,7 @@ answer handle_deferrable(request const& req, request_context const& ctx, std::st
     } catch (std::exception const& e) {
         if (route)
             *route = matched;
-        ops::report_caught_exception("http", std::string(req.method_string()) + " " + std::string(matched) + ": " +
+        ops::report_caught_exception(ctx.metrics, "http", std::string(req.method_string()) + " " + std::string(matched) + ": " +
                                                  e.what());
         return problem(req, beast_http::status::internal_server_error, "the server failed to answer this request");
     }

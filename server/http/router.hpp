@@ -3,6 +3,7 @@
 #include "server/archive/archive.hpp"
 #include "server/http/mcp_access.hpp"
 #include "server/http/payload.hpp"
+#include "server/ops/metrics.hpp"
 #include "server/snapshot/snapshot.hpp"
 
 #include <boost/beast/http/message.hpp>
@@ -92,6 +93,9 @@ struct request_context {
     // The MCP server of each snapshot, built once per snapshot for every request that POSTs /mcp;
     // null: a server is built for the request (tests that call the router directly).
     mcp_bridge::server_cache* mcp_servers = nullptr;
+    // The server's counters (/metrics shows them); null where nothing counts (tests that call the
+    // router directly: /metrics is then 404).
+    ops::metrics* metrics = nullptr;
 };
 
 // Sends a response that was not ready when the request was handled; callable from any thread, once.

@@ -26,8 +26,8 @@ using acceptor_type = asio::basic_socket_acceptor<tcp, loop_executor>;
 }
 
 struct server::impl {
-    impl(server_options o, snapshot::holder const& s)
-        : shared{std::move(o), s, {}, {}, {}}, loops(make_loops(shared)), acceptor(loops.front()->ioc),
+    impl(server_options o, snapshot::holder const& s, ops::metrics& m)
+        : shared{std::move(o), s, m, {}, {}, {}}, loops(make_loops(shared)), acceptor(loops.front()->ioc),
           signals(signal_ioc, SIGINT, SIGTERM), drain_timer(loops.front()->ioc)
     {
         if (shared.options.rate_limit)
@@ -62,7 +62,7 @@ struct server::impl {
                 // A trusted proxy carries many clients: only other addresses are held to their share.
                 std::string const peer = transport<tcp_socket>::peer(socket);
                 bool const counted = !is_trusted_proxy(peer, shared.options.trusted_proxies);
-                if (static_cast<std::size_t>(ops::metrics::instance().open_connections()) >=
+                if (static_cast<std::size_t>(shared.metrics.open_connections()) >=
                     shared.options.max_connections)
                     refuse(std::move(socket));
                 else if (counted && !shared.slots.take(peer, per_address_cap(shared.options)))
@@ -84,13 +84,13 @@ struct server::impl {
 
     bool crowded() const
     {
-        auto const open = static_cast<std::size_t>(ops::metrics::instance().open_connections());
+        auto const open = static_cast<std::size_t>(shared.metrics.open_connections());
         return open * 100 >= shared.options.max_connections * shared.options.crowded_percent;
     }
 
     void refuse(tcp_socket socket)
     {
-        ops::metrics::instance().record_rejected_connection();
+        shared.metrics.record_rejected_connection();
         auto s = std::make_shared<tcp_socket>(std::move(socket));
         asio::async_write(*s, asio::buffer(busy_connection_answer()), [s](beast::error_code, std::size_t) {
             beast::error_code ec;
@@ -141,8 +141,8 @@ struct server::impl {
     steady::time_point drain_deadline;
 };
 
-server::server(server_options options, snapshot::holder const& snapshots)
-    : impl_(std::make_unique<impl>(std::move(options), snapshots))
+server::server(server_options options, snapshot::holder const& snapshots, ops::metrics& metrics)
+    : impl_(std::make_unique<impl>(std::move(options), snapshots, metrics))
 {
 }
 

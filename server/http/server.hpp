@@ -3,6 +3,7 @@
 #include "server/archive/archive.hpp"
 #include "server/http/mcp_access.hpp"
 #include "server/http/stored_answers.hpp"
+#include "server/ops/metrics.hpp"
 #include "server/ops/rate_limiter.hpp"
 #include "server/snapshot/snapshot.hpp"
 
@@ -63,7 +64,8 @@ struct server_options {
 // finish (up to drain_timeout) and make run() return.
 class server {
 public:
-    server(server_options options, snapshot::holder const& snapshots);
+    // Its counters go to `metrics`, which /metrics shows and which must outlive it.
+    server(server_options options, snapshot::holder const& snapshots, ops::metrics& metrics);
     ~server();
 
     unsigned short port() const;  // the bound port, known after construction

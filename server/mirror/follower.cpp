@@ -22,8 +22,8 @@ std::string summary(snapshot::snapshot const& s)
 
 }
 
-follower::follower(upstream& source, snapshot::holder& target, seconds interval, std::ostream& log)
-    : source_(source), target_(target), interval_(interval), log_(log)
+follower::follower(upstream& source, snapshot::holder& target, seconds interval, std::ostream& log, ops::metrics* metrics)
+    : source_(source), target_(target), interval_(interval), metrics_(metrics), log_(log)
 {
 }
 
@@ -50,7 +50,8 @@ bool follower::follow_once()
         // The status first: a reader who sees the new snapshot also sees that it was accepted.
         target_.set_upstream(status);
         target_.set(next.snapshot);
-        ops::metrics::instance().record_snapshot_reload();
+        if (metrics_)
+            metrics_->record_snapshot_reload();
         if (next.changed)
             log_event("upstream_accepted", summary(*next.snapshot));
         accepted = true;

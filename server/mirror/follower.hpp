@@ -9,6 +9,10 @@
 #include <string_view>
 #include <thread>
 
+namespace lcg::ops {
+class metrics;
+}
+
 namespace lcg::mirror {
 
 // Keeps `target` following an upstream on a thread of its own, as the refresher does from
@@ -18,7 +22,9 @@ namespace lcg::mirror {
 // target.upstream(), which /readyz shows.
 class follower {
 public:
-    follower(upstream& source, snapshot::holder& target, std::chrono::seconds interval, std::ostream& log = std::cout);
+    // Reloads are counted in `metrics` (null: a command that shows no counters).
+    follower(upstream& source, snapshot::holder& target, std::chrono::seconds interval, std::ostream& log = std::cout,
+             ops::metrics* metrics = nullptr);
     ~follower();
 
     // One attempt now, on the calling thread: true when the upstream's state was accepted.
@@ -33,6 +39,7 @@ private:
     upstream& source_;
     snapshot::holder& target_;
     std::chrono::seconds interval_;
+    ops::metrics* metrics_;
     std::ostream& log_;
     std::atomic<bool> stopping_{false};
     std::thread thread_;

@@ -28,21 +28,16 @@ std::string label(std::string_view value)
 
 }
 
-metrics& metrics::instance()
-{
-    static metrics m;
-    return m;
-}
-
 void metrics::record_caught_exception(std::string_view where)
 {
     std::lock_guard lock(mutex_);
     ++caught_exceptions_[where];
 }
 
-void report_caught_exception(std::string_view where, std::string_view detail)
+void report_caught_exception(metrics* counted, std::string_view where, std::string_view detail)
 {
-    metrics::instance().record_caught_exception(where);
+    if (counted)
+        counted->record_caught_exception(where);
     std::string line = boost::json::serialize(
         boost::json::object{{"event", "caught_exception"}, {"where", where}, {"detail", detail}});
     line += '\n';

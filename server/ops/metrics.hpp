@@ -13,11 +13,12 @@
 
 namespace lcg::ops {
 
-// Process-wide counters exposed at /metrics in the Prometheus text format. Recording is cheap
-// (atomics, or one short lock for labelled counters); rendering happens only on a scrape.
+// A server's counters, exposed at /metrics in the Prometheus text format. Recording is cheap
+// (atomics, or one short lock for labelled counters); rendering happens only on a scrape. The
+// serve command owns one and hands it to what records: the HTTP server (its connections' shared
+// state and each request's context), the snapshot refresher or the mirror's follower, the archive.
 class metrics {
 public:
-    static metrics& instance();
 
     // `route` is a label with static storage (a route pattern): it is kept, not copied.
     void record_request(std::string_view route, int status, std::chrono::nanoseconds latency);
@@ -70,7 +71,8 @@ void write_sample(std::ostream& out, std::string_view name, std::string_view typ
 // An exception caught while answering (`where`: "http", "mcp"): one JSON line in the process's log
 // (process_log(): standard output, or standard error under mcp on stdio;
 // {"event":"caught_exception","where":…,"detail":…}) and one more in
-// lowcostgpu_caught_exceptions_total{where}. The client got a 500 or a -32603 without internals.
-void report_caught_exception(std::string_view where, std::string_view detail);
+// lowcostgpu_caught_exceptions_total{where} of `counted` (null: where nothing counts, a test that
+// calls the router directly). The client got a 500 or a -32603 without internals.
+void report_caught_exception(metrics* counted, std::string_view where, std::string_view detail);
 
 }

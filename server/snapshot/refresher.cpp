@@ -79,9 +79,9 @@ std::shared_ptr<const snapshot> load_once(std::string const& database_url, insta
 }
 
 refresher::refresher(std::string database_url, holder& target, std::chrono::seconds poll_interval, std::ostream& log,
-                     instance_facts self)
+                     instance_facts self, ops::metrics* metrics)
     : database_url_(std::move(database_url)), target_(target), poll_interval_(poll_interval), log_(log),
-      self_(std::move(self))
+      self_(std::move(self)), metrics_(metrics)
 {
 }
 
@@ -142,7 +142,8 @@ void refresher::loop()
         db->check();
         answered();
         // Counted before it is served: whoever sees the new snapshot also sees it counted.
-        ops::metrics::instance().record_snapshot_reload();
+        if (metrics_)
+            metrics_->record_snapshot_reload();
         replace_snapshot(target_, std::move(next));
         return "rebuilt in " + std::to_string(duration_cast<milliseconds>(steady_clock::now() - started).count()) + " ms";
     };
@@ -171,7 +172,8 @@ void refresher::loop()
             }
         } catch (std::exception const& e) {
             db.reset();
-            ops::metrics::instance().record_database_error();
+            if (metrics_)
+                metrics_->record_database_error();
             log_event("database_error", e.what());
             for (auto waited = milliseconds(0); waited < backoff && !stopping_; waited += milliseconds(50))
                 std::this_thread::sleep_for(milliseconds(50));

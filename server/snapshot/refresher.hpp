@@ -8,6 +8,10 @@
 #include <string>
 #include <thread>
 
+namespace lcg::ops {
+class metrics;
+}
+
 namespace lcg::snapshot {
 
 // Keeps `holder` current from PostgreSQL on a thread of its own, so no request ever waits on the
@@ -21,9 +25,10 @@ class refresher {
 public:
     // Its log lines (JSON, one per event) go to `log`: standard error when standard output carries
     // a protocol (`lowcostgpu mcp`).
-    // `self` is what every snapshot says of this instance.
+    // `self` is what every snapshot says of this instance. Reloads and database errors are counted
+    // in `metrics` (null: a command that shows no counters).
     refresher(std::string database_url, holder& target, std::chrono::seconds poll_interval,
-              std::ostream& log = std::cout, instance_facts self = {});
+              std::ostream& log = std::cout, instance_facts self = {}, ops::metrics* metrics = nullptr);
     ~refresher();
 
     void start();
@@ -38,6 +43,7 @@ private:
     std::chrono::seconds poll_interval_;
     std::ostream& log_;
     instance_facts self_;
+    ops::metrics* metrics_;
     std::atomic<bool> stopping_{false};
     std::thread thread_;
 };

@@ -46,7 +46,7 @@ using http::beast_http::status;
 class wire {
 public:
     explicit wire(http::server_options options = {})
-        : shared_{std::move(options), holder_, {}, {}, {}, {}, {}}, loop_(shared_), client_(loop_.ioc)
+        : shared_{std::move(options), holder_, metrics_, {}, {}, {}, {}, {}}, loop_(shared_), client_(loop_.ioc)
     {
         holder_.set(testing::fixture_snapshot());
         http::beast::test::stream server_end(loop_.ioc);
@@ -118,6 +118,7 @@ private:
     }
 
     snapshot::holder holder_;
+    ops::metrics metrics_;
     http::connection_shared shared_;
     http::event_loop loop_;
     http::beast::test::stream client_;
@@ -478,7 +479,7 @@ namespace {
 class loopback_wire {
 public:
     explicit loopback_wire(std::shared_ptr<const snapshot::snapshot> snap = testing::fixture_snapshot())
-        : shared_{{}, holder_, {}, {}, {}, {}, {}}, loop_(shared_), client_(io_)
+        : shared_{{}, holder_, metrics_, {}, {}, {}, {}, {}}, loop_(shared_), client_(io_)
     {
         holder_.set(std::move(snap));
         http::asio::ip::tcp::acceptor acceptor(loop_.ioc, {http::asio::ip::make_address("127.0.0.1"), 0});
@@ -519,6 +520,7 @@ public:
 
 private:
     snapshot::holder holder_;
+    ops::metrics metrics_;
     http::connection_shared shared_;
     http::event_loop loop_;
     http::asio::io_context io_;

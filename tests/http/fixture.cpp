@@ -280,6 +280,12 @@ archive::archive& fixture_archive()
     return inputs;
 }
 
+ops::metrics& fixture_metrics()
+{
+    static ops::metrics counters;
+    return counters;
+}
+
 http::response fixture_request(std::string const& target, std::map<std::string, std::string> const& headers,
                                http::beast_http::verb method)
 {
@@ -291,6 +297,7 @@ http::response fixture_request(std::string const& target, std::map<std::string, 
     http::request_context ctx{fixture_snapshot(), fixture_now()};
     ctx.archive = &fixture_archive();
     ctx.mcp_servers = &mcp_servers;
+    ctx.metrics = &fixture_metrics();
     return http::handle(req, ctx);
 }
 

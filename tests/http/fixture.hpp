@@ -44,6 +44,9 @@ archive::source_factory text_sources(csv_of_sheet csv_of, std::size_t chunk_byte
 inline constexpr std::size_t fixture_chunk_bytes = 512;
 archive::archive& fixture_archive();
 
+// The counters of the requests fixture_request makes (one set per test process, as a server has one).
+ops::metrics& fixture_metrics();
+
 // GET (or `method`) `target` with `headers` through http::handle on the fixture snapshot.
 http::response fixture_request(std::string const& target, std::map<std::string, std::string> const& headers = {},
                                http::beast_http::verb method = http::beast_http::verb::get);

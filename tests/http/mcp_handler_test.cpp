@@ -39,6 +39,7 @@ http::response mcp(bh::verb method, std::map<std::string, std::string> const& he
     }
     http::request_context ctx{fixture_snapshot(), fixture_now()};
     ctx.mcp_policy = std::move(policy);
+    ctx.metrics = &fixture_metrics();
     return http::handle(req, ctx);
 }
 
@@ -228,7 +229,7 @@ TEST_CASE("the read API is public to every origin: preflight answered, the heade
 TEST_CASE("POST /mcp feeds the MCP call counter of /metrics, by tool and outcome")
 {
     auto const count = [](std::string const& series) {
-        std::string const text = ops::metrics::instance().render(0);
+        std::string const text = fixture_metrics().render(0);
         auto const at = text.find(series + " ");
         return at == std::string::npos ? 0L : std::stol(text.substr(at + series.size() + 1));
     };
@@ -249,14 +250,14 @@ TEST_CASE("POST /mcp feeds the MCP call counter of /metrics, by tool and outcome
 TEST_CASE("a caught exception is logged as JSON and counted in /metrics")
 {
     auto const count = [] {
-        std::string const text = ops::metrics::instance().render(0);
+        std::string const text = fixture_metrics().render(0);
         std::string const series = R"(lowcostgpu_caught_exceptions_total{where="http"} )";
         auto const at = text.find(series);
         REQUIRE(at != std::string::npos);  // shown from the start, at 0
         return std::stol(text.substr(at + series.size()));
     };
     long const before = count();
-    ops::report_caught_exception("http", "GET /v1/prices: something unforeseen");
+    ops::report_caught_exception(&fixture_metrics(), "http", "GET /v1/prices: something unforeseen");
     CHECK(count() == before + 1);
 }
 
@@ -273,6 +274,7 @@ http::response card_request(std::string const& host, std::map<std::string, std::
         req.set(k, v);
     http::request_context ctx{fixture_snapshot(), fixture_now()};
     ctx.mcp_policy = std::move(policy);
+    ctx.metrics = &fixture_metrics();
     return http::handle(req, ctx);
 }
 

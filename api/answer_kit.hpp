@@ -10,7 +10,6 @@
 
 #include <string>
 #include <string_view>
-#include <variant>
 
 namespace lcg::api::kit {
 

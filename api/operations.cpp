@@ -2,16 +2,13 @@
 // answers it. The HTTP router, the MCP tools, the schemas and the server card are built from it.
 #include "api/answer_kit.hpp"
 
-#include "render/views.hpp"
 #include "render/language.hpp"
+#include "render/views.hpp"
 
 #include "locale/language.hpp"
 
-#include "pricing/utf8.hpp"
-
 #include <algorithm>
 #include <array>
-#include <variant>
 
 namespace lcg::api {
 

@@ -1,5 +1,7 @@
 #include "glossary/search.hpp"
 
+#include "locale/folding.hpp"
+
 #include "glossary/text.hpp"
 
 #include "pricing/rules.hpp"
@@ -159,7 +161,7 @@ std::vector<std::string> suggest(document const& doc, std::string_view unknown, 
 
 std::optional<named_entry> lookup(document const& doc, std::string_view text, document const* other)
 {
-    std::string const folded = fold(text);
+    std::string const folded = locale::fold(text);
     if (doc.find_term(folded) || doc.find_question(folded))
         return named_entry{folded};
     auto const wanted = words(text);

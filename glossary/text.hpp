@@ -6,15 +6,9 @@
 #include <string_view>
 #include <vector>
 
-// Text helpers of the glossary: accent folding for search, words, sentences, edit distance.
+// Text helpers of the glossary: words, sentences, edit distance (folding is locale::fold).
 // UTF-8 in, UTF-8 out; an invalid byte is kept as it is and never stops the scan.
 namespace lcg::glossary {
-
-// Lower case with Latin accents and ligatures removed, for comparing what people type with what
-// the content says: "Clé API" → "cle api", "Œuvre" → "oeuvre", "ß" → "ss". Typographic apostrophes
-// and quotes become ASCII ones and no-break spaces become spaces. Covers ASCII, Latin-1 and
-// Latin Extended-A; any other code point is kept unchanged.
-std::string fold(std::string_view utf8);
 
 // The words of fold(utf8): maximal runs of ASCII letters and digits ("GPU-heure" → gpu, heure).
 std::vector<std::string> words(std::string_view utf8);

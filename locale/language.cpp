@@ -1,6 +1,6 @@
 #include "locale/language.hpp"
 
-#include "pricing/quantity.hpp"
+#include "locale/folding.hpp"
 
 #include <string>
 
@@ -36,7 +36,7 @@ std::string_view to_string(language lang)
 
 std::optional<language> parse_language(std::string_view text)
 {
-    std::string const folded = pricing::ascii_lower(text);
+    std::string const folded = fold(text);
     for (language lang : all_languages)
         if (folded == to_string(lang))
             return lang;

@@ -81,9 +81,9 @@ reply resources_list(server_state const& s, request const& r)
         return fail(r, invalid_params("resources/list params.cursor must be a string, a previous page's nextCursor"));
     auto page = resources_page(*s.data, cursor && cursor->is_string() ? std::optional<std::string_view>(cursor->get_string())
                                                                       : std::nullopt);
-    if (auto const* f = std::get_if<failure>(&page))
-        return fail(r, *f);
-    return answer(s, r, std::move(std::get<json::object>(page)), true);
+    if (!page)
+        return fail(r, page.err());
+    return answer(s, r, page.value(), true);
 }
 
 reply resources_templates_list(server_state const& s, request const& r)
@@ -97,9 +97,9 @@ reply resources_read(server_state const& s, request const& r)
     if (!uri)
         return fail(r, invalid_params("resources/read needs params.uri, a lowcostgpu:// URI"));
     auto contents = read_resource(*uri, *s.data, r.modern);
-    if (auto const* f = std::get_if<failure>(&contents))
-        return fail(r, *f);
-    return answer(s, r, {{"contents", std::move(std::get<0>(contents))}}, true);
+    if (!contents)
+        return fail(r, contents.err());
+    return answer(s, r, {{"contents", std::move(contents.value())}}, true);
 }
 
 // resources/subscribe and resources/unsubscribe. Subscriptions live in the stdio session
@@ -112,8 +112,8 @@ reply resources_subscription(server_state const& s, request const& r)
         return fail(r, invalid_params(std::string(r.method) + " needs params.uri, a lowcostgpu:// URI"));
     bool const subscribe = r.method == "resources/subscribe";
     if (subscribe)
-        if (auto contents = read_resource(*uri, *s.data, r.modern); auto const* f = std::get_if<failure>(&contents))
-            return fail(r, *f);
+        if (auto contents = read_resource(*uri, *s.data, r.modern); !contents)
+            return fail(r, contents.err());
     // Leaving a resource that no longer resolves (a model dropped from the catalog) goes by its
     // spelling, which is the key it was kept under if it was canonical then.
     auto canonical = canonical_uri(*uri, *s.data).value_or(std::string(*uri));
@@ -136,9 +136,9 @@ reply prompts_get(server_state const& s, request const& r)
         arguments = &a->get_object();
     }
     auto result = get_prompt(*name, arguments, *s.data);
-    if (auto const* f = std::get_if<failure>(&result))
-        return fail(r, *f);
-    return answer(s, r, std::move(std::get<0>(result)), false);
+    if (!result)
+        return fail(r, result.err());
+    return answer(s, r, result.value(), false);
 }
 
 reply completion_complete(server_state const& s, request const& r)
@@ -146,9 +146,9 @@ reply completion_complete(server_state const& s, request const& r)
     if (!r.params)
         return fail(r, invalid_params("completion/complete needs params.ref and params.argument"));
     auto result = complete(*r.params, *s.data);
-    if (auto const* f = std::get_if<failure>(&result))
-        return fail(r, *f);
-    return answer(s, r, {{"completion", std::move(std::get<0>(result))}}, false);
+    if (!result)
+        return fail(r, result.err());
+    return answer(s, r, {{"completion", std::move(result.value())}}, false);
 }
 
 // The eras a method is served in: both, or the legacy revisions alone (their lifecycle methods,

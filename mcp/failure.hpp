@@ -1,5 +1,7 @@
 #pragma once
 
+#include "pricing/outcome.hpp"
+
 #include "pricing/utf8.hpp"
 
 #include <boost/json/value.hpp>
@@ -45,8 +47,8 @@ inline failure too_large() { return {error_code::invalid_request, "the message i
 // What a message quotes of a client's text: its first 64 bytes, cut between characters.
 inline std::string limited(std::string_view text) { return std::string(pricing::utf8_prefix(text, 64)); }
 
-// A result object or the error that replaces it.
+// A result object or the error that replaces it (the code base's one result type).
 template <class T>
-using result_or_failure = std::variant<T, failure>;
+using result_or_failure = pricing::outcome<T, failure>;
 
 }

@@ -69,7 +69,7 @@ json::array const& prompt_list()
 }
 
 result_or_failure<json::object> get_prompt(std::string_view name, json::object const* arguments,
-                                           data_view const& data)
+                                           api::data_view const& data)
 {
     prompt_arguments const args{arguments};
     auto const week = data.current_sheet() ? pricing::to_string(data.current_sheet()->week) : std::string("this week");
@@ -78,11 +78,11 @@ result_or_failure<json::object> get_prompt(std::string_view name, json::object c
         auto hours = args.get("hours", false);
         auto tier = args.get("tier", false);
         for (auto* a : {&workload, &hours, &tier})
-            if (auto const* f = std::get_if<failure>(a))
-                return *f;
-        auto const& w = *std::get<0>(workload);
-        auto const& h = std::get<0>(hours);
-        auto const& t = std::get<0>(tier);
+            if (!*a)
+                return a->err();
+        auto const& w = *workload.value();
+        auto const& h = hours.value();
+        auto const& t = tier.value();
         std::string text = "I need GPUs on LowCostGPU for this workload: " + w + ".";
         if (h)
             text += " It runs for " + *h + " hours.";
@@ -100,12 +100,12 @@ result_or_failure<json::object> get_prompt(std::string_view name, json::object c
         auto gpus = args.get("gpus", false);
         auto storage = args.get("storage_gb", false);
         for (auto* a : {&gpu, &hours, &gpus, &storage})
-            if (auto const* f = std::get_if<failure>(a))
-                return *f;
-        auto const& g = *std::get<0>(gpu);
-        auto const& h = *std::get<0>(hours);
-        auto const& n = std::get<0>(gpus);
-        auto const& s = std::get<0>(storage);
+            if (!*a)
+                return a->err();
+        auto const& g = *gpu.value();
+        auto const& h = *hours.value();
+        auto const& n = gpus.value();
+        auto const& s = storage.value();
         std::string call = "gpu=" + g + ", hours=" + h + (n ? ", gpus=" + *n : std::string()) +
                            (s ? ", storage_gb=" + *s : std::string());
         std::string text = "Estimate a training run on LowCostGPU: " + (n ? *n + " × " : std::string()) + g + " for " + h +
@@ -119,10 +119,10 @@ result_or_failure<json::object> get_prompt(std::string_view name, json::object c
         auto term = args.get("term", false);
         auto lang = args.get("lang", false);
         for (auto* a : {&term, &lang})
-            if (auto const* f = std::get_if<failure>(a))
-                return *f;
-        auto const& t = std::get<0>(term);
-        auto const& l = std::get<0>(lang);
+            if (!*a)
+                return a->err();
+        auto const& t = term.value();
+        auto const& l = lang.value();
         if (l && *l != "en" && *l != "fr")
             return invalid_params("argument 'lang' must be en or fr");
         bool const fr = l && *l == "fr";
@@ -146,7 +146,7 @@ result_or_failure<json::object> get_prompt(std::string_view name, json::object c
                           "; prompts/list names choose_gpu, estimate_training_run and explain_pricing");
 }
 
-result_or_failure<json::object> complete(json::object const& params, data_view const& data)
+result_or_failure<json::object> complete(json::object const& params, api::data_view const& data)
 {
     auto const* ref = params.if_contains("ref");
     auto const* argument = params.if_contains("argument");

@@ -17,12 +17,12 @@ boost::json::array const& prompt_list();
 // The GetPromptResult of `name` (description and messages), or -32602 for an unknown prompt or a
 // missing or malformed argument.
 result_or_failure<boost::json::object> get_prompt(std::string_view name, boost::json::object const* arguments,
-                                                  data_view const& data);
+                                                  api::data_view const& data);
 
 // The CompleteResult's "completion" for params {ref, argument}: GPU ids, tiers, languages,
 // glossary slugs or weeks that start with (then contain) the value typed, case ignored, at most 100.
 // An argument that a known prompt or resource does not take completes to nothing. -32602 when
 // params are malformed or name a prompt, resource or resource template this server does not have.
-result_or_failure<boost::json::object> complete(boost::json::object const& params, data_view const& data);
+result_or_failure<boost::json::object> complete(boost::json::object const& params, api::data_view const& data);
 
 }

@@ -88,7 +88,7 @@ json::object listed(std::string uri, std::string name, std::string title)
     return {{"uri", std::move(uri)}, {"name", std::move(name)}, {"title", std::move(title)}, {"mimeType", "text/markdown"}};
 }
 
-json::array every_resource(data_view const& data)
+json::array every_resource(api::data_view const& data)
 {
     json::array out = resource_list();
     if (auto const* doc = data.glossary(locale::language::en)) {
@@ -125,7 +125,7 @@ std::optional<std::size_t> offset_of(std::string_view cursor, std::size_t size)
 
 }
 
-result_or_failure<json::object> resources_page(data_view const& data, std::optional<std::string_view> cursor)
+result_or_failure<json::object> resources_page(api::data_view const& data, std::optional<std::string_view> cursor)
 {
     json::array all = every_resource(data);
     std::size_t from = 0;
@@ -144,7 +144,7 @@ result_or_failure<json::object> resources_page(data_view const& data, std::optio
     return out;
 }
 
-std::vector<std::string> published_weeks(data_view const& data)
+std::vector<std::string> published_weeks(api::data_view const& data)
 {
     std::vector<std::string> weeks;
     auto const sheets = data.sheets();
@@ -163,7 +163,7 @@ struct located {
     std::string canonical;
 };
 
-result_or_failure<located> locate(std::string_view uri, data_view const& data, bool modern)
+result_or_failure<located> locate(std::string_view uri, api::data_view const& data, bool modern)
 {
     if (!uri.starts_with(scheme))
         return not_found(uri, "no resource at that URI; resources/list and resources/templates/list name them", modern);
@@ -233,12 +233,12 @@ result_or_failure<located> locate(std::string_view uri, data_view const& data, b
 
 }
 
-result_or_failure<json::array> read_resource(std::string_view uri, data_view const& data, bool modern)
+result_or_failure<json::array> read_resource(std::string_view uri, api::data_view const& data, bool modern)
 {
     auto found = locate(uri, data, modern);
-    if (auto const* f = std::get_if<failure>(&found))
-        return *f;
-    auto const& where = std::get<located>(found);
+    if (!found)
+        return found.err();
+    auto const& where = *found;
     json::array contents;
     for (auto const f : {render::format::markdown, render::format::json})
         if (auto const doc = data.document(render::url_in(where.path_of_document, f, where.query)))
@@ -248,12 +248,12 @@ result_or_failure<json::array> read_resource(std::string_view uri, data_view con
     return contents;
 }
 
-std::optional<std::string> canonical_uri(std::string_view uri, data_view const& data)
+std::optional<std::string> canonical_uri(std::string_view uri, api::data_view const& data)
 {
     auto found = locate(uri, data, false);
-    if (auto* l = std::get_if<located>(&found))
-        return std::move(l->canonical);
-    return std::nullopt;
+    if (!found)
+        return std::nullopt;
+    return std::move(found.value().canonical);
 }
 
 }

@@ -25,16 +25,16 @@ boost::json::array const& resource_templates();
 // list that grows with the glossary, the catalog and every week. At most rules::mcp_page_size
 // from `cursor` (a previous page's nextCursor; none: the first page), with "nextCursor" when more
 // follow. A cursor this server did not give, or past the end, is -32602.
-result_or_failure<boost::json::object> resources_page(data_view const& data, std::optional<std::string_view> cursor);
+result_or_failure<boost::json::object> resources_page(api::data_view const& data, std::optional<std::string_view> cursor);
 
 // The contents of `uri`, or -32002 / -32602 (as `modern` says) when nothing is there.
-result_or_failure<boost::json::array> read_resource(std::string_view uri, data_view const& data, bool modern);
+result_or_failure<boost::json::array> read_resource(std::string_view uri, api::data_view const& data, bool modern);
 
 // The URI as resources/list and the templates spell the resource `uri` names ("lowcostgpu://gpus/H100
 // SXM" is lowcostgpu://gpus/h100-sxm), which every spelling of it shares; none when it names none.
-std::optional<std::string> canonical_uri(std::string_view uri, data_view const& data);
+std::optional<std::string> canonical_uri(std::string_view uri, api::data_view const& data);
 
 // The weeks of the published sheets, newest first ("2026-W49").
-std::vector<std::string> published_weeks(data_view const& data);
+std::vector<std::string> published_weeks(api::data_view const& data);
 
 }

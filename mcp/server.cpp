@@ -234,9 +234,9 @@ reply server::impl::handle_one(json::value const& message, duplicate_key const* 
         return invalid("invalid request: initialize must be sent alone, not in a batch");
 
     auto const negotiated = negotiate(method, params, context);
-    if (auto const* f = std::get_if<failure>(&negotiated))
-        return refused(rid, *f);
-    bool const modern = std::get<era>(negotiated) == era::modern;
+    if (!negotiated)
+        return refused(rid, negotiated.err());
+    bool const modern = *negotiated == era::modern;
     if (in_batch && modern)
         return invalid("invalid request: batches are not part of MCP " + std::string(modern_version) +
                        "; send this request alone");

@@ -32,8 +32,7 @@ std::vector<std::string> sheet_identities(data_view const& data)
 std::string contents_of(std::string_view uri, data_view const& data)
 {
     auto contents = read_resource(uri, data, false);
-    auto const* found = std::get_if<json::array>(&contents);
-    return found ? json::serialize(*found) : std::string();
+    return contents ? json::serialize(*contents) : std::string();
 }
 
 // The session's state shared by the reader (this thread) and the announcer.

@@ -13,9 +13,9 @@ namespace lcg::cli {
 namespace {
 
 // The sheet of `week` as computed from the inputs `p` read; refused while a rate is above the cap.
-pricing::price_sheet compute_sheet(store::publication const& p, pricing::iso_week week, pricing::instant now)
+pricing::price_sheet compute_sheet(store::publication const& p, pricing::iso_week week,
+                                   pricing::time_window const& window, pricing::instant now)
 {
-    auto const window = pricing::observation_window(week);
     pricing::price_sheet sheet;
     sheet.week = week;
     sheet.effective_from = window.until;
@@ -42,7 +42,7 @@ publish_summary publish(store::database& db, pricing::iso_week week, bool replac
                                      "; a week is published once its window has closed",
                                  true);
     auto publication = db.begin_publication(week, replace);
-    auto sheet = compute_sheet(publication, week, now);
+    auto sheet = compute_sheet(publication, week, window, now);
     std::string const canonical = pricing::canonical_observations_csv(publication.observations());
     sheet.inputs_sha256 = digest::sha256_hex(canonical);
     if (sign)

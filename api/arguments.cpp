@@ -87,7 +87,7 @@ std::optional<std::string> number_text(double d)
 }
 
 // One JSON value as the text its parameter is parsed from, or why it is refused.
-std::variant<std::string, failure> json_text(parameter const& p, json::value const& v)
+pricing::outcome<std::string, failure> json_text(parameter const& p, json::value const& v)
 {
     switch (p.type) {
     case value_type::string:
@@ -203,9 +203,9 @@ pricing::outcome<arguments, failure> arguments::from_json(std::span<const parame
         if (value.is_null())  // an optional argument sent as null is an absent one
             continue;
         auto text = json_text(*p, value);
-        if (auto const* f = std::get_if<failure>(&text))
-            return *f;
-        out.values_.emplace(std::string(key), std::get<std::string>(std::move(text)));
+        if (!text)
+            return text.err();
+        out.values_.emplace(std::string(key), std::move(text).value());
     }
     return out;
 }

@@ -55,7 +55,7 @@ using handler = response (*)(route_input& in);
 
 // The published sheet named by the {week} segment ("2026-W48", or latest or current), or the
 // response that explains why there is none.
-std::variant<pricing::price_sheet const*, response> published_week(route_input& in);
+pricing::outcome<pricing::price_sheet const*, response> published_week(route_input& in);
 // Whether the {week} segment is "latest" or "current": a sheet that changes with the next publication.
 bool names_week_alias(std::string_view segment);
 

@@ -144,14 +144,14 @@ struct archived_week {
     pricing::price_sheet const* sheet = nullptr;
     archive::archive* inputs = nullptr;
 };
-std::variant<archived_week, response> week_in_archive(route_input& in)
+pricing::outcome<archived_week, response> week_in_archive(route_input& in)
 {
     auto const found = published_week(in);
-    if (auto const* res = std::get_if<response>(&found))
-        return *res;
+    if (!found)
+        return found.err();
     if (!in.ctx.archive)
         return archive_unavailable(in.req, "this server keeps no archive of the sheets' inputs");
-    return archived_week{std::get<0>(found), in.ctx.archive};
+    return archived_week{found.value(), in.ctx.archive};
 }
 
 bool is_sha256_hex(std::string_view s)
@@ -169,10 +169,10 @@ bool is_sha256_hex(std::string_view s)
 response handle_observations(route_input& in)
 {
     auto const found = week_in_archive(in);
-    if (auto const* res = std::get_if<response>(&found))
-        return *res;
-    auto* const inputs = std::get<0>(found).inputs;
-    pricing::price_sheet const& sheet = *std::get<0>(found).sheet;
+    if (!found)
+        return found.err();
+    auto* const inputs = found.value().inputs;
+    pricing::price_sheet const& sheet = *found.value().sheet;
     std::string_view const cache_control = inputs_cache_control(in, sheet);
     if (in.format == render::format::csv || in.format == render::format::json)
         return observations_parts(in, inputs, sheet, cache_control);
@@ -188,10 +188,10 @@ response handle_observations(route_input& in)
 response handle_raw_inputs(route_input& in)
 {
     auto const found = week_in_archive(in);
-    if (auto const* res = std::get_if<response>(&found))
-        return *res;
-    auto* const inputs = std::get<0>(found).inputs;
-    pricing::price_sheet const& sheet = *std::get<0>(found).sheet;
+    if (!found)
+        return found.err();
+    auto* const inputs = found.value().inputs;
+    pricing::price_sheet const& sheet = *found.value().sheet;
     bool const page = in.format == render::format::markdown || in.format == render::format::html;
     return archive_document(in, inputs_cache_control(in, sheet), page,
                             inputs->cached_raw_inputs(sheet, in.format, in.lang),
@@ -203,10 +203,10 @@ response handle_raw_inputs(route_input& in)
 response handle_raw_file(route_input& in)
 {
     auto const found = week_in_archive(in);
-    if (auto const* res = std::get_if<response>(&found))
-        return *res;
-    auto* const inputs = std::get<0>(found).inputs;
-    pricing::price_sheet const& sheet = *std::get<0>(found).sheet;
+    if (!found)
+        return found.err();
+    auto* const inputs = found.value().inputs;
+    pricing::price_sheet const& sheet = *found.value().sheet;
     std::string const sha256(in.captures[1]);
     if (!is_sha256_hex(sha256))
         return problem(in.req, beast_http::status::not_found,

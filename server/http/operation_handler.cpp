@@ -65,7 +65,7 @@ response refused(route_input& in, api::operation const& op, api::failure const& 
 }
 
 // The query's parameters plus the values of the route's {name} segments, decoded.
-std::variant<std::map<std::string, std::string, std::less<>>, api::failure> values_of(route_input& in,
+pricing::outcome<std::map<std::string, std::string, std::less<>>, api::failure> values_of(route_input& in,
                                                                                       std::string_view route)
 {
     auto values = in.query.release();
@@ -153,9 +153,9 @@ response handle_operation(route_input& in, api::operation const& op)
 {
     auto const preferred = negotiate_language(in.req[beast_http::field::accept_language]);
     auto values = values_of(in, op.route);
-    if (auto const* f = std::get_if<api::failure>(&values))
-        return refused(in, op, *f, preferred);
-    auto& given = std::get<0>(values);
+    if (!values)
+        return refused(in, op, values.err(), preferred);
+    auto& given = values.value();
     std::optional<render::calculator_form> form;
     bool const calculator = in.format == render::format::html && op.calculator;
     if (calculator)

@@ -72,7 +72,7 @@ json::object upstream_json(snapshot::upstream_status const& u)
 
 bool names_week_alias(std::string_view segment) { return segment == "latest" || segment == "current"; }
 
-std::variant<pricing::price_sheet const*, response> published_week(route_input& in)
+pricing::outcome<pricing::price_sheet const*, response> published_week(route_input& in)
 {
     std::string_view const segment = in.captures[0];
     if (names_week_alias(segment)) {
@@ -163,9 +163,9 @@ response handle_sheets(route_input& in) { return document_at(in, "/v1/sheets"); 
 response handle_sheet(route_input& in)
 {
     auto const found = published_week(in);
-    if (auto const* res = std::get_if<response>(&found))
-        return *res;
-    return document_of_week(in, "/v1/sheets/" + pricing::to_string(std::get<0>(found)->week));
+    if (!found)
+        return found.err();
+    return document_of_week(in, "/v1/sheets/" + pricing::to_string(found.value()->week));
 }
 
 response handle_regions(route_input& in) { return document_at(in, "/v1/regions"); }
@@ -187,27 +187,27 @@ response handle_history_chart(route_input& in)
 response handle_signed_bytes(route_input& in)
 {
     auto const found = published_week(in);
-    if (auto const* res = std::get_if<response>(&found))
-        return *res;
-    return document_at(in, "/v1/sheets/" + pricing::to_string(std::get<0>(found)->week) + "/signed.txt");
+    if (!found)
+        return found.err();
+    return document_at(in, "/v1/sheets/" + pricing::to_string(found.value()->week) + "/signed.txt");
 }
 
 // datapackage.json or csv-metadata.json: the week's descriptions, stored under their file name.
 response handle_week_description(route_input& in)
 {
     auto const found = published_week(in);
-    if (auto const* res = std::get_if<response>(&found))
-        return *res;
+    if (!found)
+        return found.err();
     std::string_view const file = in.path.substr(in.path.rfind('/'));
-    return document_of_week(in, "/v1/sheets/" + pricing::to_string(std::get<0>(found)->week) + std::string(file));
+    return document_of_week(in, "/v1/sheets/" + pricing::to_string(found.value()->week) + std::string(file));
 }
 
 response handle_signature(route_input& in)
 {
     auto const found = published_week(in);
-    if (auto const* res = std::get_if<response>(&found))
-        return *res;
-    auto const* sheet = std::get<0>(found);
+    if (!found)
+        return found.err();
+    auto const* sheet = found.value();
     if (sheet->signature.empty())
         return problem(in.req, beast_http::status::not_found,
                        "the sheet " + pricing::to_string(sheet->week) +

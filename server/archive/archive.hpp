@@ -2,7 +2,7 @@
 
 #include "server/archive/source.hpp"
 #include "server/snapshot/snapshot.hpp"
-#include "server/store/inputs.hpp"
+#include "pricing/input_chunks.hpp"
 
 #include "render/format.hpp"
 
@@ -126,7 +126,7 @@ private:
 // streams.
 class stream : public std::enable_shared_from_this<stream> {
 public:
-    stream(archive& from, pricing::price_sheet sheet, render::format f, std::shared_ptr<const store::input_layout> layout,
+    stream(archive& from, pricing::price_sheet sheet, render::format f, std::shared_ptr<const pricing::input_layout> layout,
            std::shared_ptr<const std::string> first);
 
     // The body's size when known before it is read: the CSV's, the sum of its stored chunks.
@@ -137,7 +137,7 @@ private:
     archive& archive_;
     pricing::price_sheet sheet_;
     render::format format_;
-    std::shared_ptr<const store::input_layout> layout_;
+    std::shared_ptr<const pricing::input_layout> layout_;
     // Starts reading part `seq` ahead of the client's asking, when the week has one.
     void read_ahead(std::size_t seq);
     // The part read ahead has arrived: to the client if it asked already, else kept for it.

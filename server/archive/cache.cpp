@@ -79,7 +79,7 @@ std::size_t archive::impl::size_of(task what, value const& item)
 {
     switch (what) {
     case task::layout: {
-        auto const& layout = *std::static_pointer_cast<const store::input_layout>(item);
+        auto const& layout = *std::static_pointer_cast<const pricing::input_layout>(item);
         return sizeof layout + layout.header.size() + layout.chunk_sizes.size() * sizeof(std::size_t);
     }
     case task::chunk_part: return std::static_pointer_cast<const std::string>(item)->size();

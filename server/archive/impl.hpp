@@ -33,7 +33,7 @@ struct archive::impl {
         render::format format = render::format::csv;
         locale::language lang = locale::language::en;
         std::size_t seq = 0;
-        std::shared_ptr<const store::input_layout> layout{};  // for a part
+        std::shared_ptr<const pricing::input_layout> layout{};  // for a part
         std::string sha256{};                                  // for a raw file
     };
     struct waiter {
@@ -78,7 +78,7 @@ struct archive::impl {
     // The streams (stream.cpp). A part as a stream holds it: its bytes count in streamed_ until
     // the last holder lets go.
     void read_part(pricing::price_sheet const& sheet, render::format f,
-                   std::shared_ptr<const store::input_layout> const& layout, std::size_t seq, part_completion done,
+                   std::shared_ptr<const pricing::input_layout> const& layout, std::size_t seq, part_completion done,
                    std::optional<clock::time_point> deadline = std::nullopt);
     std::shared_ptr<const std::string> held(std::shared_ptr<const std::string> bytes) const;
     bool streams_full() const;  // whether the streams in flight hold options.stream_bytes

@@ -36,7 +36,7 @@ std::shared_ptr<const snapshot::document> render_page_of(pricing::price_sheet co
 }
 
 // The observations of chunk `seq`, read with the header line (which only chunk 0 has).
-pricing::parsed_observations rows_of(store::input_layout const& layout, std::size_t seq, std::string const& chunk)
+pricing::parsed_observations rows_of(pricing::input_layout const& layout, std::size_t seq, std::string const& chunk)
 {
     auto const known = [](std::string_view) { return true; };
     if (seq == 0)
@@ -74,7 +74,7 @@ archive::impl::value_result archive::impl::read_layout(source& from, pricing::pr
     auto layout = from.layout(sheet);
     if (layout.chunk_sizes.empty())
         return nothing_stored(sheet);
-    return value(std::make_shared<const store::input_layout>(std::move(layout)));
+    return value(std::make_shared<const pricing::input_layout>(std::move(layout)));
 }
 
 // Chunk `seq` of the CSV, from the cache or the source. A chunk not of the size its layout gives
@@ -117,16 +117,16 @@ archive::impl::value_result archive::impl::render_part(source& from, request con
 // one does: a client that gave up leaves no work behind (a null page; work() drops the job).
 archive::impl::value_result archive::impl::render_page(source& from, request const& what)
 {
-    std::shared_ptr<const store::input_layout> layout;
+    std::shared_ptr<const pricing::input_layout> layout;
     {
         std::lock_guard lock(mutex_);
-        layout = std::static_pointer_cast<const store::input_layout>(cache_.recall(layout_key(what.sheet)));
+        layout = std::static_pointer_cast<const pricing::input_layout>(cache_.recall(layout_key(what.sheet)));
     }
     if (!layout) {
         auto read = read_layout(from, what.sheet);
         if (!read)
             return read;
-        layout = std::static_pointer_cast<const store::input_layout>(*read);
+        layout = std::static_pointer_cast<const pricing::input_layout>(*read);
         std::lock_guard lock(mutex_);
         cache_.remember(layout_key(what.sheet), layout, size_of(task::layout, layout));
     }

@@ -14,9 +14,9 @@ class database_source final : public source {
 public:
     database_source(std::string url, std::chrono::milliseconds timeout) : url_(std::move(url)), timeout_(timeout) {}
 
-    store::input_layout layout(pricing::price_sheet const& sheet) override
+    pricing::input_layout layout(pricing::price_sheet const& sheet) override
     {
-        return with_database<store::input_layout>(
+        return with_database<pricing::input_layout>(
             [&](store::database& db) { return db.load_input_layout(sheet.week, sheet.inputs_sha256); });
     }
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "server/store/inputs.hpp"
+#include "pricing/input_chunks.hpp"
 
 #include "pricing/listing_mapping.hpp"
 #include "pricing/sheet.hpp"
@@ -16,14 +16,14 @@
 namespace lcg::archive {
 
 // Where the canonical observations CSV of published sheets is kept (PostgreSQL, or a mirror's
-// upstream), read as it is stored: in chunks of whole lines (store::input_chunks). Both calls throw
+// upstream), read as it is stored: in chunks of whole lines (pricing::input_chunks). Both calls throw
 // when the source cannot be read. Each archive thread makes its own with a source_factory and
 // never shares it.
 class source {
 public:
     virtual ~source() = default;
     // The chunks' sizes and the header line; no chunks when nothing is stored for that publication.
-    virtual store::input_layout layout(pricing::price_sheet const& sheet) = 0;
+    virtual pricing::input_layout layout(pricing::price_sheet const& sheet) = 0;
     // Chunk `seq` of that publication; "" when it is not stored (the week was republished since).
     virtual std::string chunk(pricing::price_sheet const& sheet, std::size_t seq) = 0;
     // The raw market files the sheet's observations were read from, in import order; none when

@@ -41,7 +41,7 @@ struct held_part {
 
 // What a stream being opened is counted for until its first part is in: streams opened at once
 // are all counted before any has a part.
-constexpr std::size_t opening_bytes = 3 * store::input_chunk_bytes;
+constexpr std::size_t opening_bytes = 3 * pricing::input_chunk_bytes;
 
 }
 
@@ -64,7 +64,7 @@ std::shared_ptr<stream> archive::open_cached(pricing::price_sheet const& sheet, 
         return nullptr;  // open() refuses it
     std::lock_guard lock(impl_->mutex_);
     auto& kept = impl_->cache_;
-    auto const layout = std::static_pointer_cast<const store::input_layout>(kept.recall(layout_key(sheet)));
+    auto const layout = std::static_pointer_cast<const pricing::input_layout>(kept.recall(layout_key(sheet)));
     auto const first =
         layout ? std::static_pointer_cast<const std::string>(kept.recall(part_key(sheet, f, 0))) : nullptr;
     ++(first ? impl_->figures_.hits : impl_->figures_.misses);
@@ -87,7 +87,7 @@ void archive::open(pricing::price_sheet const& sheet, render::format f, open_com
     auto opened_layout = [this, sheet, f, deadline, opening, done = std::move(done)](impl::value_result r) {
         if (!r)
             return done(r.err());
-        auto layout = std::static_pointer_cast<const store::input_layout>(*r);
+        auto layout = std::static_pointer_cast<const pricing::input_layout>(*r);
         impl_->read_part(sheet, f, layout, 0, [this, sheet, f, layout, opening, done](part first) {
             if (!first)
                 return done(first.err());
@@ -98,7 +98,7 @@ void archive::open(pricing::price_sheet const& sheet, render::format f, open_com
 }
 
 void archive::impl::read_part(pricing::price_sheet const& sheet, render::format f,
-                              std::shared_ptr<const store::input_layout> const& layout, std::size_t seq,
+                              std::shared_ptr<const pricing::input_layout> const& layout, std::size_t seq,
                               part_completion done, std::optional<clock::time_point> deadline)
 {
     if (seq >= layout->chunk_sizes.size())
@@ -112,7 +112,7 @@ void archive::impl::read_part(pricing::price_sheet const& sheet, render::format 
 }
 
 stream::stream(archive& from, pricing::price_sheet sheet, render::format f,
-               std::shared_ptr<const store::input_layout> layout, std::shared_ptr<const std::string> first)
+               std::shared_ptr<const pricing::input_layout> layout, std::shared_ptr<const std::string> first)
     : archive_(from), sheet_(std::move(sheet)), format_(f), layout_(std::move(layout)), first_(from.impl_->held(std::move(first)))
 {
 }

@@ -261,7 +261,7 @@ struct held_week {
     pricing::iso_week week{};
     std::string inputs_sha256;
     spool csv;
-    store::input_layout layout;
+    pricing::input_layout layout;
     std::vector<std::uint64_t> offsets;  // of each chunk in csv
 };
 
@@ -280,7 +280,7 @@ public:
     {
     }
 
-    store::input_layout layout(pricing::price_sheet const& sheet) override { return fetched(sheet)->layout; }
+    pricing::input_layout layout(pricing::price_sheet const& sheet) override { return fetched(sheet)->layout; }
 
     std::string chunk(pricing::price_sheet const& sheet, std::size_t seq) override
     {
@@ -322,7 +322,7 @@ private:
         week->week = sheet.week;
         week->inputs_sha256 = sheet.inputs_sha256;
         digest::sha256_hasher hasher;
-        store::input_chunker chunker;
+        pricing::input_chunker chunker;
         stream_inputs(options_, sheet, lengths_->of(sheet), [&](std::string_view bytes) {
             hasher.update(bytes);
             chunker.read(bytes);

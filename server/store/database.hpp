@@ -1,7 +1,7 @@
 #pragma once
 
 #include "embedded_file.hpp"
-#include "server/store/inputs.hpp"
+#include "pricing/input_chunks.hpp"
 #include "server/tlog/entry.hpp"
 #include "server/tlog/note.hpp"
 #include "pricing/calendar.hpp"
@@ -122,7 +122,7 @@ public:
         std::uint64_t log_size = 0;   // the publication log's size after it
     };
     // Writes `sheet` with its rows, the raw files observed in its window (what an auditor re-reads)
-    // and `canonical_inputs` in chunks (store::input_chunks); signs the catalog with `sign_catalog`
+    // and `canonical_inputs` in chunks (pricing::input_chunks); signs the catalog with `sign_catalog`
     // unless it is empty or the newest signed catalog is the same document; appends this version,
     // and any the log still lacks, to the log (with a signed checkpoint when `log.checkpoint` is
     // given), logged at the sheet's published_at; then notifies listeners and commits. Call once.
@@ -161,9 +161,9 @@ public:
     std::optional<pricing::signed_catalog> load_signed_catalog();
     std::vector<pricing::price_sheet> load_sheets();  // oldest first
     // The canonical observations CSV a published sheet was computed from, stored in chunks
-    // (store::input_chunks): their sizes and the header line, with no chunk read but the first.
+    // (pricing::input_chunks): their sizes and the header line, with no chunk read but the first.
     // Empty when none is stored for that week with that inputs_sha256 (it was republished since).
-    input_layout load_input_layout(pricing::iso_week week, std::string const& inputs_sha256);
+    pricing::input_layout load_input_layout(pricing::iso_week week, std::string const& inputs_sha256);
     // One chunk of it, "" when not stored for that publication (republished since the layout was read).
     std::string load_input_chunk(pricing::iso_week week, std::string const& inputs_sha256, std::size_t seq);
 

@@ -117,7 +117,7 @@ publication::written publication::commit(pricing::price_sheet const& sheet, std:
         // In chunks of whole lines, read back one at a time (migration 011), compressed with lz4
         // where the server has it (the column's setting).
         long long seq = 0;
-        for (auto const chunk : input_chunks(canonical_inputs))
+        for (auto const chunk : pricing::input_chunks(canonical_inputs))
             run_prepared(tx, insert_input_chunk, name, seq++, std::string(chunk));
         written out;
         out.catalog_signed = sign_catalog && sign_catalog_in(tx, sign_catalog);

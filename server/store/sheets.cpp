@@ -103,12 +103,12 @@ std::vector<pricing::price_sheet> database::load_sheets()
     });
 }
 
-input_layout database::load_input_layout(pricing::iso_week week, std::string const& inputs_sha256)
+pricing::input_layout database::load_input_layout(pricing::iso_week week, std::string const& inputs_sha256)
 {
     return guarded("loading the layout of a sheet's inputs", [&] {
         pqxx::read_transaction tx(impl_->conn);
         auto const rows = run_prepared(tx, input_layout_of, pricing::to_string(week), inputs_sha256);
-        input_layout out;
+        pricing::input_layout out;
         for (auto const& r : rows) {
             if (r[0].as<std::size_t>() != out.chunk_sizes.size())
                 throw store_error("loading the layout of a sheet's inputs: a chunk is missing");

@@ -7,7 +7,7 @@
 #include "fixture.hpp"
 
 #include "server/digest/digest.hpp"
-#include "server/store/inputs.hpp"
+#include "pricing/input_chunks.hpp"
 
 #include "render/json.hpp"
 
@@ -115,9 +115,9 @@ public:
         : gate_(std::move(gate)), from_(from), fail_(fail)
     {
     }
-    store::input_layout layout(pricing::price_sheet const& sheet) override
+    pricing::input_layout layout(pricing::price_sheet const& sheet) override
     {
-        return store::layout_of(testing::fixture_inputs(sheet.week), small_chunks);
+        return pricing::layout_of(testing::fixture_inputs(sheet.week), small_chunks);
     }
     std::string chunk(pricing::price_sheet const& sheet, std::size_t seq) override
     {
@@ -126,7 +126,7 @@ public:
             if (fail_)
                 throw std::runtime_error("the database connection was lost");
         }
-        return std::string(store::input_chunks(testing::fixture_inputs(sheet.week), small_chunks).at(seq));
+        return std::string(pricing::input_chunks(testing::fixture_inputs(sheet.week), small_chunks).at(seq));
     }
 
     std::vector<pricing::raw_input> raw_inputs(pricing::price_sheet const&) override { return {}; }
@@ -155,7 +155,7 @@ struct gated_archive {
 };
 
 // The current week's canonical CSV in the small chunks the gated source serves.
-std::vector<std::string_view> current_chunks() { return store::input_chunks(testing::fixture_inputs(current_week), small_chunks); }
+std::vector<std::string_view> current_chunks() { return pricing::input_chunks(testing::fixture_inputs(current_week), small_chunks); }
 
 }
 
@@ -166,9 +166,9 @@ TEST_CASE("a canonical CSV is stored in chunks of whole lines, the header in the
     for (int i = 0; i < 200; ++i)
         csv += "2026-11-23T00:00:" + std::to_string(10 + i % 50) + "Z,h100-sxm,2.400000,s,L-" + std::to_string(i) + "\n";
     for (std::size_t const target : {std::size_t{1}, std::size_t{60}, std::size_t{100}, std::size_t{1000}, csv.size(),
-                                     csv.size() + 1, store::input_chunk_bytes}) {
+                                     csv.size() + 1, pricing::input_chunk_bytes}) {
         CAPTURE(target);
-        auto const chunks = store::input_chunks(csv, target);
+        auto const chunks = pricing::input_chunks(csv, target);
         REQUIRE(!chunks.empty());
         CHECK(chunks.front().starts_with(header));
         std::string joined;
@@ -185,14 +185,14 @@ TEST_CASE("a canonical CSV is stored in chunks of whole lines, the header in the
         CHECK(joined == csv);
         if (chunks.size() > 1)
             CHECK(chunks.front().size() > header.size());  // a row follows the header in chunk 0
-        auto const layout = store::layout_of(csv, target);
+        auto const layout = pricing::layout_of(csv, target);
         CHECK(layout.chunk_sizes.size() == chunks.size());
         CHECK(layout.total_bytes() == csv.size());
         CHECK(layout.header + "\n" == header);
         // Read as it arrives, split anywhere, the CSV is cut the same way.
         for (std::size_t const piece : {std::size_t{1}, std::size_t{7}, std::size_t{64}, csv.size()}) {
             CAPTURE(piece);
-            store::input_chunker chunker(target);
+            pricing::input_chunker chunker(target);
             for (std::size_t at = 0; at < csv.size(); at += piece)
                 chunker.read(std::string_view(csv).substr(at, piece));
             auto const streamed = chunker.finish();
@@ -200,22 +200,22 @@ TEST_CASE("a canonical CSV is stored in chunks of whole lines, the header in the
             CHECK(streamed.header == layout.header);
         }
     }
-    CHECK(store::input_chunks(csv).size() == 1);  // 200 rows: far under 1 MiB
+    CHECK(pricing::input_chunks(csv).size() == 1);  // 200 rows: far under 1 MiB
     // A week without observations is its header line alone: one chunk. Nothing at all is no chunk.
-    CHECK(store::input_chunks(header, 10) == std::vector<std::string_view>{header});
-    CHECK(store::input_chunks("").empty());
+    CHECK(pricing::input_chunks(header, 10) == std::vector<std::string_view>{header});
+    CHECK(pricing::input_chunks("").empty());
     // A line longer than the target stays whole.
     std::string const long_line = header + std::string(5000, 'x') + "\nshort\n";
-    auto const around = store::input_chunks(long_line, 100);
+    auto const around = pricing::input_chunks(long_line, 100);
     REQUIRE(around.size() == 2);
     CHECK(around[0] == header + std::string(5000, 'x') + "\n");
     CHECK(around[1] == "short\n");
-    CHECK(store::layout_of(long_line, 100).chunk_sizes == std::vector<std::size_t>{around[0].size(), around[1].size()});
+    CHECK(pricing::layout_of(long_line, 100).chunk_sizes == std::vector<std::size_t>{around[0].size(), around[1].size()});
     // No line end at all: one chunk, which is the header; a header past its bound is refused.
-    CHECK(store::layout_of("abc").chunk_sizes == std::vector<std::size_t>{3});
-    CHECK(store::layout_of("abc").header == "abc");
-    store::input_chunker endless;
-    CHECK_THROWS_AS(endless.read(std::string(store::input_chunker::max_header_bytes + 1, 'h')), std::length_error);
+    CHECK(pricing::layout_of("abc").chunk_sizes == std::vector<std::size_t>{3});
+    CHECK(pricing::layout_of("abc").header == "abc");
+    pricing::input_chunker endless;
+    CHECK_THROWS_AS(endless.read(std::string(pricing::input_chunker::max_header_bytes + 1, 'h')), std::length_error);
 }
 
 TEST_CASE("the snapshot holds no observations: a week's inputs are not among its documents")
@@ -231,7 +231,7 @@ TEST_CASE("the served CSV is the stored canonical CSV, its ETag its SHA-256, and
     for (auto const week : {past_week, current_week}) {
         auto const target = "/v1/sheets/" + pricing::to_string(week) + "/observations.csv";
         CAPTURE(target);
-        REQUIRE(store::input_chunks(testing::fixture_inputs(week), small_chunks).size() >= 3);  // sent in parts
+        REQUIRE(pricing::input_chunks(testing::fixture_inputs(week), small_chunks).size() >= 3);  // sent in parts
         auto const res = testing::fixture_request(target);
         REQUIRE(res.result() == bh::status::ok);
         CHECK(res.body() == testing::fixture_inputs(week));
@@ -289,7 +289,7 @@ TEST_CASE("the JSON sent a chunk at a time is byte for byte the JSON of the whol
         auto const& sheet = sheet_of(week);
         auto const whole = pricing::parse_observations_csv(testing::fixture_inputs(week), [](std::string_view) { return true; });
         auto const expected = render::observations_text(sheet, whole.observations.size(), whole.observations);
-        for (std::size_t const chunk_bytes : {std::size_t{64}, small_chunks, store::input_chunk_bytes}) {
+        for (std::size_t const chunk_bytes : {std::size_t{64}, small_chunks, pricing::input_chunk_bytes}) {
             CAPTURE(chunk_bytes);
             archive::archive inputs({}, testing::text_sources(
                                             [](pricing::price_sheet const& s) { return testing::fixture_inputs(s.week); },
@@ -388,7 +388,7 @@ TEST_CASE("a week read once is served from the cache without a read, and read on
     CHECK(inputs.open_cached(sheet, render::format::csv) == nullptr);
     auto const first = get(&inputs, "/v1/sheets/2026-W49/observations.csv");
     REQUIRE(first.result() == bh::status::ok);
-    auto const parts = store::input_chunks(testing::fixture_inputs(current_week), small_chunks).size();
+    auto const parts = pricing::input_chunks(testing::fixture_inputs(current_week), small_chunks).size();
     CHECK(inputs.measure().reads == 1);
     CHECK(inputs.measure().chunk_reads == parts);
     int const source_calls = *count.calls;
@@ -415,7 +415,7 @@ TEST_CASE("a week read once is served from the cache without a read, and read on
                                       released.wait();
                                       return testing::fixture_inputs(s.week);
                                   },
-                                  store::input_chunk_bytes));
+                                  pricing::input_chunk_bytes));
     std::vector<std::future<std::string>> waiting;
     for (int i = 0; i < 5; ++i)
         waiting.push_back(std::async(std::launch::async, [&] { return read_whole(slow, sheet, render::format::csv); }));

@@ -263,8 +263,8 @@ TEST_CASE("a body whose source fails in the middle closes the connection: the cl
     CHECK(out.find("Content-Length: " + std::to_string(csv.size()) + "\r\n") != std::string::npos);
     CHECK(body.size() < csv.size());
     CHECK(csv.starts_with(body));  // what was sent is the week's beginning, and nothing after it
-    CHECK(body.size() == std::string(store::input_chunks(csv, testing::fixture_chunk_bytes)[0]).size() +
-                             store::input_chunks(csv, testing::fixture_chunk_bytes)[1].size());
+    CHECK(body.size() == std::string(pricing::input_chunks(csv, testing::fixture_chunk_bytes)[0]).size() +
+                             pricing::input_chunks(csv, testing::fixture_chunk_bytes)[1].size());
 }
 
 TEST_CASE("HEAD is the head of GET, with the full Content-Length and no body, on every kind of answer")

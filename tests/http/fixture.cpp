@@ -230,16 +230,16 @@ class text_source final : public archive::source {
 public:
     text_source(csv_of_sheet csv_of, std::size_t chunk_bytes) : csv_of_(std::move(csv_of)), chunk_bytes_(chunk_bytes) {}
 
-    store::input_layout layout(pricing::price_sheet const& sheet) override
+    pricing::input_layout layout(pricing::price_sheet const& sheet) override
     {
         auto const csv = csv_of_(sheet);
-        return csv.empty() ? store::input_layout{} : store::layout_of(csv, chunk_bytes_);
+        return csv.empty() ? pricing::input_layout{} : pricing::layout_of(csv, chunk_bytes_);
     }
 
     std::string chunk(pricing::price_sheet const& sheet, std::size_t seq) override
     {
         auto const csv = csv_of_(sheet);
-        auto const chunks = store::input_chunks(csv, chunk_bytes_);
+        auto const chunks = pricing::input_chunks(csv, chunk_bytes_);
         return seq < chunks.size() ? std::string(chunks[seq]) : std::string();
     }
 

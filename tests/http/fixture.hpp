@@ -36,7 +36,7 @@ std::string const& fixture_inputs(pricing::iso_week week);
 extern std::string const fixture_raw_file;
 extern std::string const fixture_mapping;
 // An archive source over whole CSVs that `csv_of` gives (empty: nothing stored), cut into chunks of
-// about `chunk_bytes` by the rule of the database (store::input_chunks).
+// about `chunk_bytes` by the rule of the database (pricing::input_chunks).
 using csv_of_sheet = std::function<std::string(pricing::price_sheet const&)>;
 archive::source_factory text_sources(csv_of_sheet csv_of, std::size_t chunk_bytes);
 // An archive that reads the fixture's weeks from memory (fixture_request uses it), in chunks of

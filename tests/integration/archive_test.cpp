@@ -239,7 +239,7 @@ TEST_CASE("migration 011 moves every stored week into chunks: the same bytes, li
         CAPTURE(week_name);
         auto const chunks = stored_chunks(db, week_name);
         check_chunked(chunks, stored.second);
-        CHECK(chunks == published_chunks.at(week_name));  // the rule of publish (store::input_chunks), in SQL
+        CHECK(chunks == published_chunks.at(week_name));  // the rule of publish (pricing::input_chunks), in SQL
     }
     pqxx::connection c(db.url("owner"));
     pqxx::read_transaction tx(c);

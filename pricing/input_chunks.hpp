@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-namespace lcg::store {
+namespace lcg::pricing {
 
 // A sheet's canonical observations CSV is stored in chunks of whole lines (migration 011), so a
 // week can be sent as it is read, one chunk at a time. A chunk ends at the first line end at or

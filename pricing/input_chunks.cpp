@@ -1,11 +1,11 @@
-#include "server/store/inputs.hpp"
+#include "pricing/input_chunks.hpp"
 
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
 #include <string>
 
-namespace lcg::store {
+namespace lcg::pricing {
 
 std::vector<std::string_view> input_chunks(std::string_view csv, std::size_t target)
 {

@@ -63,7 +63,7 @@ reply tools_call(server_state const& s, request const& r)
         prices.tool_calls.push_back({"get_prices", "ok"});
         return prices;
     }
-    auto result = call_tool(tool, arguments, *s.data);
+    auto result = call_tool(tool, arguments, *s.data, s.published);
     if (!result) {
         auto refused = fail(r, invalid_params("unknown tool " + pricing::quote(limited(tool)) + "; tools/list names them"));
         refused.tool_calls.push_back({"(unknown)", "rpc_error"});
@@ -199,7 +199,7 @@ server_state::server_state(std::shared_ptr<const data_view> d, implementation co
     cacheable_decoration_ = members(true);
     tools_legacy = json::serialize(json::object{{"tools", tool_definitions()}});
     tools_modern = decorated(tools_legacy, true);
-    prices_legacy = call_tool("get_prices", nullptr, *data)->json;
+    prices_legacy = call_tool("get_prices", nullptr, *data, published)->json;
     prices_modern = decorated(prices_legacy, false);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "mcp/server.hpp"
+#include "mcp/tool_calls.hpp"
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
@@ -24,6 +25,8 @@ struct server_state {
     // (the most common call), in each era.
     std::string tools_legacy, tools_modern;
     std::string prices_legacy, prices_modern;
+    // Every other result made of a published document, written once, on its first call.
+    mutable published_results published;
 
     // A modern result carries resultType and serverInfo; lists and reads also say how long to cache.
     // `result` is a serialized JSON object; the members are written in before its closing brace.

@@ -80,20 +80,35 @@ std::string_view without_final_newlines(std::string_view text)
     return text;
 }
 
-// The operation's document as JSON text, whichever way it was answered: as written, as published, or
-// serialized once.
-std::optional<std::string> document_of(api::answer&& a, api::data_view const& data)
+// A computed document as JSON text: as written, or serialized once.
+std::string document_of(api::answer&& a)
 {
-    if (!a.json_text.empty()) {
-        a.json_text.resize(without_final_newlines(a.json_text).size());
-        return std::move(a.json_text);
-    }
-    if (!a.is_published())
+    if (a.json_text.empty())
         return json::serialize(a.document);
-    auto const doc = data.document(render::url_in(a.published_path, render::format::json, a.published_query));
+    a.json_text.resize(without_final_newlines(a.json_text).size());
+    return std::move(a.json_text);
+}
+
+tool_result not_published_yet(locale::language lang)
+{
+    return {error_result(lang == locale::language::fr
+                             ? "ce document n’est pas encore publié\u202F; réessayez après la prochaine publication"
+                             : "this document is not published yet; try again after the next publication"),
+            true};
+}
+
+// The result of a published document: the one written before, or written now and kept.
+tool_result published_result(api::answer const& a, api::operation const& op, locale::language lang,
+                             api::data_view const& data, published_results& published)
+{
+    auto const url = render::url_in(a.published_path, render::format::json, a.published_query);
+    std::string const key = std::string(op.tool) + ' ' + url + ' ' + std::string(locale::to_string(lang));
+    if (auto const kept = published.find(key))
+        return {*kept, false};
+    auto const doc = data.document(url);
     if (!doc)
-        return std::nullopt;
-    return std::string(without_final_newlines(doc->text));
+        return not_published_yet(lang);
+    return {*published.keep(key, document_result(without_final_newlines(doc->text), op, lang)), false};
 }
 
 }
@@ -119,7 +134,24 @@ json::array const& tool_definitions()
     return list;
 }
 
-std::optional<tool_result> call_tool(std::string_view name, json::object const* arguments, api::data_view const& data)
+std::shared_ptr<const std::string> published_results::find(std::string const& key) const
+{
+    std::shared_lock lock(mutex_);
+    auto const it = results_.find(key);
+    return it == results_.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<const std::string> published_results::keep(std::string const& key, std::string result)
+{
+    std::unique_lock lock(mutex_);
+    auto const [it, added] = results_.try_emplace(key, nullptr);
+    if (added)
+        it->second = std::make_shared<const std::string>(std::move(result));
+    return it->second;
+}
+
+std::optional<tool_result> call_tool(std::string_view name, json::object const* arguments, api::data_view const& data,
+                                     published_results& published)
 {
     auto const* op = api::find_tool(name);
     if (!op)
@@ -132,13 +164,9 @@ std::optional<tool_result> call_tool(std::string_view name, json::object const* 
     auto result = api::call(*op, request);
     if (!result)
         return tool_result{error_result(result.err().in(lang)), true};
-    auto document = document_of(std::move(result).value(), data);
-    if (!document)
-        return tool_result{error_result(lang == locale::language::fr
-                                            ? "ce document n’est pas encore publié\u202F; réessayez après la prochaine publication"
-                                            : "this document is not published yet; try again after the next publication"),
-                           true};
-    return tool_result{document_result(*document, *op, lang), false};
+    if (result->is_published())
+        return published_result(*result, *op, lang, data, published);
+    return tool_result{document_result(document_of(std::move(result).value()), *op, lang), false};
 }
 
 }

@@ -5,7 +5,10 @@
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 
+#include <memory>
 #include <optional>
+#include <shared_mutex>
+#include <unordered_map>
 #include <string>
 #include <string_view>
 
@@ -22,10 +25,26 @@ struct tool_result {
     bool is_error = false;
 };
 
+// The results of the calls answered with a published document, each written once: a view's
+// documents never change, so neither do they. Keyed by tool, document and language, all taken from
+// the view (a catalog id, a glossary slug, a tier), never from the client's spelling: the map holds
+// at most one result per published document and language. Safe from many threads.
+class published_results {
+public:
+    std::shared_ptr<const std::string> find(std::string const& key) const;
+    // Keeps `result` under `key` unless another thread kept one first; gives the one kept.
+    std::shared_ptr<const std::string> keep(std::string const& key, std::string result);
+
+private:
+    mutable std::shared_mutex mutex_;
+    std::unordered_map<std::string, std::shared_ptr<const std::string>> results_;
+};
+
 // The tools/call result of the tool `name` with `arguments` (null: none): the operation's document
 // as structuredContent and, as it was serialized, as the text block (many clients show the model
 // only the text); or isError with the message saying what to fix. Nothing when no tool has that name.
+// A result made of a published document is taken from `published`, or written there once.
 std::optional<tool_result> call_tool(std::string_view name, boost::json::object const* arguments,
-                                     api::data_view const& data);
+                                     api::data_view const& data, published_results& published);
 
 }

@@ -1,4 +1,5 @@
 #include "mcp/server.hpp"
+#include "mcp/tool_calls.hpp"
 
 #include "mcp/stdio.hpp"
 
@@ -408,4 +409,50 @@ TEST_CASE("resources/list gives every glossary entry, model history and sheet a 
         CAPTURE(bad);
         CHECK(ask("resources/list", bad).at("error").at("code").as_int64() == -32602);
     }
+}
+
+namespace {
+
+// The fixture's data, counting the documents read.
+class counting_view : public api::data_view {
+public:
+    mutable int documents_read = 0;
+    pricing::catalog const& catalog() const override { return testing::fixture_view()->catalog(); }
+    pricing::price_sheet const* current_sheet() const override { return testing::fixture_view()->current_sheet(); }
+    std::span<const pricing::price_sheet> sheets() const override { return testing::fixture_view()->sheets(); }
+    glossary::document const* glossary(locale::language lang) const override
+    {
+        return testing::fixture_view()->glossary(lang);
+    }
+    std::string_view glossary_problem() const override { return testing::fixture_view()->glossary_problem(); }
+    std::optional<api::document_ref> document(std::string_view path) const override
+    {
+        ++documents_read;
+        return testing::fixture_view()->document(path);
+    }
+};
+
+}
+
+TEST_CASE("a result made of a published document is written once per server and language, then reused")
+{
+    counting_view const view;
+    mcp::published_results published;
+    boost::json::object const english{{"gpu", "h100-sxm"}};
+    auto const first = mcp::call_tool("get_gpu", &english, view, published);
+    REQUIRE(first.has_value());
+    CHECK_FALSE(first->is_error);
+    CHECK(view.documents_read == 1);
+    auto const again = mcp::call_tool("get_gpu", &english, view, published);
+    CHECK(again->json == first->json);
+    CHECK(view.documents_read == 1);  // not read again: the result was kept
+
+    boost::json::object const french{{"gpu", "h100-sxm"}, {"lang", "fr"}};
+    auto const in_french = mcp::call_tool("get_gpu", &french, view, published);
+    CHECK(view.documents_read == 2);
+    CHECK(in_french->json != first->json);
+    // A computed answer is never kept: each call computes it.
+    boost::json::object const estimate{{"gpu", "h100-sxm"}, {"hours", 1}};
+    CHECK_FALSE(mcp::call_tool("estimate_job_cost", &estimate, view, published)->is_error);
+    CHECK(view.documents_read == 2);
 }

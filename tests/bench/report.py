@@ -73,7 +73,7 @@ def errors_note(a, b):
 def throughput_row(table, name, runs, ours, theirs, target, informational=False):
     a, b = best(runs, ours), best(runs, theirs)
     if not a or not b:
-        table.add(name, rps(a) if a else "-", rps(b) if b else "-", "-", f">= {target:.1f}x", "not measured")
+        table.add(name, rps(a) if a else "-", rps(b) if b else "-", "-", f">= {target:g}x", "not measured")
         return None
     ratio = a["rps"] / b["rps"]
     note = errors_note(a, b)
@@ -83,7 +83,7 @@ def throughput_row(table, name, runs, ours, theirs, target, informational=False)
         verdict = "FAIL (non-2xx)"
     else:
         verdict = "PASS" if ratio >= target else "FAIL"
-    table.add(name, rps(a), rps(b), f"{ratio:.2f}x", "none (reported)" if informational else f">= {target:.1f}x",
+    table.add(name, rps(a), rps(b), f"{ratio:.2f}x", "none (reported)" if informational else f">= {target:g}x",
               verdict, note)
     return ratio
 

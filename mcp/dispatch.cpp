@@ -199,7 +199,9 @@ server_state::server_state(std::shared_ptr<const data_view> d, implementation co
     cacheable_decoration_ = members(true);
     tools_legacy = json::serialize(json::object{{"tools", tool_definitions()}});
     tools_modern = decorated(tools_legacy, true);
-    prices_legacy = call_tool("get_prices", nullptr, *data, published)->json;
+    // Kept here, not among the published results too: the fast path of tools_call answers it.
+    published_results not_kept;
+    prices_legacy = call_tool("get_prices", nullptr, *data, not_kept)->json;
     prices_modern = decorated(prices_legacy, false);
 }
 

@@ -5,10 +5,10 @@
 
 namespace lcg::api::kit {
 
-answer published(std::string path, std::string query)
+answer published(render::resource r, std::string_view name, std::string query)
 {
     answer a;
-    a.published_path = std::move(path);
+    a.published_path = render::path_of(r, name);
     a.published_query = std::move(query);
     return a;
 }

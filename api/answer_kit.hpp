@@ -4,6 +4,8 @@
 // answer is made, the sheet and the model a call names. Private to api/.
 #include "api/operation.hpp"
 
+#include "render/resources.hpp"
+
 #include "pricing/catalog.hpp"
 #include "pricing/rules.hpp"
 #include "pricing/sheet.hpp"
@@ -34,8 +36,9 @@ inline constexpr parameter week{"week", vt::string,
                                 "The sheet in effect in this ISO week, such as 2026-W48, or latest (the newest published) or "
                                 "current (default: the sheet in effect now)"};
 
-// A document the snapshot pre-rendered: its path and query.
-answer published(std::string path, std::string query = {});
+// A document the snapshot pre-rendered: its kind, its name where its path has a placeholder (a
+// model's id, a slug), and its query.
+answer published(render::resource r, std::string_view name = {}, std::string query = {});
 // A document computed for this call.
 answer computed(boost::json::object doc);
 failure no_sheet();

@@ -82,7 +82,7 @@ result prices(request& r, prices_input const& in)
 {
     // The sheet as published, the most frequent call of all, is answered without parsing a query.
     if (in.none_given())
-        return r.data.current_sheet() ? result(published("/v1/prices")) : result(no_sheet());
+        return r.data.current_sheet() ? result(published(render::resource::prices)) : result(no_sheet());
     auto const& cat = r.data.catalog();
     auto const query = pricing::parse_price_query({.gpu = in.gpu(), .vendor = in.vendor(), .architecture = in.architecture(),
                                                    .min_vram_gb = in.min_vram_gb(), .max_price = in.max_price(),
@@ -95,7 +95,7 @@ result prices(request& r, prices_input const& in)
         return priced.err();
     auto const* sheet = *priced;
     if (query->empty() && sheet == r.data.current_sheet() && !in.fields.given())
-        return published("/v1/prices");
+        return published(render::resource::prices);
     auto doc = render::sheet_json(*sheet, cat, pricing::select_prices(*query, *sheet, cat), r.lang,
                                   r.data.publication(sheet->week));
     if (auto refusal = compact_if_asked(in.fields, doc, "prices", "gpu"))
@@ -112,7 +112,7 @@ result gpu(request& r, gpu_input const& in)
     auto const model = required_gpu(r, in.gpu);
     if (!model)
         return model.err();
-    return published("/v1/gpus/" + (*model)->id);
+    return published(render::resource::gpu, (*model)->id);
 }
 
 struct catalog_input : input {
@@ -133,7 +133,7 @@ result catalog(request& r, catalog_input const& in)
     if (!filter)
         return refused(filter.err());
     if (filter->empty() && !in.fields.given())
-        return published("/v1/gpus");
+        return published(render::resource::gpus);
     auto doc = render::filtered_catalog_json(cat, r.data.current_sheet(), *filter, r.lang);
     if (auto refusal = compact_if_asked(in.fields, doc, "gpus", "id"))
         return *refusal;
@@ -152,13 +152,13 @@ result inventory(request& r, inventory_input const& in)
     if (!query)
         return refused(query.err());
     if (query->empty())
-        return published("/v1/inventory");
+        return published(render::resource::inventory);
     return computed(render::inventory_json(cat, *query, r.lang));
 }
 
 struct no_input : input {};
 
-result methodology(request&, no_input const&) { return published("/v1/methodology"); }
+result methodology(request&, no_input const&) { return published(render::resource::methodology); }
 
 result price_history(request& r, gpu_input const& in)
 {
@@ -167,7 +167,7 @@ result price_history(request& r, gpu_input const& in)
         return model.err();
     if (r.data.sheets().empty())
         return no_sheet();
-    return published("/v1/prices/" + (*model)->id + "/history");
+    return published(render::resource::price_history, (*model)->id);
 }
 
 struct history_input : input {
@@ -181,7 +181,7 @@ result history(request& r, history_input const& in)
         return refused(parsed.err());
     if (r.data.sheets().empty())
         return no_sheet();
-    return published("/v1/history", *parsed == pricing::tier::on_demand ? "" : "?tier=" + std::string(to_string(*parsed)));
+    return published(render::resource::history, {}, *parsed == pricing::tier::on_demand ? "" : "?tier=" + std::string(to_string(*parsed)));
 }
 
 struct quote_input : input {

@@ -81,7 +81,7 @@ result explain(request& r, term_input const& in)
     if (!found)
         return no_glossary_entry(*doc, *term);
     if (found->how == glossary::naming::exact) {
-        auto a = published("/v1/glossary/" + found->slug, lang_query(language));
+        auto a = published(render::resource::glossary_entry, found->slug, lang_query(language));
         a.lang = language;
         return a;
     }
@@ -132,7 +132,7 @@ result glossary_search(request& r, glossary_input const& in)
         }
     }
     if (!only && !q) {
-        auto a = published("/v1/glossary", lang_query(language));
+        auto a = published(render::resource::glossary, {}, lang_query(language));
         a.lang = language;
         return a;
     }

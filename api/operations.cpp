@@ -3,6 +3,7 @@
 #include "api/answer_kit.hpp"
 
 #include "render/language.hpp"
+#include "render/resources.hpp"
 #include "render/views.hpp"
 
 #include "locale/language.hpp"
@@ -18,6 +19,13 @@ constexpr std::string_view languages[] = {"en", "fr"};
 constexpr parameter lang{"lang", value_type::string,
                          "Language of the answer (default: Accept-Language over HTTP, English over MCP)", false, languages};
 
+// An operation that answers with a published document when given no argument is routed where
+// that document is published, and written by its view.
+std::string_view route_of(render::resource r) { return render::template_of(r); }
+render::view const* view_of(render::resource r) { return render::kind_of(r).written_by; }
+
+using render::resource;
+
 }
 
 parameter const& lang_parameter() { return lang; }
@@ -25,36 +33,36 @@ parameter const& lang_parameter() { return lang; }
 std::span<const operation> operations()
 {
     static auto const registry = std::to_array<operation>({
-    {"get_prices", "/v1/prices", "GPU prices this week",
+    {"get_prices", route_of(resource::prices), "GPU prices this week",
      "The price sheet in effect: per-GPU hourly rates (on-demand, spot, reserved) of every GPU model, with the market "
      "median each is capped by. On-demand is at most 70 % of the public market median; spot is 50 % and reserved "
      "(3-month term) 65 % of on-demand. Filter by gpu, vendor, architecture, min_vram_gb or max_price; sort by gpu, "
      "price or vram; week gives the sheet that was in effect in an earlier week.",
-     answers::get_prices(), &render::sheet_view, "sheet", "vendor=amd&tier=spot&sort=price"},
-    {"get_price_history", "/v1/prices/{gpu}/history", "Price history of a GPU model",
+     answers::get_prices(), view_of(resource::prices), "sheet", "vendor=amd&tier=spot&sort=price"},
+    {"get_price_history", route_of(resource::price_history), "Price history of a GPU model",
      "Every published week of one GPU model, oldest first: observation count, market median, cap, on-demand, spot "
      "and reserved rates (each the figure of that week's sheet), the change of each rate from the week before, and "
      "the weeks it was not priced with the reason.",
-     answers::get_price_history(), &render::price_history_view, "price_history", "gpu=h100-sxm"},
-    {"get_history", "/v1/history", "Price history of every model",
+     answers::get_price_history(), view_of(resource::price_history), "price_history", "gpu=h100-sxm"},
+    {"get_history", route_of(resource::history), "Price history of every model",
      "One rate (on-demand by default) of every GPU model in every published week, weeks oldest first; null where a "
      "model was not priced. Its CSV is a wide table, a row per week and a column per model.",
-     answers::get_history(), &render::history_table_view, "history_table", "tier=spot"},
+     answers::get_history(), view_of(resource::history), "history_table", "tier=spot"},
     {"verify_quote", "/v1/quotes/verify", "Check a quoted price",
      "Whether a rate someone quoted for a GPU model and tier is the one LowCostGPU published for that week (week: "
      "the sheet then in effect, default now): the published figure, the verdict (published, above, below or "
      "not_priced), the difference, and the sheet's signature (key id, signature and signed bytes) to check it "
      "offline.",
      answers::verify_quote(), &render::quote_check_view, "quote_check", "gpu=h100-sxm&tier=spot&price=0.84"},
-    {"get_gpu", "/v1/gpus/{gpu}", "One GPU model",
+    {"get_gpu", route_of(resource::gpu), "One GPU model",
      "A GPU model of the catalog: memory, bandwidth, dense FP16 TFLOPS and PowerScore (RTX 3090 = 100), FP8, TDP, "
      "interconnect, MIG profiles, instance limits (GPUs, vCPUs, memory, CPU generations), regions and this week's "
      "prices.",
-     answers::get_gpu(), &render::gpu_view, "gpu", "gpu=h100-sxm"},
-    {"list_gpus", "/v1/gpus", "GPU catalog",
+     answers::get_gpu(), view_of(resource::gpu), "gpu", "gpu=h100-sxm"},
+    {"list_gpus", route_of(resource::gpus), "GPU catalog",
      "Every GPU model of the catalog with its specifications and this week's prices; filter by vendor, architecture, "
      "min_vram_gb, mig or nvlink.",
-     answers::list_gpus(), &render::catalog_view, "catalog", "vendor=nvidia&min_vram_gb=80&mig=true"},
+     answers::list_gpus(), view_of(resource::gpus), "catalog", "vendor=nvidia&min_vram_gb=80&mig=true"},
     {"compare_gpus", "/v1/compare", "Compare GPU models",
      "Side by side, 2 to 8 catalog models: memory, bandwidth, PowerScore, this week's rates, price per 100 PowerScore "
      "and per GB of VRAM, and the winners of each criterion (compared exactly); week gives the rates of the sheet in "
@@ -100,30 +108,30 @@ std::span<const operation> operations()
      "instance, the processor performance flag, no dedicated VM. Answers ok, or vm-specs-mismatch with every broken "
      "limit.",
      answers::check_instance(), &render::instance_check_view, "instance_check", "gpu=a100-80gb-sxm&gpus=8&vcpus=256&memory_gib=2048&cpu_generation=v7&region=eu-paris-1", true},
-    {"get_inventory", "/v1/inventory", "GPUs available now",
+    {"get_inventory", route_of(resource::inventory), "GPUs available now",
      "How many GPUs of each model are free in each region (sample figures, not a live fleet), and the largest "
      "instance each region can start; filter by gpu and region.",
-     answers::get_inventory(), &render::inventory_view, "inventory", "gpu=h100-sxm&region=eu-paris-1"},
-    {"explain_term", "/v1/glossary/{term}", "Explain a term",
+     answers::get_inventory(), view_of(resource::inventory), "inventory", "gpu=h100-sxm&region=eu-paris-1"},
+    {"explain_term", route_of(resource::glossary_entry), "Explain a term",
      "A term or question of the LowCostGPU glossary (English or French, with this week's figures): by slug, by name "
      "or alias in either language (case and accents ignored), or by the first words of a name (a loose match, "
      "which the answer marks with match).",
-     answers::explain_term(), &render::glossary_entry_view, "glossary_entry", "term=spot&lang=fr"},
-    {"search_glossary", "/v1/glossary", "Glossary",
+     answers::explain_term(), view_of(resource::glossary_entry), "glossary_entry", "term=spot&lang=fr"},
+    {"search_glossary", route_of(resource::glossary), "Glossary",
      "The glossary's terms (with this week's figures) in English or French: all of them with the three questions, "
      "or those of a category, or the terms and questions matching words (q).",
-     answers::search_glossary(), &render::glossary_view, "glossary", "q=reserved&lang=en"},
+     answers::search_glossary(), view_of(resource::glossary), "glossary", "q=reserved&lang=en"},
     {"get_log_proof", "/v1/log/proof", "Prove the publication log",
      "A proof, in RFC 6962's hashing, over the append-only log of every publication, correction and re-signing of a "
      "sheet: with index, that the entry is in the log of size entries (an audit path); with from, that the log of "
      "size entries extends its first from entries (a consistency proof). Compare the root with a checkpoint of that "
      "size (/v1/log/checkpoint); /v1/log lists the entries.",
      answers::get_log_proof(), &render::log_proof_view, "log_proof", "index=1&size=2"},
-    {"get_methodology", "/v1/methodology", "How prices are set",
+    {"get_methodology", route_of(resource::methodology), "How prices are set",
      "The published pricing rules: the market median, on-demand at most 70 % of it, spot and reserved shares, "
      "rounding, the observation window, per-second billing, storage and network rates, account terms, PowerScore, "
      "sizing and how to audit.",
-     answers::get_methodology(), &render::methodology_view, "methodology", ""},
+     answers::get_methodology(), view_of(resource::methodology), "methodology", ""},
 });
     return registry;
 }

@@ -1,6 +1,7 @@
 #include "mcp/resources.hpp"
 
 #include "render/format.hpp"
+#include "render/resources.hpp"
 
 #include "pricing/estimate.hpp"
 #include "pricing/rules.hpp"
@@ -21,6 +22,15 @@ namespace {
 namespace json = boost::json;
 
 constexpr std::string_view scheme = "lowcostgpu://";
+
+using render::resource;
+
+// The resource URI of a published document: its HTTP path after /v1/, under our scheme
+// (/v1/gpus/h100-sxm is lowcostgpu://gpus/h100-sxm).
+std::string uri_of(resource kind, std::string_view name = {})
+{
+    return std::string(scheme) + render::path_of(kind, name).substr(std::string_view("/v1/").size());
+}
 
 json::object content(std::string_view uri, std::string_view mime_type, std::string_view text)
 {
@@ -93,15 +103,15 @@ json::array every_resource(api::data_view const& data)
     json::array out = resource_list();
     if (auto const* doc = data.glossary(locale::language::en)) {
         for (auto const& t : doc->terms())
-            out.push_back(listed(std::string(scheme) + "glossary/" + t.term->slug, "glossary-" + t.term->slug, t.term->name));
+            out.push_back(listed(uri_of(resource::glossary_entry, t.term->slug), "glossary-" + t.term->slug, t.term->name));
         for (auto const& q : doc->questions)
-            out.push_back(listed(std::string(scheme) + "glossary/" + q.slug, "glossary-" + q.slug, q.name));
+            out.push_back(listed(uri_of(resource::glossary_entry, q.slug), "glossary-" + q.slug, q.name));
     }
     for (auto const& m : data.catalog().gpus)
-        out.push_back(listed(std::string(scheme) + "prices/" + m.id + "/history", "price-history-" + m.id,
+        out.push_back(listed(uri_of(resource::price_history, m.id), "price-history-" + m.id,
                              "Price history of the " + m.name));
     for (auto const& week : published_weeks(data))
-        out.push_back(listed(std::string(scheme) + "sheets/" + week, "sheet-" + week, "Price sheet of " + week));
+        out.push_back(listed(uri_of(resource::sheet, week), "sheet-" + week, "Price sheet of " + week));
     return out;
 }
 
@@ -172,37 +182,37 @@ result_or_failure<located> locate(std::string_view uri, api::data_view const& da
     if (parsed.bad_query)
         return not_found(uri, "a resource URI takes one query, ?lang=en or ?lang=fr", modern);
     auto const lang = parsed.lang.value_or(locale::language::en);
-    // The glossary's documents name their language, English included; the others name French only.
-    std::string const suffix = "?lang=" + std::string(locale::to_string(lang));
 
-    // The path of the HTTP document this URI names; its Markdown and its JSON are served as stored.
-    std::string path_of_document;
-    std::string query = render::language_query("", lang);
-    std::string canonical_path(path);
+    // The HTTP document this URI names (its kind and name); its Markdown and its JSON are served as stored.
+    resource kind{};
+    std::string name;
     if (path == "prices") {
         if (!data.current_sheet())
             return not_found(uri, "no price sheet is in effect yet", modern);
-        path_of_document = "/v1/prices";
-    } else if (path == "gpus" || path == "methodology" || path == "sources") {
-        path_of_document = "/v1/" + std::string(path);
+        kind = resource::prices;
+    } else if (path == "gpus") {
+        kind = resource::gpus;
+    } else if (path == "methodology") {
+        kind = resource::methodology;
+    } else if (path == "sources") {
+        kind = resource::sources;
     } else if (path == "glossary") {
         if (!data.glossary(lang))
             return not_found(uri, "the glossary is unavailable: " + std::string(data.glossary_problem()), modern);
-        path_of_document = "/v1/glossary";
-        query = suffix;
+        kind = resource::glossary;
     } else if (path.starts_with("gpus/")) {
         auto const model = pricing::find_gpu_parameter("id", path.substr(5), data.catalog());  // as get_gpu does
         if (!model)
             return not_found(uri, "no GPU model has that id; lowcostgpu://gpus lists them", modern);
-        path_of_document = "/v1/gpus/" + (*model)->id;
-        canonical_path = "gpus/" + (*model)->id;
+        kind = resource::gpu;
+        name = (*model)->id;
     } else if (path.starts_with("prices/") && path.ends_with("/history")) {
         auto const id = path.substr(7, path.size() - 7 - std::string_view("/history").size());
         auto const model = pricing::find_gpu_parameter("id", id, data.catalog());  // as get_price_history does
         if (!model)
             return not_found(uri, "no GPU model has that id; lowcostgpu://gpus lists them", modern);
-        path_of_document = "/v1/prices/" + (*model)->id + "/history";
-        canonical_path = "prices/" + (*model)->id + "/history";
+        kind = resource::price_history;
+        name = (*model)->id;
     } else if (path.starts_with("glossary/")) {
         auto const slug = path.substr(9);
         auto const* doc = data.glossary(lang);
@@ -210,8 +220,8 @@ result_or_failure<located> locate(std::string_view uri, api::data_view const& da
             return not_found(uri, "the glossary is unavailable: " + std::string(data.glossary_problem()), modern);
         if (!doc->find_term(slug) && !doc->find_question(slug))
             return not_found(uri, "no glossary entry has that slug; lowcostgpu://glossary lists them", modern);
-        path_of_document = "/v1/glossary/" + std::string(slug);
-        query = suffix;
+        kind = resource::glossary_entry;
+        name = slug;
     } else if (path.starts_with("sheets/")) {
         auto const week = pricing::parse_week(path.substr(7));
         bool published = false;
@@ -220,15 +230,18 @@ result_or_failure<located> locate(std::string_view uri, api::data_view const& da
                 published = published || s.week == *week;
         if (!published)
             return not_found(uri, "no sheet was published for that week; completion lists the weeks", modern);
-        path_of_document = "/v1/sheets/" + pricing::to_string(*week);
-        canonical_path = "sheets/" + pricing::to_string(*week);
+        kind = resource::sheet;
+        name = pricing::to_string(*week);
     } else {
         return not_found(uri, "no resource at that URI; resources/list and resources/templates/list name them", modern);
     }
-    std::string canonical = std::string(scheme) + canonical_path;
+    // The glossary's documents name their language, English included; the others name French only.
+    bool const named = render::kind_of(kind).written_in == render::languages::every_named;
+    std::string query = render::language_query("", lang, named);
+    std::string canonical = uri_of(kind, name);  // as the lists spell it
     if (lang == locale::language::fr)
         canonical += "?lang=fr";
-    return located{std::move(path_of_document), std::move(query), std::move(canonical)};
+    return located{render::path_of(kind, name), std::move(query), std::move(canonical)};
 }
 
 }

@@ -2,6 +2,7 @@
 
 #include "render/json.hpp"
 #include "render/markdown_text.hpp"
+#include "render/resources.hpp"
 
 #include "pricing/rules.hpp"
 
@@ -16,7 +17,8 @@ namespace json = boost::json;
 namespace rules = pricing::rules;
 using md::text;
 
-struct resource {
+// A document the index lists: where it is and in which formats.
+struct listed {
     std::string title;
     std::string path;
     std::string query;
@@ -24,7 +26,13 @@ struct resource {
     format_set formats;
 };
 
-json::object resource_json(resource const& r)
+// A published document of kind `r` (named `name`), as the index lists it.
+listed listing(resource r, std::string_view name, std::string title, std::string query, std::string description)
+{
+    return {std::move(title), path_of(r, name), std::move(query), std::move(description), kind_of(r).formats()};
+}
+
+json::object resource_json(listed const& r)
 {
     json::object urls;
     r.formats.for_each([&](format f) {
@@ -34,7 +42,7 @@ json::object resource_json(resource const& r)
             {"formats", std::move(urls)}};
 }
 
-json::object section(std::string name, bool optional, std::vector<resource> const& resources)
+json::object section(std::string name, bool optional, std::vector<listed> const& resources)
 {
     json::array list;
     for (auto const& r : resources)
@@ -143,43 +151,40 @@ json::object index_json(pricing::catalog const& catalog, pricing::price_sheet co
     pricing::gpu_model const* model = catalog.find(gpu);
     std::string const week = current ? pricing::to_string(current->week) : "";
 
-    std::vector<resource> prices{{w("site.prices"), "/v1/prices", in_language, w("site.prices_about"), table_formats},
-                                 {w("site.spot_first"), "/v1/prices", language_query("?tier=spot&sort=price", l),
-                                  w("site.spot_first_about"), table_formats}};
+    std::vector<listed> prices{listing(resource::prices, "", w("site.prices"), in_language, w("site.prices_about")),
+                               listing(resource::prices, "", w("site.spot_first"), language_query("?tier=spot&sort=price", l),
+                                       w("site.spot_first_about"))};
     if (model && current)
-        prices.push_back({w("site.model_price", {{"model", model->name}}), "/v1/prices/" + gpu, in_language,
-                          w("site.model_price_about"), document_formats});
-    std::vector<resource> catalog_section{{w("site.catalog"), "/v1/gpus", in_language,
-                                           w("site.catalog_about", {{"count", std::to_string(catalog.gpus.size())}}),
-                                           table_formats}};
+        prices.push_back(listing(resource::price, gpu, w("site.model_price", {{"model", model->name}}), in_language,
+                                 w("site.model_price_about")));
+    std::vector<listed> catalog_section{listing(resource::gpus, "", w("site.catalog"), in_language,
+                                                w("site.catalog_about", {{"count", std::to_string(catalog.gpus.size())}}))};
     if (model)
-        catalog_section.push_back({model->name, "/v1/gpus/" + gpu, in_language, w("site.model_about"), document_formats});
+        catalog_section.push_back(listing(resource::gpu, gpu, model->name, in_language, w("site.model_about")));
     // The glossary in the page's language first, then in the other one.
     auto const other = l == language::fr ? language::en : language::fr;
-    std::vector<resource> glossary{
-        {w("site.glossary"), "/v1/glossary", in_language, w("site.glossary_about"), table_formats},
-        {say(other, "site.glossary_other"), "/v1/glossary", language_query("", other, true), w("site.glossary_other_about"),
-         table_formats},
-        {w("site.glossary_term"), "/v1/glossary/interruptible-instance", in_language, w("site.glossary_term_about"),
-         document_formats}};
-    std::vector<resource> audit{
-        {w("site.methodology"), "/v1/methodology", in_language, w("site.methodology_about"), document_formats},
-        {w("site.sheets"), "/v1/sheets", in_language, w("site.sheets_about"), table_formats}};
+    std::vector<listed> glossary{
+        listing(resource::glossary, "", w("site.glossary"), in_language, w("site.glossary_about")),
+        listing(resource::glossary, "", say(other, "site.glossary_other"), language_query("", other, true),
+                w("site.glossary_other_about")),
+        listing(resource::glossary_entry, "interruptible-instance", w("site.glossary_term"), in_language,
+                w("site.glossary_term_about"))};
+    std::vector<listed> audit{listing(resource::methodology, "", w("site.methodology"), in_language, w("site.methodology_about")),
+                              listing(resource::sheets, "", w("site.sheets"), in_language, w("site.sheets_about"))};
     if (current)
-        audit.push_back({w("site.inputs", {{"week", week}}), "/v1/sheets/" + week + "/observations", "",
-                         w("site.inputs_about"), table_formats});
+        audit.push_back(listing(resource::observations, week, w("site.inputs", {{"week", week}}), "", w("site.inputs_about")));
 
-    std::vector<resource> tools;
+    std::vector<listed> tools;
     for (auto const& op : operations)
         tools.push_back({op.title, op.path, op.query, op.description, op.formats});
-    std::vector<resource> optional{
-        {w("site.regions"), "/v1/regions", in_language,
-         w("site.regions_about", {{"count", std::to_string(catalog.regions.size())}}), table_formats},
-        {w("site.sources"), "/v1/sources", in_language,
-         w("site.sources_about", {{"count", std::to_string(catalog.sources.size())}}), table_formats},
-        {w("site.inventory"), "/v1/inventory", in_language, w("site.inventory_about"), table_formats},
-        {w("site.openapi"), "/openapi.json", "", w("site.openapi_about"), json_only},
-        {w("site.llms_full"), "/llms-full.txt", in_language, w("site.llms_full_about"), text_only}};
+    std::vector<listed> optional{
+        listing(resource::regions, "", w("site.regions"), in_language,
+                w("site.regions_about", {{"count", std::to_string(catalog.regions.size())}})),
+        listing(resource::sources, "", w("site.sources"), in_language,
+                w("site.sources_about", {{"count", std::to_string(catalog.sources.size())}})),
+        listing(resource::inventory, "", w("site.inventory"), in_language, w("site.inventory_about")),
+        listing(resource::openapi, "", w("site.openapi"), "", w("site.openapi_about")),
+        listing(resource::llms_full_txt, "", w("site.llms_full"), in_language, w("site.llms_full_about"))};
 
     json::array sections{section(w("site.section_prices"), false, prices),
                          section(w("site.section_catalog"), false, catalog_section),
@@ -202,8 +207,8 @@ json::object index_json(pricing::catalog const& catalog, pricing::price_sheet co
         {"formats", std::move(formats)},
         {"negotiation", w("site.negotiation")},
         {"sections", std::move(sections)},
-        {"openapi", "/openapi.json"},
-        {"llms_txt", "/llms.txt" + in_language},
+        {"openapi", path_of(resource::openapi)},
+        {"llms_txt", path_of(resource::llms_txt) + in_language},
         {"mcp",
          {{"endpoint", "/mcp"},
           {"server_card", "/mcp/server-card"},
@@ -223,7 +228,7 @@ std::string index_markdown(json::object const& index, links const& to)
     auto const l = to.lang;
     std::string out = "# " + md::escape(text(index, "name")) + "\n\n" + md::escape(text(index, "summary")) + "\n\n";
     if (auto const& week = md::at(index, "current_week"); week.is_string())
-        out += say(l, "site.in_effect", {{"week", md::link(text(week), to("/v1/prices"))}}) + "\n\n";
+        out += say(l, "site.in_effect", {{"week", md::link(text(week), to(path_of(resource::prices)))}}) + "\n\n";
     out += say(l, "site.formats", {{"formats", md::escape(text(index, "negotiation"))}}) + "\n\n";
     for (auto const& sv : md::array_at(index, "sections")) {
         auto const& s = sv.get_object();
@@ -253,7 +258,7 @@ std::string index_markdown(json::object const& index, links const& to)
         out += "\n";
     }
     out += mcp_markdown(md::object_at(index, "mcp"), l);
-    out += "\n" + say(l, "site.machine_readable") + " " + md::link("OpenAPI 3.1", "/openapi.json") + " · " +
+    out += "\n" + say(l, "site.machine_readable") + " " + md::link("OpenAPI 3.1", path_of(resource::openapi)) + " · " +
            md::link("llms.txt", text(index, "llms_txt")) + " · " +
            md::link(say(l, "site.server_card"), text(md::object_at(index, "mcp"), "server_card")) + "\n";
     return out;

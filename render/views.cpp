@@ -10,6 +10,7 @@
 #include "render/json.hpp"
 #include "render/markdown.hpp"
 #include "render/markdown_text.hpp"
+#include "render/site.hpp"
 
 #include <stdexcept>
 
@@ -39,6 +40,7 @@ view const quote_check_view{quote_check_markdown};
 view const transfer_view{transfer_markdown};
 view const rent_vs_buy_view{rent_vs_buy_markdown};
 view const log_proof_view{log_proof_markdown};
+view const index_view{index_markdown, nullptr, index_dataset_ld};
 
 format_set view::formats() const { return csv ? table_formats : document_formats; }
 

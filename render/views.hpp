@@ -48,6 +48,7 @@ extern view const quote_check_view;     // /v1/quotes/verify
 extern view const transfer_view;        // /v1/transfer
 extern view const rent_vs_buy_view;     // /v1/rent-vs-buy
 extern view const log_proof_view;       // /v1/log/proof
+extern view const index_view;           // "/"
 
 // `doc` in format `f`: JSON (to_text), Markdown or an HTML page of that Markdown, both in the
 // language of `where` and, when the document's `sample` is true, with the synthetic sample data

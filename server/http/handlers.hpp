@@ -3,6 +3,7 @@
 #include "server/http/query.hpp"
 #include "server/http/response.hpp"
 #include "server/http/router.hpp"
+#include "render/resources.hpp"
 #include "render/views.hpp"
 
 #include "api/operation.hpp"
@@ -26,6 +27,7 @@ struct route_input {
     query_params& query;
     render::format format = render::format::json;
     render::format_set formats{};     // every format of the route
+    std::optional<render::resource> kind{};  // of the published document the route serves, if any
     std::string_view path{};          // "/v1/prices" for "/v1/prices.md?x=1"
     std::string_view query_string{};  // "?x=1", or empty
     locale::language lang = locale::language::en;  // from `lang` or Accept-Language (operations: their answer's)
@@ -36,6 +38,10 @@ struct route_input {
 
     snapshot::snapshot const& snap() const { return *ctx.snapshot; }
 };
+
+// The pre-rendered document of the route's kind named `name` (a week, a model's id), in the
+// negotiated format and the request's language, or 404: document_at its path.
+response published_document(route_input& in, std::string_view name = {});
 
 // The pre-rendered document of `path` (plus `query`, "?lang=en") in the negotiated format and in
 // the request's language, or 404. A document written in one language only (the audit inputs, the

@@ -12,14 +12,14 @@ response handle_log_checkpoint(route_input& in)
     if (in.snap().log->checkpoint.empty())
         return problem(in.req, beast_http::status::not_found,
                        "the publication log has no signed checkpoint yet: nothing was published with a signing key");
-    return document_at(in, "/v1/log/checkpoint");
+    return published_document(in);
 }
 
-response handle_log(route_input& in) { return document_at(in, "/v1/log"); }
+response handle_log(route_input& in) { return published_document(in); }
 
 response handle_log_version(route_input& in)
 {
-    auto doc = document_at(in, std::string(in.path));
+    auto doc = published_document(in, in.captures[0]);
     if (doc.result() == beast_http::status::not_found)
         return problem(in.req, beast_http::status::not_found,
                        "the log has " + std::to_string(in.snap().log->entries.size()) + " entries, numbered from 0, and "
@@ -34,7 +34,7 @@ response handle_log_tile(route_input& in)
         return problem(in.req, beast_http::status::not_found,
                        "not a tile path: /v1/log/tile/<L>/<N>[.p/<W>] or /v1/log/tile/entries/<N>[.p/<W>], with N in "
                        "three-digit groups (x001/234) as C2SP tlog-tiles spells it");
-    auto doc = document_at(in, "/v1/log/tile/" + tlog::tile_path(*address));
+    auto doc = published_document(in, tlog::tile_path(*address));
     if (doc.result() == beast_http::status::not_found)
         return problem(in.req, beast_http::status::not_found,
                        "the log does not have this tile at its current size (" +

@@ -93,12 +93,12 @@ pricing::outcome<std::map<std::string, std::string, std::less<>>, api::failure> 
 std::optional<pricing::instant> data_time(route_input& in, api::operation const& op, api::answer const& a)
 {
     // The glossary's documents name their language, English included; the others name French only.
-    std::string query = render::language_query("", a.lang.value_or(locale::language::en));
-    if (op.route.starts_with("/v1/glossary"))
-        query = render::language_query("", a.lang.value_or(locale::language::en), true);
+    auto const* kind = render::find_kind(op.route);
+    bool const named = kind && kind->written_in == render::languages::every_named;
+    std::string const query = render::language_query("", a.lang.value_or(locale::language::en), named);
     if (auto const doc = in.snap().find_document(op.route, render::format::json, query))
         return doc->last_modified;
-    if (auto const doc = in.snap().find_document("/v1/gpus"))
+    if (auto const doc = in.snap().find_document(render::path_of(render::resource::gpus)))
         return doc->last_modified;
     return std::nullopt;
 }

@@ -6,6 +6,7 @@
 #include "server/ops/metrics.hpp"
 
 #include "render/dataset.hpp"
+#include "render/resources.hpp"
 
 #include <algorithm>
 #include <array>
@@ -30,6 +31,8 @@ struct route {
     std::string_view preflight_headers = read_api_request_headers;
     // Its last placeholder takes the rest of the path, slashes included (a C2SP tile path).
     bool tail = false;
+    // The kind of published document it serves, if it serves one.
+    std::optional<render::resource> kind{};
     // The Link header of each format for a request without query string, when the pattern has no
     // placeholder: written once here rather than for every request of the busiest routes.
     std::array<std::string, render::all_formats.size()> links_without_query{};
@@ -44,17 +47,15 @@ using render::text_only;
 // locations.
 std::string description_link(std::string_view pattern, std::string_view path, render::format f)
 {
-    if (pattern == "/")
-        return "</.well-known/api-catalog>; rel=\"api-catalog\"";
-    std::string_view week;
-    if (f == render::format::csv && pattern == "/v1/sheets/{week}")
-        week = path;
-    else if (f == render::format::csv && pattern == "/v1/sheets/{week}/observations")
-        week = path.substr(0, path.rfind('/'));
-    else
+    if (pattern == render::template_of(render::resource::index))
+        return "<" + render::path_of(render::resource::api_catalog) + ">; rel=\"api-catalog\"";
+    if (f != render::format::csv || (pattern != render::template_of(render::resource::sheet) &&
+                                     pattern != render::template_of(render::resource::observations)))
         return {};
-    return "<" + std::string(week) + "/csv-metadata.json>; rel=\"describedby\"; type=\"" +
-           std::string(render::csv_metadata_content_type) + "\"";
+    auto const after = path.substr(render::folder_of(render::resource::sheet).size());
+    auto const week = after.substr(0, after.find('/'));
+    return "<" + render::path_of(render::resource::csv_metadata, week) + ">; rel=\"describedby\"; type=\"" +
+           std::string(render::kind_of(render::resource::csv_metadata).media_type) + "\"";
 }
 
 std::string with_description(std::string links, std::string_view pattern, std::string_view path, render::format f)
@@ -74,10 +75,15 @@ std::vector<route> make_routes()
     std::vector<route> all;
     for (auto const& op : api::operations())
         all.push_back({op.route, nullptr, true, op.view->formats(), "GET, HEAD", &op});
+    using enum render::resource;
+    auto const published = [](render::resource r, handler fn, bool tail = false) {
+        return route{render::template_of(r), fn, true, render::kind_of(r).formats(), "GET, HEAD", nullptr, false,
+                     read_api_request_headers, tail, r};
+    };
     all.insert(all.end(), {
-        {"/", handle_index, true, document_formats},
-        {"/llms.txt", handle_llms_txt, true, text_only},
-        {"/llms-full.txt", handle_llms_full_txt, true, text_only},
+        published(index, handle_index),
+        published(llms_txt, handle_llms_txt),
+        published(llms_full_txt, handle_llms_full_txt),
         {"/.well-known/llms.txt", handle_llms_txt, true, text_only},
         {"/.well-known/llms-full.txt", handle_llms_full_txt, true, text_only},
         // The server card where the SEP-2127 draft reserves it, <streamable-http-url>/server-card,
@@ -85,37 +91,37 @@ std::vector<route> make_routes()
         {"/mcp/server-card", handle_server_card, true, {}, "GET, HEAD", nullptr, false, server_card_request_headers},
         {"/.well-known/mcp/server-card.json", handle_legacy_server_card, true, json_only},
         {"/.well-known/mcp.json", handle_legacy_server_card, true, json_only},
-        {"/openapi.json", handle_openapi, true, json_only},
-        {"/.well-known/api-catalog", handle_api_catalog, true, {}},
+        published(openapi, handle_openapi),
+        published(api_catalog, handle_api_catalog),
         {"/healthz", handle_healthz, false, {}},
         {"/readyz", handle_readyz, false, {}},
         {"/metrics", handle_metrics, false, {}},
-        {"/v1/prices/{gpu}", handle_price_of, true, document_formats},
-        {"/v1/prices/{gpu}/history.svg", handle_history_chart, true, {}},
-        {"/v1/prices/{gpu}/sparkline.svg", handle_history_chart, true, {}},
-        {"/v1/sheets", handle_sheets, true, render::table_formats},
-        {"/v1/sheets.atom", handle_sheets_feed, true, {}},
-        {"/v1/sheets/{week}", handle_sheet, true, render::table_formats},
-        {"/v1/sheets/{week}/observations", handle_observations, true, render::table_formats},  // .csv: the canonical file
-        {"/v1/sheets/{week}/sources", handle_raw_inputs, true, render::table_formats},
-        {"/v1/sheets/{week}/sources/{sha256}", handle_raw_file, true, {}},
-        {"/v1/sheets/{week}/signed.txt", handle_signed_bytes, true, text_only},
-        {"/v1/sheets/{week}/signature.txt", handle_signature, true, text_only},
-        {"/v1/sheets/{week}/signed.txt.sig", handle_signature, true, text_only},
-        {"/v1/sheets/{week}/signed.note", handle_signature, true, text_only},
-        {"/v1/sheets/{week}/datapackage.json", handle_week_description, true, json_only},
-        {"/v1/sheets/{week}/csv-metadata.json", handle_week_description, true, {}},
-        {"/v1/catalog", handle_signed_catalog, true, json_only},
-        {"/v1/catalog/signature", handle_catalog_signature, true, json_only},
-        {"/.well-known/lowcostgpu-keys.json", handle_keys, true, json_only},
-        {"/.well-known/lowcostgpu-keys/{key}", handle_key_file, true, text_only},
-        {"/v1/log", handle_log, true, json_only},
-        {"/v1/log/checkpoint", handle_log_checkpoint, true, {}},
-        {"/v1/log/entries/{index}/signed.txt", handle_log_version, true, text_only},
-        {"/v1/log/entries/{index}/signature.txt", handle_log_version, true, text_only},
-        {"/v1/log/tile/{tile}", handle_log_tile, true, {}, "GET, HEAD", nullptr, false, read_api_request_headers, true},
-        {"/v1/regions", handle_regions, true, render::table_formats},
-        {"/v1/sources", handle_sources, true, render::table_formats},
+        published(price, handle_price_of),
+        published(history_chart, handle_history_chart),
+        published(sparkline, handle_history_chart),
+        published(sheets, handle_sheets),
+        published(sheets_feed, handle_sheets_feed),
+        published(sheet, handle_sheet),
+        published(observations, handle_observations),
+        published(raw_inputs, handle_raw_inputs),
+        published(raw_file, handle_raw_file),
+        published(signed_bytes, handle_signed_bytes),
+        published(signature, handle_signature),
+        published(signify_signature, handle_signature),
+        published(signed_note, handle_signature),
+        published(datapackage, handle_week_description),
+        published(csv_metadata, handle_week_description),
+        published(catalog, handle_signed_catalog),
+        published(catalog_signature, handle_catalog_signature),
+        published(keys, handle_keys),
+        published(key_file, handle_key_file),
+        published(log, handle_log),
+        published(log_checkpoint, handle_log_checkpoint),
+        published(log_signed_bytes, handle_log_version),
+        published(log_signature, handle_log_version),
+        published(log_tile, handle_log_tile, true),
+        published(regions, handle_regions),
+        published(sources, handle_sources),
         {"/mcp", handle_mcp, true, {}, "POST, OPTIONS", nullptr, true},
     });
     for (auto& r : all)
@@ -329,7 +335,7 @@ answer dispatch(request const& req, request_context const& ctx, std::string_view
     }
     // What the answer echoes of the query (links to the other formats) is re-encoded, never the raw bytes.
     std::string const echoed_query = reencoded_query(query_string);
-    route_input in{req, ctx, std::move(captures), query.value(), format, r.formats, found.path, echoed_query, lang};
+    route_input in{req, ctx, std::move(captures), query.value(), format, r.formats, r.kind, found.path, echoed_query, lang};
     response res = r.op ? handle_operation(in, *r.op) : r.fn(in);
     if (auto const unknown = query->first_unknown();
         unknown && (in.later || res.result() == beast_http::status::ok))

@@ -26,8 +26,9 @@ response no_sheet_yet(route_input const& in)
 }
 
 // A sheet named by an alias changes when the next one is published: never cached as immutable.
-response document_of_week(route_input& in, std::string const& path)
+response document_of_week(route_input& in, std::string const& week)
 {
+    std::string const path = render::path_of(*in.kind, week);
     if (!names_week_alias(in.captures[0]))
         return document_at(in, path);
     if (auto const doc = in.snap().find_document(path, in.format))
@@ -154,34 +155,32 @@ response handle_price_of(route_input& in)
                                   (*sheet)->published_at);
         }
     }
-    return document_at(in, "/v1/prices/" + (*model)->id);
+    return published_document(in, (*model)->id);
 }
 
 
-response handle_sheets(route_input& in) { return document_at(in, "/v1/sheets"); }
+response handle_sheets(route_input& in) { return published_document(in); }
 
 response handle_sheet(route_input& in)
 {
     auto const found = published_week(in);
     if (!found)
         return found.err();
-    return document_of_week(in, "/v1/sheets/" + pricing::to_string(found.value()->week));
+    return document_of_week(in, pricing::to_string(found.value()->week));
 }
 
-response handle_regions(route_input& in) { return document_at(in, "/v1/regions"); }
-response handle_sources(route_input& in) { return document_at(in, "/v1/sources"); }
+response handle_regions(route_input& in) { return published_document(in); }
+response handle_sources(route_input& in) { return published_document(in); }
 
 // The feed and the charts are documents in one format of their own, stored under their URL.
-response handle_sheets_feed(route_input& in) { return document_at(in, "/v1/sheets.atom"); }
+response handle_sheets_feed(route_input& in) { return published_document(in); }
 
 response handle_history_chart(route_input& in)
 {
     auto const model = pricing::find_gpu_parameter("gpu", in.captures[0], in.snap().catalog);
     if (!model)
         return unknown_gpu(in, model.err());
-    auto const& path = in.path;
-    bool const spark = path.ends_with("/sparkline.svg");
-    return document_at(in, "/v1/prices/" + (*model)->id + (spark ? "/sparkline.svg" : "/history.svg"));
+    return published_document(in, (*model)->id);
 }
 
 response handle_signed_bytes(route_input& in)
@@ -189,7 +188,7 @@ response handle_signed_bytes(route_input& in)
     auto const found = published_week(in);
     if (!found)
         return found.err();
-    return document_at(in, "/v1/sheets/" + pricing::to_string(found.value()->week) + "/signed.txt");
+    return published_document(in, pricing::to_string(found.value()->week));
 }
 
 // datapackage.json or csv-metadata.json: the week's descriptions, stored under their file name.
@@ -198,8 +197,7 @@ response handle_week_description(route_input& in)
     auto const found = published_week(in);
     if (!found)
         return found.err();
-    std::string_view const file = in.path.substr(in.path.rfind('/'));
-    return document_of_week(in, "/v1/sheets/" + pricing::to_string(found.value()->week) + std::string(file));
+    return document_of_week(in, pricing::to_string(found.value()->week));
 }
 
 response handle_signature(route_input& in)
@@ -213,29 +211,28 @@ response handle_signature(route_input& in)
                        "the sheet " + pricing::to_string(sheet->week) +
                            " is not signed yet (its operator signs older sheets with lowcostgpu sign --all)");
     // signature.txt, signed.txt.sig or signed.note: the same signature for three verifiers.
-    std::string_view const file = in.path.substr(in.path.rfind('/'));
-    return document_at(in, "/v1/sheets/" + pricing::to_string(sheet->week) + std::string(file));
+    return published_document(in, pricing::to_string(sheet->week));
 }
 
 namespace {
 
 // A document of the signed catalog, or 404 while the catalog has never been signed.
-response signed_catalog_document(route_input& in, std::string_view path)
+response signed_catalog_document(route_input& in)
 {
     if (!in.snap().signed_catalog)
         return problem(in.req, beast_http::status::not_found,
                        "the catalog is not signed yet (its operator signs it with lowcostgpu publish or "
                        "lowcostgpu sign --all)");
-    return document_at(in, std::string(path));
+    return published_document(in);
 }
 
 }
 
-response handle_signed_catalog(route_input& in) { return signed_catalog_document(in, "/v1/catalog"); }
+response handle_signed_catalog(route_input& in) { return signed_catalog_document(in); }
 
-response handle_catalog_signature(route_input& in) { return signed_catalog_document(in, "/v1/catalog/signature"); }
+response handle_catalog_signature(route_input& in) { return signed_catalog_document(in); }
 
-response handle_keys(route_input& in) { return document_at(in, "/.well-known/lowcostgpu-keys.json"); }
+response handle_keys(route_input& in) { return published_document(in); }
 
 response handle_key_file(route_input& in)
 {
@@ -245,7 +242,7 @@ response handle_key_file(route_input& in)
         return problem(in.req, beast_http::status::not_found,
                        "no published key is named " + std::string(name) +
                            "; /.well-known/lowcostgpu-keys.json lists them ({key_id}.pem in PEM, {key_id}.pub for signify)");
-    return document_at(in, "/.well-known/lowcostgpu-keys/" + std::string(name));
+    return published_document(in, name);
 }
 
 }

@@ -4,6 +4,8 @@
 
 #include <boost/json/parse.hpp>
 
+#include <stdexcept>
+
 namespace lcg::http {
 
 response document_at(route_input& in, std::string const& path, std::string_view query)
@@ -45,10 +47,18 @@ response serve_computed(route_input& in, render::view const& v, std::string json
     return serve_computed(in, v, boost::json::parse(json_text).as_object(), last_modified);
 }
 
-response handle_index(route_input& in) { return document_at(in, "/"); }
-response handle_llms_txt(route_input& in) { return document_at(in, "/llms.txt"); }
-response handle_llms_full_txt(route_input& in) { return document_at(in, "/llms-full.txt"); }
-response handle_openapi(route_input& in) { return document_at(in, "/openapi.json"); }
-response handle_api_catalog(route_input& in) { return document_at(in, "/.well-known/api-catalog"); }
+response published_document(route_input& in, std::string_view name)
+{
+    if (!in.kind)
+        throw std::logic_error(std::string(in.path) + ": its route serves no published document");
+    return document_at(in, render::path_of(*in.kind, name));
+}
+
+response handle_index(route_input& in) { return published_document(in); }
+// Also at /.well-known/, where some agents look first.
+response handle_llms_txt(route_input& in) { return document_at(in, render::path_of(render::resource::llms_txt)); }
+response handle_llms_full_txt(route_input& in) { return document_at(in, render::path_of(render::resource::llms_full_txt)); }
+response handle_openapi(route_input& in) { return published_document(in); }
+response handle_api_catalog(route_input& in) { return published_document(in); }
 
 }

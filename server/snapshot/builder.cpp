@@ -2,17 +2,24 @@
 
 #include "render/json.hpp"
 
+#include <stdexcept>
+
 namespace lcg::snapshot {
 
 using render::format;
 
-void builder::add(std::string const& path, std::string const& query, boost::json::object const& doc,
-                  render::view const& v, render::format_set formats, bool immutable,
-                  std::optional<pricing::instant> data_time, std::optional<locale::language> lang)
+void builder::add(render::resource r, std::string_view name, std::string const& query, boost::json::object const& doc,
+                  bool closed, std::optional<pricing::instant> data_time, std::optional<locale::language> lang)
 {
+    auto const& kind = render::kind_of(r);
+    if (!kind.has_view())
+        throw std::logic_error(std::string(kind.path_template) + " is written whole: add_body publishes it");
+    std::string const path = render::path_of(r, name);
+    auto const formats = kind.formats();
+    bool const fixed = immutable(kind, closed);
     std::string json_text = render::to_text(doc);
     auto const before = previous(document_key(path, format::json, query));
-    if (before && before->body == json_text && before->immutable == immutable && reuse(path, query, formats))
+    if (before && before->body == json_text && before->immutable == fixed && reuse(path, query, formats))
         return;
     auto const modified = modified_at(before != nullptr, data_time);
     render::page const where{path, query, formats, lang.value_or(locale::language::en)};
@@ -20,26 +27,31 @@ void builder::add(std::string const& path, std::string const& query, boost::json
         auto const key = document_key(path, f, query);
         if (auto const english = same_in_english(path, f, query, json_text))
             return put(key, english);
-        std::string body = f == format::json ? json_text : render::write(f, v, doc, where);
-        put(key, make_document(std::string(render::content_type(f)), std::move(body), immutable, modified,
+        std::string body = f == format::json ? json_text : render::write(f, *kind.written_by, doc, where);
+        put(key, make_document(std::string(render::content_type(f)), std::move(body), fixed, modified,
                                lang.has_value()));
     });
 }
 
-void builder::add_body(std::string const& key, format f, std::string body, bool immutable,
-                       std::optional<pricing::instant> data_time, bool translated)
+void builder::add_body(render::resource r, std::string_view name, std::string const& query, std::string body,
+                       bool closed, std::optional<pricing::instant> data_time)
 {
-    add_body(key, render::content_type(f), std::move(body), immutable, data_time, translated);
+    auto const& kind = render::kind_of(r);
+    if (kind.has_view())
+        throw std::logic_error(std::string(kind.path_template) + " has a view: add publishes it");
+    std::string const key = render::path_of(r, name) + query;
+    bool const fixed = immutable(kind, closed);
+    bool const translated = kind.written_in != render::languages::one;
+    auto const before = previous(key);
+    if (before && before->body == body && before->immutable == fixed && before->translated == translated)
+        return put(key, before);
+    put(key, make_document(std::string(kind.media_type), std::move(body), fixed,
+                           modified_at(before != nullptr, data_time), translated));
 }
 
-void builder::add_body(std::string const& key, std::string_view content_type, std::string body, bool immutable,
-                       std::optional<pricing::instant> data_time, bool translated)
+bool builder::immutable(render::resource_kind const& k, bool closed)
 {
-    auto const before = previous(key);
-    if (before && before->body == body && before->immutable == immutable && before->translated == translated)
-        return put(key, before);
-    put(key, make_document(std::string(content_type), std::move(body), immutable,
-                           modified_at(before != nullptr, data_time), translated));
+    return k.kept == render::lifetime::fixed || (k.kept == render::lifetime::fixed_once_closed && closed);
 }
 
 bool builder::reuse(std::string const& path, std::string const& query, render::format_set formats)

@@ -4,6 +4,7 @@
 // site_documents.cpp); nothing outside server/snapshot includes it.
 #include "server/snapshot/snapshot.hpp"
 
+#include "render/resources.hpp"
 #include "render/views.hpp"
 #include "locale/words.hpp"
 
@@ -11,7 +12,10 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace lcg::snapshot {
 
@@ -21,38 +25,40 @@ class builder {
 public:
     builder(snapshot& s, snapshot const* previous, pricing::instant now) : s_(s), previous_(previous), now_(now) {}
 
-    // A resource in `formats`, each written from its JSON document `doc` by `v`, in `lang` when it
-    // is written in every language (in English otherwise). `data_time` is when its data took its
-    // current state, if known (a sheet's publication).
-    void add(std::string const& path, std::string const& query, boost::json::object const& doc, render::view const& v,
-             render::format_set formats, bool immutable = false,
-             std::optional<pricing::instant> data_time = std::nullopt, std::optional<locale::language> lang = std::nullopt);
+    // A document of kind `r` (named `name` where its path template has a placeholder), under
+    // `query`, in each of its view's formats, written from its JSON document `doc`, in `lang` when
+    // it is written in every language (in English otherwise). `closed`: its week is over (or its
+    // tile full), which fixes a document whose kind is fixed once closed. `data_time` is when its
+    // data took its current state, if known (a sheet's publication).
+    void add(render::resource r, std::string_view name, std::string const& query, boost::json::object const& doc,
+             bool closed = false, std::optional<pricing::instant> data_time = std::nullopt,
+             std::optional<locale::language> lang = std::nullopt);
 
-    // The same resource in every language: English under `query`, French under it plus lang=fr,
+    // The same document in every language: English under `query`, French under it plus lang=fr,
     // each from the JSON document `doc_in` writes in that language.
     template <class Document>
-    void add_in_every_language(std::string const& path, std::string const& query, Document const& doc_in,
-                               render::view const& v, render::format_set formats, bool immutable = false,
+    void add_in_every_language(render::resource r, std::string_view name, std::string const& query,
+                               Document const& doc_in, bool closed = false,
                                std::optional<pricing::instant> data_time = std::nullopt)
     {
         for (auto const lang : locale::all_languages)
-            add(path, render::language_query(query, lang), doc_in(lang), v, formats, immutable, data_time, lang);
+            add(r, name, render::language_query(query, lang), doc_in(lang), closed, data_time, lang);
     }
 
-    // A document whose body is given, reused when the body is the same; `translated` when it is one
-    // language's (document::translated).
-    void add_body(std::string const& key, render::format f, std::string body, bool immutable = false,
-                  std::optional<pricing::instant> data_time = std::nullopt, bool translated = false);
-    void add_body(std::string const& key, std::string_view content_type, std::string body, bool immutable = false,
-                  std::optional<pricing::instant> data_time = std::nullopt, bool translated = false);
-
-    // Copies every format of a resource from the previous snapshot; false if one is missing.
-    bool reuse(std::string const& path, std::string const& query, render::format_set formats);
+    // A document of a kind written whole, whose body is given, reused when the body is the same.
+    void add_body(render::resource r, std::string_view name, std::string const& query, std::string body,
+                  bool closed = false, std::optional<pricing::instant> data_time = std::nullopt);
 
     std::shared_ptr<const document> previous(std::string const& key) const;
 
 private:
-    // A resource that changed since the previous snapshot changed now; a new one has its data time.
+    // Copies every format of a document from the previous snapshot; false if one is missing.
+    bool reuse(std::string const& path, std::string const& query, render::format_set formats);
+
+    // Whether a document of kind `k` stays as published: by its kind's lifetime.
+    static bool immutable(render::resource_kind const& k, bool closed);
+
+    // A document that changed since the previous snapshot changed now; a new one has its data time.
     pricing::instant modified_at(bool changed, std::optional<pricing::instant> data_time) const;
 
     void put(std::string const& key, std::shared_ptr<const document> doc);
@@ -67,23 +73,50 @@ private:
     pricing::instant now_;
 };
 
-// The documents of a snapshot, by what they let a client do; build (snapshot.cpp) adds them in an
-// order that matters: a translation shares the English documents added before it.
+// The snapshot being built, and the instants its documents carry.
+struct draft {
+    snapshot& s;
+    builder& b;
+    pricing::instant now;
+    // When what shows the current sheet last changed: its publication or its taking effect,
+    // whichever came last (none before the first sheet takes effect).
+    std::optional<pricing::instant> current_since;
+    std::optional<pricing::instant> last_published;  // the newest sheet's publication
+
+    // Whether `sheet`'s week is over: its documents no longer change.
+    bool closed(pricing::price_sheet const& sheet) const { return sheet.effective_until <= now; }
+};
+
+// Who publishes which kinds of document: each builder adds every document of its kinds. A snapshot
+// is built by walking this list in order, which matters: a week's descriptions read its CSV, the
+// site reads the pages it inlines, and a translation shares the English documents added before it.
+// Every kind of render::resource_kinds() has exactly one builder (a test checks).
+struct publisher {
+    void (*publish)(draft& d);
+    std::vector<render::resource> kinds;
+};
+std::span<const publisher> publishers();
+
+// snapshot.cpp: the catalog, the sheets and their tables.
+void add_catalog(draft& d);
+void add_current_prices(draft& d);
+void add_sheet_index(draft& d);
+void add_weeks(draft& d);
+void add_tables(draft& d);
+void add_methodology(draft& d);
 
 // signed_documents.cpp: what lets a client check what it is served.
-void add_signature(builder& b, pricing::price_sheet const& sheet, bool immutable);
-void add_signed_catalog(builder& b, pricing::signed_catalog const& signed_catalog);
-void add_keys(builder& b, pricing::key_ring const& keys);
-void add_other_signatures(builder& b, pricing::price_sheet const& sheet, bool immutable, pricing::key_ring const& keys,
-                          std::string const& origin);
+void add_keys(draft& d);
+void add_signed_catalog(draft& d);
+void add_log(draft& d);
+void add_signatures(draft& d, pricing::price_sheet const& sheet);  // one week's, for add_weeks
 std::map<pricing::iso_week, pricing::publication_record> publications_of(publication_log const& log);
 std::string log_origin(publication_log const& log);
-void add_log(builder& b, publication_log const& log, pricing::key_ring const& keys);
 
 // site_documents.cpp: the pages around the sheets.
-void add_descriptions(snapshot const& s, builder& b, pricing::price_sheet const& sheet, bool immutable);
-void add_history(snapshot const& s, builder& b, std::optional<pricing::instant> last_published);
-void add_glossary(snapshot& s, builder& b, std::optional<pricing::instant> since);
-void add_site(snapshot& s, builder& b);
+void add_descriptions(draft& d, pricing::price_sheet const& sheet);  // one week's, for add_weeks
+void add_history(draft& d);
+void add_glossary(draft& d);
+void add_site(draft& d);
 
 }

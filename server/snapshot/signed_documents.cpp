@@ -18,7 +18,6 @@ namespace lcg::snapshot {
 namespace {
 
 namespace json = boost::json;
-using render::format;
 
 // The raw Ed25519 key of `key_id` among `keys`, if published.
 std::optional<std::string> raw_key(pricing::key_ring const& keys, std::string_view key_id)
@@ -43,7 +42,6 @@ json::object log_index(publication_log const& log, pricing::key_ring const& keys
         auto const& e = log.parsed[i];
         if (!e)
             continue;  // the tiles still publish it as stored; audit names it
-        std::string const version = "/v1/log/entries/" + std::to_string(i);
         entries.push_back(json::object{{"index", i},
                                        {"week", pricing::to_string(e->week)},
                                        {"kind", std::string(tlog::to_string(e->kind))},
@@ -53,7 +51,7 @@ json::object log_index(publication_log const& log, pricing::key_ring const& keys
                                        {"inputs_sha256", e->inputs_sha256},
                                        {"key_id", e->key_id.empty() ? json::value(nullptr) : json::value(e->key_id)},
                                        {"reason", e->reason.empty() ? json::value(nullptr) : json::value(e->reason)},
-                                       {"signed_bytes", version + "/signed.txt"}});
+                                       {"signed_bytes", render::path_of(render::resource::log_signed_bytes, std::to_string(i))}});
     }
     auto const size = log.tree.size();
     std::string root;
@@ -64,42 +62,35 @@ json::object log_index(publication_log const& log, pricing::key_ring const& keys
     return {{"origin", origin.empty() ? json::value(nullptr) : json::value(origin)},
             {"size", size},
             {"root_hash", root.empty() ? json::value(nullptr) : json::value(root)},
-            {"checkpoint", "/v1/log/checkpoint"},
-            {"tiles", "/v1/log/tile/"},
+            {"checkpoint", render::path_of(render::resource::log_checkpoint)},
+            {"tiles", render::folder_of(render::resource::log_tile)},
             {"verifier_keys", std::move(verifier_keys)},
             {"entries", std::move(entries)}};
 }
 
 }
 
-// What a sheet's signature covers and the signature itself, as text for stock tools (openssl,
-// base64): read from the sheet, never computed here.
-void add_signature(builder& b, pricing::price_sheet const& sheet, bool immutable)
-{
-    std::string const base = "/v1/sheets/" + pricing::to_string(sheet.week);
-    b.add_body(base + "/signed.txt", format::text, pricing::signed_bytes(sheet), immutable, sheet.published_at);
-    if (!sheet.signature.empty())
-        b.add_body(base + "/signature.txt", format::text, sheet.signature + "\n", immutable, sheet.published_at);
-}
-
 // The signed catalog document, byte for byte as signed, and its signature.
-void add_signed_catalog(builder& b, pricing::signed_catalog const& signed_catalog)
+void add_signed_catalog(draft& d)
 {
-    auto const& sig = signed_catalog.signature;
-    b.add_body("/v1/catalog", format::json, signed_catalog.document, false, sig.signed_at);
-    b.add_body("/v1/catalog/signature", format::json, render::to_text(render::catalog_signature_json(sig)), false,
-               sig.signed_at);
+    if (!d.s.signed_catalog)
+        return;
+    auto const& sig = d.s.signed_catalog->signature;
+    d.b.add_body(render::resource::catalog, "", "", d.s.signed_catalog->document, false, sig.signed_at);
+    d.b.add_body(render::resource::catalog_signature, "", "", render::to_text(render::catalog_signature_json(sig)),
+                 false, sig.signed_at);
 }
 
-// The keys document and each key's PEM.
-void add_keys(builder& b, pricing::key_ring const& keys)
+// The keys document and each key's PEM, and its signify form when it has one.
+void add_keys(draft& d)
 {
-    b.add_body("/.well-known/lowcostgpu-keys.json", format::json, render::to_text(render::keys_json(keys)));
+    auto const& keys = d.s.keys;
+    d.b.add_body(render::resource::keys, "", "", render::to_text(render::keys_json(keys)));
     for (auto const& k : keys.keys) {
-        b.add_body("/.well-known/lowcostgpu-keys/" + k.key_id + ".pem", format::text, k.public_key_pem);
+        d.b.add_body(render::resource::key_file, k.key_id + ".pem", "", k.public_key_pem);
         if (auto raw = tlog::raw_public_key(k.public_key_pem))
             if (auto pub = tlog::signify_public_key(k.key_id, *raw))
-                b.add_body("/.well-known/lowcostgpu-keys/" + k.key_id + ".pub", format::text, *pub);
+                d.b.add_body(render::resource::key_file, k.key_id + ".pub", "", *pub);
     }
 }
 
@@ -123,27 +114,27 @@ std::map<pricing::iso_week, pricing::publication_record> publications_of(publica
 std::string log_origin(publication_log const& log) { return log.checkpoint.substr(0, log.checkpoint.find('\n')); }
 
 // The publication log as C2SP tlog-tiles lays it out under /v1/log/: the checkpoint, then for each
-// level every full tile (immutable) and the partial one of the current size, and the entry bundles;
-// its index, and each entry's version of its sheet (immutable: an entry never changes).
-void add_log(builder& b, publication_log const& log, pricing::key_ring const& keys)
+// level every full tile (fixed) and the partial one of the current size, and the entry bundles;
+// its index, and each entry's version of its sheet (fixed: an entry never changes).
+void add_log(draft& d)
 {
-    b.add_body("/v1/log", format::json, render::to_text(log_index(log, keys)));
+    auto const& log = *d.s.log;
+    d.b.add_body(render::resource::log, "", "", render::to_text(log_index(log, d.s.keys)));
     if (!log.checkpoint.empty())
-        b.add_body("/v1/log/checkpoint", "text/plain; charset=utf-8", log.checkpoint);
+        d.b.add_body(render::resource::log_checkpoint, "", "", log.checkpoint);
     std::vector<std::string> entries;
     for (std::size_t i = 0; i < log.entries.size(); ++i) {
         auto const& e = log.entries[i];
         entries.push_back(e.entry);
-        std::string const version = "/v1/log/entries/" + std::to_string(i);
-        b.add_body(version + "/signed.txt", format::text, e.signed_bytes, true);
+        std::string const index = std::to_string(i);
+        d.b.add_body(render::resource::log_signed_bytes, index, "", e.signed_bytes);
         if (!e.signature.empty())
-            b.add_body(version + "/signature.txt", format::text, e.signature + "\n", true);
+            d.b.add_body(render::resource::log_signature, index, "", e.signature + "\n");
     }
     auto add_tiles = [&](tlog::tile_address a, std::uint64_t count, auto const& data) {
         for (a.index = 0; a.index * tlog::tile_width < count; ++a.index) {
             a.width = static_cast<unsigned>(std::min<std::uint64_t>(tlog::tile_width, count - a.index * tlog::tile_width));
-            b.add_body("/v1/log/tile/" + tlog::tile_path(a), "application/octet-stream", *data(a),
-                       a.width == tlog::tile_width);
+            d.b.add_body(render::resource::log_tile, tlog::tile_path(a), "", *data(a), a.width == tlog::tile_width);
         }
     };
     add_tiles({true}, entries.size(), [&](tlog::tile_address const& a) { return tlog::entry_bundle(entries, a); });
@@ -152,22 +143,28 @@ void add_log(builder& b, publication_log const& log, pricing::key_ring const& ke
                   [&](tlog::tile_address const& a) { return tlog::tile_data(log.tree, a); });
 }
 
-// A sheet's signature for stock verifiers besides openssl: a signify file, and the signed bytes
-// as a signed note under the log's origin (Go's sumdb/note), when its key is published.
-void add_other_signatures(builder& b, pricing::price_sheet const& sheet, bool immutable, pricing::key_ring const& keys,
-                          std::string const& origin)
+// What a week's signature covers and the signature itself, as text for stock tools (openssl,
+// base64), read from the sheet, never computed here; and for stock verifiers besides openssl, a
+// signify file and the signed bytes as a signed note under the log's origin (Go's sumdb/note),
+// when its key is published.
+void add_signatures(draft& d, pricing::price_sheet const& sheet)
 {
-    std::string const base = "/v1/sheets/" + pricing::to_string(sheet.week);
-    auto const raw = raw_key(keys, sheet.key_id);
+    std::string const week = pricing::to_string(sheet.week);
+    bool const closed = d.closed(sheet);
+    d.b.add_body(render::resource::signed_bytes, week, "", pricing::signed_bytes(sheet), closed, sheet.published_at);
+    if (sheet.signature.empty())
+        return;
+    d.b.add_body(render::resource::signature, week, "", sheet.signature + "\n", closed, sheet.published_at);
+    auto const raw = raw_key(d.s.keys, sheet.key_id);
     auto const signature = tlog::base64_decode(sheet.signature);
-    if (sheet.signature.empty() || !raw || !signature)
+    if (!raw || !signature)
         return;
     if (auto sig = tlog::signify_signature(sheet.key_id, sheet.signature))
-        b.add_body(base + "/signed.txt.sig", format::text, *sig, immutable, sheet.published_at);
-    if (!origin.empty()) {
+        d.b.add_body(render::resource::signify_signature, week, "", *sig, closed, sheet.published_at);
+    if (auto const origin = log_origin(*d.s.log); !origin.empty()) {
         tlog::note_signer const already{origin, *raw, [&](std::string_view) { return *signature; }};
-        b.add_body(base + "/signed.note", format::text, tlog::sign_note(pricing::signed_bytes(sheet), already), immutable,
-                   sheet.published_at);
+        d.b.add_body(render::resource::signed_note, week, "", tlog::sign_note(pricing::signed_bytes(sheet), already),
+                     closed, sheet.published_at);
     }
 }
 

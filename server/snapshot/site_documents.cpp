@@ -26,16 +26,15 @@ namespace {
 namespace json = boost::json;
 using render::format;
 
-render::view const index_view{render::index_markdown, nullptr, render::index_dataset_ld};
-
 }
 
 // A week's Data Package and CSVW metadata, describing its sheet's CSV as served (its header, length
 // and SHA-256 read from the document just rendered) and its observations CSV as signed.
-void add_descriptions(snapshot const& s, builder& b, pricing::price_sheet const& sheet, bool immutable)
+void add_descriptions(draft& d, pricing::price_sheet const& sheet)
 {
-    std::string const base = "/v1/sheets/" + pricing::to_string(sheet.week);
-    auto const csv = s.find_document(base, format::csv, "");
+    auto const& s = d.s;
+    std::string const week = pricing::to_string(sheet.week);
+    auto const csv = s.find_document(render::path_of(render::resource::sheet, week), format::csv, "");
     if (!csv)
         return;
     render::week_files files{csv->body.substr(0, csv->body.find_first_of("\r\n")), digest::sha256_hex(csv->body),
@@ -43,44 +42,46 @@ void add_descriptions(snapshot const& s, builder& b, pricing::price_sheet const&
     auto const* indexed = s.signed_catalog ? s.signed_catalog->signature.find(sheet.week) : nullptr;
     if (indexed && indexed->inputs_sha256 == sheet.inputs_sha256)
         files.inputs_bytes = indexed->inputs_bytes;
-    b.add_body(base + "/datapackage.json", format::json,
-               render::to_text(render::datapackage_json(sheet, files, s.public_url)), immutable, sheet.published_at);
-    b.add_body(base + "/csv-metadata.json", render::csv_metadata_content_type,
-               render::to_text(render::csv_metadata_json(sheet, files, s.public_url)), immutable, sheet.published_at);
+    bool const closed = d.closed(sheet);
+    d.b.add_body(render::resource::datapackage, week, "",
+                 render::to_text(render::datapackage_json(sheet, files, s.public_url)), closed, sheet.published_at);
+    d.b.add_body(render::resource::csv_metadata, week, "",
+                 render::to_text(render::csv_metadata_json(sheet, files, s.public_url)), closed, sheet.published_at);
 }
 
-// The glossary resolved against the current sheet, and its unfiltered documents in each language.
 // Each model's weeks, every model's table in each tier, and the feed of new sheets: they change
 // only when a sheet is published.
-void add_history(snapshot const& s, builder& b, std::optional<pricing::instant> last_published)
+void add_history(draft& d)
 {
+    auto const& s = d.s;
     if (s.sheets.empty())
         return;
     for (auto const& m : s.catalog.gpus) {
-        std::string const path = "/v1/prices/" + m.id + "/history";
         auto const history = render::price_history_json(s.sheets, m);
-        b.add_in_every_language(path, "", [&](locale::language) { return history; }, render::price_history_view,
-                                render::table_formats, false, last_published);
+        d.b.add_in_every_language(render::resource::price_history, m.id, "", [&](locale::language) { return history; },
+                                  false, d.last_published);
         for (auto const lang : locale::all_languages) {
             std::string const query = render::language_query("", lang);
-            b.add_body(path + ".svg" + query, render::svg_content_type, render::history_chart_svg(history, lang), false,
-                       last_published, true);
-            b.add_body("/v1/prices/" + m.id + "/sparkline.svg" + query, render::svg_content_type,
-                       render::history_sparkline_svg(history, lang), false, last_published, true);
+            d.b.add_body(render::resource::history_chart, m.id, query, render::history_chart_svg(history, lang), false,
+                         d.last_published);
+            d.b.add_body(render::resource::sparkline, m.id, query, render::history_sparkline_svg(history, lang), false,
+                         d.last_published);
         }
     }
     for (auto t : pricing::all_tiers)
-        b.add_in_every_language("/v1/history",
-                                t == pricing::tier::on_demand ? "" : "?tier=" + std::string(pricing::to_string(t)),
-                                [&](locale::language) { return render::history_table_json(s.sheets, s.catalog, t); },
-                                render::history_table_view, render::table_formats, false, last_published);
+        d.b.add_in_every_language(render::resource::history, "",
+                                  t == pricing::tier::on_demand ? "" : "?tier=" + std::string(pricing::to_string(t)),
+                                  [&](locale::language) { return render::history_table_json(s.sheets, s.catalog, t); },
+                                  false, d.last_published);
     for (auto const lang : locale::all_languages)
-        b.add_body("/v1/sheets.atom" + render::language_query("", lang), render::atom_content_type,
-                   render::sheets_feed(s.sheets, lang, &s.publications), false, last_published, true);
+        d.b.add_body(render::resource::sheets_feed, "", render::language_query("", lang),
+                     render::sheets_feed(s.sheets, lang, &s.publications), false, d.last_published);
 }
 
-void add_glossary(snapshot& s, builder& b, std::optional<pricing::instant> since)
+// The glossary resolved against the current sheet, and its unfiltered documents in each language.
+void add_glossary(draft& d)
 {
+    auto& s = d.s;
     auto const& text = glossary::embedded();
     if (!text) {
         s.glossary_problem = "the glossary content is invalid:\n" + text.err().message;
@@ -99,69 +100,81 @@ void add_glossary(snapshot& s, builder& b, std::optional<pricing::instant> since
     auto const& sheet = *s.current;
     for (auto const lang : locale::all_languages) {
         auto const& doc = s.glossary->in(lang);
-        std::string const query = "?lang=" + std::string(locale::to_string(lang));
-        b.add("/v1/glossary", query, render::glossary_json(doc, lang, doc.terms(), render::every_question(doc), sheet), render::glossary_view,
-              render::table_formats, false, since, lang);
+        std::string const query = render::language_query("", lang, true);
+        d.b.add(render::resource::glossary, "", query,
+                render::glossary_json(doc, lang, doc.terms(), render::every_question(doc), sheet), false,
+                d.current_since, lang);
         for (auto const& t : doc.terms())
-            b.add("/v1/glossary/" + t.term->slug, query,
-                  render::glossary_entry_json(render::glossary_term_json(t), lang, sheet), render::glossary_entry_view,
-                  render::document_formats, false, since, lang);
+            d.b.add(render::resource::glossary_entry, t.term->slug, query,
+                    render::glossary_entry_json(render::glossary_term_json(t), lang, sheet), false, d.current_since,
+                    lang);
         for (auto const& q : doc.questions)
-            b.add("/v1/glossary/" + q.slug, query,
-                  render::glossary_entry_json(render::glossary_question_json(q), lang, sheet),
-                  render::glossary_entry_view, render::document_formats, false, since, lang);
+            d.b.add(render::resource::glossary_entry, q.slug, query,
+                    render::glossary_entry_json(render::glossary_question_json(q), lang, sheet), false,
+                    d.current_since, lang);
     }
+}
+
+namespace {
+
+// The pages llms-full.txt inlines, in its order, by their Markdown in `lang`.
+std::vector<std::pair<std::string, std::string>> inlined_pages(snapshot const& s, locale::language lang)
+{
+    std::vector<std::pair<std::string, std::string>> pages;
+    auto page = [&](std::string const& path, bool named = false) {
+        auto const key = document_key(path, format::markdown, render::language_query("", lang, named));
+        if (auto const doc = s.find_document(key))
+            pages.emplace_back(key, doc->body);
+    };
+    page(render::path_of(render::resource::prices));
+    page(render::path_of(render::resource::gpus));
+    for (auto const& m : s.catalog.gpus)
+        page(render::path_of(render::resource::gpu, m.id));
+    page(render::path_of(render::resource::methodology));
+    page(render::path_of(render::resource::glossary), true);
+    for (auto const r : {render::resource::sheets, render::resource::regions, render::resource::sources,
+                         render::resource::inventory})
+        page(render::path_of(r));
+    return pages;
+}
+
+// The operations the index shows, with an example each, in `lang`.
+std::vector<render::operation_example> operation_examples(locale::language lang)
+{
+    std::vector<render::operation_example> operations;
+    for (auto const& op : api::operations()) {
+        if (op.example.empty())
+            continue;  // nothing to show beyond the published page the index lists anyway
+        auto target = api::example_target(op);
+        // The catalog's words for the operation (in English, the registry's, which MCP clients read).
+        std::string const tool = "tool." + std::string(op.tool);
+        operations.push_back({locale::say(lang, tool + ".title"), std::move(target.path), std::move(target.query),
+                              locale::say(lang, tool + ".description") + " " +
+                                  locale::say(lang, "site.mcp_tool", {{"tool", op.tool}}),
+                              op.view->formats()});
+    }
+    return operations;
+}
+
 }
 
 // "/", llms.txt and llms-full.txt (the main pages' Markdown inline) in each language, and the
 // OpenAPI description.
-void add_site(snapshot& s, builder& b)
+void add_site(draft& d)
 {
+    auto const& s = d.s;
     for (auto const lang : locale::all_languages) {
-        std::vector<render::operation_example> operations;
-        for (auto const& op : api::operations()) {
-            if (op.example.empty())
-                continue;  // nothing to show beyond the published page the index lists anyway
-            auto target = api::example_target(op);
-            // The catalog's words for the operation (in English, the registry's, which MCP clients read).
-            std::string const tool = "tool." + std::string(op.tool);
-            operations.push_back({locale::say(lang, tool + ".title"), std::move(target.path), std::move(target.query),
-                                  locale::say(lang, tool + ".description") + " " +
-                                      locale::say(lang, "site.mcp_tool", {{"tool", op.tool}}),
-                                  op.view->formats()});
-        }
         std::string const query = render::language_query("", lang);
-        auto const index = render::index_json(s.catalog, s.current, operations, s.public_url, lang);
-        b.add("/", query, index, index_view, render::document_formats, false, std::nullopt, lang);
-        b.add_body(document_key("/llms.txt", format::text, query), format::text, render::llms_txt(index, lang), false,
-                   std::nullopt, true);
-
-        std::vector<std::pair<std::string, std::string>> pages;
-        auto page = [&](std::string const& path, std::string const& page_query = {}) {
-            auto const key = document_key(path, format::markdown, page_query);
-            if (auto const doc = s.find_document(key))
-                pages.emplace_back(key, doc->body);
-        };
-        page("/v1/prices", query);
-        page("/v1/gpus", query);
-        for (auto const& m : s.catalog.gpus)
-            page("/v1/gpus/" + m.id, query);
-        page("/v1/methodology", query);
-        page("/v1/glossary", render::language_query("", lang, true));
-        page("/v1/sheets", query);
-        page("/v1/regions", query);
-        page("/v1/sources", query);
-        page("/v1/inventory", query);
-        b.add_body(document_key("/llms-full.txt", format::text, query), format::text,
-                   render::llms_full_txt(index, pages, lang), false, std::nullopt, true);
+        auto const index = render::index_json(s.catalog, s.current, operation_examples(lang), s.public_url, lang);
+        d.b.add(render::resource::index, "", query, index, false, std::nullopt, lang);
+        d.b.add_body(render::resource::llms_txt, "", query, render::llms_txt(index, lang));
+        d.b.add_body(render::resource::llms_full_txt, "", query, render::llms_full_txt(index, inlined_pages(s, lang), lang));
     }
-
-    b.add_body("/.well-known/api-catalog", render::api_catalog_content_type,
-               render::to_text(render::api_catalog_json(s.public_url)));
+    d.b.add_body(render::resource::api_catalog, "", "", render::to_text(render::api_catalog_json(s.public_url)));
     for (auto const& f : openapi_files()) {
         auto spec = json::parse(f.content).as_object();
         api::describe_operations(spec);
-        b.add_body("/openapi.json", format::json, render::to_text(spec));
+        d.b.add_body(render::resource::openapi, "", "", render::to_text(spec));
     }
 }
 

@@ -76,6 +76,91 @@ pricing::price_sheet const* snapshot::find_sheet(pricing::iso_week week) const
     return nullptr;
 }
 
+void add_catalog(draft& d)
+{
+    auto const& s = d.s;
+    d.b.add_in_every_language(render::resource::gpus, "", "", [&](locale::language l) {
+        return render::catalog_json(s.catalog, s.current, l);
+    }, false, d.current_since);
+    for (auto const& m : s.catalog.gpus)
+        d.b.add_in_every_language(render::resource::gpu, m.id, "", [&](locale::language l) {
+            return render::gpu_json(m, s.current, l);
+        }, false, d.current_since);
+}
+
+void add_current_prices(draft& d)
+{
+    auto const& s = d.s;
+    if (!s.current)
+        return;
+    auto const& sheet = *s.current;
+    d.b.add_in_every_language(render::resource::prices, "", "", [&](locale::language l) {
+        return render::sheet_json(sheet, s.catalog, l, s.find_publication(sheet.week));
+    }, false, d.current_since);
+    for (auto const& row : sheet.rows)
+        d.b.add_in_every_language(render::resource::price, row.gpu, "", [&](locale::language) {
+            return render::price_json(sheet, row, s.catalog.find(row.gpu));
+        }, false, d.current_since);
+}
+
+void add_sheet_index(draft& d)
+{
+    auto const& s = d.s;
+    d.b.add_in_every_language(render::resource::sheets, "", "", [&](locale::language) {
+        return render::sheet_index_json(s.sheets, s.current, &s.publications);
+    }, false, d.last_published);
+}
+
+// Each week's sheet, then what describes and signs it (the descriptions read the sheet's CSV).
+void add_weeks(draft& d)
+{
+    auto const& s = d.s;
+    for (auto const& sheet : s.sheets) {
+        d.b.add_in_every_language(render::resource::sheet, pricing::to_string(sheet.week), "", [&](locale::language l) {
+            return render::sheet_json(sheet, s.catalog, l, s.find_publication(sheet.week));
+        }, d.closed(sheet), sheet.published_at);
+        add_signatures(d, sheet);
+        add_descriptions(d, sheet);
+    }
+}
+
+void add_methodology(draft& d)
+{
+    auto const& s = d.s;
+    d.b.add_in_every_language(render::resource::methodology, "", "", [&](locale::language l) {
+        return render::methodology_json(s.keys, s.catalog.sources, l);
+    });
+}
+
+void add_tables(draft& d)
+{
+    auto const& s = d.s;
+    d.b.add_in_every_language(render::resource::regions, "", "", [&](locale::language l) { return render::regions_json(s.catalog, l); });
+    d.b.add_in_every_language(render::resource::sources, "", "", [&](locale::language l) { return render::sources_json(s.catalog, l); });
+    d.b.add_in_every_language(render::resource::inventory, "", "",
+                              [&](locale::language l) { return render::inventory_json(s.catalog, {}, l); });
+}
+
+std::span<const publisher> publishers()
+{
+    using enum render::resource;
+    static std::vector<publisher> const list{
+        {add_catalog, {gpus, gpu}},
+        {add_current_prices, {prices, price}},
+        {add_sheet_index, {sheets}},
+        {add_weeks, {sheet, signed_bytes, signature, signify_signature, signed_note, datapackage, csv_metadata}},
+        {add_history, {price_history, history_chart, sparkline, history, sheets_feed}},
+        {add_methodology, {methodology}},
+        {add_keys, {keys, key_file}},
+        {add_signed_catalog, {catalog, catalog_signature}},
+        {add_tables, {regions, sources, inventory}},
+        {add_log, {log, log_checkpoint, log_signed_bytes, log_signature, log_tile}},
+        {add_glossary, {glossary, glossary_entry}},
+        {add_site, {index, llms_txt, llms_full_txt, api_catalog, openapi}},
+    };
+    return list;
+}
+
 std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pricing::price_sheet> sheets,
                                       snapshot const* previous,
                                       pricing::instant now, instance_facts self,
@@ -94,62 +179,15 @@ std::shared_ptr<const snapshot> build(pricing::catalog catalog, std::vector<pric
     for (auto const& sheet : s->sheets)
         if (sheet.effective_from <= now)
             s->current = &sheet;
-    // What shows the current sheet changed when it was published or took effect, whichever came last.
-    std::optional<pricing::instant> current_since;
-    if (s->current)
-        current_since = std::max(s->current->published_at, s->current->effective_from);
 
     builder b(*s, previous, now);
-    b.add_in_every_language("/v1/gpus", "", [&](locale::language l) { return render::catalog_json(s->catalog, s->current, l); },
-                            render::catalog_view, render::table_formats, false, current_since);
-    for (auto const& m : s->catalog.gpus)
-        b.add_in_every_language(
-            "/v1/gpus/" + m.id, "",
-            [&](locale::language l) { return render::gpu_json(m, s->current, l); },
-            render::gpu_view, render::document_formats, false, current_since);
-    if (s->current) {
-        b.add_in_every_language("/v1/prices", "", [&](locale::language l) {
-                                    return render::sheet_json(*s->current, s->catalog, l, s->find_publication(s->current->week));
-                                },
-                                render::sheet_view, render::table_formats, false, current_since);
-        for (auto const& row : s->current->rows)
-            b.add_in_every_language(
-                "/v1/prices/" + row.gpu, "",
-                [&](locale::language) { return render::price_json(*s->current, row, s->catalog.find(row.gpu)); },
-                render::price_view, render::document_formats, false, current_since);
-    }
-    std::optional<pricing::instant> last_published;
+    draft d{*s, b, now, std::nullopt, std::nullopt};
+    if (s->current)
+        d.current_since = std::max(s->current->published_at, s->current->effective_from);
     for (auto const& sheet : s->sheets)
-        last_published = std::max(last_published.value_or(sheet.published_at), sheet.published_at);
-    b.add_in_every_language("/v1/sheets", "", [&](locale::language) { return render::sheet_index_json(s->sheets, s->current, &s->publications); },
-                            render::sheet_index_view, render::table_formats, false, last_published);
-    for (auto const& sheet : s->sheets) {
-        bool const past = sheet.effective_until <= now;
-        b.add_in_every_language("/v1/sheets/" + pricing::to_string(sheet.week), "",
-                                [&](locale::language l) {
-                                    return render::sheet_json(sheet, s->catalog, l, s->find_publication(sheet.week));
-                                },
-                                render::sheet_view,
-                                render::table_formats, past, sheet.published_at);
-        add_signature(b, sheet, past);
-        add_descriptions(*s, b, sheet, past);
-        add_other_signatures(b, sheet, past, s->keys, log_origin(*s->log));
-    }
-    add_history(*s, b, last_published);
-    b.add_in_every_language("/v1/methodology", "", [&](locale::language l) { return render::methodology_json(s->keys, s->catalog.sources, l); },
-                            render::methodology_view, render::document_formats);
-    add_keys(b, s->keys);
-    if (s->signed_catalog)
-        add_signed_catalog(b, *s->signed_catalog);
-    b.add_in_every_language("/v1/regions", "", [&](locale::language l) { return render::regions_json(s->catalog, l); },
-                            render::regions_view, render::table_formats);
-    b.add_in_every_language("/v1/sources", "", [&](locale::language l) { return render::sources_json(s->catalog, l); },
-                            render::sources_view, render::table_formats);
-    b.add_in_every_language("/v1/inventory", "", [&](locale::language l) { return render::inventory_json(s->catalog, {}, l); },
-                            render::inventory_view, render::table_formats);
-    add_log(b, *s->log, s->keys);
-    add_glossary(*s, b, current_since);
-    add_site(*s, b);
+        d.last_published = std::max(d.last_published.value_or(sheet.published_at), sheet.published_at);
+    for (auto const& p : publishers())
+        p.publish(d);
     return s;
 }
 

@@ -1,6 +1,7 @@
 // JSON of the catalog: its models (each with the fields the costing tools rest on), filtered or
 // not, the regions, the market sources, the inventory, and the catalog document that is signed.
 #include "render/json.hpp"
+#include "render/resources.hpp"
 
 #include "render/costing_json.hpp"
 #include "render/json_parts.hpp"
@@ -291,7 +292,7 @@ json::object catalog_signature_json(pricing::catalog_signature const& signature)
             {"signed_at", pricing::to_rfc3339(signature.signed_at)},
             {"catalog_sha256", signature.catalog_sha256},
             {"catalog_bytes", signature.catalog_bytes},
-            {"catalog_url", "/v1/catalog"},
+            {"catalog_url", path_of(resource::catalog)},
             {"sheets", std::move(sheets)},
             {"key_id", signature.key_id},
             {"signature", signature.signature},

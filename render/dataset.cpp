@@ -1,4 +1,5 @@
 #include "render/dataset.hpp"
+#include "render/resources.hpp"
 
 #include "render/language.hpp"
 
@@ -112,11 +113,11 @@ std::string lowercase(std::string s)
 
 std::string sheet_csv_path(pricing::price_sheet const& sheet)
 {
-    return "/v1/sheets/" + pricing::to_string(sheet.week) + ".csv";
+    return path_of(resource::sheet, pricing::to_string(sheet.week)) + ".csv";
 }
 std::string inputs_csv_path(pricing::price_sheet const& sheet)
 {
-    return "/v1/sheets/" + pricing::to_string(sheet.week) + "/observations.csv";
+    return path_of(resource::observations, pricing::to_string(sheet.week)) + ".csv";
 }
 
 }
@@ -138,14 +139,14 @@ json::object datapackage_json(pricing::price_sheet const& sheet, week_files cons
     json::array resources{std::move(sheet_csv), std::move(inputs)};
     return {{"profile", "tabular-data-package"},
             {"name", "lowcostgpu-" + lowercase(week)},  // Frictionless names are lower case
-            {"id", base + "/v1/sheets/" + week},
+            {"id", base + path_of(resource::sheet, week)},
             {"title", say(language::en, "data.title", {{"week", week}})},
             {"description", say(language::en, "data.description")},
             {"created", pricing::to_rfc3339(sheet.published_at)},
             {"temporal", {{"start", pricing::to_rfc3339(sheet.effective_from)},
                           {"end", pricing::to_rfc3339(sheet.effective_until)}}},
             {"licenses", json::array{{{"name", data_license_id}, {"path", data_license_url}, {"title", data_license_title}}}},
-            {"sources", json::array{{{"title", say(language::en, "data.source")}, {"path", base + "/v1/methodology"}}}},
+            {"sources", json::array{{{"title", say(language::en, "data.source")}, {"path", base + path_of(resource::methodology)}}}},
             {"contributors", json::array{{{"title", "LowCostGPU"}, {"role", "publisher"}}}},
             {"resources", std::move(resources)}};
 }
@@ -197,11 +198,11 @@ std::string text_at(json::object const& o, std::string_view key)
 json::object sheet_dataset_ld(json::object const& sheet)
 {
     std::string const week = text_at(sheet, "week");
-    std::string const base = "/v1/sheets/" + week;
+    std::string const base = path_of(resource::sheet, week);
     json::object ld = dataset_ld(say(language::en, "data.title", {{"week", week}}), base,
                                  text_at(sheet, "effective_from") + "/" + text_at(sheet, "effective_until"),
                                  {download(base + ".json", "application/json"), download(base + ".csv", "text/csv"),
-                                  download(base + "/observations.csv", "text/csv")});
+                                  download(path_of(resource::observations, week) + ".csv", "text/csv")});
     ld["datePublished"] = text_at(sheet, "published_at");
     return ld;
 }
@@ -209,9 +210,10 @@ json::object sheet_dataset_ld(json::object const& sheet)
 json::object index_dataset_ld(json::object const& index)
 {
     std::string const week = text_at(index, "current_week");
-    return dataset_ld(say(language::en, "data.title", {{"week", week}}), "/v1/prices", week,
-                      {download("/v1/prices.json", "application/json"), download("/v1/prices.csv", "text/csv"),
-                       download("/v1/history.csv", "text/csv")});
+    return dataset_ld(say(language::en, "data.title", {{"week", week}}), path_of(resource::prices), week,
+                      {download(suffixed_url(path_of(resource::prices), format::json), "application/json"),
+                       download(suffixed_url(path_of(resource::prices), format::csv), "text/csv"),
+                       download(suffixed_url(path_of(resource::history), format::csv), "text/csv")});
 }
 
 json::object api_catalog_json(std::string_view base_url)
@@ -221,11 +223,11 @@ json::object api_catalog_json(std::string_view base_url)
         return json::array{{{"href", base + std::string(path)}, {"type", type}}};
     };
     json::object api{{"anchor", base + "/"},
-                     {"service-desc", link("/openapi.json", "application/vnd.oai.openapi+json;version=3.1")},
+                     {"service-desc", link(path_of(resource::openapi), "application/vnd.oai.openapi+json;version=3.1")},
                      {"service-doc", json::array{{{"href", base + "/"}, {"type", "text/html"}},
-                                                 {{"href", base + "/llms.txt"}, {"type", "text/plain"}}}},
+                                                 {{"href", base + path_of(resource::llms_txt)}, {"type", "text/plain"}}}},
                      {"service-meta", json::array{{{"href", base + "/mcp/server-card"}, {"type", "application/mcp-server-card+json"}},
-                                                  {{"href", base + "/llms.txt"}, {"type", "text/plain"}}}},
+                                                  {{"href", base + path_of(resource::llms_txt)}, {"type", "text/plain"}}}},
                      {"status", link("/readyz", "application/json")},
                      {"license", json::array{{{"href", data_license_url}, {"type", "text/html"}}}}};
     return {{"linkset", json::array{std::move(api)}}};

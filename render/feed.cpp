@@ -1,4 +1,5 @@
 #include "render/feed.hpp"
+#include "render/resources.hpp"
 
 #include "render/html.hpp"
 
@@ -57,8 +58,8 @@ std::string sheets_feed(std::span<const pricing::price_sheet> sheets, language l
     out += "  " + element("title", say(l, "feed.title")) + "\n";
     out += "  " + element("subtitle", say(l, "feed.subtitle", {{"percent", percent(l, std::to_string(on_demand.numerator * 100 / on_demand.denominator))}})) + "\n";
     out += "  <id>urn:lowcostgpu:sheets" + id_suffix + "</id>\n";
-    out += "  <link rel=\"self\" type=\"application/atom+xml\" href=\"" + html_escape("/v1/sheets.atom" + query) + "\"/>\n";
-    out += "  <link rel=\"alternate\" type=\"text/html\" href=\"" + html_escape("/v1/sheets.html" + query) + "\"/>\n";
+    out += "  <link rel=\"self\" type=\"application/atom+xml\" href=\"" + html_escape(path_of(resource::sheets_feed) + query) + "\"/>\n";
+    out += "  <link rel=\"alternate\" type=\"text/html\" href=\"" + html_escape(suffixed_url(path_of(resource::sheets), format::html) + query) + "\"/>\n";
     pricing::instant updated{};
     for (auto const& s : sheets)
         updated = std::max(updated, s.published_at);
@@ -81,8 +82,8 @@ std::string sheets_feed(std::span<const pricing::price_sheet> sheets, language l
         out += "    " + element("title", say(l, "feed.entry_title", {{"week", week}}) +
                                      (record ? " " + say(l, "feed.corrected_title") : "")) + "\n";
         out += "    <id>urn:lowcostgpu:sheet:" + week + id_suffix + "</id>\n";
-        out += "    <link rel=\"alternate\" type=\"application/json\" href=\"" + html_escape("/v1/sheets/" + week + query) + "\"/>\n";
-        out += "    <link rel=\"alternate\" type=\"text/html\" href=\"" + html_escape("/v1/sheets/" + week + ".html" + query) + "\"/>\n";
+        out += "    <link rel=\"alternate\" type=\"application/json\" href=\"" + html_escape(path_of(resource::sheet, week) + query) + "\"/>\n";
+        out += "    <link rel=\"alternate\" type=\"text/html\" href=\"" + html_escape(path_of(resource::sheet, week) + ".html" + query) + "\"/>\n";
         auto const first = record ? record->versions.front().published_at : sheet.published_at;
         out += "    " + element("published", pricing::to_rfc3339(first)) + "\n";
         out += "    " + element("updated", pricing::to_rfc3339(sheet.published_at)) + "\n";

@@ -1,6 +1,7 @@
 // JSON of the sheets' history: the index of published sheets, one model's weeks, every model's
 // weeks in one tier.
 #include "render/json.hpp"
+#include "render/resources.hpp"
 
 #include "render/dataset.hpp"
 
@@ -29,8 +30,8 @@ json::object sheet_index_json(std::vector<pricing::price_sheet> const& sheets, p
                         {"models", it->rows.size()},
                         {"observations", it->observations},
                         {"inputs_sha256", it->inputs_sha256},
-                        {"url", "/v1/sheets/" + week},
-                        {"observations_url", "/v1/sheets/" + week + "/observations"}};
+                        {"url", path_of(resource::sheet, week)},
+                        {"observations_url", path_of(resource::observations, week)}};
         // What the publication log says of the week: corrected since, or published late.
         if (publications)
             if (auto const found = publications->find(it->week); found != publications->end()) {
@@ -70,7 +71,7 @@ json::object price_history_json(std::span<const pricing::price_sheet> sheets, pr
         o["change"] = std::move(change);
         weeks.push_back(std::move(o));
     }
-    std::string const base = "/v1/prices/" + model.id + "/history";
+    std::string const base = path_of(resource::price_history, model.id);
     return {{"gpu", model.id},
             {"name", model.name},
             {"currency", "USD"},

@@ -1,4 +1,5 @@
 #include "render/html.hpp"
+#include "render/resources.hpp"
 
 #include <md4c-html.h>
 
@@ -44,7 +45,7 @@ void append(MD_CHAR const* text, MD_SIZE size, void* out) { static_cast<std::str
 
 // The Atom feed of new sheets in the page's language: every page names it in its head (for feed
 // readers) and links it in its footer (for people).
-std::string feed_url(language lang) { return "/v1/sheets.atom" + language_query("", lang); }
+std::string feed_url(language lang) { return path_of(resource::sheets_feed) + language_query("", lang); }
 
 // The title of a page: its first level-1 heading without Markdown's escapes and links.
 std::string title_of(std::string_view markdown)
@@ -82,8 +83,8 @@ std::string navigation(page const& where)
     };
     std::string out = "<nav><a href=\"" + html_escape(suffixed_url("/", format::html, language_query("", lang, true))) +
                       "\"><strong>LowCostGPU</strong></a>";
-    out += link("/v1/prices", "nav.prices") + link("/v1/gpus", "nav.catalog") + link("/v1/glossary", "nav.glossary") +
-           link("/v1/methodology", "nav.methodology") + link("/v1/sheets", "nav.history");
+    out += link(path_of(resource::prices), "nav.prices") + link(path_of(resource::gpus), "nav.catalog") + link(path_of(resource::glossary), "nav.glossary") +
+           link(path_of(resource::methodology), "nav.methodology") + link(path_of(resource::sheets), "nav.history");
     out += "<a href=\"/openapi.json\">API</a>";
     auto const other = lang == language::fr ? language::en : language::fr;
     std::string const same_page =

@@ -1,6 +1,7 @@
 // JSON of a week's inputs: its observations (as text, in parts), their summary by model, and the
 // raw market files they were read from.
 #include "render/json.hpp"
+#include "render/resources.hpp"
 
 #include "render/json_writer.hpp"
 
@@ -25,7 +26,7 @@ void observations_heading(pricing::price_sheet const& sheet, std::size_t count, 
     add("window_from", pricing::to_rfc3339(window.from));
     add("window_until", pricing::to_rfc3339(window.until));
     add("inputs_sha256", sheet.inputs_sha256);
-    add("canonical_csv_url", "/v1/sheets/" + week + "/observations.csv");
+    add("canonical_csv_url", path_of(resource::observations, week) + ".csv");
     add("count", count);
 }
 
@@ -114,7 +115,7 @@ json::object raw_inputs_json(pricing::price_sheet const& sheet, std::span<const 
     std::string const week = pricing::to_string(sheet.week);
     return {{"week", week},
             {"inputs_sha256", sheet.inputs_sha256},
-            {"canonical_csv_url", "/v1/sheets/" + week + "/observations.csv"},
+            {"canonical_csv_url", path_of(resource::observations, week) + ".csv"},
             {"sample", sheet.is_sample()},
             {"count", files.size()},
             {"files", std::move(listed)},

@@ -1,6 +1,7 @@
 // JSON of the price sheet and of one model's price on it, the billing terms, the signing keys,
 // problems, and the shared parts of every document.
 #include "render/json.hpp"
+#include "render/resources.hpp"
 
 #include "render/dataset.hpp"
 #include "render/json_parts.hpp"
@@ -103,7 +104,7 @@ json::object publication_json(pricing::publication_record const& record)
                                         {"published_at", pricing::to_rfc3339(v.published_at)},
                                         {"logged_at", pricing::to_rfc3339(v.logged_at)},
                                         {"reason", optional_text(v.reason)},
-                                        {"signed_bytes", "/v1/log/entries/" + std::to_string(v.log_index) + "/signed.txt"}});
+                                        {"signed_bytes", path_of(resource::log_signed_bytes, std::to_string(v.log_index))}});
     return {{"late_by_seconds", record.late_by.count()}, {"corrected", record.corrected()}, {"versions", std::move(versions)}};
 }
 
@@ -123,7 +124,7 @@ json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog cons
             {"unit", "per GPU-hour"},
             {"inputs_sha256", sheet.inputs_sha256},
             {"observations", sheet.observations},
-            {"observations_url", "/v1/sheets/" + week + "/observations"},
+            {"observations_url", path_of(resource::observations, week)},
             {"priced_models", sheet.priced_models()},
             {"prices", std::move(rows)},
             {"billing", billing_json(lang)},
@@ -131,7 +132,7 @@ json::object sheet_json(pricing::price_sheet const& sheet, pricing::catalog cons
             {"sample", sheet.is_sample()},
             {"signature", optional_text(sheet.signature)},
             {"key_id", optional_text(sheet.key_id)},
-            {"signed_bytes_url", "/v1/sheets/" + week + "/signed.txt"},
+            {"signed_bytes_url", path_of(resource::signed_bytes, week)},
             {"license", license_json()}};
     if (record)
         out["publication"] = publication_json(*record);
@@ -201,7 +202,7 @@ json::object public_key_json(pricing::public_key const& key)
                    {"public_key_pem", key.public_key_pem},
                    {"valid_from", pricing::to_rfc3339(key.valid_from)}};
     o["valid_until"] = key.valid_until ? json::value(pricing::to_rfc3339(*key.valid_until)) : json::value(nullptr);
-    o["pem_url"] = "/.well-known/lowcostgpu-keys/" + key.key_id + ".pem";
+    o["pem_url"] = path_of(resource::key_file, key.key_id + ".pem");
     return o;
 }
 

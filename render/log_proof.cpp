@@ -1,4 +1,5 @@
 #include "render/log_proof.hpp"
+#include "render/resources.hpp"
 
 #include "render/markdown_text.hpp"
 
@@ -14,7 +15,7 @@ json::object log_proof_json(log_proof const& p, language lang)
     json::object out{{"origin", p.origin},
                      {"size", p.size},
                      {"root_hash", p.root_hash},
-                     {"checkpoint", "/v1/log/checkpoint"},
+                     {"checkpoint", path_of(resource::log_checkpoint)},
                      {"kind", p.index ? "inclusion" : "consistency"}};
     if (p.index) {
         out["index"] = *p.index;

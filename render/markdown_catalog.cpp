@@ -1,5 +1,6 @@
 // Markdown of the catalog and one model, the regions, the market sources and the inventory.
 #include "render/markdown.hpp"
+#include "render/resources.hpp"
 
 #include "render/compact.hpp"
 #include "render/markdown_prices.hpp"
@@ -51,11 +52,11 @@ std::string catalog_markdown(json::object const& c, links const& to)
             filters += escape(key) + " = " + escape(text(value));
         }
         out += " " + say(l, "catalog.matching", {{"filters", filters},
-                                                 {"link", md::link(say(l, "catalog.whole"), to("/v1/gpus"))}});
+                                                 {"link", md::link(say(l, "catalog.whole"), to(path_of(resource::gpus)))}});
     }
     out += ".";
     if (c.contains("prices_week"))
-        out += " " + say(l, "catalog.prices_from", {{"week", md::link(text(c, "prices_week"), to("/v1/prices"))}});
+        out += " " + say(l, "catalog.prices_from", {{"week", md::link(text(c, "prices_week"), to(path_of(resource::prices)))}});
     out += " " + say(l, "catalog.power_score") + " " + say(l, "unconfirmed") + "\n\n";
     md::table t{say(l, "col.gpu"), say(l, "col.vendor"), say(l, "col.architecture"), ">" + say(l, "col.vram_gb"),
                 ">" + say(l, "col.bandwidth"), ">" + say(l, "col.fp16"), ">PowerScore", "NVLink", "MIG",
@@ -93,7 +94,7 @@ std::string gpu_markdown(json::object const& g, links const& to)
                say(l, "gpu.median", {{"median", md::amounts(to, id, "")(p, "median")},
                                      {"count", shown(l, p, "observations")},
                                      {"max", text(md::object_at(g, "instance_limits"), "max_gpus")}}) + " " +
-               md::link(say(l, "gpu.this_week"), to("/v1/prices/" + id)) + ".\n\n";
+               md::link(say(l, "gpu.this_week"), to(path_of(resource::price, id))) + ".\n\n";
     } else {
         out += say(l, "gpu.not_priced", {{"reason", md::unpriced_reason(l, p)}}) + "\n\n";
     }
@@ -167,8 +168,8 @@ std::string gpu_markdown(json::object const& g, links const& to)
     auto const& regions = md::object_at(g, "regions");
     out += "## " + say(l, "gpu.regions") + "\n\n" +
            say(l, "gpu.offered_in", {{"count", text(regions, "count")}, {"list", md::list(md::array_at(regions, "codes"))}}) +
-           " " + md::link(say(l, "gpu.all_regions"), to("/v1/regions")) + " · " +
-           md::link(say(l, "gpu.the_catalog"), to("/v1/gpus")) + "\n";
+           " " + md::link(say(l, "gpu.all_regions"), to(path_of(resource::regions))) + " · " +
+           md::link(say(l, "gpu.the_catalog"), to(path_of(resource::gpus))) + "\n";
     return out;
 }
 
@@ -179,7 +180,7 @@ std::string regions_markdown(json::object const& r, links const& to)
     out += say(l, "regions.intro", {{"count", text(r, "count")},
                                     {"continents", text(r, "continents")},
                                     {"note", escape(text(r, "note"))},
-                                    {"link", md::link(say(l, "regions.prices"), to("/v1/prices"))}}) +
+                                    {"link", md::link(say(l, "regions.prices"), to(path_of(resource::prices)))}}) +
            "\n\n";
     md::table t{say(l, "col.code"), say(l, "col.city"), say(l, "col.country"), say(l, "col.continent"),
                 say(l, "col.sovereign")};
@@ -198,7 +199,7 @@ std::string sources_markdown(json::object const& s, links const& to)
     std::string out = "# " + say(l, "sources.title") + "\n\n";
     out += say(l, "sources.intro", {{"count", text(s, "count")},
                                     {"version", text(s, "rules_version")},
-                                    {"link", md::link(say(l, "sources.methodology"), to("/v1/methodology"))}}) +
+                                    {"link", md::link(say(l, "sources.methodology"), to(path_of(resource::methodology)))}}) +
            " " + escape(text(s, "note")) + "\n\n";
     out += md::sources_table(l, md::array_at(s, "sources"));
     return out;
@@ -216,7 +217,7 @@ std::string inventory_markdown(json::object const& inv, links const& to)
         auto const& g = v.get_object();
         std::string const id = text(g, "gpu");
         auto const& regions = md::array_at(g, "regions");
-        t.row({md::link(id, to("/v1/gpus/" + id)), shown(l, g, "available_gpus"), std::to_string(regions.size()),
+        t.row({md::link(id, to(path_of(resource::gpu, id))), shown(l, g, "available_gpus"), std::to_string(regions.size()),
                text(g, "max_gpus_per_instance")});
         if (regions.empty())
             continue;

@@ -1,5 +1,6 @@
 // Markdown of the costing tools: estimate, sizing, comparison, instance check, cheapest.
 #include "render/markdown.hpp"
+#include "render/resources.hpp"
 
 #include "render/markdown_text.hpp"
 
@@ -38,7 +39,7 @@ std::string unit_name(language l, std::string_view unit)
 
 std::string gpu_link(std::string const& id, std::string const& name, links const& to)
 {
-    return md::link(name.empty() ? id : name, to("/v1/gpus/" + id));
+    return md::link(name.empty() ? id : name, to(path_of(resource::gpu, id)));
 }
 
 std::string ids(json::array const& list, links const& to)
@@ -63,7 +64,7 @@ std::string week_line(json::object const& o, links const& to)
     auto const& week = at(o, "week");
     if (!week.is_string())
         return say(to.lang, "gpu.no_sheet");
-    return say(to.lang, "costing.prices_of", {{"week", md::link(text(week), to("/v1/prices"))}});
+    return say(to.lang, "costing.prices_of", {{"week", md::link(text(week), to(path_of(resource::prices)))}});
 }
 
 }
@@ -153,8 +154,8 @@ std::string estimate_markdown(json::object const& e, links const& to)
                                           {"rate", shown(l, r, "per_gpu_hour")},
                                           {"commitment", displayed(l, text(r, "commitment_display"))},
                                           {"note", escape(text(r, "note"))}}) + "\n\n";
-    out += md::link(say(l, "nav.methodology"), to("/v1/methodology")) + " · " +
-           md::link(say(l, "regions.prices"), to("/v1/prices")) + "\n";
+    out += md::link(say(l, "nav.methodology"), to(path_of(resource::methodology))) + " · " +
+           md::link(say(l, "regions.prices"), to(path_of(resource::prices))) + "\n";
     return out;
 }
 
@@ -262,7 +263,7 @@ std::string instance_check_markdown(json::object const& c, links const& to)
     std::string out = "# " + say(l, "check.title", {{"status", ok ? say(l, "check.fits") : std::string("vm-specs-mismatch")}}) +
                       "\n\n";
     out += say(l, "check.requested", {{"gpus", text(req, "gpus")},
-                                      {"model", md::link(gpu, to("/v1/gpus/" + gpu))},
+                                      {"model", md::link(gpu, to(path_of(resource::gpu, gpu)))},
                                       {"vcpus", text(req, "vcpus")},
                                       {"memory", shown(l, req, "memory_gib")},
                                       {"generation", md::code(text(req, "cpu_generation"))}});

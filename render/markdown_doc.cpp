@@ -1,5 +1,6 @@
 // Markdown of the methodology and of the glossary (both languages).
 #include "render/markdown.hpp"
+#include "render/resources.hpp"
 
 #include "render/markdown_text.hpp"
 
@@ -24,7 +25,7 @@ std::string related_links(json::array const& related, std::string const& query, 
         if (!out.empty())
             out += ", ";
         std::string const slug = text(r);
-        out += md::link(slug, to("/v1/glossary/" + slug, query));
+        out += md::link(slug, to(path_of(resource::glossary_entry, slug), query));
     }
     return out;
 }
@@ -100,7 +101,7 @@ std::string methodology_markdown(json::object const& m, links const& to)
         out += "### " + escape(text(r, "id")) + "\n\n" + escape(text(r, "rule")) + "\n\n    " + text(r, "formula") + "\n\n";
     }
     out += "## " + say(l, "method_md.sources") + "\n\n" +
-           say(l, "method_md.sources_intro", {{"link", md::link("/v1/sources", to("/v1/sources"))}}) + "\n\n" +
+           say(l, "method_md.sources_intro", {{"link", md::link(path_of(resource::sources), to(path_of(resource::sources)))}}) + "\n\n" +
            md::sources_table(l, md::array_at(m, "sources")) + "\n";
     out += "## " + say(l, "method_md.audit") + "\n\n";
     int n = 1;
@@ -115,8 +116,8 @@ std::string methodology_markdown(json::object const& m, links const& to)
     out += "\n" + billing_section(md::object_at(m, "billing"), l) + "\n";
     out += lifecycle_section(md::object_at(m, "gpu_lifecycle"), l);
     out += signatures_section(md::object_at(m, "signatures"), to);
-    out += md::link(say(l, "method_md.current_prices"), to("/v1/prices")) + " · " +
-           md::link(say(l, "audit.sheets_history"), to("/v1/sheets")) + "\n";
+    out += md::link(say(l, "method_md.current_prices"), to(path_of(resource::prices))) + " · " +
+           md::link(say(l, "audit.sheets_history"), to(path_of(resource::sheets))) + "\n";
     return out;
 }
 
@@ -127,14 +128,14 @@ std::string glossary_markdown(json::object const& g, links const& to)
     std::string out = "# " + say(l, "glossary.title") + "\n\n";
     out += say(l, "glossary.counts", {{"terms", text(g, "count")},
                                       {"categories", std::to_string(md::array_at(g, "categories").size())}}) +
-           " " + say(l, "glossary.figures_from", {{"week", md::link(text(g, "week"), to("/v1/prices"))}}) + ". " +
-           md::link(say(l, "other_language"), to("/v1/glossary", other_query(to))) + "\n\n";
+           " " + say(l, "glossary.figures_from", {{"week", md::link(text(g, "week"), to(path_of(resource::prices)))}}) + ". " +
+           md::link(say(l, "other_language"), to(path_of(resource::glossary), other_query(to))) + "\n\n";
     if (g.contains("q"))
         out += say(l, "glossary.search", {{"q", escape(text(g, "q"))}}) + "\n\n";
     if (g.contains("category"))
         out += say(l, "glossary.category", {{"category", md::code(text(g, "category"))}}) + "\n\n";
     if (g.contains("q") || g.contains("category"))
-        out += md::link(say(l, "glossary.all_terms"), to("/v1/glossary", query)) + "\n\n";
+        out += md::link(say(l, "glossary.all_terms"), to(path_of(resource::glossary), query)) + "\n\n";
 
     auto const& terms = md::array_at(g, "terms");
     if (terms.empty())
@@ -150,7 +151,7 @@ std::string glossary_markdown(json::object const& g, links const& to)
             if (!heading)
                 out += "## " + escape(text(c, "name")) + "\n\n";
             heading = true;
-            out += "### " + md::link(text(t, "name"), to("/v1/glossary/" + text(t, "slug"), query)) + "\n\n" +
+            out += "### " + md::link(text(t, "name"), to(path_of(resource::glossary_entry, text(t, "slug")), query)) + "\n\n" +
                    escape(text(t, "definition")) + "\n\n";
         }
     }
@@ -158,7 +159,7 @@ std::string glossary_markdown(json::object const& g, links const& to)
         out += "## " + escape(text(g, "questions_name")) + "\n\n";
         for (auto const& qv : questions) {
             auto const& q = qv.get_object();
-            out += "### " + md::link(text(q, "question"), to("/v1/glossary/" + text(q, "slug"), query)) + "\n\n" +
+            out += "### " + md::link(text(q, "question"), to(path_of(resource::glossary_entry, text(q, "slug")), query)) + "\n\n" +
                    escape(text(q, "answer")) + "\n\n";
         }
     }
@@ -173,7 +174,7 @@ std::string glossary_entry_markdown(json::object const& e, links const& to)
     std::string out = "# " + escape(text(e, question ? "question" : "name")) + "\n\n";
     if (!question)
         out += "*" + escape(text(e, "category_name")) + "* · ";
-    out += say(l, "glossary.figures_from", {{"week", md::link(text(e, "week"), to("/v1/prices"))}}) + ".\n\n";
+    out += say(l, "glossary.figures_from", {{"week", md::link(text(e, "week"), to(path_of(resource::prices)))}}) + ".\n\n";
     if (auto const* match = e.if_contains("match"))
         out += "> " + say(l, "glossary.loose_match", {{"asked", md::code(text(match->as_object(), "asked"))}}) + "\n\n";
     out += escape(text(e, question ? "answer" : "definition")) + "\n\n";
@@ -181,8 +182,8 @@ std::string glossary_entry_markdown(json::object const& e, links const& to)
         out += "- " + say(l, "glossary.aliases", {{"aliases", md::list(aliases)}}) + "\n";
     out += "- " + say(l, "glossary.related", {{"related", related_links(md::array_at(e, "related"), query, to)}}) +
            "\n\n";
-    out += md::link(say(l, "glossary.all_terms"), to("/v1/glossary", query)) + " · " +
-           md::link(say(l, "other_language"), to("/v1/glossary/" + text(e, "slug"), other_query(to))) + "\n";
+    out += md::link(say(l, "glossary.all_terms"), to(path_of(resource::glossary), query)) + " · " +
+           md::link(say(l, "other_language"), to(path_of(resource::glossary_entry, text(e, "slug")), other_query(to))) + "\n";
     return out;
 }
 

@@ -1,4 +1,5 @@
 #include "render/markdown_prices.hpp"
+#include "render/resources.hpp"
 
 #include "pricing/rules.hpp"
 
@@ -11,7 +12,7 @@ std::string gpu_link(json::object const& row, links const& to, std::string_view 
 {
     std::string const id = text(row, id_key);
     auto const& name = at(row, "name");
-    return md::link(name.is_string() ? std::string(name.get_string()) : id, to("/v1/gpus/" + id));
+    return md::link(name.is_string() ? std::string(name.get_string()) : id, to(path_of(resource::gpu, id)));
 }
 
 std::string tier_name(language l, std::string_view tier) { return say(l, "tier." + std::string(tier)); }

@@ -6,6 +6,7 @@
 
 #include "render/format.hpp"
 #include "render/markdown_text.hpp"
+#include "render/resources.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -31,7 +32,7 @@ struct amounts {
     links const& to;
     std::string exact_url;
     amounts(links const& page, std::string_view gpu, std::string_view week)
-        : to(page), exact_url(suffixed_url("/v1/prices/" + std::string(gpu), format::json, week.empty() ? "" : "?week=" + std::string(week)))
+        : to(page), exact_url(suffixed_url(path_of(resource::price, gpu), format::json, week.empty() ? "" : "?week=" + std::string(week)))
     {
     }
     std::string operator()(boost::json::object const& o, std::string_view key) const { return md::amount(to, o, key, exact_url); }

@@ -1,5 +1,6 @@
 // Markdown of the price sheet and of one model's price on it, with the billing terms.
 #include "render/markdown.hpp"
+#include "render/resources.hpp"
 
 #include "render/compact.hpp"
 #include "render/markdown_prices.hpp"
@@ -163,7 +164,7 @@ std::string sheet_markdown(json::object const& s, links const& to)
         if (trend) {
             std::string const id = text(row, "gpu");
             cells.push_back("[![" + say(l, "sheet.trend_alt") + "](/v1/prices/" + id + "/sparkline.svg" +
-                            language_query("", l) + ")](" + to("/v1/prices/" + id + "/history") + ")");
+                            language_query("", l) + ")](" + to(path_of(resource::price_history, id)) + ")");
         }
         t.row(std::move(cells));
         if (md::has_market(row))
@@ -181,8 +182,8 @@ std::string sheet_markdown(json::object const& s, links const& to)
     out += "\n## " + say(l, "audit.title") + "\n\n";
     out += "- " + say(l, "audit.computed_from",
                       {{"count", shown(l, s, "observations")},
-                       {"inputs", md::link(say(l, "audit.the_inputs"), to("/v1/sheets/" + week + "/observations"))},
-                       {"csv", md::link(say(l, "audit.canonical_csv"), "/v1/sheets/" + week + "/observations.csv")},
+                       {"inputs", md::link(say(l, "audit.the_inputs"), to(path_of(resource::observations, week)))},
+                       {"csv", md::link(say(l, "audit.canonical_csv"), path_of(resource::observations, week) + ".csv")},
                        {"sha", md::code(text(s, "inputs_sha256"))}}) + "\n";
     if (at(s, "signature").is_string())
         out += "- " + say(l, "audit.signed", {{"key", md::code(text(s, "key_id"))},
@@ -190,8 +191,8 @@ std::string sheet_markdown(json::object const& s, links const& to)
                                               {"signature", md::code(text(s, "signature"))}}) + "\n";
     else
         out += "- " + say(l, "audit.not_signed") + "\n";
-    out += "- " + say(l, "audit.rules", {{"link", md::link(say(l, "audit.methodology"), to("/v1/methodology"))}}) + "\n";
-    out += "- " + say(l, "audit.other_weeks", {{"link", md::link(say(l, "audit.sheets_history"), to("/v1/sheets"))}}) + "\n";
+    out += "- " + say(l, "audit.rules", {{"link", md::link(say(l, "audit.methodology"), to(path_of(resource::methodology)))}}) + "\n";
+    out += "- " + say(l, "audit.other_weeks", {{"link", md::link(say(l, "audit.sheets_history"), to(path_of(resource::sheets)))}}) + "\n";
     return out;
 }
 
@@ -215,8 +216,8 @@ std::string price_markdown(json::object const& p, links const& to)
     }
     if (md::has_market(p))
         out += (priced ? "\n" : "") + md::market_section(p, money);
-    out += "\n" + md::link(say(l, "price.specifications", {{"model", name}}), to("/v1/gpus/" + id)) + " · " +
-           md::link(say(l, "price.every_price"), to("/v1/prices")) + "\n";
+    out += "\n" + md::link(say(l, "price.specifications", {{"model", name}}), to(path_of(resource::gpu, id))) + " · " +
+           md::link(say(l, "price.every_price"), to(path_of(resource::prices))) + "\n";
     return out;
 }
 

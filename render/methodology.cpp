@@ -1,4 +1,5 @@
 #include "render/methodology.hpp"
+#include "render/resources.hpp"
 
 #include "render/costing_json.hpp"
 #include "render/dataset.hpp"
@@ -132,13 +133,13 @@ json::object signatures(pricing::key_ring const& keys, language l)
     return {
         {"algorithm", say(l, "method.sig.algorithm")},
         {"signed_bytes",
-         {{"url", "/v1/sheets/{week}/signed.txt"},
+         {{"url", template_of(resource::signed_bytes)},
           {"format", say(l, "method.sig.format")},
           {"example",
            "lowcostgpu-sheet-v1\nweek 2026-W49\n…\nrow h100-sxm true 60 2.400 1.680 1.680 0.840 1.092 0.000 -\n"}}},
         {"signature", say(l, "method.sig.signature", {{"week", "{week}"}})},
         {"key_id", say(l, "method.sig.key_id")},
-        {"keys_url", "/.well-known/lowcostgpu-keys.json"},
+        {"keys_url", path_of(resource::keys)},
         {"validity", say(l, "method.sig.validity")},
         {"how_to_verify",
          json::array{
@@ -150,7 +151,7 @@ json::object signatures(pricing::key_ring const& keys, language l)
              "openssl pkeyutl -verify -pubin -inkey key.pem -rawin -in sheet.bytes -sigfile sheet.sig"}},
         {"also_check", say(l, "method.sig.also_check")},
         {"catalog",
-         {{"url", "/v1/catalog"}, {"signature_url", "/v1/catalog/signature"}, {"covers", say(l, "method.sig.catalog")}}},
+         {{"url", path_of(resource::catalog)}, {"signature_url", path_of(resource::catalog_signature)}, {"covers", say(l, "method.sig.catalog")}}},
         {"keys", std::move(published)}};
 }
 

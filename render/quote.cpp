@@ -1,4 +1,5 @@
 #include "render/quote.hpp"
+#include "render/resources.hpp"
 
 #include "render/json.hpp"
 #include "render/markdown_text.hpp"
@@ -20,7 +21,7 @@ json::object quote_check_json(pricing::quote_check const& c, language lang)
     auto const& q = c.request;
     auto const& sheet = *q.sheet;
     std::string const week = pricing::to_string(sheet.week);
-    std::string const url = "/v1/sheets/" + week;
+    std::string const url = path_of(resource::sheet, week);
     std::string const tier(pricing::to_string(q.t));
     std::string const quoted = pricing::to_decimal(q.quoted);
     std::string const published = c.published ? pricing::to_decimal(*c.published) : std::string();
@@ -69,7 +70,7 @@ std::string quote_check_markdown(json::object const& c, links const& to)
     out += md::escape(text(c, "note")) + "\n\n";
     md::table t{say(l, "col.gpu"), say(l, "col.tier"), ">" + say(l, "quote.col_quoted"),
                 ">" + say(l, "quote.col_published"), ">" + say(l, "quote.col_difference")};
-    t.row({md::link(text(c, "gpu"), to("/v1/prices/" + text(c, "gpu"))), md::code(text(c, "tier")),
+    t.row({md::link(text(c, "gpu"), to(path_of(resource::price, text(c, "gpu")))), md::code(text(c, "tier")),
            md::shown(l, c, "quoted"), md::shown(l, c, "published"), md::shown(l, c, "difference")});
     out += t.str() + "\n";
     if (md::at(c, "reason").is_string())

@@ -1,4 +1,5 @@
 #include "render/rent_vs_buy.hpp"
+#include "render/resources.hpp"
 
 #include "render/json.hpp"
 #include "render/markdown_text.hpp"
@@ -124,7 +125,7 @@ std::string rent_vs_buy_markdown(json::object const& doc, links const& to)
     out += t.str() + "\n";
     out += "- " + break_even_line(doc, "months", "break_even_months", l) + "\n";
     out += "- " + break_even_line(doc, "utilisation", "break_even_utilisation_percent", l) + "\n";
-    out += "- " + say(l, "rent_vs_buy.sheet", {{"week", md::link(text(doc, "week"), to("/v1/sheets/" + text(doc, "week")))}}) + "\n\n";
+    out += "- " + say(l, "rent_vs_buy.sheet", {{"week", md::link(text(doc, "week"), to(path_of(resource::sheet, text(doc, "week"))))}}) + "\n\n";
     out += "## " + say(l, "rent_vs_buy.assumptions") + "\n\n";
     for (auto const& a : md::array_at(doc, "assumptions"))
         out += "- " + md::escape(std::string(a.as_string())) + "\n";

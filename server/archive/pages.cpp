@@ -7,6 +7,7 @@
 
 #include "render/json.hpp"
 #include "render/views.hpp"
+#include "render/resources.hpp"
 
 #include <algorithm>
 
@@ -16,7 +17,7 @@ namespace {
 
 std::string observations_path(pricing::price_sheet const& sheet)
 {
-    return "/v1/sheets/" + pricing::to_string(sheet.week) + "/observations";
+    return render::path_of(render::resource::observations, pricing::to_string(sheet.week));
 }
 
 pricing::error nothing_stored(pricing::price_sheet const& sheet)
@@ -161,8 +162,8 @@ std::shared_ptr<const std::vector<pricing::raw_input>> archive::impl::raw_list(s
 archive::impl::value_result archive::impl::render_raw_page(source& from, request const& what)
 {
     auto const list = raw_list(from, what.sheet);
-    std::string const path = "/v1/sheets/" + pricing::to_string(what.sheet.week) + "/sources";
-    render::page const where{path, render::language_query("", what.lang), render::table_formats, what.lang};
+    std::string const path = render::path_of(render::resource::raw_inputs, pricing::to_string(what.sheet.week));
+    render::page const where{path, render::language_query("", what.lang), render::kind_of(render::resource::raw_inputs).formats(), what.lang};
     return value(snapshot::make_document(
         std::string(render::content_type(what.format)),
         render::write(what.format, render::raw_inputs_view, render::raw_inputs_json(what.sheet, *list), where), false,

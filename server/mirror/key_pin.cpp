@@ -3,6 +3,7 @@
 #include "server/trust/trust.hpp"
 
 #include "render/json.hpp"
+#include "render/resources.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -14,7 +15,7 @@ namespace lcg::mirror {
 
 namespace {
 
-constexpr std::string_view keys_path = "/.well-known/lowcostgpu-keys.json";
+std::string_view const keys_path = render::template_of(render::resource::keys);
 constexpr std::uint64_t max_keys_bytes = 1024 * 1024;
 
 std::string ids_of(pricing::key_ring const& ring)

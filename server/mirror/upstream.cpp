@@ -5,6 +5,7 @@
 #include "server/mirror/spool.hpp"
 #include "server/digest/digest.hpp"
 #include "server/trust/trust.hpp"
+#include "render/resources.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -18,11 +19,12 @@ namespace {
 
 // The documents whose change means the upstream published something: the sheet index, and the
 // catalog's signature (the catalog is taken only as signed: /v1/gpus and the others are not read).
-constexpr std::string_view catalog_signature_path = "/v1/catalog/signature";
-constexpr char const* watched[] = {"/v1/sheets", "/v1/catalog/signature"};
+std::string_view const catalog_signature_path = render::template_of(render::resource::catalog_signature);
+std::string_view const sheet_index_path = render::template_of(render::resource::sheets);
+std::string_view const watched[] = {sheet_index_path, catalog_signature_path};
 // The feed of new sheets, where the upstream has one: while it is unchanged no sheet was published
 // or replaced, and /v1/sheets need not be asked.
-constexpr std::string_view feed = "/v1/sheets.atom";
+std::string_view const feed = render::template_of(render::resource::sheets_feed);
 
 template <class T>
 T accepted_or_throw(pricing::outcome<T> r)
@@ -32,14 +34,14 @@ T accepted_or_throw(pricing::outcome<T> r)
     return std::move(r).value();
 }
 
-std::string sheet_path(pricing::iso_week week) { return "/v1/sheets/" + pricing::to_string(week); }
+std::string sheet_path(pricing::iso_week week) { return render::path_of(render::resource::sheet, pricing::to_string(week)); }
 
 // A sheet's canonical inputs, given to `sink` as they arrive, no longer than `signed_bytes`, the
 // length the signed index gives (client::streamed_limits).
 void stream_inputs(upstream_options const& options, pricing::price_sheet const& sheet, std::uint64_t signed_bytes,
                    client::body_sink const& sink)
 {
-    client::get_stream(options.origin, sheet_path(sheet.week) + "/observations.csv", "text/csv",
+    client::get_stream(options.origin, render::path_of(render::resource::observations, pricing::to_string(sheet.week)) + ".csv", "text/csv",
                        client::streamed_limits(options.limits, signed_bytes), sink);
 }
 
@@ -84,7 +86,7 @@ pricing::signed_catalog fetch_signed_catalog(upstream_options const& options, st
         return *held;
     auto limits = options.limits;
     limits.max_body_bytes = std::min(limits.max_body_bytes, sig.catalog_bytes);
-    std::string document = client::get_body(options.origin, "/v1/catalog", "application/json", limits);
+    std::string document = client::get_body(options.origin, render::path_of(render::resource::catalog), "application/json", limits);
     if (document.size() != sig.catalog_bytes || digest::sha256_hex(document) != sig.catalog_sha256)
         throw std::runtime_error("the upstream's /v1/catalog refused: it is not the document its signature "
                                  "vouches for (" + std::to_string(sig.catalog_bytes) + " bytes, SHA-256 " +
@@ -168,9 +170,10 @@ std::map<std::string, upstream::document, std::less<>> upstream::poll(bool& chan
         }
         // Any other answer (404 from an origin without the feed): /v1/sheets alone tells.
     }
-    for (std::string const path : watched) {
+    for (std::string_view const watched_path : watched) {
+        std::string const path(watched_path);
         document const* held = held_document(path);
-        if (path == "/v1/sheets" && sheets_unchanged && held) {
+        if (path == sheet_index_path && sheets_unchanged && held) {
             out[path] = *held;
             continue;
         }
@@ -195,7 +198,7 @@ upstream::accepted_state upstream::fetch_whole(std::map<std::string, document, s
     next.signed_catalog = fetch_signed_catalog(options_, documents.at(std::string(catalog_signature_path)).body,
                                                accepted_ ? &accepted_->signed_catalog : nullptr);
     next.catalog = accepted_or_throw(parse_signed_catalog(next.signed_catalog.document));
-    auto const listed = accepted_or_throw(parse_sheet_index(documents.at("/v1/sheets").body));
+    auto const listed = accepted_or_throw(parse_sheet_index(documents.at(std::string(sheet_index_path)).body));
     check_index(listed, next.signed_catalog.signature);
     for (auto const& entry : listed) {
         std::string body = client::get_body(options_.origin, sheet_path(entry.week), "application/json", options_.limits);
@@ -298,14 +301,14 @@ public:
     std::vector<pricing::raw_input> raw_inputs(pricing::price_sheet const& sheet) override
     {
         return accepted_or_throw(parse_raw_inputs(
-            client::get_body(options_.origin, sheet_path(sheet.week) + "/sources", "application/json", options_.limits),
+            client::get_body(options_.origin, render::path_of(render::resource::raw_inputs, pricing::to_string(sheet.week)), "application/json", options_.limits),
             sheet.week));
     }
 
     // The archive checks the bytes against their name before serving them.
     std::optional<std::string> raw_bytes(pricing::price_sheet const& sheet, std::string const& sha256) override
     {
-        return client::get_body(options_.origin, sheet_path(sheet.week) + "/sources/" + sha256, "*/*",
+        return client::get_body(options_.origin, render::path_of(render::resource::raw_file, pricing::to_string(sheet.week), sha256), "*/*",
                                 options_.limits);
     }
 

@@ -3,6 +3,7 @@
 #include "server/digest/digest.hpp"
 #include "server/tlog/entry.hpp"
 #include "server/tlog/verify.hpp"
+#include "render/resources.hpp"
 
 #include <fstream>
 #include <map>
@@ -46,7 +47,7 @@ std::shared_ptr<const snapshot::publication_log> log_witness::follow(client::bas
                                                                      client::limits const& limits,
                                                                      pricing::key_ring const& keys, pricing::instant now)
 {
-    auto const head = client::get(origin, "/v1/log/checkpoint", "text/plain", limits);
+    auto const head = client::get(origin, render::path_of(render::resource::log_checkpoint), "text/plain", limits);
     if (head.status == 404 && !accepted_)
         return nullptr;  // an upstream from before the log
     if (head.status != 200)
@@ -70,13 +71,13 @@ std::shared_ptr<const snapshot::publication_log> log_witness::follow(client::bas
             versions.push_back(served_->entries[i]);
             continue;
         }
-        std::string const path = "/v1/log/entries/" + std::to_string(i);
-        std::string bytes = client::get_body(origin, path + "/signed.txt", "text/plain", limits);
+        std::string const index = std::to_string(i);
+        std::string bytes = client::get_body(origin, render::path_of(render::resource::log_signed_bytes, index), "text/plain", limits);
         if (digest::sha256_hex(bytes) != entry->signed_sha256)
             throw std::runtime_error("the upstream's version " + std::to_string(i) + " is not the one its log entry names");
         std::string signature;
         if (!entry->key_id.empty()) {
-            signature = client::get_body(origin, path + "/signature.txt", "text/plain", limits);
+            signature = client::get_body(origin, render::path_of(render::resource::log_signature, index), "text/plain", limits);
             if (!signature.empty() && signature.back() == '\n')
                 signature.pop_back();
         }

@@ -16,31 +16,31 @@
 
 namespace lcg::render {
 
-view const sheet_view{sheet_markdown, sheet_csv, sheet_dataset_ld};
-view const price_view{price_markdown};
-view const catalog_view{catalog_markdown, catalog_csv};
-view const gpu_view{gpu_markdown};
-view const price_history_view{price_history_markdown, price_history_csv};
-view const history_table_view{history_table_markdown, history_table_csv};
-view const sheet_index_view{sheet_index_markdown, sheet_index_csv};
-view const observations_view{observations_markdown};
-view const methodology_view{methodology_markdown};
-view const regions_view{regions_markdown, regions_csv};
-view const sources_view{sources_markdown, sources_csv};
-view const raw_inputs_view{raw_inputs_markdown, raw_inputs_csv};
-view const inventory_view{inventory_markdown, inventory_csv};
-view const glossary_view{glossary_markdown, glossary_csv};
-view const glossary_entry_view{glossary_entry_markdown};
-view const estimate_view{estimate_markdown};
-view const sizing_view{sizing_markdown};
-view const comparison_view{comparison_markdown};
-view const instance_check_view{instance_check_markdown};
-view const cheapest_view{cheapest_markdown};
-view const quote_check_view{quote_check_markdown};
-view const transfer_view{transfer_markdown};
-view const rent_vs_buy_view{rent_vs_buy_markdown};
-view const log_proof_view{log_proof_markdown};
-view const index_view{index_markdown, nullptr, index_dataset_ld};
+constinit view const sheet_view{sheet_markdown, sheet_csv, sheet_dataset_ld};
+constinit view const price_view{price_markdown};
+constinit view const catalog_view{catalog_markdown, catalog_csv};
+constinit view const gpu_view{gpu_markdown};
+constinit view const price_history_view{price_history_markdown, price_history_csv};
+constinit view const history_table_view{history_table_markdown, history_table_csv};
+constinit view const sheet_index_view{sheet_index_markdown, sheet_index_csv};
+constinit view const observations_view{observations_markdown};
+constinit view const methodology_view{methodology_markdown};
+constinit view const regions_view{regions_markdown, regions_csv};
+constinit view const sources_view{sources_markdown, sources_csv};
+constinit view const raw_inputs_view{raw_inputs_markdown, raw_inputs_csv};
+constinit view const inventory_view{inventory_markdown, inventory_csv};
+constinit view const glossary_view{glossary_markdown, glossary_csv};
+constinit view const glossary_entry_view{glossary_entry_markdown};
+constinit view const estimate_view{estimate_markdown};
+constinit view const sizing_view{sizing_markdown};
+constinit view const comparison_view{comparison_markdown};
+constinit view const instance_check_view{instance_check_markdown};
+constinit view const cheapest_view{cheapest_markdown};
+constinit view const quote_check_view{quote_check_markdown};
+constinit view const transfer_view{transfer_markdown};
+constinit view const rent_vs_buy_view{rent_vs_buy_markdown};
+constinit view const log_proof_view{log_proof_markdown};
+constinit view const index_view{index_markdown, nullptr, index_dataset_ld};
 
 format_set view::formats() const { return csv ? table_formats : document_formats; }
 

@@ -18,19 +18,24 @@ struct command {
     std::vector<std::string_view> switches;  // its flags that take no value
 };
 
-std::vector<command> const commands = {
-    {"migrate", run_migrate, {}},
-    {"import-observations", run_import_observations, {}},
-    {"import-listings", run_import_listings, {"json"}},
-    {"collect", run_collect, {"json"}},
-    {"export-inputs", run_export_inputs, {}},
-    {"publish", run_publish, {"replace", "unsigned"}},
-    {"sign", run_sign, {"all", "resign"}},
-    {"public-key", run_public_key, {}},
-    {"audit", run_audit, {"all"}},
-    {"mcp", run_mcp, {}},
-    {"serve", run_serve, {}},
-};
+// Built on first use, not during static initialisation.
+std::vector<command> const& commands()
+{
+    static std::vector<command> const all = {
+        {"migrate", run_migrate, {}},
+        {"import-observations", run_import_observations, {}},
+        {"import-listings", run_import_listings, {"json"}},
+        {"collect", run_collect, {"json"}},
+        {"export-inputs", run_export_inputs, {}},
+        {"publish", run_publish, {"replace", "unsigned"}},
+        {"sign", run_sign, {"all", "resign"}},
+        {"public-key", run_public_key, {}},
+        {"audit", run_audit, {"all"}},
+        {"mcp", run_mcp, {}},
+        {"serve", run_serve, {}},
+    };
+    return all;
+}
 
 }
 
@@ -38,7 +43,7 @@ int main(int argc, char** argv)
 {
     std::string const command = argc > 1 ? argv[1] : "";
     try {
-        for (auto const& c : commands)
+        for (auto const& c : commands())
             if (command == c.name)
                 return c.run(parse_arguments(argc, argv, c.switches));
         if (command == "--help" || command == "-h" || command == "help") {

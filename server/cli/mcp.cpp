@@ -27,7 +27,7 @@ int run_mcp(arguments const& args)
     allow_only(args, {"database-url", "public-keys", "public-url", "upstream", "upstream-keys", "upstream-key-id",
                       "upstream-interval", "upstream-timeout", "witness-checkpoint", "witness-key", "witness-name"}, 0);
     // Standard output is the protocol: every log line goes to standard error.
-    ops::process_log().redirect(STDERR_FILENO);
+    ops::log_writer log_err(STDERR_FILENO);
     auto const mirrored = upstream_settings(args);
     snapshot::holder snapshots;
     std::optional<mirror::upstream> source;
@@ -52,7 +52,7 @@ int run_mcp(arguments const& args)
     mcp_bridge::server_cache servers;
     mcp::serve_stdio([&] { return servers.get(snapshots.get()); }, std::cin, std::cout, &std::cerr);
     ops::stop_deadline deadline(stop_grace, mirrored ? "the mirror's follower (the upstream)" : "the snapshot refresher (PostgreSQL)",
-                                ops::process_log());
+                                log_err);
     if (follower)
         follower->stop();
     if (refresher)

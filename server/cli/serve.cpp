@@ -15,6 +15,8 @@
 
 #include <sys/resource.h>
 
+#include <unistd.h>
+
 namespace lcg::cli {
 
 namespace {
@@ -70,7 +72,10 @@ int run_serve(arguments const& args)
     if (mirrored)
         upstream.emplace(*mirrored);
     // The sheets' inputs, read on demand: from the upstream for a mirror, else from PostgreSQL.
-    ops::metrics metrics;  // /metrics: every part of this server counts here
+    // Every line goes through one log writer: a reader that stops reading standard output costs
+    // dropped lines, never a stalled server (issue 29, H3).
+    ops::log_writer log_out(STDOUT_FILENO);
+    ops::metrics metrics(log_out);  // /metrics: every part of this server counts here
     auto archive_options = archive_settings(args);
     archive_options.metrics = &metrics;
     archive::archive inputs(archive_options, upstream ? upstream->inputs_sources()
@@ -78,23 +83,21 @@ int run_serve(arguments const& args)
     options.archive = &inputs;
     snapshot::holder snapshots;
     http::server server(options, snapshots, metrics);
-    // Every line from here on goes through the process's log writer: a reader that stops reading
-    // standard output costs dropped lines, never a stalled server (issue 29, H3).
-    ops::log_stream log(ops::process_log()), background_log(ops::process_log());
+    ops::log_stream log(log_out), background_log(log_out);
     log << "listening on http://" << options.address << ":" << server.port() << std::endl;
     std::optional<ops::stop_deadline> deadline;
     if (upstream) {
         mirror::follower follower(*upstream, snapshots, upstream_interval(args), background_log, &metrics);
         follower.start();
         server.run();
-        deadline.emplace(stop_grace, "the mirror's follower or the archive (the upstream)", ops::process_log());
+        deadline.emplace(stop_grace, "the mirror's follower or the archive (the upstream)", log_out);
         follower.stop();
     } else {
         snapshot::refresher refresher(database_url(args), snapshots, std::chrono::seconds(30), background_log,
                                       database_instance(args), &metrics);
         refresher.start();
         server.run();
-        deadline.emplace(stop_grace, "the snapshot refresher or the archive (PostgreSQL)", ops::process_log());
+        deadline.emplace(stop_grace, "the snapshot refresher or the archive (PostgreSQL)", log_out);
         refresher.stop();
     }
     inputs.stop();  // before the server goes: its last answers are posted to the workers' loops

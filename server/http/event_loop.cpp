@@ -80,7 +80,7 @@ void event_loop::flush_log()
 {
     if (log_lines.empty())
         return;
-    ops::process_log().write(log_lines);
+    shared.log.write(log_lines);
     log_lines.clear();
 }
 

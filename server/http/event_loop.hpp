@@ -55,6 +55,7 @@ struct connection_shared {
     server_options options;
     snapshot::holder const& snapshots;
     ops::metrics& metrics;
+    ops::log_writer& log;  // each request's line, and what the server says of itself
     std::optional<ops::rate_limiter> limiter;
     std::atomic<std::uint64_t> request_counter{0};
     std::atomic<long> live_connections{0};

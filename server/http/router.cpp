@@ -133,7 +133,12 @@ std::vector<route> make_routes()
     return all;
 }
 
-auto const routes = make_routes();
+// Built on first use, after every table it reads (the registry, the published kinds).
+std::vector<route> const& routes()
+{
+    static std::vector<route> const all = make_routes();
+    return all;
+}
 
 constexpr std::string_view unmatched_route = "(unmatched)";
 
@@ -181,13 +186,13 @@ found_route find_route(std::string_view path)
     // weeks have no dots), while "/openapi.json" names no "/openapi" resource and is its own route.
     if (auto split = render::split_suffix(path)) {
         found_route found{nullptr, std::move(split->first), split->second};
-        for (auto const& r : routes)
+        for (auto const& r : routes())
             if (!r.formats.empty() && match(r.pattern, found.path, captures, r.tail)) {
                 found.r = &r;
                 return found;
             }
     }
-    for (auto const& r : routes)
+    for (auto const& r : routes())
         if (match(r.pattern, path, captures, r.tail))
             return {&r, std::string(path), std::nullopt};
     return {};
@@ -387,7 +392,7 @@ std::optional<response> refuse_unwanted_body(request const& head)
 std::vector<route_info> route_list()
 {
     std::vector<route_info> out;
-    for (auto const& r : routes)
+    for (auto const& r : routes())
         out.push_back({r.pattern, r.formats, r.methods});
     return out;
 }

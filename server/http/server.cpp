@@ -27,7 +27,7 @@ using acceptor_type = asio::basic_socket_acceptor<tcp, loop_executor>;
 
 struct server::impl {
     impl(server_options o, snapshot::holder const& s, ops::metrics& m)
-        : shared{std::move(o), s, m, {}, {}, {}}, loops(make_loops(shared)), acceptor(loops.front()->ioc),
+        : shared{std::move(o), s, m, m.log(), {}, {}, {}}, loops(make_loops(shared)), acceptor(loops.front()->ioc),
           signals(signal_ioc, SIGINT, SIGTERM), drain_timer(loops.front()->ioc)
     {
         if (shared.options.rate_limit)
@@ -157,7 +157,7 @@ void server::run()
         if (ec)
             return;
         impl_->stop_bound.emplace(impl_->shared.options.stop_limit, "the stop (requests draining, the refresher, the "
-                                  "archive or a mirror's follower)", ops::process_log());
+                                  "archive or a mirror's follower)", impl_->shared.log);
         asio::post(impl_->loops.front()->ioc, [this] { impl_->begin_shutdown(); });
     });
     std::thread signal_thread([this] { impl_->signal_ioc.run(); });

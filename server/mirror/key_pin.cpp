@@ -15,7 +15,7 @@ namespace lcg::mirror {
 
 namespace {
 
-std::string_view const keys_path = render::template_of(render::resource::keys);
+std::string keys_path() { return render::path_of(render::resource::keys); }
 constexpr std::uint64_t max_keys_bytes = 1024 * 1024;
 
 std::string ids_of(pricing::key_ring const& ring)
@@ -99,8 +99,8 @@ pricing::key_ring pinned_keys(client::base_url const& origin, client::limits lim
         return ring;
     }
     limits.max_body_bytes = std::min(limits.max_body_bytes, max_keys_bytes);
-    std::string const from = origin.to_string() + std::string(keys_path);
-    auto ring = only_expected(parsed(client::get_body(origin, std::string(keys_path), "application/json", limits), from),
+    std::string const from = origin.to_string() + keys_path();
+    auto ring = only_expected(parsed(client::get_body(origin, keys_path(), "application/json", limits), from),
                               pin.expected_ids, from);
     write_pin(pin.pin_file, render::to_text(render::keys_json(ring)));
     notice << "lowcostgpu: " << origin.to_string() << ": trusting on first use the signing key(s) " << ids_of(ring)

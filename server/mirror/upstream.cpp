@@ -19,12 +19,11 @@ namespace {
 
 // The documents whose change means the upstream published something: the sheet index, and the
 // catalog's signature (the catalog is taken only as signed: /v1/gpus and the others are not read).
-std::string_view const catalog_signature_path = render::template_of(render::resource::catalog_signature);
-std::string_view const sheet_index_path = render::template_of(render::resource::sheets);
-std::string_view const watched[] = {sheet_index_path, catalog_signature_path};
+using render::resource;
+constexpr resource watched[] = {resource::sheets, resource::catalog_signature};
 // The feed of new sheets, where the upstream has one: while it is unchanged no sheet was published
 // or replaced, and /v1/sheets need not be asked.
-std::string_view const feed = render::template_of(render::resource::sheets_feed);
+std::string feed() { return render::path_of(resource::sheets_feed); }
 
 template <class T>
 T accepted_or_throw(pricing::outcome<T> r)
@@ -158,22 +157,22 @@ std::map<std::string, upstream::document, std::less<>> upstream::poll(bool& chan
     };
     bool sheets_unchanged = false;
     {
-        document const* held = held_document(feed);
-        auto r = client::get(options_.origin, std::string(feed), "application/atom+xml", options_.limits,
+        document const* held = held_document(feed());
+        auto r = client::get(options_.origin, feed(), "application/atom+xml", options_.limits,
                              held ? held->etag : "");
         if (r.status == 304 && held) {
-            out[std::string(feed)] = *held;
+            out[feed()] = *held;
             sheets_unchanged = true;
         } else if (r.status == 200) {
             sheets_unchanged = held && held->body == r.body;
-            out[std::string(feed)] = {std::move(r.etag), std::move(r.body)};
+            out[feed()] = {std::move(r.etag), std::move(r.body)};
         }
         // Any other answer (404 from an origin without the feed): /v1/sheets alone tells.
     }
-    for (std::string_view const watched_path : watched) {
-        std::string const path(watched_path);
+    for (auto const kind : watched) {
+        std::string const path = render::path_of(kind);
         document const* held = held_document(path);
-        if (path == sheet_index_path && sheets_unchanged && held) {
+        if (kind == resource::sheets && sheets_unchanged && held) {
             out[path] = *held;
             continue;
         }
@@ -195,10 +194,10 @@ std::map<std::string, upstream::document, std::less<>> upstream::poll(bool& chan
 upstream::accepted_state upstream::fetch_whole(std::map<std::string, document, std::less<>> documents) const
 {
     accepted_state next;
-    next.signed_catalog = fetch_signed_catalog(options_, documents.at(std::string(catalog_signature_path)).body,
+    next.signed_catalog = fetch_signed_catalog(options_, documents.at(render::path_of(resource::catalog_signature)).body,
                                                accepted_ ? &accepted_->signed_catalog : nullptr);
     next.catalog = accepted_or_throw(parse_signed_catalog(next.signed_catalog.document));
-    auto const listed = accepted_or_throw(parse_sheet_index(documents.at(std::string(sheet_index_path)).body));
+    auto const listed = accepted_or_throw(parse_sheet_index(documents.at(render::path_of(resource::sheets)).body));
     check_index(listed, next.signed_catalog.signature);
     for (auto const& entry : listed) {
         std::string body = client::get_body(options_.origin, sheet_path(entry.week), "application/json", options_.limits);

@@ -83,7 +83,6 @@ bool log_writer::drain(std::chrono::milliseconds within)
     return state_->changed.wait_for(lock, within, [&] { return state_->written_upto >= target; });
 }
 
-void log_writer::redirect(int descriptor) { state_->descriptor = descriptor; }
 
 std::uint64_t log_writer::dropped_lines() const { return state_->dropped.load(std::memory_order_relaxed); }
 
@@ -103,12 +102,6 @@ void log_writer::run(std::shared_ptr<state> const& s)
         batch.clear();
         s->changed.notify_all();
     }
-}
-
-log_writer& process_log()
-{
-    static log_writer log(STDOUT_FILENO);
-    return log;
 }
 
 log_stream::log_stream(log_writer& to) : std::ostream(nullptr), buffer_(to) { rdbuf(&buffer_); }

@@ -28,10 +28,6 @@ public:
     void write(std::string_view lines);
     // Waits until everything queued so far is written, or `within` has passed; true when written.
     bool drain(std::chrono::milliseconds within);
-    // From now on, lines go to `descriptor` (mcp on stdio logs to standard error: its standard
-    // output is the protocol).
-    void redirect(int descriptor);
-
     std::uint64_t dropped_lines() const;
 
     static constexpr std::size_t default_queue_bytes = 4 * 1024 * 1024;
@@ -42,9 +38,6 @@ private:
     static void run(std::shared_ptr<state> const& s);  // the writing thread
     std::shared_ptr<state> state_;  // shared with the writing thread, which may outlive this
 };
-
-// The process's log writer, on standard output. One per process, as standard output is.
-log_writer& process_log();
 
 // A std::ostream whose lines go to a log writer as they end ('\n'), for what logs to a stream
 // (serve's own lines, the snapshot refresher, a mirror's follower). Used by one thread at a time;

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <sstream>
+#include <iostream>
 
 namespace lcg::ops {
 
@@ -41,7 +42,10 @@ void report_caught_exception(metrics* counted, std::string_view where, std::stri
     std::string line = boost::json::serialize(
         boost::json::object{{"event", "caught_exception"}, {"where", where}, {"detail", detail}});
     line += '\n';
-    process_log().write(line);
+    if (counted)
+        counted->log().write(line);
+    else
+        std::clog << line << std::flush;
 }
 
 void metrics::record_request(std::string_view route, int status, std::chrono::nanoseconds latency)
@@ -114,7 +118,7 @@ std::string metrics::render(double snapshot_age_seconds) const
     write_sample(out, "lowcostgpu_log_lines_dropped_total", "counter",
                  "Log lines dropped because the log's reader fell behind (the queue was full); serving never waits "
                  "for it.",
-                 process_log().dropped_lines());
+                 log_.dropped_lines());
     write_sample(out, "lowcostgpu_open_connections", "gauge", "Client connections open now.",
                  open_connections_.load(std::memory_order_relaxed));
     write_sample(out, "lowcostgpu_request_body_bytes", "gauge",

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "server/ops/log_writer.hpp"
+
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -13,12 +15,16 @@
 
 namespace lcg::ops {
 
-// A server's counters, exposed at /metrics in the Prometheus text format. Recording is cheap
-// (atomics, or one short lock for labelled counters); rendering happens only on a scrape. The
-// serve command owns one and hands it to what records: the HTTP server (its connections' shared
-// state and each request's context), the snapshot refresher or the mirror's follower, the archive.
+// A server's counters, exposed at /metrics in the Prometheus text format, and the log it reports
+// to. Recording is cheap (atomics, or one short lock for labelled counters); rendering happens only
+// on a scrape. The serve command owns one and hands it to what records: the HTTP server (its
+// connections' shared state and each request's context), the snapshot refresher or the mirror's
+// follower, the archive.
 class metrics {
 public:
+    // `log`: where caught exceptions are reported, whose dropped lines /metrics counts; it outlives this.
+    explicit metrics(log_writer& log) : log_(log) {}
+    log_writer& log() const { return log_; }
 
     // `route` is a label with static storage (a route pattern): it is kept, not copied.
     void record_request(std::string_view route, int status, std::chrono::nanoseconds latency);
@@ -43,6 +49,7 @@ public:
 private:
     static constexpr std::array<double, 12> bucket_bounds{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005,
                                                           0.01,   0.025,   0.05,   0.1,   0.5,    1.0};
+    log_writer& log_;
     mutable std::mutex mutex_;
     std::map<std::pair<std::string_view, int>, std::uint64_t> requests_;
     std::map<std::pair<std::string, std::string>, std::uint64_t> mcp_calls_;
@@ -68,11 +75,10 @@ void write_sample(std::ostream& out, std::string_view name, std::string_view typ
         << name << ' ' << value << '\n';
 }
 
-// An exception caught while answering (`where`: "http", "mcp"): one JSON line in the process's log
-// (process_log(): standard output, or standard error under mcp on stdio;
-// {"event":"caught_exception","where":…,"detail":…}) and one more in
-// lowcostgpu_caught_exceptions_total{where} of `counted` (null: where nothing counts, a test that
-// calls the router directly). The client got a 500 or a -32603 without internals.
+// An exception caught while answering (`where`: "http", "mcp"): one JSON line in the log of
+// `counted` ({"event":"caught_exception","where":…,"detail":…}) and one more in its
+// lowcostgpu_caught_exceptions_total{where}; with no `counted` (a test that calls the router
+// directly), the line goes to standard error. The client got a 500 or a -32603 without internals.
 void report_caught_exception(metrics* counted, std::string_view where, std::string_view detail);
 
 }

@@ -46,7 +46,7 @@ using http::beast_http::status;
 class wire {
 public:
     explicit wire(http::server_options options = {})
-        : shared_{std::move(options), holder_, metrics_, {}, {}, {}, {}, {}}, loop_(shared_), client_(loop_.ioc)
+        : shared_{std::move(options), holder_, metrics_, log_, {}, {}, {}, {}, {}}, loop_(shared_), client_(loop_.ioc)
     {
         holder_.set(testing::fixture_snapshot());
         http::beast::test::stream server_end(loop_.ioc);
@@ -118,7 +118,8 @@ private:
     }
 
     snapshot::holder holder_;
-    ops::metrics metrics_;
+    ops::log_writer log_{STDOUT_FILENO};
+    ops::metrics metrics_{log_};
     http::connection_shared shared_;
     http::event_loop loop_;
     http::beast::test::stream client_;
@@ -479,7 +480,7 @@ namespace {
 class loopback_wire {
 public:
     explicit loopback_wire(std::shared_ptr<const snapshot::snapshot> snap = testing::fixture_snapshot())
-        : shared_{{}, holder_, metrics_, {}, {}, {}, {}, {}}, loop_(shared_), client_(io_)
+        : shared_{{}, holder_, metrics_, log_, {}, {}, {}, {}, {}}, loop_(shared_), client_(io_)
     {
         holder_.set(std::move(snap));
         http::asio::ip::tcp::acceptor acceptor(loop_.ioc, {http::asio::ip::make_address("127.0.0.1"), 0});
@@ -520,7 +521,8 @@ public:
 
 private:
     snapshot::holder holder_;
-    ops::metrics metrics_;
+    ops::log_writer log_{STDOUT_FILENO};
+    ops::metrics metrics_{log_};
     http::connection_shared shared_;
     http::event_loop loop_;
     http::asio::io_context io_;

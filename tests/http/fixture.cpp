@@ -11,6 +11,7 @@
 #include "render/json.hpp"
 
 #include <cstdlib>
+#include <unistd.h>
 #include <fstream>
 #include <sstream>
 
@@ -282,7 +283,8 @@ archive::archive& fixture_archive()
 
 ops::metrics& fixture_metrics()
 {
-    static ops::metrics counters;
+    static ops::log_writer log(STDOUT_FILENO);
+    static ops::metrics counters(log);
     return counters;
 }
 

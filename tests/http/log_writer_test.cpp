@@ -90,16 +90,3 @@ TEST_CASE("with a reader that never reads, writing never waits: past the queue's
     CHECK(p.take(100) == line + "\n");  // what was written came whole
     CHECK(p.take_the_rest() % 100 == 0);
 }
-
-TEST_CASE("redirect sends what follows to the other descriptor")
-{
-    pipe_ends first, second;
-    log_writer log(first.write);
-    log.write("one\n");
-    REQUIRE(log.drain(5s));
-    log.redirect(second.write);
-    log.write("two\n");
-    REQUIRE(log.drain(5s));
-    CHECK(first.take(4) == "one\n");
-    CHECK(second.take(4) == "two\n");
-}

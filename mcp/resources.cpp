@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <iterator>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 namespace lcg::mcp {
@@ -68,15 +69,45 @@ parsed_uri split(std::string_view rest)
 
 }
 
+namespace {
+
+// The resources listed by resources/list, each a published document without a name.
+struct listed_document {
+    resource kind;
+    std::string_view name;
+    std::string_view title;
+    std::string_view description;  // then how it is read: "Markdown, then the JSON of GET <path>."
+};
+
+constexpr listed_document listed_documents[] = {
+    {resource::prices, "prices", "Price sheet in effect",
+     "This week's per-GPU hourly rates of every priced model (on-demand, spot, reserved). Add ?lang=fr for French."},
+    {resource::gpus, "gpus", "GPU catalog",
+     "Every GPU model with its memory, bandwidth, PowerScore and on-demand rate. Add ?lang=fr for French."},
+    {resource::methodology, "methodology", "Pricing methodology",
+     "How prices are set, rounded and audited. Add ?lang=fr for French."},
+    {resource::sources, "sources", "Market sources",
+     "The marketplaces and GPU clouds whose listings the methodology counts (name, kind, homepage, format), with the "
+     "rules version that counts them; kind synthetic marks the sample data's made-up sources. Add ?lang=fr for French."},
+    {resource::glossary, "glossary", "Glossary",
+     "The 86 terms and 3 questions with this week's figures; add ?lang=fr for French."},
+};
+
+}
+
 json::array const& resource_list()
 {
-    static json::array const list = json::parse(R"json([
-{"uri":"lowcostgpu://prices","name":"prices","title":"Price sheet in effect","description":"This week's per-GPU hourly rates of every priced model (on-demand, spot, reserved). Add ?lang=fr for French. Markdown, then the JSON of GET /v1/prices.","mimeType":"text/markdown"},
-{"uri":"lowcostgpu://gpus","name":"gpus","title":"GPU catalog","description":"Every GPU model with its memory, bandwidth, PowerScore and on-demand rate. Add ?lang=fr for French. Markdown, then the JSON of GET /v1/gpus.","mimeType":"text/markdown"},
-{"uri":"lowcostgpu://methodology","name":"methodology","title":"Pricing methodology","description":"How prices are set, rounded and audited. Add ?lang=fr for French. Markdown, then the JSON of GET /v1/methodology.","mimeType":"text/markdown"},
-{"uri":"lowcostgpu://sources","name":"sources","title":"Market sources","description":"The marketplaces and GPU clouds whose listings the methodology counts (name, kind, homepage, format), with the rules version that counts them; kind synthetic marks the sample data's made-up sources. Add ?lang=fr for French. Markdown, then the JSON of GET /v1/sources.","mimeType":"text/markdown"},
-{"uri":"lowcostgpu://glossary","name":"glossary","title":"Glossary","description":"The 86 terms and 3 questions with this week's figures; add ?lang=fr for French. Markdown, then the JSON of GET /v1/glossary.","mimeType":"text/markdown"}
-])json").as_array();
+    static json::array const list = [] {
+        json::array out;
+        for (auto const& d : listed_documents)
+            out.push_back(json::object{{"uri", uri_of(d.kind)},
+                                       {"name", d.name},
+                                       {"title", d.title},
+                                       {"description", std::string(d.description) + " Markdown, then the JSON of GET " +
+                                                           render::path_of(d.kind) + "."},
+                                       {"mimeType", "text/markdown"}});
+        return out;
+    }();
     return list;
 }
 
@@ -173,6 +204,15 @@ struct located {
     std::string canonical;
 };
 
+// The kind of a listed document by its name ("gpus").
+resource listed_kind(std::string_view name)
+{
+    for (auto const& d : listed_documents)
+        if (d.name == name)
+            return d.kind;
+    throw std::logic_error("no listed resource is named " + std::string(name));
+}
+
 result_or_failure<located> locate(std::string_view uri, api::data_view const& data, bool modern)
 {
     if (!uri.starts_with(scheme))
@@ -190,12 +230,8 @@ result_or_failure<located> locate(std::string_view uri, api::data_view const& da
         if (!data.current_sheet())
             return not_found(uri, "no price sheet is in effect yet", modern);
         kind = resource::prices;
-    } else if (path == "gpus") {
-        kind = resource::gpus;
-    } else if (path == "methodology") {
-        kind = resource::methodology;
-    } else if (path == "sources") {
-        kind = resource::sources;
+    } else if (path == "gpus" || path == "methodology" || path == "sources") {
+        kind = listed_kind(path);
     } else if (path == "glossary") {
         if (!data.glossary(lang))
             return not_found(uri, "the glossary is unavailable: " + std::string(data.glossary_problem()), modern);

@@ -72,7 +72,9 @@ TEST_CASE("every document of the snapshot is of a kind of the table, in its medi
 {
     auto const snap = testing::fixture_snapshot();
     std::map<resource, int> seen;
-    for (auto const& [key, doc] : snap->documents) {
+    for (auto const& entry : snap->documents) {
+        std::string const& key = entry.first;
+        auto const& doc = entry.second;
         CAPTURE(key);
         auto const* kind = kind_of_key(key);
         REQUIRE(kind != nullptr);

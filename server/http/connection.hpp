@@ -33,10 +33,10 @@
 //   written, framed by its Content-Length, else chunked (HTTP/1.0: by closing). HEAD
 //   is answered here, for every route: the handler's head, Content-Length of the full body, no body.
 // - Answering again. Beast has no counterpart. Here: the answer to a plain question for a published
-//   document is kept by the event loop as the bytes of its head and a view of the document, and
-//   replayed to the same question on the same snapshot without the router (stored_answers.hpp),
-//   as nginx serves a static file from its open-file cache: about a quarter less CPU per
-//   /v1/prices request (row "GET /v1/prices").
+//   document or an operation's computed answer is kept by the event loop as the bytes of its head
+//   and a view of the body, and replayed to the same question on the same snapshot without the
+//   router (stored_answers.hpp), as nginx serves a static file from its open-file cache: about a
+//   quarter less CPU per /v1/prices request (row "GET /v1/prices").
 // - Closing. Beast: `shutdown(send)`. The same, and after a refused request the connection lingers
 //   briefly draining what the client still sends, so the answer is not lost to a reset.
 // - Threads. Beast: a strand per connection on a shared io_context. Here: one io_context per

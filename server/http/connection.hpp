@@ -28,6 +28,8 @@
 //   memory file with sendfile instead, head and body in one call, as nginx sends a static file:
 //   below that size copying costs the same, above it a third more (row "/v1/prices/{gpu}/history",
 //   and a loopback measurement of 20 KB answers: 6.9 us of CPU each copied, 4.9 us by sendfile).
+//   So does the end of a body that the payload says is kept for long (payload::end_with: an MCP
+//   reply's tool list or default prices), after the head and the rest of the body in one send.
 //   A body that arrives in parts (payload.hpp body_source: a
 //   week's inputs read a chunk at a time) is pulled a part at a time, each once the one before is
 //   written, framed by its Content-Length, else chunked (HTTP/1.0: by closing). HEAD
@@ -172,8 +174,9 @@ private:
     std::string head_;
     std::string_view body_;  // of response_, of body_owner_ or of part_, or empty for HEAD
     std::shared_ptr<const void> body_owner_;  // the document of a replayed answer
-    std::shared_ptr<const memory_file> file_;  // a replayed answer's file, while it is sent
+    std::shared_ptr<const memory_file> file_;  // a replayed answer's file, or a body's end, while it is sent
     std::size_t file_size_ = 0;                // of it, to send: the head alone for HEAD
+    std::size_t from_memory_ = 0;              // of head_, sent before the file (a body's end in a file)
     bool keep_alive_ = true;  // after this answer
     std::shared_ptr<body_source> source_;  // of a body sent in parts, until its last part
     std::shared_ptr<const void> part_;     // keeps the part being written alive

@@ -50,6 +50,8 @@ public:
         shared_ = {};
         source_.reset();
         replay_ = replay::never;
+        lasting_owner_.reset();
+        lasting_end_ = {};
         return *this;
     }
 
@@ -66,6 +68,19 @@ public:
     replay replayable() const { return replay_; }
     // What keeps the bytes alive; null for text.
     std::shared_ptr<const void> const& owner() const { return owner_; }
+
+    // The body's last bytes, `lasting`, are also text that `owner` keeps unchanged at that address
+    // while it lives (mcp::reply::lasting_end): a connection may keep a file of them once and send
+    // the body's end from it. Precondition: the body ends with `lasting`.
+    void end_with(std::shared_ptr<const void> owner, std::string_view lasting)
+    {
+        if (lasting.size() > size())
+            return;
+        lasting_owner_ = std::move(owner);
+        lasting_end_ = lasting;
+    }
+    std::shared_ptr<const void> const& lasting_owner() const { return lasting_owner_; }
+    std::string_view lasting_end() const { return lasting_end_; }
 
     std::string_view view() const { return owner_ ? shared_ : std::string_view(text_); }
     operator std::string_view() const { return view(); }
@@ -98,6 +113,8 @@ private:
     std::string_view shared_;
     std::shared_ptr<body_source> source_;
     replay replay_ = replay::never;
+    std::shared_ptr<const void> lasting_owner_;
+    std::string_view lasting_end_;
 };
 
 // The Beast body type over a payload. Responses are never serialized by Beast (wire.hpp

@@ -109,6 +109,25 @@ void stored_answers::keep(request const& req, std::shared_ptr<const snapshot::sn
     it->second = std::move(answer);
 }
 
+std::shared_ptr<const memory_file> stored_answers::lasting_file(std::shared_ptr<const void> const& owner,
+                                                                std::string_view bytes)
+{
+    if (!owner || bytes.size() < file_threshold)
+        return nullptr;
+    // While its owner lives, an address holds the same bytes; a weak reference keeps the owner's
+    // control block, so a later owner is never taken for a gone one.
+    auto const it = lasting_files_.find(bytes.data());
+    if (it != lasting_files_.end() && it->second.size == bytes.size() && !it->second.owner.expired() &&
+        !it->second.owner.owner_before(owner) && !owner.owner_before(it->second.owner))
+        return it->second.file;
+    if (lasting_files_.size() >= max_lasting_files)
+        lasting_files_.clear();  // the owners of most are gone: a snapshot lives for hours
+    auto file = memory_file::holding({bytes});
+    if (file)
+        lasting_files_[bytes.data()] = {owner, bytes.size(), file};
+    return file;
+}
+
 void stored_answers::forget(stored const& answer)
 {
     if (answer.held)

@@ -80,8 +80,14 @@ public:
     void keep(request const& req, std::shared_ptr<const snapshot::snapshot> const& snapshot, response const& res,
               std::string_view route, std::string_view head);
 
+    // A memory file holding `bytes`, which `owner` keeps unchanged at that address while it lives (the
+    // end of an MCP reply, payload::end_with): made on the first ask, then the same one. Null when
+    // `bytes` is shorter than file_threshold or no file can be made. At most max_lasting_files.
+    std::shared_ptr<const memory_file> lasting_file(std::shared_ptr<const void> const& owner, std::string_view bytes);
+    static constexpr std::size_t max_lasting_files = 8;
+
     std::size_t size() const { return answers_.size(); }
-    std::size_t files() const { return files_; }
+    std::size_t files() const { return files_ + lasting_files_.size(); }
 
 private:
     // The key of a qualifying request into key_; false when it does not qualify.
@@ -96,6 +102,12 @@ private:
     std::size_t files_ = 0;
     std::size_t file_bytes_ = 0;
     std::size_t computed_bytes_ = 0;
+    struct lasting {
+        std::weak_ptr<const void> owner;
+        std::size_t size;
+        std::shared_ptr<const memory_file> file;
+    };
+    std::unordered_map<char const*, lasting> lasting_files_;
 };
 
 }

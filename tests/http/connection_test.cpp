@@ -581,6 +581,31 @@ TEST_CASE("over a real socket, a stored answer of 16 KiB or more is sent from it
     CHECK(w.stored_files() == 1);  // /v1/regions is smaller than a file is worth
 }
 
+TEST_CASE("over a real socket, an MCP reply ending with the tool list sends that end from a memory file, byte for byte")
+{
+    std::string const message = R"({"jsonrpc":"2.0","id":7,"method":"tools/list"})";
+    std::string const post = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                             "Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-06-18\r\n"
+                             "Content-Length: " + std::to_string(message.size()) + "\r\n\r\n" + message;
+    auto const whole = [](auto const& res) {
+        std::string out = std::to_string(res.result_int()) + "\r\n";
+        for (auto const& field : res)
+            out += std::string(field.name_string()) + ": " + std::string(field.value()) + "\r\n";
+        return out + "\r\n" + std::string(res.body());
+    };
+    wire w;  // a stream that takes no files: the reply written whole from memory
+    auto const expected = responses(w.send(post), {false}).at(0);
+    REQUIRE(expected.result() == status::ok);
+    REQUIRE(expected.body().size() >= http::stored_answers::file_threshold);
+    loopback_wire sent;
+    sent.send(post + post + "GET /v1/regions HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" + post);
+    CHECK(whole(sent.read()) == whole(expected));
+    CHECK(whole(sent.read()) == whole(expected));
+    CHECK(sent.read().body() == testing::fixture_request("/v1/regions").body().view());
+    CHECK(whole(sent.read()) == whole(expected));
+    CHECK(sent.stored_files() == 1);  // the tool list's, made once
+}
+
 namespace {
 
 // The whole bytes of each answer in `bytes` (heads as `heads` says), in order: what a replay must

@@ -43,7 +43,7 @@ reply tools_list(server_state const& s, request const& r)
 {
     if (auto bad = no_cursor(r))
         return std::move(*bad);
-    return answer_serialized(r, r.modern ? s.tools_modern : s.tools_legacy);
+    return answer_lasting(r, r.modern ? s.tools_modern : s.tools_legacy);
 }
 
 reply tools_call(server_state const& s, request const& r)
@@ -59,7 +59,7 @@ reply tools_call(server_state const& s, request const& r)
     }
     std::string_view const tool = name->get_string();
     if (tool == "get_prices" && (!arguments || arguments->empty())) {
-        auto prices = answer_serialized(r, r.modern ? s.prices_modern : s.prices_legacy);
+        auto prices = answer_lasting(r, r.modern ? s.prices_modern : s.prices_legacy);
         prices.tool_calls.push_back({"get_prices", "ok"});
         return prices;
     }
@@ -198,11 +198,13 @@ server_state::server_state(std::shared_ptr<const data_view> d, implementation co
     decoration_ = members(false);
     cacheable_decoration_ = members(true);
     tools_legacy = json::serialize(json::object{{"tools", tool_definitions()}});
-    tools_modern = decorated(tools_legacy, true);
+    tools_modern = decorated(tools_legacy, true) + '}';
+    tools_legacy += '}';
     // Kept here, not among the published results too: the fast path of tools_call answers it.
     published_results not_kept;
     prices_legacy = call_tool("get_prices", nullptr, *data, not_kept)->json;
-    prices_modern = decorated(prices_legacy, false);
+    prices_modern = decorated(prices_legacy, false) + '}';
+    prices_legacy += '}';
 }
 
 std::string server_state::decorated(std::string result, bool cacheable) const
@@ -229,12 +231,25 @@ reply answer_text(server_state const& state, request const& r, std::string resul
 
 reply answer_serialized(request const& r, std::string_view result)
 {
-    std::string body = R"({"jsonrpc":"2.0","id":)";
-    body += json::serialize(r.id);
-    body += R"(,"result":)";
+    constexpr std::string_view opening = R"({"jsonrpc":"2.0","id":)", before_result = R"(,"result":)";
+    auto const id = json::serialize(r.id);
+    std::string body;
+    // Sized once: a result runs to tens of KiB (get_prices), and each time the text grew it would
+    // be copied whole again.
+    body.reserve(opening.size() + id.size() + before_result.size() + result.size() + 1);
+    body += opening;
+    body += id;
+    body += before_result;
     body += result;
     body += '}';
     return {std::move(body), std::nullopt, r.modern};
+}
+
+reply answer_lasting(request const& r, std::string const& result_and_brace)
+{
+    auto answered = answer_serialized(r, std::string_view(result_and_brace).substr(0, result_and_brace.size() - 1));
+    answered.lasting_end = result_and_brace;
+    return answered;
 }
 
 std::optional<std::string_view> string_param(request const& r, std::string_view key)

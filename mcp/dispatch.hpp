@@ -22,7 +22,8 @@ struct server_state {
     std::shared_ptr<const data_view> data;
     boost::json::object server_info;
     // Answers that depend only on the data, serialized once: the tool list and the default prices
-    // (the most common call), in each era.
+    // (the most common call), in each era, each followed by the closing brace of the reply that
+    // carries it, so that every such reply ends with these very bytes (answer_lasting).
     std::string tools_legacy, tools_modern;
     std::string prices_legacy, prices_modern;
     // Every other result made of a published document, written once, on its first call.
@@ -52,6 +53,9 @@ reply answer(server_state const& state, request const& r, boost::json::object co
 reply answer_text(server_state const& state, request const& r, std::string result, bool cacheable);
 // The result of `r`, already serialized, as it stands.
 reply answer_serialized(request const& r, std::string_view result);
+// The same, for a result the server keeps with the reply's closing brace after it (server_state):
+// the reply ends with those very bytes (reply::lasting_end).
+reply answer_lasting(request const& r, std::string const& result_and_brace);
 // The error that answers `r`.
 reply fail(request const& r, failure f);
 

@@ -114,6 +114,10 @@ struct reply {
     // The resources a message subscribed to (true) or unsubscribed from (false), in order: the
     // stdio session keeps them and announces their updates.
     std::vector<subscription_change> subscriptions{};
+    // The body's last bytes when the server keeps them for its whole life (the tool list or the
+    // default get_prices result, with the reply's closing brace): the same bytes at the same address
+    // in every such reply, so that a transport may keep a copy of them once (HTTP sends it by sendfile).
+    std::string_view lasting_end{};
 };
 
 // One MCP server over one immutable data view. Build it once per view (it pre-renders the tool list

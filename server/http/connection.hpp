@@ -28,15 +28,17 @@
 //   memory file with sendfile instead, head and body in one call, as nginx sends a static file:
 //   below that size copying costs the same, above it a third more (row "/v1/prices/{gpu}/history",
 //   and a loopback measurement of 20 KB answers: 6.9 us of CPU each copied, 4.9 us by sendfile).
+//   So does the end of a body that the payload says is kept for long (payload::end_with: an MCP
+//   reply's tool list or default prices), after the head and the rest of the body in one send.
 //   A body that arrives in parts (payload.hpp body_source: a
 //   week's inputs read a chunk at a time) is pulled a part at a time, each once the one before is
 //   written, framed by its Content-Length, else chunked (HTTP/1.0: by closing). HEAD
 //   is answered here, for every route: the handler's head, Content-Length of the full body, no body.
 // - Answering again. Beast has no counterpart. Here: the answer to a plain question for a published
-//   document is kept by the event loop as the bytes of its head and a view of the document, and
-//   replayed to the same question on the same snapshot without the router (stored_answers.hpp),
-//   as nginx serves a static file from its open-file cache: about a quarter less CPU per
-//   /v1/prices request (row "GET /v1/prices").
+//   document or an operation's computed answer is kept by the event loop as the bytes of its head
+//   and a view of the body, and replayed to the same question on the same snapshot without the
+//   router (stored_answers.hpp), as nginx serves a static file from its open-file cache: about a
+//   quarter less CPU per /v1/prices request (row "GET /v1/prices").
 // - Closing. Beast: `shutdown(send)`. The same, and after a refused request the connection lingers
 //   briefly draining what the client still sends, so the answer is not lost to a reset.
 // - Threads. Beast: a strand per connection on a shared io_context. Here: one io_context per
@@ -172,8 +174,9 @@ private:
     std::string head_;
     std::string_view body_;  // of response_, of body_owner_ or of part_, or empty for HEAD
     std::shared_ptr<const void> body_owner_;  // the document of a replayed answer
-    std::shared_ptr<const memory_file> file_;  // a replayed answer's file, while it is sent
+    std::shared_ptr<const memory_file> file_;  // a replayed answer's file, or a body's end, while it is sent
     std::size_t file_size_ = 0;                // of it, to send: the head alone for HEAD
+    std::size_t from_memory_ = 0;              // of head_, sent before the file (a body's end in a file)
     bool keep_alive_ = true;  // after this answer
     std::shared_ptr<body_source> source_;  // of a body sent in parts, until its last part
     std::shared_ptr<const void> part_;     // keeps the part being written alive

@@ -17,13 +17,19 @@ inline void connection<Stream>::begin_write()
 
 // A stored answer's memory file goes to the socket with sendfile, as much as it takes now; the
 // rest once it is writable again. A long one yields to the other connections every write_chunk.
+// An answer whose body ends in a file (payload::end_with) first sends from_memory_ bytes of head_,
+// marked as followed by more, so that they share the file's first segment.
 template <class Stream>
 inline void connection<Stream>::send_from_file()
 {
     begin_write();
-    std::size_t const end = std::min(file_size_, written_ + write_chunk);
+    std::size_t const total = from_memory_ + file_size_;
+    std::size_t const end = std::min(total, written_ + write_chunk);
     while (written_ < end) {
-        auto const sent = transport<Stream>::send_file_some(stream_, file_->fd(), written_, end - written_);
+        auto const sent =
+            written_ < from_memory_
+                ? transport<Stream>::send_more(stream_, std::string_view(head_).substr(written_, from_memory_ - written_))
+                : transport<Stream>::send_file_some(stream_, file_->fd(), written_ - from_memory_, end - written_);
         if (!sent) {
             writing_ = false;
             return do_close();
@@ -32,12 +38,13 @@ inline void connection<Stream>::send_from_file()
             break;
         written_ += *sent;
     }
-    if (written_ == file_size_) {
+    if (written_ == total) {
         // Posted, as a write's completion is: pipelined requests answered from files must not
         // nest calls.
         return asio::post(loop_.ioc, [self = this->shared_from_this()] {
             self->writing_ = false;
             self->file_.reset();
+            self->from_memory_ = 0;
             self->written_all();
         });
     }
@@ -82,6 +89,19 @@ inline void connection<Stream>::write(response&& res, bool head_only)
         source_.reset();
     body_ = head_only ? std::string_view{} : response_.body().view();
     keep_alive_ = response_.keep_alive();
+    if constexpr (sends_files<Stream>) {
+        auto const& body = response_.body();
+        auto const end = body.lasting_end();
+        if (!body_.empty() && !source_ && (file_ = loop_.answers.lasting_file(body.lasting_owner(), end))) {
+            // A body that ends with text kept for long (an MCP server's tool list or default prices):
+            // what precedes it goes with the head, the rest from its file, as a stored answer's.
+            head_.append(body_.substr(0, body_.size() - end.size()));
+            from_memory_ = head_.size();
+            file_size_ = end.size();
+            written_ = 0;
+            return send_from_file();
+        }
+    }
     start_writing();
 }
 

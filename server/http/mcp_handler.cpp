@@ -140,6 +140,7 @@ response exchange(route_input& in)
     if (!answer.body.empty()) {
         res.set(beast_http::field::content_type, "application/json");
         res.body() = std::move(answer.body);
+        res.body().end_with(server, answer.lasting_end);
     }
     res.prepare_payload();
     return res;

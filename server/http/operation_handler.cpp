@@ -123,9 +123,12 @@ response serve_answer(route_input& in, api::operation const& op, api::answer&& a
     if (a.is_published())
         return document_at(in, a.published_path, a.published_query);
     auto const since = data_time(in, op, a);
-    if (!a.json_text.empty())
-        return serve_computed(in, *op.view, std::move(a.json_text), since);
-    return serve_computed(in, *op.view, a.document, since);
+    auto res = a.json_text.empty() ? serve_computed(in, *op.view, a.document, since)
+                                   : serve_computed(in, *op.view, std::move(a.json_text), since);
+    // An operation reads the snapshot and the question, nothing else: asked again on the same
+    // snapshot, it would write the same bytes, so the connection may keep them and replay them.
+    res.body().mark_computed();
+    return res;
 }
 
 }

@@ -49,18 +49,38 @@ public:
         owner_.reset();
         shared_ = {};
         source_.reset();
-        published_ = false;
+        replay_ = replay::never;
+        lasting_owner_.reset();
+        lasting_end_ = {};
         return *this;
     }
 
     std::shared_ptr<body_source> const& source() const { return source_; }
 
-    // Marks the bytes as a published document's (document_at): the same for every request that asks
-    // with the same target and negotiation headers on the same snapshot, so the connection may store
-    // the answer and replay it (stored_answers).
-    void mark_published() { published_ = owner_ != nullptr; }
-    // The document owning the bytes when they are a published document's; null otherwise.
-    std::shared_ptr<const void> const& published_owner() const { return published_ ? owner_ : no_owner_; }
+    // Whether the bytes are the same for every request that asks with the same target and negotiation
+    // headers on the same snapshot, so that the connection may store the answer and replay it
+    // (stored_answers): a published document's (document_at), owned by the document, or an
+    // operation's computed answer (operation_handler.cpp), owned by this response alone, so that
+    // whoever stores the answer keeps its bytes.
+    enum class replay { never, published, computed };
+    void mark_published() { replay_ = owner_ ? replay::published : replay::never; }
+    void mark_computed() { replay_ = owner_ ? replay::computed : replay::never; }
+    replay replayable() const { return replay_; }
+    // What keeps the bytes alive; null for text.
+    std::shared_ptr<const void> const& owner() const { return owner_; }
+
+    // The body's last bytes, `lasting`, are also text that `owner` keeps unchanged at that address
+    // while it lives (mcp::reply::lasting_end): a connection may keep a file of them once and send
+    // the body's end from it. Precondition: the body ends with `lasting`.
+    void end_with(std::shared_ptr<const void> owner, std::string_view lasting)
+    {
+        if (lasting.size() > size())
+            return;
+        lasting_owner_ = std::move(owner);
+        lasting_end_ = lasting;
+    }
+    std::shared_ptr<const void> const& lasting_owner() const { return lasting_owner_; }
+    std::string_view lasting_end() const { return lasting_end_; }
 
     std::string_view view() const { return owner_ ? shared_ : std::string_view(text_); }
     operator std::string_view() const { return view(); }
@@ -92,8 +112,9 @@ private:
     std::shared_ptr<const void> owner_;  // keeps `shared_` alive; null for text
     std::string_view shared_;
     std::shared_ptr<body_source> source_;
-    bool published_ = false;
-    static inline std::shared_ptr<const void> const no_owner_{};
+    replay replay_ = replay::never;
+    std::shared_ptr<const void> lasting_owner_;
+    std::string_view lasting_end_;
 };
 
 // The Beast body type over a payload. Responses are never serialized by Beast (wire.hpp

@@ -18,7 +18,7 @@ namespace lcg::http {
 
 // Descriptors each server thread may hold besides its connections: its event loop's, and the
 // memory files of its stored answers.
-inline constexpr std::size_t descriptors_per_thread = 4 + stored_answers::max_files;
+inline constexpr std::size_t descriptors_per_thread = 4 + stored_answers::max_files + stored_answers::max_lasting_files;
 
 struct server_options {
     std::string address = "127.0.0.1";

@@ -71,7 +71,7 @@ std::optional<stored_answers::found> stored_answers::find(request const& req,
         return std::nullopt;
     auto owner = it->second.owner.lock();
     if (!owner) {
-        forget_file(it->second);
+        forget(it->second);
         answers_.erase(it);
         return std::nullopt;
     }
@@ -81,16 +81,22 @@ std::optional<stored_answers::found> stored_answers::find(request const& req,
 void stored_answers::keep(request const& req, std::shared_ptr<const snapshot::snapshot> const& snapshot,
                           response const& res, std::string_view route, std::string_view head)
 {
-    auto const& owner = res.body().published_owner();
-    if (!snapshot || !owner || res.result() != beast_http::status::ok || !res.keep_alive() || !key_of(req))
+    auto const replay = res.body().replayable();
+    auto const& owner = res.body().owner();
+    bool const computed = replay == payload::replay::computed;
+    if (!snapshot || replay == payload::replay::never || res.result() != beast_http::status::ok ||
+        !res.keep_alive() || (computed && res.body().size() > max_computed_bytes) || !key_of(req))
         return;
     if (!same_snapshot(snapshot)) {
         clear();
         snapshot_ = snapshot;
     }
-    if (answers_.size() >= max_answers)
-        clear();  // many distinct questions: start again rather than track which are asked most
-    stored answer{std::string(head), owner, res.body().view(), route, nullptr};
+    // Many distinct questions: start again rather than track which are asked most.
+    if (answers_.size() >= max_answers || (computed && computed_bytes_ + res.body().size() > max_computed_bytes))
+        clear();
+    stored answer{std::string(head), owner, computed ? owner : nullptr, res.body().view(), route, nullptr};
+    if (computed)
+        computed_bytes_ += answer.body.size();
     std::size_t const bytes = head.size() + answer.body.size();
     if (bytes >= file_threshold && files_ < max_files && file_bytes_ + bytes <= max_file_bytes)
         if ((answer.file = memory_file::holding({head, answer.body}))) {
@@ -99,12 +105,33 @@ void stored_answers::keep(request const& req, std::shared_ptr<const snapshot::sn
         }
     auto [it, fresh] = answers_.try_emplace(key_);
     if (!fresh)
-        forget_file(it->second);
+        forget(it->second);
     it->second = std::move(answer);
 }
 
-void stored_answers::forget_file(stored const& answer)
+std::shared_ptr<const memory_file> stored_answers::lasting_file(std::shared_ptr<const void> const& owner,
+                                                                std::string_view bytes)
 {
+    if (!owner || bytes.size() < file_threshold)
+        return nullptr;
+    // While its owner lives, an address holds the same bytes; a weak reference keeps the owner's
+    // control block, so a later owner is never taken for a gone one.
+    auto const it = lasting_files_.find(bytes.data());
+    if (it != lasting_files_.end() && it->second.size == bytes.size() && !it->second.owner.expired() &&
+        !it->second.owner.owner_before(owner) && !owner.owner_before(it->second.owner))
+        return it->second.file;
+    if (lasting_files_.size() >= max_lasting_files)
+        lasting_files_.clear();  // the owners of most are gone: a snapshot lives for hours
+    auto file = memory_file::holding({bytes});
+    if (file)
+        lasting_files_[bytes.data()] = {owner, bytes.size(), file};
+    return file;
+}
+
+void stored_answers::forget(stored const& answer)
+{
+    if (answer.held)
+        computed_bytes_ -= answer.body.size();
     if (!answer.file)
         return;
     --files_;
@@ -116,6 +143,7 @@ void stored_answers::clear()
     answers_.clear();
     files_ = 0;
     file_bytes_ = 0;
+    computed_bytes_ = 0;
 }
 
 }

@@ -12,17 +12,20 @@
 
 namespace lcg::http {
 
-// The answers an event loop wrote for published documents, kept as the bytes of their head and a
-// view of the document's body, so that the same question asked again on the same snapshot is
-// answered without the router and without building a response: what nginx does for a static file
-// from its open-file cache (row "GET /v1/prices" of tests/bench/run).
+// The answers an event loop wrote for published documents and for the operations' computed
+// answers, kept as the bytes of their head and a view of the body, so that the same question asked
+// again on the same snapshot is answered without the router and without building a response: what
+// nginx does for a static file from its open-file cache (rows "GET /v1/prices" and "GET
+// /v1/estimate" of tests/bench/run).
 //
 // Only plain requests qualify: GET or HEAD, HTTP/1.1 keep-alive, no body, no validators, and a
-// target and negotiation headers of bounded size. Only answers the router marks as a published
-// document's are kept (payload::published_owner), and only when they are 200: such an answer
+// target and negotiation headers of bounded size. Only answers the router marks as the same for
+// every such request are kept (payload::replayable), and only when they are 200: such an answer
 // depends on the snapshot, the target, and Accept, Accept-Encoding and Accept-Language as the router
-// reads them (their first line each), and on nothing else of the request. A new snapshot empties
-// the store; a document that is gone makes its answers stale. Touched by one event loop only.
+// reads them (their first line each), and on nothing else of the request. A published document's
+// body stays the document's, and a document that is gone makes its answers stale; a computed body
+// is held by the store, at most max_computed_bytes of them. A new snapshot empties the store.
+// Touched by one event loop only.
 // An anonymous memory file (memfd) holding a stored answer's head and body, closed with its last
 // holder: the connection sends it with one sendfile, the kernel taking the pages by reference.
 class memory_file {
@@ -43,7 +46,8 @@ class stored_answers {
 public:
     struct stored {
         std::string head;                 // status line and headers, as written the first time
-        std::weak_ptr<const void> owner;  // the document that owns `body`
+        std::weak_ptr<const void> owner;  // the document that owns `body`, or `held`
+        std::shared_ptr<const void> held;  // a computed answer's body, which nothing else keeps
         std::string_view body;   // of a 200: no other answer is kept
         std::string_view route;  // for the metrics: a pattern of the route table
         // The head and the body in a memory file, for an answer of file_threshold bytes or more.
@@ -57,6 +61,9 @@ public:
 
     static constexpr std::size_t max_answers = 256;    // then the store starts again, empty
     static constexpr std::size_t max_key_bytes = 1024;  // a longer question is answered afresh
+    // The computed bodies held, per event loop; past it the store starts again, and a larger answer
+    // is never kept. Many distinct questions then cost what they cost without the store.
+    static constexpr std::size_t max_computed_bytes = 4 * 1024 * 1024;
     // An answer this long (head and body) is also kept in a memory file and sent from it with
     // sendfile: past about 16 KiB, copying it into the socket cost a third more CPU than handing the
     // kernel the file's pages (tests/bench, row "/v1/prices/{gpu}/history"), below it no less. At
@@ -73,14 +80,20 @@ public:
     void keep(request const& req, std::shared_ptr<const snapshot::snapshot> const& snapshot, response const& res,
               std::string_view route, std::string_view head);
 
+    // A memory file holding `bytes`, which `owner` keeps unchanged at that address while it lives (the
+    // end of an MCP reply, payload::end_with): made on the first ask, then the same one. Null when
+    // `bytes` is shorter than file_threshold or no file can be made. At most max_lasting_files.
+    std::shared_ptr<const memory_file> lasting_file(std::shared_ptr<const void> const& owner, std::string_view bytes);
+    static constexpr std::size_t max_lasting_files = 8;
+
     std::size_t size() const { return answers_.size(); }
-    std::size_t files() const { return files_; }
+    std::size_t files() const { return files_ + lasting_files_.size(); }
 
 private:
     // The key of a qualifying request into key_; false when it does not qualify.
     bool key_of(request const& req);
     bool same_snapshot(std::shared_ptr<const snapshot::snapshot> const& snapshot) const;
-    void forget_file(stored const& answer);  // its file's share of the budget
+    void forget(stored const& answer);  // its file's and its held body's share of the budgets
     void clear();
 
     std::weak_ptr<const snapshot::snapshot> snapshot_;
@@ -88,6 +101,13 @@ private:
     std::string key_;  // reused for every lookup, so a lookup allocates nothing
     std::size_t files_ = 0;
     std::size_t file_bytes_ = 0;
+    std::size_t computed_bytes_ = 0;
+    struct lasting {
+        std::weak_ptr<const void> owner;
+        std::size_t size;
+        std::shared_ptr<const memory_file> file;
+    };
+    std::unordered_map<char const*, lasting> lasting_files_;
 };
 
 }

@@ -3,6 +3,7 @@
 #include <linux/sockios.h>
 #include <sys/ioctl.h>
 #include <sys/sendfile.h>
+#include <sys/socket.h>
 
 #include <cerrno>
 
@@ -40,6 +41,16 @@ std::optional<std::size_t> transport<tcp_socket>::send_file_some(tcp_socket& s, 
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
         return 0;
     return std::nullopt;  // an error, or the file ended early: either way the answer cannot go on
+}
+
+std::optional<std::size_t> transport<tcp_socket>::send_more(tcp_socket& s, std::string_view bytes)
+{
+    auto const n = ::send(s.native_handle(), bytes.data(), bytes.size(), MSG_MORE | MSG_NOSIGNAL);
+    if (n >= 0)
+        return static_cast<std::size_t>(n);
+    if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+        return 0;
+    return std::nullopt;
 }
 
 void transport<tcp_socket>::shutdown_send(tcp_socket& s)

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace lcg::http {
 
@@ -28,6 +29,9 @@ struct transport<tcp_socket> {
     // sendfile: the bytes of `fd` from `offset` the socket takes now without blocking, 0 when it
     // is full, nothing on an error (the peer is gone).
     static std::optional<std::size_t> send_file_some(tcp_socket& s, int fd, std::uint64_t offset, std::size_t count);
+    // send with MSG_MORE (the answer goes on at once, so these bytes wait to share a segment with
+    // it): how many of `bytes` the socket takes now, 0 when it is full, nothing on an error.
+    static std::optional<std::size_t> send_more(tcp_socket& s, std::string_view bytes);
 };
 
 // Whether a stream can send from a file (a socket can; the tests' stream cannot).

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Prints the table of tests/bench/run: every figure, its baseline, the ratio and a verdict.
 
-Usage: report.py RUNS.tsv FIGURES.tsv [archive]   (archive: only the rows of tests/bench/archive.sh)
+Usage: report.py RUNS.tsv FIGURES.tsv [archive | CPU.tsv]   (archive: only the rows of tests/bench/archive.sh)
   RUNS.tsv     label, round, rps, p50_us, p99_us, status_errors, socket_errors (one wrk run a line)
   FIGURES.tsv  key, value (start-up, import, publish, memory, and why a figure is missing)
+  CPU.tsv      label, server CPU seconds, requests, wrk CPU seconds (one measured wrk run a line)
 
 Throughput is the best of the alternated rounds of each label: on a shared machine another
 process can only slow a run down, so the best round is the closest to what the program can do.
@@ -86,6 +87,33 @@ def throughput_row(table, name, runs, ours, theirs, target, informational=False)
     table.add(name, rps(a), rps(b), f"{ratio:.2f}x", "none (reported)" if informational else f">= {target:g}x",
               verdict, note)
     return ratio
+
+
+def load_cpu(path):
+    """Per label: the server's CPU seconds, the requests, wrk's CPU seconds and the run's seconds,
+    summed over the rounds."""
+    cpu = {}
+    with open(path, newline="") as f:
+        for row in csv.reader(f, delimiter="\t"):
+            total = cpu.setdefault(row[0], [0.0] * 4)
+            for i, value in enumerate(row[1:5]):
+                total[i] += float(value or 0)
+    return cpu
+
+
+def cpu_row(table, cpu, ours, theirs):
+    """The server's CPU seconds per 100,000 requests, ours against nginx: what still compares the
+    servers when wrk's core is the full one. The note gives the share of its core each process used."""
+    if any(cpu.get(k, [0] * 4)[1] == 0 or cpu[k][3] == 0 for k in (ours, theirs)):
+        return
+    per = {k: 1e5 * cpu[k][0] / cpu[k][1] for k in (ours, theirs)}
+
+    def shares(k):
+        return f"server {100 * cpu[k][0] / cpu[k][3]:.0f} %, wrk {100 * cpu[k][2] / cpu[k][3]:.0f} %"
+
+    table.add("server CPU per 100,000 GET /v1/prices vs nginx", f"{per[ours]:.2f} s", f"{per[theirs]:.2f} s nginx",
+              f"{per[ours] / per[theirs]:.2f}x", "none (reported)", "info",
+              f"lower is better; share of a core, ours: {shares(ours)}; nginx: {shares(theirs)}")
 
 
 def many_connections_rows(table, runs, fig):
@@ -179,6 +207,8 @@ def main():
     # Issue 27's targets: /v1/prices 1.5x nginx, /v1/estimate 1.0x, MCP 60x the SDK and within 25 %
     # of the HTTP route answering the same question.
     throughput_row(t, "GET /v1/prices, 1 thread vs nginx 1 worker", runs, "prices_1t", "nginx_1w", 1.5)
+    if sys.argv[3:]:
+        cpu_row(t, load_cpu(sys.argv[3]), "prices_1t", "nginx_1w")
     throughput_row(t, "GET /v1/estimate (computed) vs nginx static", runs, "estimate_1t", "nginx_1w", 1.0)
 
     sdk = best(runs, "mcp_sdk")

@@ -583,6 +583,31 @@ TEST_CASE("over a real socket, a stored answer of 16 KiB or more is sent from it
     CHECK(w.stored_files() == 1);  // /v1/regions is smaller than a file is worth
 }
 
+TEST_CASE("over a real socket, an MCP reply ending with the tool list sends that end from a memory file, byte for byte")
+{
+    std::string const message = R"({"jsonrpc":"2.0","id":7,"method":"tools/list"})";
+    std::string const post = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                             "Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-06-18\r\n"
+                             "Content-Length: " + std::to_string(message.size()) + "\r\n\r\n" + message;
+    auto const whole = [](auto const& res) {
+        std::string out = std::to_string(res.result_int()) + "\r\n";
+        for (auto const& field : res)
+            out += std::string(field.name_string()) + ": " + std::string(field.value()) + "\r\n";
+        return out + "\r\n" + std::string(res.body());
+    };
+    wire w;  // a stream that takes no files: the reply written whole from memory
+    auto const expected = responses(w.send(post), {false}).at(0);
+    REQUIRE(expected.result() == status::ok);
+    REQUIRE(expected.body().size() >= http::stored_answers::file_threshold);
+    loopback_wire sent;
+    sent.send(post + post + "GET /v1/regions HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" + post);
+    CHECK(whole(sent.read()) == whole(expected));
+    CHECK(whole(sent.read()) == whole(expected));
+    CHECK(sent.read().body() == testing::fixture_request("/v1/regions").body().view());
+    CHECK(whole(sent.read()) == whole(expected));
+    CHECK(sent.stored_files() == 1);  // the tool list's, made once
+}
+
 namespace {
 
 // The whole bytes of each answer in `bytes` (heads as `heads` says), in order: what a replay must
@@ -606,11 +631,12 @@ std::string request_of(std::string_view method, std::string const& target, std::
 
 }
 
-TEST_CASE("a published document asked again on the same snapshot is replayed byte for byte, in every negotiation")
+TEST_CASE("a published document or a computed answer asked again on the same snapshot is replayed byte for byte")
 {
     std::vector<std::string> const targets = {"/v1/prices", "/v1/prices.md", "/v1/prices?lang=fr", "/v1/gpus",
                                               "/v1/gpus/h100-sxm.html", "/", "/llms.txt", "/v1/glossary",
-                                              "/v1/sheets/2026-W48"};
+                                              "/v1/sheets/2026-W48", "/v1/estimate?gpu=h100-sxm&gpus=2&hours=10",
+                                              "/v1/estimate.html?gpu=h100-sxm&hours=1&tier=", "/v1/compare.md?gpus=h100-sxm,a100-80gb-sxm"};
     std::vector<std::string> const negotiations = {
         "", "Accept: text/markdown\r\n", "Accept-Language: fr\r\n", "Accept-Encoding: gzip\r\n",
         "Accept: text/html\r\nAccept-Language: fr-CA, en;q=0.5\r\nAccept-Encoding: gzip, br\r\n",
@@ -660,11 +686,13 @@ TEST_CASE("a different negotiation, a validator, a close or HTTP/1.0 is never gi
         CHECK(all.back().starts_with(std::to_string(static_cast<int>(q.expected))));
         CHECK(all.back() != plain);
     }
-    // Answers that are not a published document's are not kept: a computed estimate, a refusal.
+    // Refusals are not kept, nor a calculator's empty form; a computed estimate is.
     wire computed;
-    computed.send(request_of("GET", "/v1/estimate?gpu=h100-sxm&hours=1") + request_of("GET", "/no/such/thing") +
-                  request_of("GET", "/v1/prices?lang=xx"));
+    computed.send(request_of("GET", "/no/such/thing") + request_of("GET", "/v1/prices?lang=xx") +
+                  request_of("GET", "/v1/estimate?gpu=nope&hours=1") + request_of("GET", "/v1/estimate.html"));
     CHECK(computed.stored() == 0);
+    computed.send(request_of("GET", "/v1/estimate?gpu=h100-sxm&hours=1"));
+    CHECK(computed.stored() == 1);
     // Connection: close and HTTP/1.0 get an answer that says so, not the stored keep-alive one.
     auto const closing = answer_bytes(w.send(request_of("GET", "/v1/prices", "Connection: close\r\n")),
                                       std::vector<bool>(2 + questions.size(), false));
@@ -674,6 +702,18 @@ TEST_CASE("a different negotiation, a validator, a close or HTTP/1.0 is never gi
     auto const one_oh = old.send("GET /v1/prices HTTP/1.0\r\n\r\n");
     CHECK(one_oh.find("HTTP/1.0 200") != std::string::npos);
     CHECK_FALSE(old.open());
+}
+
+TEST_CASE("distinct computed questions never make the store hold more answers than its bound")
+{
+    wire w;
+    std::string asks;
+    for (int hours = 1; hours <= 300; ++hours)
+        asks += request_of("GET", "/v1/estimate?gpu=h100-sxm&hours=" + std::to_string(hours));
+    auto const answers = responses(w.send(asks), std::vector<bool>(300, false));
+    CHECK(answers.back().result() == status::ok);
+    CHECK(w.stored() >= 1);
+    CHECK(w.stored() <= http::stored_answers::max_answers);
 }
 
 TEST_CASE("a new snapshot empties the stored answers: the next answer is the new document's")

@@ -47,10 +47,7 @@ pricing::outcome<pricing::price_sheet const*, failure> priced_sheet(request& r, 
 
 pricing::outcome<pricing::gpu_model const*, failure> required_gpu(request& r, argument const& gpu_asked)
 {
-    auto const& id = gpu_asked();
-    if (!id)
-        return refused(pricing::required_gpu_parameter(std::nullopt, r.data.catalog()).err());
-    auto const model = pricing::find_gpu_parameter("gpu", *id, r.data.catalog());
+    auto const model = pricing::find_gpu_parameter("gpu", *gpu_asked(), r.data.catalog());
     if (!model) {
         auto f = refused(model.err());
         f.code = pricing::errc::not_found;  // a well-formed name that the catalog lacks

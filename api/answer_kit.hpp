@@ -49,7 +49,8 @@ pricing::outcome<pricing::price_sheet const*, failure> sheet_asked(request& r, a
 // The same, where an answer needs a sheet: none in effect is refused (no_sheet).
 pricing::outcome<pricing::price_sheet const*, failure> priced_sheet(request& r, argument const& week_asked);
 
-// The catalog model a required `gpu` argument names, or the refusal: 404 for a name the catalog lacks.
+// The catalog model a required `gpu` argument (given: the decoder refused the call otherwise) names,
+// or the refusal: 404 for a name the catalog lacks.
 pricing::outcome<pricing::gpu_model const*, failure> required_gpu(request& r, argument const& gpu_asked);
 
 }

@@ -40,16 +40,14 @@ failure not_a_member(std::string const& name, std::vector<std::string> const& ac
                    "fields");
 }
 
-// `doc` in its compact form when `fields` was given, or the refusal of a member items do not give.
+// `doc` in its compact form when `fields` was given (1 to 20 members: the decoder counted them), or
+// the refusal of a member items do not give.
 std::optional<failure> compact_if_asked(argument const& asked_fields, boost::json::object& doc, std::string_view list,
                                         std::string_view key)
 {
     auto const& asked = asked_fields();
     if (!asked)
         return std::nullopt;
-    if (asked->empty())
-        return refused(pricing::invalid("fields: at least one member is required", "fields\u202F: il faut au moins un membre"),
-                       "fields");
     auto const accepted = render::compact_fields(doc, list);
     std::vector<std::string> names;
     for (std::string_view rest = *asked; !rest.empty();) {
@@ -194,7 +192,7 @@ struct quote_input : input {
 
 result quote(request& r, quote_input const& in)
 {
-    auto const q = pricing::parse_quote({.gpu = in.gpu(), .tier = in.tier(), .price = in.price(), .week = in.week()},
+    auto const q = pricing::parse_quote({.gpu = *in.gpu(), .tier = in.tier(), .price = *in.price(), .week = in.week()},
                                         r.data.catalog(), r.data.sheets(), r.data.current_sheet());
     if (!q)
         return refused(q.err());

@@ -31,7 +31,7 @@ result compare(request& r, compare_input const& in)
 {
     auto const& cat = r.data.catalog();
     auto const form = r.args.from() == arguments::face::mcp ? pricing::list_form::array : pricing::list_form::commas;
-    auto const ids = pricing::parse_gpu_list("gpus", in.gpus(), cat, form);
+    auto const ids = pricing::parse_gpu_list("gpus", *in.gpus(), cat, form);
     if (!ids)
         return refused(ids.err());
     auto const asked = sheet_asked(r, in.week);
@@ -69,7 +69,7 @@ struct estimate_input : input {
 result estimate(request& r, estimate_input const& in)
 {
     auto const& cat = r.data.catalog();
-    auto const job = pricing::parse_job({.gpu = in.gpu(), .gpus = in.gpus(), .seconds = in.seconds(), .hours = in.hours(),
+    auto const job = pricing::parse_job({.gpu = *in.gpu(), .gpus = in.gpus(), .seconds = in.seconds(), .hours = in.hours(),
                                          .tier = in.tier(), .storage_gb = in.storage_gb(), .storage_hours = in.storage_hours(),
                                          .egress_gb = in.egress_gb(), .ingress_gb = in.ingress_gb(),
                                          .tokens_per_second = in.tokens_per_second(), .images_per_hour = in.images_per_hour()},
@@ -98,7 +98,7 @@ struct sizing_input : input {
 result sizing(request& r, sizing_input const& in)
 {
     auto const& cat = r.data.catalog();
-    auto const spec = pricing::parse_model_spec({.params_b = in.params_b(), .precision = in.precision(), .gpu = in.gpu()}, cat);
+    auto const spec = pricing::parse_model_spec({.params_b = *in.params_b(), .precision = *in.precision(), .gpu = in.gpu()}, cat);
     if (!spec)
         return refused(spec.err());
     auto const asked = sheet_asked(r, in.week);
@@ -155,8 +155,8 @@ result instance(request& r, instance_input const& in)
 {
     auto const& cat = r.data.catalog();
     auto const wanted = pricing::parse_instance_request(
-        {.gpu = in.gpu(), .gpus = in.gpus(), .vcpus = in.vcpus(), .memory_gib = in.memory_gib(),
-         .cpu_generation = in.cpu_generation(), .region = in.region(), .other_gpu = in.other_gpu(),
+        {.gpu = *in.gpu(), .gpus = in.gpus(), .vcpus = *in.vcpus(), .memory_gib = *in.memory_gib(),
+         .cpu_generation = *in.cpu_generation(), .region = in.region(), .other_gpu = in.other_gpu(),
          .cpu_performance = in.cpu_performance(), .dedicated_vm = in.dedicated_vm()},
         cat);
     if (!wanted)
@@ -187,9 +187,9 @@ struct rent_vs_buy_input : input {
 result rent_or_buy(request& r, rent_vs_buy_input const& in)
 {
     auto const q = pricing::parse_rent_vs_buy(
-        {.gpu = in.gpu(), .gpus = in.gpus(), .tier = in.tier(), .week = in.week(), .purchase_price = in.purchase_price(),
-         .power_watts = in.power_watts(), .electricity_price = in.electricity_price(),
-         .hosting_per_month = in.hosting_per_month(), .utilisation = in.utilisation(), .months = in.months()},
+        {.gpu = *in.gpu(), .gpus = in.gpus(), .tier = in.tier(), .week = in.week(), .purchase_price = *in.purchase_price(),
+         .power_watts = *in.power_watts(), .electricity_price = *in.electricity_price(),
+         .hosting_per_month = *in.hosting_per_month(), .utilisation = *in.utilisation(), .months = *in.months()},
         r.data.catalog(), r.data.sheets(), r.data.current_sheet());
     if (!q)
         return refused(q.err());

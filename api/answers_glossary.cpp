@@ -61,7 +61,7 @@ result explain(request& r, term_input const& in)
 {
     auto const& term = in.term();
     auto const language = r.lang;
-    if (!term || glossary::words(*term).empty())
+    if (glossary::words(*term).empty())  // given (required), but blank or punctuation only
         return invalid_parameter("term",
                                  "term: required; accepted: a glossary slug (gpu-hour), a term's name in English or "
                                  "French (accents optional) or words to search for",

@@ -25,16 +25,15 @@ struct log_proof_input : input {
                          {}, 1, max_log_index}};
 };
 
-// A whole number argument within the parameter's bounds, if given; over HTTP it arrives as text.
+// A whole number argument, if given (the decoder checked its bounds); over HTTP it arrives as text.
 pricing::outcome<std::optional<std::uint64_t>, failure> count_argument(argument const& a)
 {
-    auto const& p = a.spec();
     auto const& text = a();
     if (!text)
         return std::optional<std::uint64_t>();
-    auto const count = pricing::parse_count(p.name, *text, p.minimum.value_or(0), p.maximum.value_or(max_log_index));
+    auto const count = pricing::units_parameter(a.spec().name, *text, 0);
     if (!count)
-        return refused(count.err(), std::string(p.name));
+        return refused(count.err());
     return std::optional<std::uint64_t>(static_cast<std::uint64_t>(*count));
 }
 

@@ -128,15 +128,6 @@ pricing::outcome<std::string, failure> json_text(parameter const& p, json::value
         if (!v.is_array())
             return wrong_type(p);
         auto const& items = v.get_array();
-        auto const count = static_cast<int>(items.size());
-        if ((p.min_items && count < p.min_items) || (p.max_items && count > p.max_items))
-            return invalid_parameter(std::string(p.name),
-                                     std::string(p.name) + ": " + std::to_string(count) +
-                                         " items given; accepted: an array of " + std::to_string(p.min_items) +
-                                         " to " + std::to_string(p.max_items),
-                                     std::string(p.name) + "\u202F: " + std::to_string(count) +
-                                         " éléments donnés\u202F; accepté\u202F: un tableau de " + std::to_string(p.min_items) +
-                                         " à " + std::to_string(p.max_items));
         // Joined with commas below, the HTTP form: an item must not hold one, nor be empty.
         std::string text;
         for (auto const& item : items) {

@@ -20,7 +20,7 @@ namespace lcg::api {
 enum class value_type { string, integer, number, boolean, string_list };
 
 // One parameter of an operation, as both faces and the generated schemas see it. Bounds are in
-// whole units (the schemas state them; pricing/ enforces them with its own messages).
+// whole units; the schemas state them and the decoder enforces them (api/decoder.hpp).
 struct parameter {
     std::string_view name;
     value_type type = value_type::string;

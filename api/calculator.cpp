@@ -37,12 +37,6 @@ std::string parameter_label(parameter const& p, locale::language lang)
     return locale::say(lang, "label." + std::string(p.name));
 }
 
-std::string parameter_hint(operation const& op, parameter const& p, locale::language lang)
-{
-    std::string const own = "param." + std::string(op.tool) + "." + std::string(p.name);
-    return locale::say(lang, locale::has_message(own) ? own : "param." + std::string(p.name));
-}
-
 std::optional<render::calculator_form> calculator_of(operation const& op, pricing::catalog const& cat,
                                                      std::map<std::string, std::string, std::less<>> const& values,
                                                      locale::language lang)
@@ -51,7 +45,7 @@ std::optional<render::calculator_form> calculator_of(operation const& op, pricin
         return std::nullopt;
     render::calculator_form form{render::url_in(std::string(op.route), render::format::html), {}, lang};
     for (auto const& p : op.parameters()) {
-        render::form_field f{std::string(p.name), parameter_label(p, lang), parameter_hint(op, p, lang),
+        render::form_field f{std::string(p.name), parameter_label(p, lang), parameter_hint(p, lang),
                              choices_of(p, cat), p.required, p.type == value_type::integer,
                              p.type == value_type::number, {}};
         if (auto const it = values.find(p.name); it != values.end())

@@ -57,7 +57,8 @@ public:
     argument& operator=(argument const&) = delete;
 
     parameter const& spec() const { return spec_; }
-    // The value, read by the operation (empty when not given).
+    // The value, read by the operation (empty when not given; a required one is always given, the
+    // decoder having refused the call otherwise).
     std::optional<std::string> const& operator()() const
     {
         read_ = true;

@@ -2,6 +2,7 @@
 
 #include "api/arguments.hpp"
 #include "api/data_view.hpp"
+#include "api/decoder.hpp"
 #include "api/failure.hpp"
 #include "api/input.hpp"
 
@@ -61,14 +62,19 @@ struct answering {
     result (*run)(request& r);
 };
 
-// The decoder of both faces: each argument of `In` takes its value by its parameter's name, then
-// `Answer` runs on the filled input.
+// The decoder of both faces: each argument of `In` takes its value by its parameter's name, once
+// its declaration's presence, type and bounds are checked (misfit, api/decoder.hpp), then `Answer`
+// runs on the filled input.
 template <class In, result (*Answer)(request&, In const&)>
 result run_typed(request& r)
 {
     In in;
-    for (auto* a : in.arguments())
-        a->give(r.args.take(a->spec().name));
+    for (auto* a : in.arguments()) {
+        auto value = r.args.take(a->spec().name);
+        if (auto refusal = misfit(a->spec(), value))
+            return *refusal;
+        a->give(std::move(value));
+    }
     auto out = Answer(r, in);
     for (auto const* a : in.arguments())
         if (a->unread())

@@ -21,6 +21,7 @@ constexpr message catalog[] = {
 #include "locale/words_sheets.inc"
 #include "locale/words_site.inc"
 #include "locale/words_tools.inc"
+#include "locale/words_input.inc"
 #include "locale/words_json.inc"
 #include "locale/words_methodology.inc"
 #include "locale/words_data.inc"

@@ -17,10 +17,9 @@ parsed<cheapest_query> parse_cheapest_query(cheapest_parameters const& p, catalo
                          "vram_gb\u202F: donnez soit params_b avec precision (un modèle à loger), soit vram_gb (la mémoire "
                          "nécessaire), pas les deux");
     if (p.vram_gb) {
-        auto const gb = parse_quantity("vram_gb", *p.vram_gb, rules::quantity_decimals, 1,
-                                       rules::max_needed_vram_gb * micro_units);
+        auto const gb = units_parameter("vram_gb", *p.vram_gb, rules::quantity_decimals);
         if (!gb)
-            return parameter_error{"vram_gb", gb.err()};
+            return gb.err();
         q.needed_units = *gb * (needed_units_per_gb / micro_units);
     } else if (!p.params_b && !p.precision) {
         return bad_input("params_b",
@@ -28,8 +27,16 @@ parsed<cheapest_query> parse_cheapest_query(cheapest_parameters const& p, catalo
                          "required",
                          "params_b\u202F: params_b avec precision (un modèle à loger), ou vram_gb (la mémoire nécessaire), "
                          "est obligatoire");
+    } else if (!p.precision) {
+        return bad_input("precision", "precision: required with params_b; accepted: fp32, fp16, bf16, fp8, int8, int4",
+                         "precision\u202F: obligatoire avec params_b\u202F; accepté\u202F: fp32, fp16, bf16, fp8, int8, int4");
+    } else if (!p.params_b) {
+        return bad_input("params_b",
+                         "params_b: required with precision; accepted: the model's size in billions of parameters",
+                         "params_b\u202F: obligatoire avec precision\u202F; accepté\u202F: la taille du modèle en milliards "
+                         "de paramètres");
     } else {
-        auto spec = parse_model_spec({p.params_b, p.precision, std::nullopt}, cat);
+        auto spec = parse_model_spec({*p.params_b, *p.precision, std::nullopt}, cat);
         if (!spec)
             return spec.err();
         q.needed_units = needed_memory_units(spec->micro_params_b, spec->weights);
@@ -37,10 +44,9 @@ parsed<cheapest_query> parse_cheapest_query(cheapest_parameters const& p, catalo
     }
     q.micro_hours = micro_units;
     if (p.hours) {
-        auto const h = parse_quantity("hours", *p.hours, rules::quantity_decimals, 1,
-                                      std::int64_t{rules::max_job_hours} * micro_units);
+        auto const h = units_parameter("hours", *p.hours, rules::quantity_decimals);
         if (!h)
-            return parameter_error{"hours", h.err()};
+            return h.err();
         q.micro_hours = *h;
     }
     auto const t = tier_parameter(p.tier);

@@ -29,8 +29,10 @@ struct cheapest_query {
     tier billed = tier::on_demand;
 };
 
-// Either params_b with precision (a model to hold) or vram_gb (GB needed, 0.000001 to
-// max_needed_vram_gb); hours (default 1, up to max_job_hours, six decimals); tier (default on_demand).
+// Either params_b with precision (a model to hold) or vram_gb (GB needed, six decimals); hours
+// (default 1, six decimals); tier (default on_demand). Precondition: each quantity within its
+// parameter's bounds (vram_gb up to rules::max_needed_vram_gb, hours up to rules::max_job_hours,
+// both above 0), which the API's decoder checks.
 parsed<cheapest_query> parse_cheapest_query(cheapest_parameters const& params, catalog const& cat);
 
 // A model's practical count of GPUs (chosen.gpus, in chosen.instances instances: more than one only

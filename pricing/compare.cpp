@@ -41,9 +41,10 @@ int three_way(std::int64_t a, std::int64_t b) { return a < b ? -1 : (a > b ? 1 :
 
 }
 
-parsed<std::vector<std::string>> parse_gpu_list(std::string_view parameter, std::optional<std::string> const& text,
-                                                catalog const& cat, list_form form, int max)
+parsed<std::vector<std::string>> parse_gpu_list(std::string_view parameter, std::string const& text,
+                                                catalog const& cat, list_form form)
 {
+    constexpr int max = rules::max_compared_gpus;
     std::string const name(parameter);
     std::string const accepted =
         "accepted: " + std::string(form == list_form::array ? "an array of " : "") + "2 to " + std::to_string(max) +
@@ -54,16 +55,14 @@ parsed<std::vector<std::string>> parse_gpu_list(std::string_view parameter, std:
         (form == list_form::array ? " identifiants distincts du catalogue, comme [\"l40s\", \"a100-80gb-sxm\"]"
                                   : " identifiants distincts du catalogue séparés par des virgules, comme "
                                     "l40s,a100-80gb-sxm");
-    if (!text)
-        return bad_input(name, name + ": required; " + accepted, name + "\u202F: obligatoire\u202F; " + accepted_fr);
     std::vector<std::string> ids;
-    std::string_view rest = *text;
+    std::string_view rest = text;
     while (true) {
         auto const comma = rest.find(',');
         auto const item = trim(rest.substr(0, comma));
         if (item.empty())
-            return bad_input(name, name + ": " + quote(*text) + " has an empty item; " + accepted,
-                             name + "\u202F: " + quote(*text) + " a un élément vide\u202F; " + accepted_fr);
+            return bad_input(name, name + ": " + quote(text) + " has an empty item; " + accepted,
+                             name + "\u202F: " + quote(text) + " a un élément vide\u202F; " + accepted_fr);
         auto const model = find_gpu_parameter(name, item, cat);
         if (!model)
             return model.err();
@@ -75,12 +74,6 @@ parsed<std::vector<std::string>> parse_gpu_list(std::string_view parameter, std:
             break;
         rest.remove_prefix(comma + 1);
     }
-    if (ids.size() < 2 || static_cast<int>(ids.size()) > max)
-        return bad_input(name,
-                         name + ": " + std::to_string(ids.size()) + (ids.size() == 1 ? " model" : " models") +
-                             " given; " + accepted,
-                         name + "\u202F: " + std::to_string(ids.size()) + (ids.size() == 1 ? " modèle donné" : " modèles donnés") +
-                             "\u202F; " + accepted_fr);
     return ids;
 }
 

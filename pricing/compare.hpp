@@ -22,11 +22,11 @@ namespace lcg::pricing {
 // describe the form the client used.
 enum class list_form { commas, array };
 
-// A comma-separated list of 2 to `max` distinct catalog ids ("l40s,a100-80gb-sxm"), any letter case,
-// spaces around ids ignored. Errors name `parameter` and list the valid ids.
-parsed<std::vector<std::string>> parse_gpu_list(std::string_view parameter, std::optional<std::string> const& text,
-                                                catalog const& cat, list_form form = list_form::commas,
-                                                int max = rules::max_compared_gpus);
+// A comma-separated list of distinct catalog ids ("l40s,a100-80gb-sxm"), any letter case, spaces
+// around ids ignored. Errors name `parameter` and list the valid ids. Precondition: 2 to
+// rules::max_compared_gpus items, the bounds of its declaration, which the API's decoder checks.
+parsed<std::vector<std::string>> parse_gpu_list(std::string_view parameter, std::string const& text,
+                                                catalog const& cat, list_form form = list_form::commas);
 
 struct comparison_row {
     std::string gpu;

@@ -10,8 +10,6 @@ namespace lcg::pricing {
 namespace {
 
 constexpr int decimals = rules::quantity_decimals;
-constexpr std::int64_t max_job_seconds = std::int64_t{rules::max_job_hours} * 3'600;
-constexpr std::int64_t max_job_micro_hours = std::int64_t{rules::max_job_hours} * micro_units;
 constexpr std::int64_t min_micro_tokens_per_second = 1'000;  // 0.001: keeps the cost per token in range
 
 std::string join(std::vector<std::string> const& items)
@@ -30,26 +28,17 @@ parameter_error from(std::string parameter, error const& e) { return {std::move(
 // A duration in hours (six decimals) or in whole seconds, to microseconds.
 parsed<std::int64_t> parse_duration(std::string const& parameter, std::string const& text, bool in_hours)
 {
-    if (in_hours) {
-        auto const micro_hours = parse_quantity(parameter, text, decimals, 1, max_job_micro_hours);
-        if (!micro_hours)
-            return from(parameter, micro_hours.err());
-        return *micro_hours * (microseconds_per_hour / micro_units);
-    }
-    auto const seconds = parse_count(parameter, text, 1, max_job_seconds);
-    if (!seconds)
-        return from(parameter, seconds.err());
-    return *seconds * microseconds_per_second;
+    auto const units = units_parameter(parameter, text, in_hours ? decimals : 0);
+    if (!units)
+        return units.err();
+    return *units * (in_hours ? microseconds_per_hour / micro_units : microseconds_per_second);
 }
 
-parsed<std::int64_t> parse_gb(std::string const& parameter, std::optional<std::string> const& text, std::int64_t max_gb)
+parsed<std::int64_t> parse_gb(std::string const& parameter, std::optional<std::string> const& text)
 {
     if (!text)
         return std::int64_t{0};
-    auto const micro_gb = parse_quantity(parameter, *text, decimals, 0, max_gb * micro_units);
-    if (!micro_gb)
-        return from(parameter, micro_gb.err());
-    return *micro_gb;
+    return units_parameter(parameter, *text, decimals);
 }
 
 money of_micros(std::int64_t micros) { return money::from_micros(micros); }
@@ -93,14 +82,6 @@ parsed<gpu_model const*> find_gpu_parameter(std::string_view parameter, std::str
     return refusal;
 }
 
-parsed<gpu_model const*> required_gpu_parameter(std::optional<std::string> const& text, catalog const& cat)
-{
-    if (!text)
-        return bad_input("gpu", "gpu: required; accepted: a catalog id such as h100-sxm (see /v1/gpus)",
-                         "gpu\u202F: obligatoire\u202F; accepté\u202F: un identifiant du catalogue comme h100-sxm (voir /v1/gpus)");
-    return find_gpu_parameter("gpu", *text, cat);
-}
-
 parsed<tier> tier_parameter(std::optional<std::string> const& text)
 {
     if (!text)
@@ -120,15 +101,15 @@ parsed<tier> tier_parameter(std::optional<std::string> const& text)
 parsed<job_spec> parse_job(estimate_parameters const& p, catalog const& cat)
 {
     job_spec job;
-    auto const model = required_gpu_parameter(p.gpu, cat);
+    auto const model = find_gpu_parameter("gpu", p.gpu, cat);
     if (!model)
         return model.err();
     job.gpu = (*model)->id;
 
     if (p.gpus) {
-        auto const gpus = parse_count("gpus", *p.gpus, 1, rules::max_requested_gpus);
+        auto const gpus = units_parameter("gpus", *p.gpus, 0);
         if (!gpus)
-            return from("gpus", gpus.err());
+            return gpus.err();
         job.gpus = static_cast<int>(*gpus);
     }
     // Past the model's limit per instance the job runs on several instances, at the same per-GPU rate.
@@ -145,10 +126,10 @@ parsed<job_spec> parse_job(estimate_parameters const& p, catalog const& cat)
         return bad_input("hours",
                          "hours: a duration is required; accepted: hours (a decimal from 0.000001 to " +
                              std::to_string(rules::max_job_hours) + ") or seconds (an integer from 1 to " +
-                             std::to_string(max_job_seconds) + ")",
+                             std::to_string(std::int64_t{rules::max_job_hours} * rules::seconds_per_hour) + ")",
                          "hours\u202F: une durée est obligatoire\u202F; accepté\u202F: hours (un nombre décimal de 0,000001 à " +
                              std::to_string(rules::max_job_hours) + ") ou seconds (un entier de 1 à " +
-                             std::to_string(max_job_seconds) + ")");
+                             std::to_string(std::int64_t{rules::max_job_hours} * rules::seconds_per_hour) + ")");
     auto const duration = p.hours ? parse_duration("hours", *p.hours, true) : parse_duration("seconds", *p.seconds, false);
     if (!duration)
         return duration.err();
@@ -159,7 +140,7 @@ parsed<job_spec> parse_job(estimate_parameters const& p, catalog const& cat)
         return billed.err();
     job.billed = *billed;
 
-    auto const storage = parse_gb("storage_gb", p.storage_gb, rules::max_storage_gb);
+    auto const storage = parse_gb("storage_gb", p.storage_gb);
     if (!storage)
         return storage.err();
     job.storage_micro_gb = *storage;
@@ -174,11 +155,11 @@ parsed<job_spec> parse_job(estimate_parameters const& p, catalog const& cat)
         job.storage_us = *kept;
     }
 
-    auto const egress = parse_gb("egress_gb", p.egress_gb, rules::max_network_gb);
+    auto const egress = parse_gb("egress_gb", p.egress_gb);
     if (!egress)
         return egress.err();
     job.egress_micro_gb = *egress;
-    auto const ingress = parse_gb("ingress_gb", p.ingress_gb, rules::max_network_gb);
+    auto const ingress = parse_gb("ingress_gb", p.ingress_gb);
     if (!ingress)
         return ingress.err();
     job.ingress_micro_gb = *ingress;
@@ -187,16 +168,17 @@ parsed<job_spec> parse_job(estimate_parameters const& p, catalog const& cat)
         return bad_input("images_per_hour", "tokens_per_second and images_per_hour: give at most one throughput",
                          "tokens_per_second et images_per_hour\u202F: donnez un débit au plus");
     if (p.tokens_per_second) {
+        // Finer than the declaration's "above 0": a rate below 0.001 would put a million tokens past
+        // the cost's range, so this bound is pricing's own.
         auto const rate = parse_quantity("tokens_per_second", *p.tokens_per_second, decimals,
                                          min_micro_tokens_per_second, rules::max_tokens_per_second * micro_units);
         if (!rate)
             return from("tokens_per_second", rate.err());
         job.work = throughput{work_unit::tokens_per_second, *rate};
     } else if (p.images_per_hour) {
-        auto const rate =
-            parse_quantity("images_per_hour", *p.images_per_hour, decimals, 1, rules::max_images_per_hour * micro_units);
+        auto const rate = units_parameter("images_per_hour", *p.images_per_hour, decimals);
         if (!rate)
-            return from("images_per_hour", rate.err());
+            return rate.err();
         job.work = throughput{work_unit::images_per_hour, *rate};
     }
     return job;

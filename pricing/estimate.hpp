@@ -24,7 +24,7 @@ inline constexpr std::int64_t micro_units = 1'000'000;  // quantities are parsed
 // The parameters of an estimate as the client wrote them (empty when not given). Transports fill it
 // (HTTP query, MCP tool arguments) so that both get the same validation and the same numbers.
 struct estimate_parameters {
-    std::optional<std::string> gpu{};
+    std::string gpu{};
     std::optional<std::string> gpus{};
     std::optional<std::string> seconds{};
     std::optional<std::string> hours{};
@@ -60,12 +60,15 @@ struct job_spec {
     std::optional<throughput> work;
 };
 
-// Checks every parameter: gpu (a catalog id, any letter case), gpus (1 to max_requested_gpus; past
-// the model's max_gpus_per_instance, on several instances), exactly one of seconds (1 to 31,536,000) and hours (0.000001 to 8760, six
-// decimals), tier (on_demand, spot, reserved; default on_demand), storage_gb (0 to 1,000,000),
-// storage_hours (needs storage_gb; default the job's duration), egress_gb and ingress_gb (0 to
-// 10,000,000), and at most one of tokens_per_second (0.001 to 10^8) and images_per_hour (0.000001
-// to 10^8). Errors name the parameter and what it accepts.
+// Reads the parameters into exact units and checks the rules between them: gpu (a catalog id, any
+// letter case); gpus (past the model's max_gpus_per_instance, on several instances); exactly one of
+// seconds and hours (six decimals); tier (on_demand, spot, reserved; default on_demand);
+// storage_hours only with storage_gb (default the job's duration); at most one of tokens_per_second
+// (at least 0.001, up to 10^8) and images_per_hour. Every quantity has at most six decimals.
+// Precondition: each value within its parameter's bounds, which the API's decoder checks from the
+// operation's declaration (api/decoder.hpp: gpus 1 to max_requested_gpus, a duration above 0 up to
+// max_job_hours, storage and network from 0 to their rules:: maximum). Errors name the parameter
+// and what it accepts.
 parsed<job_spec> parse_job(estimate_parameters const& params, catalog const& cat);
 
 // The `tier` parameter: on_demand, spot or reserved in any letter case; on_demand when absent.
@@ -73,8 +76,6 @@ parsed<tier> tier_parameter(std::optional<std::string> const& text);
 
 // The id of a catalog model from a parameter, in any letter case; the error lists the valid ids.
 parsed<gpu_model const*> find_gpu_parameter(std::string_view parameter, std::string_view text, catalog const& cat);
-// The same for the `gpu` parameter of a question about one model, refused when absent.
-parsed<gpu_model const*> required_gpu_parameter(std::optional<std::string> const& text, catalog const& cat);
 
 enum class line_kind { gpu_time, storage, egress, ingress };
 std::string_view to_string(line_kind kind);  // "gpu_time", "storage", "egress", "ingress"

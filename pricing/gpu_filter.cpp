@@ -51,10 +51,9 @@ parsed<gpu_filter> parse_gpu_filter(gpu_filter_parameters const& p, catalog cons
         f.architecture = *a;
     }
     if (p.min_vram_gb) {
-        auto const v = parse_quantity("min_vram_gb", *p.min_vram_gb, rules::quantity_decimals, 0,
-                                      rules::max_filter_vram_gb * 1'000'000);
+        auto const v = units_parameter("min_vram_gb", *p.min_vram_gb, rules::quantity_decimals);
         if (!v)
-            return parameter_error{"min_vram_gb", v.err()};
+            return v.err();
         f.min_micro_vram_gb = *v;
     }
     if (p.mig) {

@@ -31,8 +31,9 @@ struct gpu_filter {
     bool empty() const { return !vendor && !architecture && !min_micro_vram_gb && !mig && !nvlink; }
 };
 
-// vendor and architecture: one of the catalog's, in any letter case; min_vram_gb: a decimal from 0
-// to 100000; mig and nvlink: true or false. Errors name the parameter and list what is accepted.
+// vendor and architecture: one of the catalog's, in any letter case; min_vram_gb: a decimal with up
+// to 6 decimals (its bounds, 0 to rules::max_filter_vram_gb, the API's decoder checks); mig and
+// nvlink: true or false. Errors name the parameter and list what is accepted.
 parsed<gpu_filter> parse_gpu_filter(gpu_filter_parameters const& params, catalog const& cat);
 
 bool has_mig(gpu_model const& model);     // at least one MIG instance

@@ -18,52 +18,35 @@ bool is_cpu_generation(std::string_view text)
            std::all_of(text.begin() + 1, text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-parsed<int> required_count(std::string const& name, std::optional<std::string> const& text, int max,
-                           std::string const& what, std::string const& what_fr)
-{
-    if (!text)
-        return bad_input(name, name + ": required (" + what + "); accepted: an integer from 1 to " + std::to_string(max),
-                         name + "\u202F: obligatoire (" + what_fr + ")\u202F; accepté\u202F: un entier de 1 à " + std::to_string(max));
-    auto const n = parse_count(name, *text, 1, max);
-    if (!n)
-        return parameter_error{name, n.err()};
-    return static_cast<int>(*n);
-}
-
 }
 
 parsed<instance_request> parse_instance_request(instance_parameters const& p, catalog const& cat)
 {
     instance_request req;
-    auto const model = required_gpu_parameter(p.gpu, cat);
+    auto const model = find_gpu_parameter("gpu", p.gpu, cat);
     if (!model)
         return model.err();
     req.gpu = (*model)->id;
     if (p.gpus) {
-        auto const gpus = parse_count("gpus", *p.gpus, 1, rules::max_requested_gpus);
+        auto const gpus = units_parameter("gpus", *p.gpus, 0);
         if (!gpus)
-            return parameter_error{"gpus", gpus.err()};
+            return gpus.err();
         req.gpus = static_cast<int>(*gpus);
     }
-    auto const vcpus =
-        required_count("vcpus", p.vcpus, rules::max_requested_vcpus, "the instance's vCPUs", "les vCPU de l’instance");
+    auto const vcpus = units_parameter("vcpus", p.vcpus, 0);
     if (!vcpus)
         return vcpus.err();
-    req.vcpus = *vcpus;
-    auto const memory = required_count("memory_gib", p.memory_gib, rules::max_requested_memory_gib,
-                                       "the instance's memory in GiB", "la mémoire de l’instance en Gio");
+    req.vcpus = static_cast<int>(*vcpus);
+    auto const memory = units_parameter("memory_gib", p.memory_gib, 0);
     if (!memory)
         return memory.err();
-    req.memory_gib = *memory;
-    if (!p.cpu_generation)
-        return bad_input("cpu_generation", "cpu_generation: required; accepted: v followed by a number, such as v6 or v7",
-                         "cpu_generation\u202F: obligatoire\u202F; accepté\u202F: v suivi d’un nombre, comme v6 ou v7");
-    req.cpu_generation = ascii_lower(*p.cpu_generation);
+    req.memory_gib = static_cast<int>(*memory);
+    req.cpu_generation = ascii_lower(p.cpu_generation);
     if (!is_cpu_generation(req.cpu_generation))
         return bad_input("cpu_generation",
-                         "cpu_generation: " + quote(*p.cpu_generation) +
+                         "cpu_generation: " + quote(p.cpu_generation) +
                              " is not a CPU generation; accepted: v followed by a number, such as v6 or v7",
-                         "cpu_generation\u202F: " + quote(*p.cpu_generation) +
+                         "cpu_generation\u202F: " + quote(p.cpu_generation) +
                              " n’est pas une génération de CPU\u202F; accepté\u202F: v suivi d’un nombre, comme v6 ou v7");
     if (p.region) {
         auto const r = find_region_parameter("region", *p.region, cat);

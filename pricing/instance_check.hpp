@@ -19,11 +19,11 @@
 namespace lcg::pricing {
 
 struct instance_parameters {
-    std::optional<std::string> gpu{};
+    std::string gpu{};
     std::optional<std::string> gpus{};
-    std::optional<std::string> vcpus{};
-    std::optional<std::string> memory_gib{};
-    std::optional<std::string> cpu_generation{};
+    std::string vcpus{};
+    std::string memory_gib{};
+    std::string cpu_generation{};
     std::optional<std::string> region{};
     std::optional<std::string> other_gpu{};
     std::optional<std::string> cpu_performance{};
@@ -42,9 +42,10 @@ struct instance_request {
     bool dedicated_vm = false;
 };
 
-// gpu (catalog id), vcpus (1 to 4096), memory_gib (1 to 65536) and cpu_generation ("v" and a number,
-// any letter case) are required; gpus (1 to 64, default 1), region (a region code), other_gpu (a
-// catalog id), cpu_performance and dedicated_vm (true or false) are optional.
+// gpu (catalog id), vcpus, memory_gib and cpu_generation ("v" and a number, any letter case) are
+// given; gpus (default 1), region (a region code), other_gpu (a catalog id), cpu_performance and
+// dedicated_vm (true or false) are optional. Precondition: the counts within their parameters'
+// bounds (vcpus 1 to 4096, memory_gib 1 to 65536, gpus 1 to 64), which the API's decoder checks.
 // A request beyond the model's limits is well-formed: check_instance reports it.
 parsed<instance_request> parse_instance_request(instance_parameters const& params, catalog const& cat);
 

@@ -30,9 +30,9 @@ parsed<price_query> parse_price_query(price_query_parameters const& p, catalog c
         return t.err();
     q.compared = *t;
     if (p.max_price) {
-        auto const price = parse_quantity("max_price", *p.max_price, 6, 0, rules::max_observed_price.micros());
+        auto const price = units_parameter("max_price", *p.max_price, 6);
         if (!price)
-            return parameter_error{"max_price", price.err()};
+            return price.err();
         q.max_price = money::from_micros(*price);
     }
     if (p.sort) {

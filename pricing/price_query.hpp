@@ -36,7 +36,7 @@ struct price_query {
 };
 
 // gpu: a catalog id; vendor, architecture, min_vram_gb as the catalog filter takes them; max_price:
-// USD per GPU-hour, a plain decimal with up to 6 decimals; tier: on_demand, spot or reserved; sort:
+// USD per GPU-hour, a plain decimal with up to 6 decimals (its bounds the API's decoder checks); tier: on_demand, spot or reserved; sort:
 // gpu, price or vram. Errors name the parameter and what it accepts.
 parsed<price_query> parse_price_query(price_query_parameters const& params, catalog const& cat);
 

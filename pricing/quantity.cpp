@@ -16,24 +16,26 @@ std::string units_text(std::int64_t units, int decimals)
     return decimals == 0 ? std::to_string(units) : decimal_string(units, decimals, 0);
 }
 
-std::string accepted_range(int decimals, std::int64_t min_units, std::int64_t max_units)
-{
-    std::string out = "accepted: ";
-    out += decimals == 0 ? "an integer" : "a decimal";
-    out += " from " + units_text(min_units, decimals) + " to " + units_text(max_units, decimals);
-    if (decimals > 0)
-        out += " with at most " + std::to_string(decimals) + " decimals";
-    return out;
-}
+// What a quantity accepts, in English and in French: its range when it is checked here, else its form.
+struct accepted_text {
+    std::string en;
+    std::string fr;
+};
 
-std::string accepted_range_fr(int decimals, std::int64_t min_units, std::int64_t max_units)
+accepted_text accepted_range(int decimals, std::optional<std::pair<std::int64_t, std::int64_t>> range)
 {
-    std::string out = "accepté\u202F: ";
-    out += decimals == 0 ? "un entier" : "un nombre décimal";
-    out += " de " + french_decimal(units_text(min_units, decimals)) + " à " +
-           french_decimal(units_text(max_units, decimals));
-    if (decimals > 0)
-        out += " avec au plus " + std::to_string(decimals) + " décimales";
+    accepted_text out{"accepted: ", "accepté\u202F: "};
+    out.en += decimals == 0 ? "an integer" : "a decimal";
+    out.fr += decimals == 0 ? "un entier" : "un nombre décimal";
+    if (range) {
+        out.en += " from " + units_text(range->first, decimals) + " to " + units_text(range->second, decimals);
+        out.fr += " de " + french_decimal(units_text(range->first, decimals)) + " à " +
+                  french_decimal(units_text(range->second, decimals));
+    }
+    if (decimals > 0) {
+        out.en += " with at most " + std::to_string(decimals) + " decimals";
+        out.fr += " avec au plus " + std::to_string(decimals) + " décimales";
+    }
     return out;
 }
 
@@ -43,13 +45,54 @@ struct reason {
     std::string fr;
 };
 
-error refused(std::string_view name, std::string_view text, reason const& why, int decimals,
-              std::int64_t min_units, std::int64_t max_units)
+error refused(std::string_view name, std::string_view text, reason const& why, accepted_text const& accepted)
 {
     std::string const head = std::string(name) + "\u202F: " + quote(text) + ' ';
-    return invalid(std::string(name) + ": " + quote(text) + ' ' + why.en + "; " +
-                       accepted_range(decimals, min_units, max_units),
-                   head + why.fr + "\u202F; " + accepted_range_fr(decimals, min_units, max_units));
+    return invalid(std::string(name) + ": " + quote(text) + ' ' + why.en + "; " + accepted.en,
+                   head + why.fr + "\u202F; " + accepted.fr);
+}
+
+// The digits of `text` as units of 10^-decimals, refused when malformed, below min_units or above
+// max_units; `stated` is the range the messages state (none where the caller's declaration checks it).
+outcome<std::int64_t> read_units(std::string_view name, std::string_view text, int decimals, std::int64_t min_units,
+                                 std::int64_t max_units, std::optional<std::pair<std::int64_t, std::int64_t>> stated)
+{
+    auto const fail = [&](std::string en, std::string fr) {
+        return refused(name, text, {std::move(en), std::move(fr)}, accepted_range(decimals, stated));
+    };
+    auto const below = [&] { return fail("is below the minimum", "est sous le minimum"); };
+    auto const above = [&] { return fail("is above the maximum", "dépasse le maximum"); };
+    if (text.empty())
+        return fail("is empty", "est vide");
+    // A negative number is a number out of range, not a malformed one: say so.
+    if (text.size() > 1 && text.front() == '-' && (text[1] >= '0' && text[1] <= '9'))
+        return below();
+    auto const dot = text.find('.');
+    std::string_view whole = text.substr(0, dot);
+    std::string_view const fraction = dot == std::string_view::npos ? std::string_view{} : text.substr(dot + 1);
+    auto const digits = [](std::string_view part) { return std::all_of(part.begin(), part.end(), is_digit); };
+    if (whole.empty() || (dot != std::string_view::npos && fraction.empty()) || !digits(whole) || !digits(fraction))
+        return decimals == 0 ? fail("is not a plain integer", "n’est pas un entier simple")
+                             : fail("is not a plain decimal number", "n’est pas un nombre décimal simple");
+    if (dot != std::string_view::npos && decimals == 0)
+        return fail("is not an integer", "n’est pas un entier");
+    if (static_cast<int>(fraction.size()) > decimals)
+        return fail("has more than " + std::to_string(decimals) + " decimals",
+                    "a plus de " + std::to_string(decimals) + " décimales");
+    while (whole.size() > 1 && whole.front() == '0')
+        whole.remove_prefix(1);
+    if (static_cast<int>(whole.size()) > 18 - decimals)
+        return above();
+    std::int64_t units = 0;
+    for (char c : whole)
+        units = units * 10 + (c - '0');
+    for (int i = 0; i < decimals; ++i)
+        units = units * 10 + (i < static_cast<int>(fraction.size()) ? fraction[static_cast<std::size_t>(i)] - '0' : 0);
+    if (units < min_units)
+        return below();
+    if (units > max_units)
+        return above();
+    return units;
 }
 
 // Unsigned 128-bit arithmetic, just enough for a × b / c.
@@ -120,47 +163,20 @@ parameter_error bad_input(std::string parameter, std::string message, std::strin
 outcome<std::int64_t> parse_quantity(std::string_view name, std::string_view text, int decimals,
                                      std::int64_t min_units, std::int64_t max_units)
 {
-    auto const fail = [&](std::string en, std::string fr) {
-        return refused(name, text, {std::move(en), std::move(fr)}, decimals, min_units, max_units);
-    };
-    auto const below = [&] { return fail("is below the minimum", "est sous le minimum"); };
-    auto const above = [&] { return fail("is above the maximum", "dépasse le maximum"); };
-    if (text.empty())
-        return fail("is empty", "est vide");
-    // A negative number is a number out of range, not a malformed one: say so.
-    if (text.size() > 1 && text.front() == '-' && (text[1] >= '0' && text[1] <= '9'))
-        return below();
-    auto const dot = text.find('.');
-    std::string_view whole = text.substr(0, dot);
-    std::string_view const fraction = dot == std::string_view::npos ? std::string_view{} : text.substr(dot + 1);
-    auto const digits = [](std::string_view part) { return std::all_of(part.begin(), part.end(), is_digit); };
-    if (whole.empty() || (dot != std::string_view::npos && fraction.empty()) || !digits(whole) || !digits(fraction))
-        return decimals == 0 ? fail("is not a plain integer", "n’est pas un entier simple")
-                             : fail("is not a plain decimal number", "n’est pas un nombre décimal simple");
-    if (dot != std::string_view::npos && decimals == 0)
-        return fail("is not an integer", "n’est pas un entier");
-    if (static_cast<int>(fraction.size()) > decimals)
-        return fail("has more than " + std::to_string(decimals) + " decimals",
-                    "a plus de " + std::to_string(decimals) + " décimales");
-    while (whole.size() > 1 && whole.front() == '0')
-        whole.remove_prefix(1);
-    if (static_cast<int>(whole.size()) > 18 - decimals)
-        return above();
-    std::int64_t units = 0;
-    for (char c : whole)
-        units = units * 10 + (c - '0');
-    for (int i = 0; i < decimals; ++i)
-        units = units * 10 + (i < static_cast<int>(fraction.size()) ? fraction[static_cast<std::size_t>(i)] - '0' : 0);
-    if (units < min_units)
-        return below();
-    if (units > max_units)
-        return above();
-    return units;
+    return read_units(name, text, decimals, min_units, max_units, std::pair{min_units, max_units});
 }
 
-outcome<std::int64_t> parse_count(std::string_view name, std::string_view text, std::int64_t min, std::int64_t max)
+outcome<std::int64_t> to_units(std::string_view name, std::string_view text, int decimals)
 {
-    return parse_quantity(name, text, 0, min, max);
+    return read_units(name, text, decimals, 0, INT64_MAX, std::nullopt);
+}
+
+outcome<std::int64_t, parameter_error> units_parameter(std::string_view name, std::string_view text, int decimals)
+{
+    auto units = to_units(name, text, decimals);
+    if (!units)
+        return parameter_error{std::string(name), units.err()};
+    return *units;
 }
 
 outcome<bool> parse_flag(std::string_view name, std::string_view text, std::span<const std::string_view> true_words)

@@ -39,8 +39,13 @@ using parsed = outcome<T, parameter_error>;
 outcome<std::int64_t> parse_quantity(std::string_view name, std::string_view text, int decimals,
                                      std::int64_t min_units, std::int64_t max_units);
 
-// A plain non-negative integer (digits only) in [min, max], with the same kind of messages.
-outcome<std::int64_t> parse_count(std::string_view name, std::string_view text, std::int64_t min, std::int64_t max);
+// The same without bounds but the representable (below 10^18 units): for a parameter whose bounds
+// its declaration states and the API's decoder checks (api/decoder.hpp), so that pricing/ keeps only
+// the conversion to exact units. Errors name `name` and say the form accepted.
+outcome<std::int64_t> to_units(std::string_view name, std::string_view text, int decimals);
+
+// to_units, refused as the parameter `name`: what the parse_* functions of a request call.
+outcome<std::int64_t, parameter_error> units_parameter(std::string_view name, std::string_view text, int decimals);
 
 // "true" or "false", in any letter case; also any of `true_words` (lower case), which mean true
 // (the cloud document's "highest" for the processor performance flag).

@@ -10,7 +10,7 @@ parsed<quote_request> parse_quote(quote_parameters const& p, catalog const& cat,
                                   price_sheet const* current)
 {
     quote_request q;
-    auto const model = required_gpu_parameter(p.gpu, cat);
+    auto const model = find_gpu_parameter("gpu", p.gpu, cat);
     if (!model)
         return model.err();
     q.model = *model;
@@ -18,12 +18,9 @@ parsed<quote_request> parse_quote(quote_parameters const& p, catalog const& cat,
     if (!t)
         return t.err();
     q.t = *t;
-    if (!p.price)
-        return bad_input("price", "price: required; accepted: the quoted rate in USD per GPU-hour, such as 0.84",
-                         "price\u202F: obligatoire\u202F; accepté\u202F: le tarif annoncé en USD par heure de GPU, comme 0,84");
-    auto const micros = parse_quantity("price", *p.price, 6, 0, rules::max_observed_price.micros());
+    auto const micros = units_parameter("price", p.price, 6);
     if (!micros)
-        return parameter_error{"price", micros.err()};
+        return micros.err();
     q.quoted = money::from_micros(*micros);
     auto const sheet = week_parameter(p.week, sheets, current);
     if (!sheet)

@@ -15,9 +15,9 @@
 namespace lcg::pricing {
 
 struct quote_parameters {
-    std::optional<std::string> gpu{};
+    std::string gpu{};
     std::optional<std::string> tier{};
-    std::optional<std::string> price{};  // USD per GPU-hour, as quoted
+    std::string price{};  // USD per GPU-hour, as quoted
     std::optional<std::string> week{};   // the sheet in effect then (sheet_for_week); default: now
 };
 
@@ -28,8 +28,9 @@ struct quote_request {
     price_sheet const* sheet = nullptr;  // the sheet the quote is checked against
 };
 
-// gpu and price are required (a price from 0 to rules::max_observed_price, up to 6 decimals; a
-// quote of $0.84 is $0.840), tier as everywhere (default on_demand), week as get_prices takes it.
+// gpu a catalog id, price up to 6 decimals (a quote of $0.84 is $0.840), tier as everywhere
+// (default on_demand), week as get_prices takes it. Precondition: price within its declared bounds
+// (0 to rules::max_observed_price), which the API's decoder checks.
 parsed<quote_request> parse_quote(quote_parameters const& p, catalog const& cat, std::span<const price_sheet> sheets,
                                   price_sheet const* current);
 

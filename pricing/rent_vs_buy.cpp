@@ -34,20 +34,6 @@ money scaled_money(wide amount) { return money::from_micros(narrow(divide_half_u
 
 decimal_text hundredths(std::int64_t units) { return units_to_decimal(units, 1, 1, 2); }
 
-parsed<std::int64_t> required(std::string_view name, std::optional<std::string> const& text, int decimals,
-                              std::int64_t max_units, std::string_view what, std::string_view what_fr)
-{
-    std::string const n(name);
-    if (!text)
-        return bad_input(n, n + ": required; accepted: " + std::string(what) + " (no default: it is your figure)",
-                         n + "\u202F: obligatoire\u202F; accepté\u202F: " + std::string(what_fr) +
-                             " (sans valeur par défaut\u202F: c’est votre chiffre)");
-    auto const units = parse_quantity(name, *text, decimals, 0, max_units);
-    if (!units)
-        return parameter_error{n, units.err()};
-    return *units;
-}
-
 // The break-even horizon: the purchase over the monthly saving of owning (rent minus energy and
 // hosting), at the utilisation given.
 break_even months_to_break_even(rent_vs_buy_request const& q, wide rented_per_hour)
@@ -86,58 +72,43 @@ parsed<rent_vs_buy_request> parse_rent_vs_buy(rent_vs_buy_parameters const& p, c
                                               std::span<const price_sheet> sheets, price_sheet const* current)
 {
     rent_vs_buy_request q;
-    auto const model = required_gpu_parameter(p.gpu, cat);
+    auto const model = find_gpu_parameter("gpu", p.gpu, cat);
     if (!model)
         return model.err();
     q.model = *model;
     if (p.gpus) {
-        auto const gpus = parse_count("gpus", *p.gpus, 1, rules::max_requested_gpus);
+        auto const gpus = units_parameter("gpus", *p.gpus, 0);
         if (!gpus)
-            return parameter_error{"gpus", gpus.err()};
+            return gpus.err();
         q.gpus = static_cast<int>(*gpus);
     }
     auto const t = tier_parameter(p.tier);
     if (!t)
         return t.err();
     q.rented = *t;
-    auto const price = required("purchase_price", p.purchase_price, 6, rules::max_purchase_price.micros(),
-                                "what buying the GPUs costs, in USD, such as 250000",
-                                "le prix d’achat des GPU, en USD, comme 250000");
+    auto const price = units_parameter("purchase_price", p.purchase_price, 6);
     if (!price)
         return price.err();
     q.purchase_price = money::from_micros(*price);
-    auto const watts = required("power_watts", p.power_watts, 0, rules::max_power_watts,
-                                "the machine's draw while it works, in whole watts, such as 10200",
-                                "la consommation de la machine quand elle travaille, en watts entiers, comme 10200");
+    auto const watts = units_parameter("power_watts", p.power_watts, 0);
     if (!watts)
         return watts.err();
     q.power_watts = *watts;
-    auto const tariff = required("electricity_price", p.electricity_price, 6, rules::max_electricity_price.micros(),
-                                 "USD per kWh, such as 0.12", "USD par kWh, comme 0,12");
+    auto const tariff = units_parameter("electricity_price", p.electricity_price, 6);
     if (!tariff)
         return tariff.err();
     q.electricity_price = money::from_micros(*tariff);
-    auto const hosting = required("hosting_per_month", p.hosting_per_month, 6, rules::max_hosting_per_month.micros(),
-                                  "USD per month for space, cooling, network and upkeep, such as 1500",
-                                  "USD par mois pour la place, le refroidissement, le réseau et l’entretien, comme 1500");
+    auto const hosting = units_parameter("hosting_per_month", p.hosting_per_month, 6);
     if (!hosting)
         return hosting.err();
     q.hosting_per_month = money::from_micros(*hosting);
-    auto const used = required("utilisation", p.utilisation, rules::utilisation_decimals, full_time,
-                               "the percentage of the horizon's hours the GPUs work, 0 to 100, such as 40",
-                               "le pourcentage des heures de l’horizon où les GPU travaillent, de 0 à 100, comme 40");
+    auto const used = units_parameter("utilisation", p.utilisation, rules::utilisation_decimals);
     if (!used)
         return used.err();
     q.utilisation_hundredths = *used;
-    if (!p.months)
-        return bad_input("months",
-                         "months: required; accepted: the horizon in whole months, 1 to " +
-                             std::to_string(rules::max_horizon_months) + " (no default: it is your figure)",
-                         "months\u202F: obligatoire\u202F; accepté\u202F: l’horizon en mois entiers, de 1 à " +
-                             std::to_string(rules::max_horizon_months) + " (sans valeur par défaut\u202F: c’est votre chiffre)");
-    auto const months = parse_count("months", *p.months, 1, rules::max_horizon_months);
+    auto const months = units_parameter("months", p.months, 0);
     if (!months)
-        return parameter_error{"months", months.err()};
+        return months.err();
     q.months = static_cast<int>(*months);
     auto const sheet = week_parameter(p.week, sheets, current);
     if (!sheet)

@@ -17,16 +17,16 @@
 namespace lcg::pricing {
 
 struct rent_vs_buy_parameters {
-    std::optional<std::string> gpu{};
+    std::string gpu{};
     std::optional<std::string> gpus{};
     std::optional<std::string> tier{};
     std::optional<std::string> week{};
-    std::optional<std::string> purchase_price{};     // USD, the GPUs bought (or the whole machine)
-    std::optional<std::string> power_watts{};        // W, the machine's draw while it works
-    std::optional<std::string> electricity_price{};  // USD per kWh
-    std::optional<std::string> hosting_per_month{};  // USD: space, cooling, network, staff, idle draw
-    std::optional<std::string> utilisation{};        // percent of the horizon's hours at work
-    std::optional<std::string> months{};             // the horizon
+    std::string purchase_price{};     // USD, the GPUs bought (or the whole machine)
+    std::string power_watts{};        // W, the machine's draw while it works
+    std::string electricity_price{};  // USD per kWh
+    std::string hosting_per_month{};  // USD: space, cooling, network, staff, idle draw
+    std::string utilisation{};        // percent of the horizon's hours at work
+    std::string months{};             // the horizon
 };
 
 struct rent_vs_buy_request {
@@ -42,9 +42,10 @@ struct rent_vs_buy_request {
     int months = 0;
 };
 
-// gpu, purchase_price, power_watts, electricity_price, hosting_per_month, utilisation and months
-// are required; gpus (1 to rules::max_requested_gpus, default 1), tier and week as everywhere.
-// Each figure is bounded by its rules:: maximum; utilisation is 0 to 100 with two decimals.
+// gpus defaults to 1, tier and week as everywhere; money has up to six decimals, utilisation two.
+// Precondition: each figure within its parameter's bounds (gpus 1 to rules::max_requested_gpus,
+// utilisation 0 to 100, months from 1, the others up to their rules:: maximum), which the API's
+// decoder checks from the operation's declaration; the arithmetic relies on them.
 parsed<rent_vs_buy_request> parse_rent_vs_buy(rent_vs_buy_parameters const& p, catalog const& cat,
                                               std::span<const price_sheet> sheets, price_sheet const* current);
 

@@ -104,21 +104,11 @@ precision_support support_for(gpu_model const& model, precision asked)
 parsed<model_spec> parse_model_spec(sizing_parameters const& p, catalog const& cat)
 {
     model_spec spec;
-    if (!p.params_b)
-        return bad_input("params_b",
-                         "params_b: required; accepted: the model's size in billions of parameters, a decimal from "
-                         "0.000001 to " + std::to_string(rules::max_params_b),
-                         "params_b\u202F: obligatoire\u202F; accepté\u202F: la taille du modèle en milliards de paramètres, un "
-                         "nombre décimal de 0,000001 à " + std::to_string(rules::max_params_b));
-    auto const params = parse_quantity("params_b", *p.params_b, rules::quantity_decimals, 1,
-                                       rules::max_params_b * micro_units);
+    auto const params = units_parameter("params_b", p.params_b, rules::quantity_decimals);
     if (!params)
-        return parameter_error{"params_b", params.err()};
+        return params.err();
     spec.micro_params_b = *params;
-    if (!p.precision)
-        return bad_input("precision", "precision: required; accepted: fp32, fp16, bf16, fp8, int8, int4",
-                         "precision\u202F: obligatoire\u202F; accepté\u202F: fp32, fp16, bf16, fp8, int8, int4");
-    auto const weights = parse_precision(*p.precision);
+    auto const weights = parse_precision(p.precision);
     if (!weights)
         return parameter_error{"precision", weights.err()};
     spec.weights = *weights;

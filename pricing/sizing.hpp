@@ -44,8 +44,8 @@ std::string_view native_precisions_source(gpu_model const& model);   // empty fo
 std::string_view native_precisions_caveat(gpu_model const& model);   // usually empty
 
 struct sizing_parameters {
-    std::optional<std::string> params_b{};
-    std::optional<std::string> precision{};
+    std::string params_b{};
+    std::string precision{};
     std::optional<std::string> gpu{};
 };
 
@@ -55,8 +55,8 @@ struct model_spec {
     std::string gpu;                  // one catalog id, or empty for every model
 };
 
-// params_b: a decimal from 0.000001 to 100000 (billions, six decimals); precision: fp32, fp16, bf16,
-// fp8, int8 or int4; gpu: optional catalog id.
+// params_b: billions, six decimals (its bounds, above 0 up to rules::max_params_b, the API's decoder
+// checks: a precondition); precision: fp32, fp16, bf16, fp8, int8 or int4; gpu: optional catalog id.
 parsed<model_spec> parse_model_spec(sizing_parameters const& params, catalog const& cat);
 
 // Memory needed, exactly, in units of 10^-8 GB (the smallest unit that keeps every six-decimal

@@ -35,10 +35,7 @@ parsed<std::int64_t> parse_transfer(transfer_parameters const& p)
 {
     if (!p.gb)
         return rules::lesson_transfer_gb * micro_units;
-    auto const micro_gb = parse_quantity("gb", *p.gb, 6, 1, rules::max_transfer_gb * micro_units);
-    if (!micro_gb)
-        return parameter_error{"gb", micro_gb.err()};
-    return *micro_gb;
+    return units_parameter("gb", *p.gb, 6);
 }
 
 std::vector<link_time> transfer_times(std::int64_t micro_gb)

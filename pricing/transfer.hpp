@@ -16,7 +16,8 @@ struct transfer_parameters {
     std::optional<std::string> gb{};  // the amount moved, in GB (default rules::lesson_transfer_gb)
 };
 
-// The amount in millionths of a GB: from 0.000001 to rules::max_transfer_gb, up to 6 decimals.
+// The amount in millionths of a GB, up to 6 decimals. Precondition: above 0 and at most
+// rules::max_transfer_gb, the bounds of its declaration, which the API's decoder checks.
 parsed<std::int64_t> parse_transfer(transfer_parameters const& p);
 
 struct link_time {

@@ -192,9 +192,9 @@ TEST_CASE("arguments follow the input schema strictly")
     CHECK(std::string(negative.at("content").at(0).at("text").as_string()).find("below the minimum") !=
           std::string::npos);
     auto const list = call("compare_gpus", {{"gpus", json::array{"h100-sxm"}}});
-    CHECK(std::string(list.at("content").at(0).at("text").as_string()).find("an array of 2 to 8") != std::string::npos);
+    CHECK(list.at("content").at(0).at("text") == "gpus: 1 item given; accepted: a list of 2 to 8 items");
     auto const joined = call("compare_gpus", {{"gpus", json::array{"h100-sxm,a100-80gb-sxm"}}});
-    CHECK(std::string(joined.at("content").at(0).at("text").as_string()).find("1 items given") != std::string::npos);
+    CHECK(std::string(joined.at("content").at(0).at("text").as_string()).find("holds a comma") != std::string::npos);
     auto const comma = call("compare_gpus", {{"gpus", json::array{"h100-sxm", "a100-80gb-sxm,mi300x"}}});
     CHECK(std::string(comma.at("content").at(0).at("text").as_string()).find("holds a comma") != std::string::npos);
     auto const none = call("compare_gpus", {{"gpus", json::array{}}});

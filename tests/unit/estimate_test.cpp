@@ -209,6 +209,8 @@ TEST_CASE("cost per million tokens and per image")
     CHECK_FALSE(none.per_work.has_value());
 }
 
+// Presence and the bounds of each parameter the API's decoder checks (tests/mcp/input_test.cpp);
+// here, the conversions and the rules between parameters.
 TEST_CASE("every parameter is validated and the error names it")
 {
     struct row {
@@ -217,30 +219,19 @@ TEST_CASE("every parameter is validated and the error names it")
         char const* phrase;
     };
     row const rows[] = {
-        {{.hours = "1"}, "gpu", "gpu: required"},
         {{.gpu = "h999", .hours = "1"}, "gpu", "model name: a10, h100-sxm, rtx-4090"},
-        {{.gpu = "h100-sxm", .gpus = "0", .hours = "1"}, "gpus", "from 1 to 64"},
-        {{.gpu = "h100-sxm", .gpus = "65", .hours = "1"}, "gpus", "from 1 to 64"},
         {{.gpu = "h100-sxm", .gpus = "1.5", .hours = "1"}, "gpus", "is not an integer"},
         {{.gpu = "h100-sxm"}, "hours", "a duration is required"},
         {{.gpu = "h100-sxm", .seconds = "60", .hours = "1"}, "seconds", "not both"},
         {{.gpu = "h100-sxm", .seconds = "1.5"}, "seconds", "is not an integer"},
-        {{.gpu = "h100-sxm", .seconds = "0"}, "seconds", "below the minimum"},
-        {{.gpu = "h100-sxm", .seconds = "31536001"}, "seconds", "from 1 to 31536000"},
-        {{.gpu = "h100-sxm", .hours = "8760.000001"}, "hours", "to 8760"},
         {{.gpu = "h100-sxm", .hours = "1.0000001"}, "hours", "more than 6 decimals"},
-        {{.gpu = "h100-sxm", .hours = "-1"}, "hours", "below the minimum"},
         {{.gpu = "h100-sxm", .hours = "1e2"}, "hours", "not a plain decimal"},
         {{.gpu = "h100-sxm", .hours = "1", .tier = "cheap"}, "tier", "on_demand, spot, reserved"},
-        {{.gpu = "h100-sxm", .hours = "1", .storage_gb = "1000000.5"}, "storage_gb", "to 1000000"},
         {{.gpu = "h100-sxm", .hours = "1", .storage_hours = "2"}, "storage_hours", "storage_gb"},
-        {{.gpu = "h100-sxm", .hours = "1", .storage_gb = "1", .storage_hours = "9000"}, "storage_hours", "8760"},
-        {{.gpu = "h100-sxm", .hours = "1", .egress_gb = "10000001"}, "egress_gb", "to 10000000"},
         {{.gpu = "h100-sxm", .hours = "1", .ingress_gb = "x"}, "ingress_gb", "not a plain decimal"},
         {{.gpu = "h100-sxm", .hours = "1", .tokens_per_second = "1", .images_per_hour = "1"}, "images_per_hour",
          "at most one"},
         {{.gpu = "h100-sxm", .hours = "1", .tokens_per_second = "0"}, "tokens_per_second", "from 0.001"},
-        {{.gpu = "h100-sxm", .hours = "1", .images_per_hour = "0"}, "images_per_hour", "below the minimum"},
     };
     for (auto const& r : rows) {
         auto const job = parse_job(r.params, sample_catalog());

@@ -91,8 +91,7 @@ TEST_CASE("bad filter values name the parameter and what is accepted")
     row const rows[] = {
         {{.vendor = "intel"}, "vendor", "accepted (any letter case): AMD, NVIDIA"},
         {{.architecture = "volta"}, "architecture", "Ada Lovelace, Ampere, CDNA3, Hopper"},
-        {{.min_vram_gb = "-1"}, "min_vram_gb", "below the minimum"},
-        {{.min_vram_gb = "lots"}, "min_vram_gb", "accepted: a decimal from 0 to 100000"},
+        {{.min_vram_gb = "lots"}, "min_vram_gb", "not a plain decimal number"},
         {{.mig = "yes"}, "mig", "accepted: true, false"},
         {{.nvlink = "1"}, "nvlink", "accepted: true, false"},
     };

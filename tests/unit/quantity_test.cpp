@@ -12,7 +12,6 @@ using lcg::pricing::compare_products;
 using lcg::pricing::errc;
 using lcg::pricing::mul_div_floor;
 using lcg::pricing::mul_div_half_up;
-using lcg::pricing::parse_count;
 using lcg::pricing::parse_flag;
 using lcg::pricing::parse_quantity;
 using lcg::pricing::units_to_decimal;
@@ -98,17 +97,23 @@ TEST_CASE("parse_quantity refuses malformed and out-of-range text, naming the pa
     }
 }
 
-TEST_CASE("parse_count accepts integers only")
+TEST_CASE("to_units converts without bounds of its own, naming the form accepted")
 {
-    CHECK(*parse_count("gpus", "8", 1, 8) == 8);
-    CHECK(*parse_count("gpus", "01", 1, 8) == 1);
-    for (char const* bad : {"0", "9", "1.0", "1.5", "two", "", "-1"}) {
+    CHECK(*lcg::pricing::to_units("gpus", "8", 0) == 8);
+    CHECK(*lcg::pricing::to_units("gpus", "01", 0) == 1);
+    CHECK(*lcg::pricing::to_units("gpus", "0", 0) == 0);  // a bound is the declaration's (api/decoder.hpp)
+    CHECK(*lcg::pricing::to_units("hours", "8760.5", 6) == 8'760'500'000);
+    for (char const* bad : {"1.0", "1.5", "two", "", "-1", "9999999999999999999"}) {
         CAPTURE(bad);
-        auto const n = parse_count("gpus", bad, 1, 8);
+        auto const n = lcg::pricing::to_units("gpus", bad, 0);
         REQUIRE_FALSE(n.has_value());
         CHECK(n.err().message.starts_with("gpus: "));
-        CHECK(contains(n.err().message, "accepted: an integer from 1 to 8"));
+        CHECK(contains(n.err().message, "accepted: an integer"));
     }
+    auto const fine = lcg::pricing::units_parameter("hours", "1.0000001", 6);
+    REQUIRE_FALSE(fine.has_value());
+    CHECK(fine.err().parameter == "hours");
+    CHECK(fine.err().cause.message == "hours: '1.0000001' has more than 6 decimals; accepted: a decimal with at most 6 decimals");
 }
 
 TEST_CASE("parse_flag and ascii_lower")

@@ -54,7 +54,7 @@ TEST_CASE("any amount, exactly, and a bad one is refused")
     CHECK(link(times, "infiniband-ndr").seconds == "1.600");
     CHECK(link(times, "ethernet-100g").milliseconds == "6400");
     CHECK(link(transfer_times(*parse_transfer({"0.000001"})), "ethernet-100g").seconds == "0.000");  // 0.08 µs
-    for (char const* bad : {"0", "-1", "abc", "1000000.1", "1e3"}) {
+    for (char const* bad : {"abc", "1e3", "1.0000001"}) {  // its bounds: the decoder's (tests/mcp/input_test.cpp)
         CAPTURE(bad);
         auto const refused = parse_transfer({bad});
         REQUIRE_FALSE(refused.has_value());

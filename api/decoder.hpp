@@ -1,0 +1,29 @@
+#pragma once
+
+#include "api/arguments.hpp"
+#include "api/failure.hpp"
+
+#include "locale/language.hpp"
+
+#include <optional>
+#include <string>
+
+// What the decoder checks of each argument before an operation answers, from its parameter's
+// declaration alone and alike for both faces: presence, type and bounds. The rules between
+// parameters, the accepted spellings of a name (a tier, a GPU, a week) and the conversion to exact
+// units stay with the operation and pricing/.
+namespace lcg::api {
+
+// Why `value` (empty when not given) does not fit its declaration `p`, or nothing when it does:
+// a required parameter missing; over HTTP, a value not written as its type (an integer: digits,
+// a number: digits with an optional point and decimals, a boolean: true, false or one of its words,
+// in any letter case); a number beyond `minimum` or `maximum` (compared exactly, on the decimal
+// text); a list of fewer than min_items or more than max_items. The message says what is accepted,
+// in English and in French, with one wording for every operation (the "input.*" words).
+std::optional<failure> misfit(parameter const& p, std::optional<std::string> const& value);
+
+// A parameter's description in `lang`: the declaration's in English; in French, the word catalog's
+// "param.*" message whose English is the declaration's (a test requires one for every parameter).
+std::string parameter_hint(parameter const& p, locale::language lang);
+
+}

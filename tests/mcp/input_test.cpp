@@ -108,7 +108,9 @@ namespace json = boost::json;
 json::object json_arguments(api::operation const& op, std::map<std::string, std::string, std::less<>> const& values)
 {
     json::object out;
-    for (auto const& [name, value] : values) {
+    for (auto const& entry : values) {
+        std::string const& name = entry.first;  // named, not bound: clang 14 captures no binding
+        std::string const& value = entry.second;
         auto const params = op.parameters();
         auto const p = std::find_if(params.begin(), params.end(), [&](api::parameter const& q) { return q.name == name; });
         REQUIRE(p != params.end());

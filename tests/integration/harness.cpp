@@ -228,10 +228,16 @@ server_process::server_process(serve_arguments const& arguments, bool wait_until
             return true;
         },
         std::chrono::seconds(10));
+    // A constructor that throws runs no destructor: the child is stopped here, or it outlives the test.
+    auto give_up = [&](std::string const& why) {
+        std::string const message = why + read_file(out) + read_file(err);
+        terminate_within(std::chrono::seconds(2));
+        throw std::runtime_error(message);
+    };
     if (!listening)
-        throw std::runtime_error("lowcostgpu serve did not start: " + read_file(err));
+        give_up("lowcostgpu serve did not start: ");
     if (wait_until_ready && !eventually([&] { return get("/readyz").status == 200; }, std::chrono::seconds(10)))
-        throw std::runtime_error("lowcostgpu serve never became ready: " + read_file(out) + read_file(err));
+        give_up("lowcostgpu serve never became ready: ");
 }
 
 server_process::~server_process()

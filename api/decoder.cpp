@@ -150,10 +150,10 @@ std::optional<failure> out_of_bounds(parameter const& p, std::string const& text
     return std::nullopt;
 }
 
+// What pricing reads as a flag: true, false, or one of the parameter's words for true.
 bool is_boolean(parameter const& p, std::string const& text)
 {
-    auto const lower = pricing::ascii_lower(text);
-    return lower == "true" || lower == "false" || std::find(p.words.begin(), p.words.end(), lower) != p.words.end();
+    return pricing::parse_flag(p.name, text, p.words).has_value();
 }
 
 // A list arrives as its items joined with commas (arguments.hpp), so the commas count them.

@@ -27,7 +27,7 @@ struct route_input {
     query_params& query;
     render::format format = render::format::json;
     render::format_set formats{};     // every format of the route
-    std::optional<render::resource> kind{};  // of the published document the route serves, if any
+    std::optional<render::resource> kind{};  // of the published document the route serves (an operation's without arguments), if any
     std::string_view path{};          // "/v1/prices" for "/v1/prices.md?x=1"
     std::string_view query_string{};  // "?x=1", or empty
     locale::language lang = locale::language::en;  // from `lang` or Accept-Language (operations: their answer's)

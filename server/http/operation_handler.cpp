@@ -93,8 +93,7 @@ pricing::outcome<std::map<std::string, std::string, std::less<>>, api::failure> 
 std::optional<pricing::instant> data_time(route_input& in, api::operation const& op, api::answer const& a)
 {
     // The glossary's documents name their language, English included; the others name French only.
-    auto const* kind = render::find_kind(op.route);
-    bool const named = kind && kind->written_in == render::languages::every_named;
+    bool const named = in.kind && render::kind_of(*in.kind).written_in == render::languages::every_named;
     std::string const query = render::language_query("", a.lang.value_or(locale::language::en), named);
     if (auto const doc = in.snap().find_document(op.route, render::format::json, query))
         return doc->last_modified;

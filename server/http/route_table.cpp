@@ -31,6 +31,13 @@ std::string description_link(std::string_view pattern, std::string_view path, re
 }
 
 
+// The kind of document published at an operation's route, if any (get_prices: /v1/prices).
+std::optional<render::resource> published_kind(std::string_view route)
+{
+    auto const* kind = render::find_kind(route);
+    return kind ? std::optional(kind->key) : std::nullopt;
+}
+
 // Every route of the API: one per operation of the registry (api/operations.cpp), whose parameters
 // and answers the MCP tools share, then the site, the probes, the published documents and /mcp.
 std::vector<route> make_routes()
@@ -39,7 +46,8 @@ std::vector<route> make_routes()
     // table is matched in order.
     std::vector<route> all;
     for (auto const& op : api::operations())
-        all.push_back({op.route, nullptr, true, op.view->formats(), "GET, HEAD", &op});
+        all.push_back({op.route, nullptr, true, op.view->formats(), "GET, HEAD", &op, false, read_api_request_headers,
+                       false, published_kind(op.route)});
     using enum render::resource;
     auto const published = [](render::resource r, handler fn, bool tail = false) {
         return route{render::template_of(r), fn, true, render::kind_of(r).formats(), "GET, HEAD", nullptr, false,

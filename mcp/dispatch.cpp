@@ -229,17 +229,28 @@ reply answer_text(server_state const& state, request const& r, std::string resul
     return answer_serialized(r, result);
 }
 
-reply answer_serialized(request const& r, std::string_view result)
+namespace {
+
+// A reply's text up to its result, with room for `more` bytes after.
+std::string opening_of(request const& r, std::size_t more)
 {
     constexpr std::string_view opening = R"({"jsonrpc":"2.0","id":)", before_result = R"(,"result":)";
     auto const id = json::serialize(r.id);
     std::string body;
     // Sized once: a result runs to tens of KiB (get_prices), and each time the text grew it would
     // be copied whole again.
-    body.reserve(opening.size() + id.size() + before_result.size() + result.size() + 1);
+    body.reserve(opening.size() + id.size() + before_result.size() + more);
     body += opening;
     body += id;
     body += before_result;
+    return body;
+}
+
+}
+
+reply answer_serialized(request const& r, std::string_view result)
+{
+    auto body = opening_of(r, result.size() + 1);
     body += result;
     body += '}';
     return {std::move(body), std::nullopt, r.modern};
@@ -247,7 +258,7 @@ reply answer_serialized(request const& r, std::string_view result)
 
 reply answer_lasting(request const& r, std::string const& result_and_brace)
 {
-    auto answered = answer_serialized(r, std::string_view(result_and_brace).substr(0, result_and_brace.size() - 1));
+    reply answered{opening_of(r, 0), std::nullopt, r.modern};
     answered.lasting_end = result_and_brace;
     return answered;
 }

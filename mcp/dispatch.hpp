@@ -54,7 +54,7 @@ reply answer_text(server_state const& state, request const& r, std::string resul
 // The result of `r`, already serialized, as it stands.
 reply answer_serialized(request const& r, std::string_view result);
 // The same, for a result the server keeps with the reply's closing brace after it (server_state):
-// the reply ends with those very bytes (reply::lasting_end).
+// the reply ends with those very bytes, not copied (reply::lasting_end).
 reply answer_lasting(request const& r, std::string const& result_and_brace);
 // The error that answers `r`.
 reply fail(request const& r, failure f);

@@ -160,11 +160,12 @@ reply server::impl::handle_batch(json::array const& batch, std::vector<duplicate
         merged.tool_calls.insert(merged.tool_calls.end(), answer.tool_calls.begin(), answer.tool_calls.end());
         merged.failures.insert(merged.failures.end(), answer.failures.begin(), answer.failures.end());
         merged.subscriptions.insert(merged.subscriptions.end(), answer.subscriptions.begin(), answer.subscriptions.end());
-        if (answer.body.empty())
+        if (answer.empty())
             continue;
         if (body.size() > 1)
             body += ',';
         body += answer.body;
+        body += answer.lasting_end;
     }
     if (body.size() == 1)
         return merged;  // notifications only: nothing to answer

@@ -103,7 +103,9 @@ struct subscription_change {
 // how a message ended (HTTP's status, mapped in server/http/mcp_handler.cpp) reads them from
 // `error`, `modern` and `too_large`; a batch's answer has no `error`, whatever its answers say.
 struct reply {
-    std::string body;  // one JSON-RPC response, or an array of them, without a trailing newline
+    // One JSON-RPC response, or an array of them, without a trailing newline: `body` followed by
+    // `lasting_end` (below), which is empty unless the reply ends with text the server keeps.
+    std::string body;
     std::optional<error_code> error{};  // the error a lone message was answered with
     bool modern = false;                // answered in the 2026-07-28 era
     bool too_large = false;             // refused unread: larger than max_message_bytes
@@ -114,10 +116,14 @@ struct reply {
     // The resources a message subscribed to (true) or unsubscribed from (false), in order: the
     // stdio session keeps them and announces their updates.
     std::vector<subscription_change> subscriptions{};
-    // The body's last bytes when the server keeps them for its whole life (the tool list or the
+    // The reply's last bytes when the server keeps them for its whole life (the tool list or the
     // default get_prices result, with the reply's closing brace): the same bytes at the same address
-    // in every such reply, so that a transport may keep a copy of them once (HTTP sends it by sendfile).
+    // in every such reply, never copied into `body`, so that a transport may keep a copy of them
+    // once (HTTP sends it by sendfile) and a reply costs the few bytes before them.
     std::string_view lasting_end{};
+
+    std::string text() const { return body + std::string(lasting_end); }
+    bool empty() const { return body.empty() && lasting_end.empty(); }
 };
 
 // One MCP server over one immutable data view. Build it once per view (it pre-renders the tool list

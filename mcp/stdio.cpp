@@ -53,8 +53,8 @@ public:
     void answer(std::string_view message)
     {
         auto const answer = current_()->handle(message, {});
-        if (!answer.body.empty())
-            write_line(answer.body);
+        if (!answer.empty())
+            write_line(answer.text());
         for (auto const& failure : answer.failures)
             if (log_)
                 *log_ << json::serialize(json::object{{"event", "caught_exception"}, {"where", "mcp"}, {"detail", failure}})

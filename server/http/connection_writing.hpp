@@ -87,21 +87,22 @@ inline void connection<Stream>::write(response&& res, bool head_only)
     write_head(response_, head_);
     if (head_only)
         source_.reset();
-    body_ = head_only ? std::string_view{} : response_.body().view();
     keep_alive_ = response_.keep_alive();
     if constexpr (sends_files<Stream>) {
         auto const& body = response_.body();
         auto const end = body.lasting_end();
-        if (!body_.empty() && !source_ && (file_ = loop_.answers.lasting_file(body.lasting_owner(), end))) {
+        if (!head_only && !end.empty() && (file_ = loop_.answers.lasting_file(body.lasting_owner(), end))) {
             // A body that ends with text kept for long (an MCP server's tool list or default prices):
             // what precedes it goes with the head, the rest from its file, as a stored answer's.
-            head_.append(body_.substr(0, body_.size() - end.size()));
+            body_ = {};
+            head_.append(body.lead());
             from_memory_ = head_.size();
             file_size_ = end.size();
             written_ = 0;
             return send_from_file();
         }
     }
+    body_ = head_only ? std::string_view{} : response_.body().view();
     start_writing();
 }
 

@@ -137,7 +137,7 @@ response exchange(route_input& in)
 
     auto res = base_response(req, mcp_status(answer));
     res.set(beast_http::field::cache_control, "no-store");
-    if (!answer.body.empty()) {
+    if (!answer.empty()) {
         res.set(beast_http::field::content_type, "application/json");
         res.body() = std::move(answer.body);
         res.body().end_with(server, answer.lasting_end);
@@ -153,7 +153,7 @@ beast_http::status mcp_status(mcp::reply const& answer)
     using enum mcp::error_code;
     if (answer.too_large)
         return beast_http::status::payload_too_large;
-    if (answer.body.empty())
+    if (answer.empty())
         return beast_http::status::accepted;  // a notification, or a batch of them
     if (!answer.error)
         return beast_http::status::ok;  // a result, or a batch's answers whatever each says

@@ -52,6 +52,7 @@ public:
         replay_ = replay::never;
         lasting_owner_.reset();
         lasting_end_ = {};
+        joined_ = false;
         return *this;
     }
 
@@ -69,27 +70,50 @@ public:
     // What keeps the bytes alive; null for text.
     std::shared_ptr<const void> const& owner() const { return owner_; }
 
-    // The body's last bytes, `lasting`, are also text that `owner` keeps unchanged at that address
-    // while it lives (mcp::reply::lasting_end): a connection may keep a file of them once and send
-    // the body's end from it. Precondition: the body ends with `lasting`.
+    // Ends the text with `lasting`, text that `owner` keeps unchanged at that address while it
+    // lives (mcp::reply::lasting_end), without copying it: a connection may keep a file of it once
+    // and send the body's end from there, after lead(). Only for a body of text.
     void end_with(std::shared_ptr<const void> owner, std::string_view lasting)
     {
-        if (lasting.size() > size())
+        if (owner_ || source_ || lasting.empty())
             return;
         lasting_owner_ = std::move(owner);
         lasting_end_ = lasting;
     }
     std::shared_ptr<const void> const& lasting_owner() const { return lasting_owner_; }
     std::string_view lasting_end() const { return lasting_end_; }
+    // The body before lasting_end().
+    std::string_view lead() const
+    {
+        if (owner_)
+            return shared_;
+        return std::string_view(text_).substr(0, text_.size() - (joined_ ? lasting_end_.size() : 0));
+    }
 
-    std::string_view view() const { return owner_ ? shared_ : std::string_view(text_); }
+    // The whole body in one piece. One that ends with lasting text is joined on the first call:
+    // a connection that sends the end from a file never asks (connection_writing.hpp).
+    std::string_view view() const
+    {
+        if (owner_)
+            return shared_;
+        if (!lasting_end_.empty() && !joined_) {
+            text_ += lasting_end_;
+            joined_ = true;
+        }
+        return text_;
+    }
     operator std::string_view() const { return view(); }
     operator boost::core::string_view() const { return view(); }  // what Boost.JSON's parse takes
     std::string str() const { return std::string(view()); }
 
     char const* data() const { return view().data(); }
-    std::size_t size() const { return view().size(); }
-    bool empty() const { return view().empty(); }
+    std::size_t size() const
+    {
+        if (owner_)
+            return shared_.size();
+        return text_.size() + (joined_ ? 0 : lasting_end_.size());
+    }
+    bool empty() const { return size() == 0; }
     void clear() { *this = std::string(); }
 
     template <class T>
@@ -108,7 +132,8 @@ public:
     friend bool operator==(payload const& a, char const* b) { return a.view() == b; }
 
 private:
-    std::string text_;
+    mutable std::string text_;  // joined with lasting_end_ on demand (view)
+    mutable bool joined_ = false;
     std::shared_ptr<const void> owner_;  // keeps `shared_` alive; null for text
     std::string_view shared_;
     std::shared_ptr<body_source> source_;

@@ -4,7 +4,9 @@
 
 #include "server/http/negotiation.hpp"
 
+#include <algorithm>
 #include <string>
+#include <unordered_map>
 
 namespace lcg::http {
 
@@ -145,6 +147,32 @@ bool match(std::string_view pattern, std::string_view path, std::vector<std::str
     return pattern.empty() && path.empty();
 }
 
+namespace {
+
+// The routes without a placeholder, by path, that no route before them in the table also matches:
+// for such a path, the walk below would stop at that route, so a lookup finds it without the walk
+// (POST /mcp, the tail of the table, asks twice per request).
+std::unordered_map<std::string_view, route const*> const& literal_routes()
+{
+    static auto const by_path = [] {
+        std::unordered_map<std::string_view, route const*> out;
+        std::vector<std::string_view> captures;
+        auto const& all = routes();
+        for (auto r = all.begin(); r != all.end(); ++r) {
+            auto const path = r->pattern;
+            if (path.find('{') != std::string_view::npos)
+                continue;
+            auto const earlier = [&](route const& before) { return match(before.pattern, path, captures, before.tail); };
+            if (std::none_of(all.begin(), r, earlier))
+                out.emplace(path, &*r);
+        }
+        return out;
+    }();
+    return by_path;
+}
+
+}
+
 found_route find_route(std::string_view path)
 {
     std::vector<std::string_view> captures;
@@ -158,6 +186,8 @@ found_route find_route(std::string_view path)
                 return found;
             }
     }
+    if (auto const literal = literal_routes().find(path); literal != literal_routes().end())
+        return {literal->second, std::string(path), std::nullopt};
     for (auto const& r : routes())
         if (match(r.pattern, path, captures, r.tail))
             return {&r, std::string(path), std::nullopt};

@@ -37,9 +37,9 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
     auto const reply = fuzz_server().handle(message, context);
     if (reply.error == lcg::mcp::error_code::internal_error)
         std::abort();
-    if (!reply.body.empty()) {
+    if (!reply.empty()) {
         boost::system::error_code ec;
-        auto const v = boost::json::parse(reply.body, ec);
+        auto const v = boost::json::parse(reply.text(), ec);
         if (ec)
             std::abort();
         // One response, or a batch's array of them (never empty: a batch of notifications only

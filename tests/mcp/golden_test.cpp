@@ -119,11 +119,12 @@ std::string replay(std::string const& text, mcp::server const& server)
             }
         }
         auto const answer = server.handle(message, context);
+        auto const said = answer.text();
         if (http.active)
             out += "< " + std::to_string(static_cast<unsigned>(http::mcp_status(answer))) +
-                   (answer.body.empty() ? "" : " " + answer.body) + "\n";
+                   (said.empty() ? "" : " " + said) + "\n";
         else
-            out += "< " + (answer.body.empty() ? std::string("(no response)") : answer.body) + "\n";
+            out += "< " + (said.empty() ? std::string("(no response)") : said) + "\n";
         http = {};
     }
     return out;

@@ -32,7 +32,7 @@ json::object call(std::string const& tool, json::object const& arguments)
                          {"method", "tools/call"},
                          {"params", {{"name", tool}, {"arguments", arguments}}}};
     auto const r = testing::fixture_mcp_server().handle(json::serialize(message), {});
-    return json::parse(r.body).at("result").as_object();
+    return json::parse(r.text()).at("result").as_object();
 }
 
 json::object const& resolve(json::object const& schema, json::object const& root)

@@ -33,7 +33,7 @@ json::value ask(std::string const& method, std::string const& params)
 {
     auto const r = test_server().handle(R"({"jsonrpc":"2.0","id":1,"method":")" + method + R"(","params":)" + params + "}",
                                         {});
-    return json::parse(r.body);
+    return json::parse(r.text());
 }
 
 json::object call(std::string const& tool, std::string const& arguments)
@@ -41,7 +41,7 @@ json::object call(std::string const& tool, std::string const& arguments)
     auto const r = test_server().handle(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":")" + tool +
                                             R"(","arguments":)" + arguments + "}}",
                                         {});
-    return json::parse(r.body).at("result").as_object();
+    return json::parse(r.text()).at("result").as_object();
 }
 
 }
@@ -114,12 +114,12 @@ TEST_CASE("no input crashes the server or goes unanswered: random bytes and muta
         if (i % 2)
             context.via = mcp::transport::http;
         auto const r = test_server().handle(message, context);
-        if (r.body.empty()) {
+        if (r.text().empty()) {
             CHECK_FALSE(r.error.has_value());
             continue;
         }
         boost::system::error_code ec;
-        auto const v = json::parse(r.body, ec);
+        auto const v = json::parse(r.text(), ec);
         REQUIRE_MESSAGE(!ec, message);
         if (v.is_array()) {
             for (auto const& answer : v.as_array())
@@ -189,19 +189,19 @@ TEST_CASE("duplicated keys are found in objects of any size, and only then")
     };
     for (int keys : {2, 8, 9, 20000}) {
         CAPTURE(keys);
-        auto const fine = json::parse(test_server().handle(message(keys, ""), {}).body);
+        auto const fine = json::parse(test_server().handle(message(keys, ""), {}).text());
         CHECK(fine.as_object().contains("result"));
-        auto const twice = json::parse(test_server().handle(message(keys, R"(,"k1":"again")"), {}).body);
+        auto const twice = json::parse(test_server().handle(message(keys, R"(,"k1":"again")"), {}).text());
         CHECK(twice.at("error").at("code") == -32600);
         CHECK(std::string(twice.at("error").at("message").as_string()).find("'k1'") != std::string::npos);
         CHECK(twice.at("id") == 1);
     }
     // A key spelled with escapes is the key it spells; the same key in sibling objects is no repeat.
-    auto const escaped = json::parse(test_server().handle(message(3, R"(,"\u006b2":0)"), {}).body);
+    auto const escaped = json::parse(test_server().handle(message(3, R"(,"\u006b2":0)"), {}).text());
     CHECK(escaped.at("error").at("code") == -32600);
     auto const siblings = json::parse(
         test_server().handle(R"({"jsonrpc":"2.0","id":2,"method":"ping","params":{"_meta":{"a":{"k":1},"b":{"k":1}}}})", {})
-            .body);
+            .text());
     CHECK(siblings.as_object().contains("result"));
 }
 
@@ -283,10 +283,10 @@ TEST_CASE("an unexpected exception is a -32603 without internals, and the reply 
     mcp::server const broken(view, {"lowcostgpu", "LowCostGPU pricing", "test"});
     view->armed = true;
     auto const r = broken.handle(tools_call("get_prices", R"({"tier":"spot"})"), {});
-    CAPTURE(r.body);
-    auto const body = json::parse(r.body).as_object();
+    CAPTURE(r.text());
+    auto const body = json::parse(r.text()).as_object();
     CHECK(body.at("error").at("code") == -32603);
-    CHECK(r.body.find("exploded") == std::string::npos);  // nothing internal reaches the client
+    CHECK(r.text().find("exploded") == std::string::npos);  // nothing internal reaches the client
     REQUIRE(r.failures.size() == 1);
     CHECK(r.failures[0].find("the sheet exploded") != std::string::npos);
     CHECK(r.failures[0].find("tools/call") != std::string::npos);  // and what was being answered
@@ -355,8 +355,8 @@ TEST_CASE("a batch past its CPU budget answers the messages left with an error n
     mcp::message_context spent;
     spent.batch_cpu = std::chrono::microseconds(0);  // spent by the first message, whatever it costs
     auto const r = test_server().handle(calls, spent);
-    CAPTURE(r.body);
-    auto const answers = json::parse(r.body).as_array();
+    CAPTURE(r.text());
+    auto const answers = json::parse(r.text()).as_array();
     REQUIRE(answers.size() == 3);  // the notification is not answered, run or not
     CHECK(answers[0].as_object().contains("result"));
     CHECK(answers[1].at("id") == "two");
@@ -367,7 +367,7 @@ TEST_CASE("a batch past its CPU budget answers the messages left with an error n
     }
     CHECK(r.tool_calls.size() == 1);  // only the first ran
     // With the default budget, the same batch runs whole.
-    auto const whole = json::parse(test_server().handle(calls, {}).body).as_array();
+    auto const whole = json::parse(test_server().handle(calls, {}).text()).as_array();
     CHECK(whole[1].as_object().contains("result"));
     CHECK(whole[2].as_object().contains("result"));
 }

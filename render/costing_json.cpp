@@ -20,11 +20,7 @@ namespace {
 
 namespace json = boost::json;
 namespace rules = pricing::rules;
-using json_parts::display;
-using json_parts::micro_text;
-using pricing::decimal_string;
-using pricing::money;
-using pricing::to_decimal;
+using namespace json_parts;
 
 json::value optional_money(std::optional<money> const& m) { return m ? json::value(to_decimal(*m)) : json::value(nullptr); }
 

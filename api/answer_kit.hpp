@@ -48,6 +48,17 @@ failure no_sheet();
 pricing::outcome<pricing::price_sheet const*, failure> sheet_asked(request& r, argument const& week_asked);
 // The same, where an answer needs a sheet: none in effect is refused (no_sheet).
 pricing::outcome<pricing::price_sheet const*, failure> priced_sheet(request& r, argument const& week_asked);
+// Either of the two for a request parsed against the catalog (`find`: sheet_asked or priced_sheet).
+// A request that did not parse is refused before its week is looked at, so that its own fault is
+// the one named.
+template <class T>
+pricing::outcome<pricing::price_sheet const*, failure> sheet_for(pricing::parsed<T> const& parsed, request& r,
+                                                                 argument const& week_asked, decltype(&sheet_asked) find)
+{
+    if (!parsed)
+        return refused(parsed.err());
+    return find(r, week_asked);
+}
 
 // The catalog model a required `gpu` argument (given: the decoder refused the call otherwise) names,
 // or the refusal: 404 for a name the catalog lacks.

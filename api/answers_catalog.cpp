@@ -86,9 +86,7 @@ result prices(request& r, prices_input const& in)
                                                    .min_vram_gb = in.min_vram_gb(), .max_price = in.max_price(),
                                                    .tier = in.tier(), .sort = in.sort()},
                                                   cat);
-    if (!query)
-        return refused(query.err());
-    auto const priced = priced_sheet(r, in.week);
+    auto const priced = sheet_for(query, r, in.week, priced_sheet);
     if (!priced)
         return priced.err();
     auto const* sheet = *priced;

@@ -32,9 +32,7 @@ result compare(request& r, compare_input const& in)
     auto const& cat = r.data.catalog();
     auto const form = r.args.from() == arguments::face::mcp ? pricing::list_form::array : pricing::list_form::commas;
     auto const ids = pricing::parse_gpu_list("gpus", *in.gpus(), cat, form);
-    if (!ids)
-        return refused(ids.err());
-    auto const asked = sheet_asked(r, in.week);
+    auto const asked = sheet_for(ids, r, in.week, sheet_asked);
     if (!asked)
         return asked.err();
     auto const* sheet = *asked;
@@ -74,9 +72,7 @@ result estimate(request& r, estimate_input const& in)
                                          .egress_gb = in.egress_gb(), .ingress_gb = in.ingress_gb(),
                                          .tokens_per_second = in.tokens_per_second(), .images_per_hour = in.images_per_hour()},
                                         cat);
-    if (!job)
-        return refused(job.err());
-    auto const priced = priced_sheet(r, in.week);
+    auto const priced = sheet_for(job, r, in.week, priced_sheet);
     if (!priced)
         return priced.err();
     auto const* sheet = *priced;
@@ -99,9 +95,7 @@ result sizing(request& r, sizing_input const& in)
 {
     auto const& cat = r.data.catalog();
     auto const spec = pricing::parse_model_spec({.params_b = *in.params_b(), .precision = *in.precision(), .gpu = in.gpu()}, cat);
-    if (!spec)
-        return refused(spec.err());
-    auto const asked = sheet_asked(r, in.week);
+    auto const asked = sheet_for(spec, r, in.week, sheet_asked);
     if (!asked)
         return asked.err();
     auto const* sheet = *asked;
@@ -125,9 +119,7 @@ result cheapest(request& r, cheapest_input const& in)
     auto const query = pricing::parse_cheapest_query({.params_b = in.params_b(), .precision = in.precision(),
                                                       .vram_gb = in.vram_gb(), .hours = in.hours(), .tier = in.tier()},
                                                      cat);
-    if (!query)
-        return refused(query.err());
-    auto const priced = priced_sheet(r, in.week);
+    auto const priced = sheet_for(query, r, in.week, priced_sheet);
     if (!priced)
         return priced.err();
     auto const* sheet = *priced;

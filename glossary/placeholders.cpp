@@ -148,17 +148,35 @@ pricing::error prefixed(std::string_view placeholder, pricing::error e)
     return {e.code, std::move(message)};
 }
 
-// Finds the next "{{…}}" from `from`: its position and length, or npos; an unclosed one has length 0.
-std::pair<std::size_t, std::size_t> next_placeholder(std::string_view text, std::size_t from)
-{
-    auto const open = text.find("{{", from);
-    if (open == std::string_view::npos)
-        return {open, 0};
-    auto const close = text.find("}}", open + 2);
-    if (close == std::string_view::npos)
-        return {open, 0};
-    return {open, close + 2 - open};
-}
+// The "{{…}}" of a text, in order, one walk for the resolver, the checker and the lister alike. While
+// next() is true, placeholder() is the current one, at byte at(), and before() the text since the
+// previous one; an unclosed "{{" is a placeholder with nothing in it (unclosed()). Once next() is
+// false, rest() is the text after the last.
+class placeholder_walk {
+public:
+    explicit placeholder_walk(std::string_view text) : text_(text) {}
+
+    bool next()
+    {
+        done_ = at_ + length_;
+        at_ = text_.find("{{", done_);
+        auto const close = at_ == std::string_view::npos ? at_ : text_.find("}}", at_ + 2);
+        length_ = close == std::string_view::npos ? 0 : close + 2 - at_;
+        return at_ != std::string_view::npos;
+    }
+    bool unclosed() const { return length_ == 0; }
+    std::size_t at() const { return at_; }
+    std::string_view placeholder() const { return text_.substr(at_, length_); }
+    std::string_view inner() const { return text_.substr(at_ + 2, length_ - 4); }
+    std::string_view before() const { return text_.substr(done_, at_ - done_); }
+    std::string_view rest() const { return text_.substr(done_); }
+
+private:
+    std::string_view text_;
+    std::size_t done_ = 0;
+    std::size_t at_ = 0;
+    std::size_t length_ = 0;
+};
 
 }
 
@@ -215,42 +233,32 @@ pricing::outcome<std::string> resolve_text(std::string_view text, language lang,
 {
     std::string out;
     out.reserve(text.size());
-    std::size_t done = 0;
-    while (true) {
-        auto const [at, length] = next_placeholder(text, done);
-        if (at == std::string_view::npos)
-            break;
-        if (length == 0)
-            return pricing::invalid("an unclosed '{{' at byte " + std::to_string(at));
-        std::string_view const placeholder = text.substr(at, length);
-        auto value = resolve_placeholder(placeholder.substr(2, length - 4), lang, with);
+    placeholder_walk walk(text);
+    while (walk.next()) {
+        if (walk.unclosed())
+            return pricing::invalid("an unclosed '{{' at byte " + std::to_string(walk.at()));
+        auto value = resolve_placeholder(walk.inner(), lang, with);
         if (!value)
-            return prefixed(placeholder, value.err());
-        out.append(text.substr(done, at - done));
+            return prefixed(walk.placeholder(), value.err());
+        out.append(walk.before());
         out += *value;
-        done = at + length;
     }
-    out.append(text.substr(done));
+    out.append(walk.rest());
     return out;
 }
 
 std::string check_placeholders(std::string_view text)
 {
-    std::size_t done = 0;
-    while (true) {
-        auto const [at, length] = next_placeholder(text, done);
-        if (at == std::string_view::npos)
-            break;
-        if (length == 0)
+    placeholder_walk walk(text);
+    while (walk.next()) {
+        if (walk.unclosed())
             return "an unclosed '{{'";
-        std::string_view const placeholder = text.substr(at, length);
-        if (auto e = check_shape(placeholder.substr(2, length - 4)))
-            return prefixed(placeholder, *e).message;
-        if (text.substr(done, at - done).find("}}") != std::string_view::npos)
+        if (auto e = check_shape(walk.inner()))
+            return prefixed(walk.placeholder(), *e).message;
+        if (walk.before().find("}}") != std::string_view::npos)
             return "a '}}' without its '{{'";
-        done = at + length;
     }
-    if (text.substr(done).find("}}") != std::string_view::npos)
+    if (walk.rest().find("}}") != std::string_view::npos)
         return "a '}}' without its '{{'";
     return {};
 }
@@ -258,14 +266,10 @@ std::string check_placeholders(std::string_view text)
 std::vector<std::string_view> placeholders_in(std::string_view text)
 {
     std::vector<std::string_view> out;
-    std::size_t done = 0;
-    while (true) {
-        auto const [at, length] = next_placeholder(text, done);
-        if (at == std::string_view::npos || length == 0)
-            return out;
-        out.push_back(text.substr(at, length));
-        done = at + length;
-    }
+    placeholder_walk walk(text);
+    while (walk.next() && !walk.unclosed())
+        out.push_back(walk.placeholder());
+    return out;
 }
 
 }

@@ -20,11 +20,7 @@ namespace {
 
 namespace json = boost::json;
 namespace rules = pricing::rules;
-using json_parts::display;
-using json_parts::micro_text;
-using pricing::decimal_string;
-using pricing::money;
-using pricing::to_decimal;
+using namespace json_parts;
 
 json::value optional_money(std::optional<money> const& m) { return m ? json::value(to_decimal(*m)) : json::value(nullptr); }
 
@@ -84,6 +80,15 @@ json::value fabric_json(int instances, language lang)
     return json::object{{"between_nodes", rules::between_nodes_link},
                         {"note", say(lang, "json.fabric_note", {{"instances", std::to_string(instances)}})},
                         {"transfer", transfer_json(micro_gb, pricing::transfer_times(micro_gb), lang)}};
+}
+
+// A sizing or a comparison is priced on the sheet a week names, or on none before the first
+// publication: the document ends with that sheet's week (null then) and whether it is sample data.
+json::object with_prices_week(json::object o, pricing::price_sheet const* sheet)
+{
+    o["week"] = sheet ? json::value(pricing::to_string(sheet->week)) : json::value(nullptr);
+    o["sample"] = is_sample(sheet);
+    return o;
 }
 
 }
@@ -164,9 +169,7 @@ json::object sizing_json(pricing::sizing_result const& result, pricing::catalog 
                    {"currency", "USD"},
                    {"hourly_unit", say(lang, "json.sizing.hourly_unit")},
                    {"mig_note", say(lang, "json.sizing.mig_note")}};
-    o["week"] = sheet ? json::value(pricing::to_string(sheet->week)) : json::value(nullptr);
-    o["sample"] = is_sample(sheet);
-    return o;
+    return with_prices_week(std::move(o), sheet);
 }
 
 json::object comparison_json(pricing::comparison const& c, pricing::catalog const& catalog,
@@ -208,9 +211,7 @@ json::object comparison_json(pricing::comparison const& c, pricing::catalog cons
           {"price_per_100_power_score", say(lang, "json.compare.per_100_power_score")},
           {"price_per_gb_vram_hour", say(lang, "json.compare.per_gb_vram")},
           {"winners", say(lang, "json.compare.winners")}}}};
-    o["week"] = sheet ? json::value(pricing::to_string(sheet->week)) : json::value(nullptr);
-    o["sample"] = is_sample(sheet);
-    return o;
+    return with_prices_week(std::move(o), sheet);
 }
 
 json::object instance_check_json(pricing::instance_check const& c)

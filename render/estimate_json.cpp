@@ -14,14 +14,10 @@ namespace lcg::render {
 namespace {
 
 namespace rules = pricing::rules;
-using json_parts::display;
-using json_parts::micro_text;
-using pricing::decimal_string;
-using pricing::money;
-using pricing::to_decimal;
+using namespace json_parts;
 
 // An amount rounded to the cent as `lang` writes it in prose ("$12.35", "12,35 $").
-std::string display(language lang, money m) { return dollars(lang, pricing::to_cents(m)); }
+std::string amount_in_prose(language lang, money m) { return dollars(lang, pricing::to_cents(m)); }
 
 // A tier named in prose: its id in English, as the English notes always wrote it; its name in French.
 std::string tier_in_prose(language lang, pricing::tier t)
@@ -140,14 +136,14 @@ void write_reserved_term(json_writer& w, pricing::reserved_commitment const& r, 
 std::string headline(pricing::job_estimate const& e, language lang)
 {
     if (e.job.billed != pricing::tier::reserved)
-        return say(lang, "json.headline", {{"total", display(lang, e.total)}});
+        return say(lang, "json.headline", {{"total", amount_in_prose(lang, e.total)}});
     auto const& r = e.reserved;
     return say(lang, "json.headline.reserved",
-               {{"commitment", display(lang, r.commitment)},
+               {{"commitment", amount_in_prose(lang, r.commitment)},
                 {"months", std::to_string(r.months)},
                 {"gpus", say(lang, r.gpus == 1 ? "json.one_gpu" : "json.gpus", {{"count", std::to_string(r.gpus)}})},
                 {"hours", number(lang, std::to_string(r.hours))},
-                {"total", display(lang, e.total)}});
+                {"total", amount_in_prose(lang, e.total)}});
 }
 
 void write_billing_rules(json_writer& w, language lang)

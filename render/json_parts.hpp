@@ -23,4 +23,10 @@ inline std::string micro_text(std::int64_t micro) { return pricing::decimal_stri
 // An amount rounded to the cent, as the documents' `total_display` members write it ("$12.35").
 inline std::string display(pricing::money m) { return "$" + pricing::to_cents(m); }
 
+// The money words the writers spell their figures with, so that a writer of many figures takes
+// them with the conversions above in one `using namespace json_parts;`.
+using pricing::decimal_string;
+using pricing::money;
+using pricing::to_decimal;
+
 }

@@ -11,10 +11,7 @@ namespace lcg::render {
 namespace {
 
 namespace json = boost::json;
-using md::at;
-using md::escape;
-using md::shown;
-using md::text;
+using namespace md::reading;
 
 // What a node of eight holds, where the lesson counts otherwise, and the NVLink rack if any.
 std::string node_section(json::object const& g, language l)

@@ -9,10 +9,7 @@ namespace lcg::render {
 namespace {
 
 namespace json = boost::json;
-using md::at;
-using md::escape;
-using md::shown;
-using md::text;
+using namespace md::reading;
 
 // A tier as a table row or a list item names it ("On-demand", "À la demande").
 std::string tier_name(language l, std::string_view tier)

@@ -9,9 +9,7 @@ namespace lcg::render {
 namespace {
 
 namespace json = boost::json;
-using md::at;
-using md::escape;
-using md::text;
+using namespace md::reading;
 
 // The link to the page in the other language names it, English included, since the French page
 // links to it; the other links follow the page's language (links add it).

@@ -12,10 +12,7 @@ namespace lcg::render {
 namespace {
 
 namespace json = boost::json;
-using md::at;
-using md::escape;
-using md::shown;
-using md::text;
+using namespace md::reading;
 
 }
 

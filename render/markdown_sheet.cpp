@@ -16,10 +16,7 @@ namespace {
 
 namespace json = boost::json;
 namespace rules = pricing::rules;
-using md::at;
-using md::escape;
-using md::shown;
-using md::text;
+using namespace md::reading;
 
 std::string rules_sentence(language l)
 {

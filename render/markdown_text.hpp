@@ -77,4 +77,13 @@ private:
     std::vector<std::vector<std::string>> rows_;
 };
 
+// What a writer reads its document with on nearly every line, taken unqualified by each writer with
+// one `using namespace md::reading;`.
+namespace reading {
+using md::at;
+using md::escape;
+using md::shown;
+using md::text;
+}
+
 }

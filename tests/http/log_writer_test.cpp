@@ -7,6 +7,9 @@
 #include <chrono>
 #include <string>
 
+#include <cerrno>
+
+#include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
 
@@ -39,6 +42,20 @@ struct pipe_ends {
             got += static_cast<std::size_t>(n);
         }
         return out;
+    }
+    // Fills the pipe, so that the writer's first write waits (however late its thread starts, it
+    // never finds room for what it holds): how many bytes that took.
+    std::size_t fill() const
+    {
+        int const flags = ::fcntl(write, F_GETFL);
+        REQUIRE(::fcntl(write, F_SETFL, flags | O_NONBLOCK) == 0);
+        std::string const block(4096, 'f');
+        std::size_t total = 0;
+        for (ssize_t n; (n = ::write(write, block.data(), block.size())) > 0;)
+            total += static_cast<std::size_t>(n);
+        REQUIRE(errno == EAGAIN);
+        REQUIRE(::fcntl(write, F_SETFL, flags) == 0);
+        return total;
     }
     // Reads until nothing more comes for a moment: what a writer still held is out, and its
     // thread has ended, before the descriptors close.
@@ -75,10 +92,11 @@ TEST_CASE("with a reader that never reads, writing never waits: past the queue's
 {
     pipe_ends p;
     std::string const line(99, 'x');
+    auto const filled = p.fill();
     {
         log_writer log(p.write, 64 * 1024);
         auto const started = std::chrono::steady_clock::now();
-        // 10 MB of lines: far more than the pipe (64 KiB) and the queue (64 KiB) hold.
+        // 10 MB of lines: far more than the queue (64 KiB) holds, into a pipe already full.
         for (int i = 0; i < 100'000; ++i)
             log.write(line + "\n");
         CHECK(std::chrono::steady_clock::now() - started < 2s);
@@ -87,6 +105,7 @@ TEST_CASE("with a reader that never reads, writing never waits: past the queue's
         CHECK_FALSE(log.drain(100ms));
         // Its destructor gives up after drain_on_exit: the test goes on.
     }
+    CHECK(p.take(filled) == std::string(filled, 'f'));
     CHECK(p.take(100) == line + "\n");  // what was written came whole
     CHECK(p.take_the_rest() % 100 == 0);
 }

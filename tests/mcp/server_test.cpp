@@ -90,6 +90,22 @@ TEST_CASE("the pre-rendered default get_prices answer is the sheet of GET /v1/pr
     CHECK(fast == call("get_prices", R"({"sort":"gpu"})"));
 }
 
+TEST_CASE("a reply ending with a result the server keeps holds only its opening: the kept bytes are not copied")
+{
+    for (auto const* message : {R"({"jsonrpc":"2.0","id":"a-b","method":"tools/call","params":{"name":"get_prices"}})",
+                                R"({"jsonrpc":"2.0","id":12,"method":"tools/list"})"}) {
+        CAPTURE(message);
+        auto const first = test_server().handle(message, {});
+        auto const again = test_server().handle(message, {});
+        CHECK(first.body.size() < 64);
+        REQUIRE(first.lasting_end.size() > 1000);
+        CHECK(first.lasting_end.data() == again.lasting_end.data());  // the same bytes, at the same address
+        auto const whole = json::parse(first.text()).as_object();
+        CHECK(whole.at("id") == json::parse(message).at("id"));
+        CHECK(whole.at("result").is_object());
+    }
+}
+
 TEST_CASE("no input crashes the server or goes unanswered: random bytes and mutated messages (fixed seed)")
 {
     std::mt19937 rng(20261130);

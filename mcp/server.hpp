@@ -119,10 +119,16 @@ struct reply {
     // The reply's last bytes when the server keeps them for its whole life (the tool list or the
     // default get_prices result, with the reply's closing brace): the same bytes at the same address
     // in every such reply, never copied into `body`, so that a transport may keep a copy of them
-    // once (HTTP sends it by sendfile) and a reply costs the few bytes before them.
+    // once (HTTP sends it by sendfile) and a reply costs the few bytes before them. Valid while the
+    // server that answered lives.
     std::string_view lasting_end{};
 
-    std::string text() const { return body + std::string(lasting_end); }
+    std::string text() const
+    {
+        std::string whole;
+        whole.reserve(body.size() + lasting_end.size());
+        return whole.append(body).append(lasting_end);
+    }
     bool empty() const { return body.empty() && lasting_end.empty(); }
 };
 
@@ -136,7 +142,8 @@ public:
     server& operator=(server const&) = delete;
 
     // Answers one message (an object, or a batch where one is accepted). Never throws: an
-    // unexpected failure is a -32603 error without internals.
+    // unexpected failure is a -32603 error without internals. The reply's lasting_end lives as long
+    // as this server: keep the server until the reply is written.
     reply handle(std::string_view message, message_context const& context) const;
 
     data_view const& data() const;

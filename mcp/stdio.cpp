@@ -52,7 +52,10 @@ public:
     // Answers one message and records a subscription it made or ended.
     void answer(std::string_view message)
     {
-        auto const answer = current_()->handle(message, {});
+        // Held while its reply is written: the reply's end may be text the server keeps, and a
+        // newer snapshot may replace it meanwhile.
+        auto const server = current_();
+        auto const answer = server->handle(message, {});
         if (!answer.empty())
             write_line(answer.text());
         for (auto const& failure : answer.failures)

@@ -50,9 +50,7 @@ public:
         shared_ = {};
         source_.reset();
         replay_ = replay::never;
-        lasting_owner_.reset();
-        lasting_end_ = {};
-        joined_ = false;
+        end_ = {};
         return *this;
     }
 
@@ -77,28 +75,28 @@ public:
     {
         if (owner_ || source_ || lasting.empty())
             return;
-        lasting_owner_ = std::move(owner);
-        lasting_end_ = lasting;
+        end_ = {std::move(owner), lasting};
     }
-    std::shared_ptr<const void> const& lasting_owner() const { return lasting_owner_; }
-    std::string_view lasting_end() const { return lasting_end_; }
-    // The body before lasting_end().
+    std::shared_ptr<const void> const& lasting_owner() const { return end_.owner; }
+    std::string_view lasting_end() const { return end_.bytes; }
+    // The body before lasting_end(); no longer valid once view() joined the two.
     std::string_view lead() const
     {
         if (owner_)
             return shared_;
-        return std::string_view(text_).substr(0, text_.size() - (joined_ ? lasting_end_.size() : 0));
+        return std::string_view(text_).substr(0, text_.size() - (end_.joined ? end_.bytes.size() : 0));
     }
 
-    // The whole body in one piece. One that ends with lasting text is joined on the first call:
-    // a connection that sends the end from a file never asks (connection_writing.hpp).
+    // The whole body in one piece. One that ends with lasting text is joined on the first call (a
+    // connection that sends the end from a file never asks: connection_writing.hpp), so a payload
+    // belongs to one thread at a time, as the response that holds it does.
     std::string_view view() const
     {
         if (owner_)
             return shared_;
-        if (!lasting_end_.empty() && !joined_) {
-            text_ += lasting_end_;
-            joined_ = true;
+        if (!end_.bytes.empty() && !end_.joined) {
+            text_ += end_.bytes;
+            end_.joined = true;
         }
         return text_;
     }
@@ -111,7 +109,7 @@ public:
     {
         if (owner_)
             return shared_.size();
-        return text_.size() + (joined_ ? 0 : lasting_end_.size());
+        return text_.size() + (end_.joined ? 0 : end_.bytes.size());
     }
     bool empty() const { return size() == 0; }
     void clear() { *this = std::string(); }
@@ -132,14 +130,33 @@ public:
     friend bool operator==(payload const& a, char const* b) { return a.view() == b; }
 
 private:
-    mutable std::string text_;  // joined with lasting_end_ on demand (view)
-    mutable bool joined_ = false;
+    // The text's end that another keeps (end_with), and whether text_ holds a copy of it by now. A
+    // payload moved from keeps none of it: its size and view are then of its own text alone.
+    struct kept_end {
+        std::shared_ptr<const void> owner;
+        std::string_view bytes;
+        bool joined = false;
+
+        kept_end() = default;
+        kept_end(std::shared_ptr<const void> o, std::string_view b) : owner(std::move(o)), bytes(b) {}
+        kept_end(kept_end const&) = default;
+        kept_end& operator=(kept_end const&) = default;
+        kept_end(kept_end&& other) noexcept { *this = std::move(other); }
+        kept_end& operator=(kept_end&& other) noexcept
+        {
+            owner = std::move(other.owner);
+            bytes = std::exchange(other.bytes, {});
+            joined = std::exchange(other.joined, false);
+            return *this;
+        }
+    };
+
+    mutable std::string text_;  // with end_'s bytes once joined (view)
+    mutable kept_end end_;
     std::shared_ptr<const void> owner_;  // keeps `shared_` alive; null for text
     std::string_view shared_;
     std::shared_ptr<body_source> source_;
     replay replay_ = replay::never;
-    std::shared_ptr<const void> lasting_owner_;
-    std::string_view lasting_end_;
 };
 
 // The Beast body type over a payload. Responses are never serialized by Beast (wire.hpp

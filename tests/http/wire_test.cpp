@@ -52,3 +52,28 @@ TEST_CASE("a log line is valid JSON whatever the client sent")
     append_log_line({"GET", std::string(1000, 'a'), 414, 0, "::1", std::chrono::microseconds(0)}, out);
     CHECK(boost::json::parse(out).at("target").as_string().size() == 256);
 }
+
+TEST_CASE("a body ending with kept text counts it from the start and joins it only when asked whole")
+{
+    auto const kept = std::make_shared<std::string const>("-the kept end}");
+    payload body(std::string("{\"id\":1"));
+    body.end_with(kept, *kept);
+    CHECK(body.size() == 7 + kept->size());
+    CHECK(body.lead() == "{\"id\":1");
+    CHECK(body.lasting_end().data() == kept->data());
+    CHECK(body.view() == "{\"id\":1-the kept end}");
+    CHECK(body.lead() == "{\"id\":1");  // still the text before the end, now that it is joined
+    CHECK(body.size() == 7 + kept->size());
+
+    payload unjoined(std::string("ab"));
+    unjoined.end_with(kept, *kept);
+    payload const moved = std::move(unjoined);
+    CHECK(moved.view() == "ab-the kept end}");
+    CHECK(unjoined.lasting_end().empty());  // what a move leaves
+    CHECK(unjoined.size() == unjoined.view().size());
+
+    payload shared(kept, *kept);
+    shared.end_with(kept, "more");
+    CHECK(shared.lasting_end().empty());  // only a body of text takes an end
+    CHECK(shared.view() == *kept);
+}

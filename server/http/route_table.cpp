@@ -186,7 +186,8 @@ found_route find_route(std::string_view path)
                 return found;
             }
     }
-    if (auto const literal = literal_routes().find(path); literal != literal_routes().end())
+    auto const& literals = literal_routes();
+    if (auto const literal = literals.find(path); literal != literals.end())
         return {literal->second, std::string(path), std::nullopt};
     for (auto const& r : routes())
         if (match(r.pattern, path, captures, r.tail))

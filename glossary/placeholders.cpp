@@ -150,8 +150,8 @@ pricing::error prefixed(std::string_view placeholder, pricing::error e)
 
 // The "{{…}}" of a text, in order, one walk for the resolver, the checker and the lister alike. While
 // next() is true, placeholder() is the current one, at byte at(), and before() the text since the
-// previous one; an unclosed "{{" is a placeholder with nothing in it (unclosed()). Once next() is
-// false, rest() is the text after the last.
+// previous one; an unclosed "{{" is a placeholder with nothing in it (unclosed()), and the walk ends
+// there: next() must not be called again. Once next() is false, rest() is the text after the last.
 class placeholder_walk {
 public:
     explicit placeholder_walk(std::string_view text) : text_(text) {}

@@ -91,7 +91,7 @@ std::string methodology_markdown(json::object const& m, links const& to)
     out += "## " + say(l, "method_md.constants") + "\n\n";
     md::table constants{say(l, "col.constant"), say(l, "col.value")};
     for (auto const& [key, value] : md::object_at(m, "constants"))
-        constants.row({md::code(key), escape(md::shown(l, value))});
+        constants.row({md::code(key), escape(shown(l, value))});
     out += constants.str();
     out += "\n## " + say(l, "method_md.rules") + "\n\n";
     for (auto const& v : md::array_at(m, "rules")) {

@@ -4,10 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cerrno>
 #include <chrono>
 #include <string>
-
-#include <cerrno>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -44,7 +43,8 @@ struct pipe_ends {
         return out;
     }
     // Fills the pipe, so that the writer's first write waits (however late its thread starts, it
-    // never finds room for what it holds): how many bytes that took.
+    // never finds room for what it holds): how many bytes that took. Blocks of a page fill a
+    // Linux pipe's buffers exactly, so the last write is refused whole.
     std::size_t fill() const
     {
         int const flags = ::fcntl(write, F_GETFL);

@@ -164,8 +164,7 @@ reply server::impl::handle_batch(json::array const& batch, std::vector<duplicate
             continue;
         if (body.size() > 1)
             body += ',';
-        body += answer.body;
-        body += answer.lasting_end;
+        answer.append_to(body);
     }
     if (body.size() == 1)
         return merged;  // notifications only: nothing to answer

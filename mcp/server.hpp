@@ -123,11 +123,14 @@ struct reply {
     // server that answered lives.
     std::string_view lasting_end{};
 
+    // The reply's text after `out`, and alone.
+    void append_to(std::string& out) const { out.append(body).append(lasting_end); }
     std::string text() const
     {
         std::string whole;
         whole.reserve(body.size() + lasting_end.size());
-        return whole.append(body).append(lasting_end);
+        append_to(whole);
+        return whole;
     }
     bool empty() const { return body.empty() && lasting_end.empty(); }
 };

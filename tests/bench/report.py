@@ -2,9 +2,10 @@
 """Prints the table of tests/bench/run: every figure, its baseline, the ratio and a verdict.
 
 Usage: report.py RUNS.tsv FIGURES.tsv [archive | CPU.tsv]   (archive: only the rows of tests/bench/archive.sh)
-  RUNS.tsv     label, round, rps, p50_us, p99_us, status_errors, socket_errors (one wrk run a line)
+  RUNS.tsv     label, round, rps, p50_us, p99_us, status_errors, socket_errors (one run a line, wrk or
+               lean_load; the labels of lean_load begin with lean_)
   FIGURES.tsv  key, value (start-up, import, publish, memory, and why a figure is missing)
-  CPU.tsv      label, server CPU seconds, requests, wrk CPU seconds (one measured wrk run a line)
+  CPU.tsv      label, server CPU seconds, requests, load generator CPU seconds, seconds (one run a line)
 
 Throughput is the best of the alternated rounds of each label: on a shared machine another
 process can only slow a run down, so the best round is the closest to what the program can do.
@@ -101,19 +102,41 @@ def load_cpu(path):
     return cpu
 
 
-def cpu_row(table, cpu, ours, theirs, name="server CPU per 100,000 GET /v1/prices vs nginx"):
+def cpu_row(table, cpu, ours, theirs, name="server CPU per 100,000 GET /v1/prices vs nginx", client="wrk"):
     """The server's CPU seconds per 100,000 requests, ours against nginx: what still compares the
-    servers when wrk's core is the full one. The note gives the share of its core each process used."""
+    servers when the load generator's core is the full one. The note gives the share of its core
+    each process used."""
     if any(cpu.get(k, [0] * 4)[1] == 0 or cpu[k][3] == 0 for k in (ours, theirs)):
         return
     per = {k: 1e5 * cpu[k][0] / cpu[k][1] for k in (ours, theirs)}
 
     def shares(k):
-        return f"server {100 * cpu[k][0] / cpu[k][3]:.0f} %, wrk {100 * cpu[k][2] / cpu[k][3]:.0f} %"
+        return f"server {100 * cpu[k][0] / cpu[k][3]:.0f} %, {client} {100 * cpu[k][2] / cpu[k][3]:.0f} %"
 
     table.add(name, f"{per[ours]:.2f} s", f"{per[theirs]:.2f} s nginx",
               f"{per[ours] / per[theirs]:.2f}x", "none (reported)", "info",
               f"lower is better; share of a core, ours: {shares(ours)}; nginx: {shares(theirs)}")
+
+
+def lean_rows(table, runs, fig, cpu):
+    """Issue 27's targets again, measured with lean_load: the same questions, with the server's core
+    the full one (the CPU rows show it) instead of the load generator's."""
+    if not best(runs, "lean_prices"):
+        return
+    throughput_row(table, "lean_load: GET /v1/prices vs nginx", runs, "lean_prices", "lean_nginx", 1.5)
+    if cpu:
+        cpu_row(table, cpu, "lean_prices", "lean_nginx", "lean_load: server CPU per 100,000 GET /v1/prices",
+                client="lean_load")
+    throughput_row(table, "lean_load: GET /v1/estimate vs nginx static", runs, "lean_estimate", "lean_nginx", 1.0)
+    if "mcp_missing" in fig:
+        return
+    throughput_row(table, "lean_load: POST /mcp vs MCP TypeScript SDK", runs, "lean_mcp", "lean_sdk", 60.0)
+    throughput_row(table, "lean_load: POST /mcp vs GET /v1/prices (ours)", runs, "lean_mcp", "lean_prices", 0.75)
+    throughput_row(table, "lean_load: POST /mcp vs nginx sending its bytes", runs, "lean_mcp", "lean_mcp_nginx", 1.0,
+                   informational=True)
+    if cpu:
+        cpu_row(table, cpu, "lean_mcp", "lean_mcp_nginx", "lean_load: server CPU per 100,000 POST /mcp",
+                client="lean_load")
 
 
 def many_connections_rows(table, runs, fig):
@@ -228,6 +251,8 @@ def main():
         # server costs nearly nothing and only wrk's cost per byte is left.
         throughput_row(t, "nginx: the MCP reply's bytes vs /v1/prices'", runs, "mcp_nginx", "nginx_1w", 0.75,
                        informational=True)
+
+    lean_rows(t, runs, fig, load_cpu(sys.argv[3]) if sys.argv[3:] else None)
 
     if best(runs, "prices_1t_nolog"):
         throughput_row(t, "GET /v1/prices, 1 thread, --log-every 0", runs, "prices_1t_nolog", "nginx_1w", 1.0,

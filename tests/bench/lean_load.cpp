@@ -92,7 +92,7 @@ std::size_t content_length(std::string_view head, bool& found)
 bool send_request(connection& c, std::string const& request)
 {
     c.sent_at = steady::now();
-    return ::send(c.fd, request.data(), request.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(request.size());
+    return ::send(c.fd, request.data(), request.size(), MSG_NOSIGNAL | MSG_DONTWAIT) == static_cast<ssize_t>(request.size());
 }
 
 // Takes `bytes` of the answer; false when the connection cannot go on. An answer made whole is
@@ -192,7 +192,7 @@ int main(int argc, char** argv)
         int const n = ::epoll_wait(poll, ready.data(), static_cast<int>(ready.size()), 100);
         for (int k = 0; k < n; ++k) {
             auto& c = all[ready[k].data.u64];
-            auto const got = ::recv(c.fd, buffer.data(), buffer.size(), 0);
+            auto const got = ::recv(c.fd, buffer.data(), buffer.size(), MSG_DONTWAIT);
             if (got < 0 && (errno == EAGAIN || errno == EINTR))
                 continue;
             if (got <= 0 || !take(c, std::string_view(buffer.data(), static_cast<std::size_t>(got)), request, t)) {

@@ -10,8 +10,13 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <sstream>
 #include <thread>
+
+#include <unistd.h>
 
 using namespace lcg::testing;
 namespace json = boost::json;
@@ -415,4 +420,53 @@ TEST_CASE("lowcostgpu mcp (stdio) announces a new sheet to a subscribed client")
     CHECK(output.find(history, output.find(history) + 1) == std::string::npos);  // once
     CHECK(output.find("H100-SXM/history\"}}") == std::string::npos);
     CHECK(output.find("lowcostgpu://gpus/") == std::string::npos);  // changed, but left under another spelling
+}
+
+namespace {
+
+// lean_load's summary line, by field.
+std::map<std::string, double> load_result(std::string const& out)
+{
+    std::map<std::string, double> fields;
+    auto const line = out.substr(std::min(out.find("LOAD_RESULT"), out.size()));
+    std::istringstream words(line);
+    for (std::string word; words >> word;)
+        if (auto const eq = word.find('='); eq != std::string::npos)
+            fields[word.substr(0, eq)] = std::stod(word.substr(eq + 1));
+    return fields;
+}
+
+std::map<std::string, double> lean_load(unsigned short port, std::string const& request)
+{
+    auto const file = std::filesystem::temp_directory_path() / ("lcg-lean-load-" + std::to_string(::getpid()) + ".http");
+    std::ofstream(file, std::ios::binary) << request;
+    auto const r = run_shell(std::string(LCG_LEAN_LOAD) + " 127.0.0.1 " + std::to_string(port) + " 1 4 " + file.string());
+    std::filesystem::remove(file);
+    REQUIRE(r.status == 0);
+    return load_result(r.out);
+}
+
+}
+
+TEST_CASE("lean_load, the benchmark's second load generator, counts whole answers and refused ones")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    // The sheet is about 18 KB: an answer that arrives over several receives is counted once. The
+    // server answered as many, and at most one more per connection that the run's end cut short.
+    auto const sheet = lean_load(server.port(), "GET /v1/prices HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    CHECK(sheet.at("requests") > 0);
+    CHECK(sheet.at("status_errors") == 0);
+    CHECK(sheet.at("socket_errors") == 0);
+    auto const metrics = server.get("/metrics").body;
+    std::string const counter = R"(lowcostgpu_http_requests_total{route="/v1/prices",status="200"} )";
+    auto const at = metrics.find(counter);
+    REQUIRE(at != std::string::npos);
+    auto const answered = std::stod(metrics.substr(at + counter.size(), metrics.find('\n', at) - at - counter.size()));
+    CHECK(answered >= sheet.at("requests"));
+    CHECK(answered <= sheet.at("requests") + 4);
+    auto const missing = lean_load(server.port(), "GET /v1/gpus/no-such-gpu HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    CHECK(missing.at("requests") > 0);
+    CHECK(missing.at("status_errors") == missing.at("requests"));
+    CHECK(missing.at("socket_errors") == 0);
 }

@@ -76,9 +76,10 @@ def throughput_row(table, name, runs, ours, theirs, target, informational=False,
     """One ratio of best rounds. With lost_fails (lean_load, which does not replace a connection that
     breaks), a socket error fails the row as a non-2xx answer does."""
     a, b = best(runs, ours), best(runs, theirs)
+    shown_target = "none (reported)" if informational else f">= {target:g}x"
     if not a or not b or not b["rps"]:
-        table.add(name, rps(a) if a else "-", rps(b) if b else "-", "-", f">= {target:g}x", "not measured",
-                  "the baseline answered nothing" if b else "")
+        table.add(name, rps(a) if a else "-", rps(b) if b else "-", "-", shown_target,
+                  "info" if informational else "not measured", "the baseline answered nothing" if b else "")
         return None
     ratio = a["rps"] / b["rps"]
     note = "; ".join(n for n in (errors_note(a, b), extra) if n)
@@ -90,8 +91,7 @@ def throughput_row(table, name, runs, ours, theirs, target, informational=False,
         verdict = "FAIL (connections lost)"
     else:
         verdict = "PASS" if ratio >= target else "FAIL"
-    table.add(name, rps(a), rps(b), f"{ratio:.2f}x", "none (reported)" if informational else f">= {target:g}x",
-              verdict, note)
+    table.add(name, rps(a), rps(b), f"{ratio:.2f}x", shown_target, verdict, note)
     return ratio
 
 
@@ -107,7 +107,7 @@ def load_cpu(path):
     return cpu
 
 
-def cpu_row(table, cpu, ours, theirs, name="server CPU per 100,000 GET /v1/prices vs nginx", client="wrk"):
+def cpu_row(table, cpu, ours, theirs, name, client):
     """The server's CPU seconds per 100,000 requests, ours against nginx: what still compares the
     servers when the load generator's core is the full one. The note gives the share of its core
     each process used."""
@@ -123,28 +123,51 @@ def cpu_row(table, cpu, ours, theirs, name="server CPU per 100,000 GET /v1/price
               f"lower is better; share of a core, ours: {shares(ours)}; nginx: {shares(theirs)}")
 
 
-def lean_rows(table, runs, fig, cpu):
-    """Issue 27's targets again, measured with lean_load: the same questions, with the server's core
-    the full one (the CPU rows show it) instead of the load generator's. They count as targets too."""
-    if not best(runs, "lean_prices"):
-        return
+# The labels of each load generator's runs of issue 27's throughput targets (tests/bench/run). wrk's
+# rows name no client; lean_load does not replace a connection that breaks, so a lost one fails its row.
+CLIENTS = [
+    {"prefix": "", "client": "wrk", "lost_fails": False, "prices": "prices_1t", "nginx": "nginx_1w",
+     "estimate": "estimate_1t", "mcp": "mcp_1t", "sdk": "mcp_sdk", "mcp_nginx": "mcp_nginx"},
+    {"prefix": "lean_load: ", "client": "lean_load", "lost_fails": True, "prices": "lean_prices",
+     "nginx": "lean_nginx", "estimate": "lean_estimate", "mcp": "lean_mcp", "sdk": "lean_sdk",
+     "mcp_nginx": "lean_mcp_nginx"},
+]
+
+
+def target_rows(table, runs, fig, cpu, labels):
+    """Issue 27's targets: /v1/prices 1.5x nginx, /v1/estimate 1.0x, MCP 60x the SDK and within 25 % of
+    the HTTP route answering the same question, as one load generator measured them, with the
+    server's CPU per request and what that client can take of the MCP reply's bytes."""
+    if not best(runs, labels["prices"]):
+        return  # a run from before that client
+    prefix = labels["prefix"]
 
     def row(name, ours, theirs, target, **kw):
-        throughput_row(table, f"lean_load: {name}", runs, ours, theirs, target, lost_fails=True, **kw)
+        throughput_row(table, prefix + name, runs, labels[ours], labels[theirs], target,
+                       lost_fails=labels["lost_fails"], **kw)
 
-    row("GET /v1/prices vs nginx 1 worker", "lean_prices", "lean_nginx", 1.5)
-    if cpu:
-        cpu_row(table, cpu, "lean_prices", "lean_nginx", "lean_load: server CPU per 100,000 GET /v1/prices vs nginx",
-                client="lean_load")
-    row("GET /v1/estimate (computed) vs nginx static", "lean_estimate", "lean_nginx", 1.0)
+    def cpu_of(name, ours, theirs):
+        if cpu:
+            cpu_row(table, cpu, labels[ours], labels[theirs], prefix + name, client=labels["client"])
+
+    row("GET /v1/prices, 1 thread vs nginx 1 worker", "prices", "nginx", 1.5)
+    cpu_of("server CPU per 100,000 GET /v1/prices vs nginx", "prices", "nginx")
+    row("GET /v1/estimate (computed) vs nginx static", "estimate", "nginx", 1.0)
+    sdk = best(runs, labels["sdk"])
     if "mcp_missing" in fig:
+        table.add(prefix + "POST /mcp get_prices vs MCP TypeScript SDK", "-", rps(sdk) if sdk else "-", "-",
+                  ">= 60.0x", "not measured", fig["mcp_missing"])
         return
-    row("POST /mcp get_prices vs MCP TypeScript SDK", "lean_mcp", "lean_sdk", 60.0)
-    row("POST /mcp get_prices vs GET /v1/prices (ours)", "lean_mcp", "lean_prices", 0.75)
-    row("POST /mcp get_prices vs nginx sending its bytes", "lean_mcp", "lean_mcp_nginx", 1.0, informational=True)
-    if cpu:
-        cpu_row(table, cpu, "lean_mcp", "lean_mcp_nginx", "lean_load: server CPU per 100,000 POST /mcp vs nginx",
-                client="lean_load")
+    row("POST /mcp get_prices vs MCP TypeScript SDK", "mcp", "sdk", 60.0)
+    row("POST /mcp get_prices vs GET /v1/prices (ours)", "mcp", "prices", 0.75)
+    # What the client on one core can take of replies this size: past it, no server shows a higher figure.
+    needed = f"60x the SDK is {60 * sdk['rps']:,.0f} req/s" if sdk else ""
+    row("POST /mcp get_prices vs nginx sending its bytes", "mcp", "mcp_nginx", 1.0, informational=True,
+        extra=needed)
+    cpu_of("server CPU per 100,000 POST /mcp vs nginx", "mcp", "mcp_nginx")
+    # The same two reply sizes from nginx: the ratio the 0.75x target asks of us, where the server
+    # costs nearly nothing and only the client's cost per byte is left.
+    row("nginx: the MCP reply's bytes vs /v1/prices'", "mcp_nginx", "nginx", 0.75, informational=True)
 
 
 def many_connections_rows(table, runs, fig):
@@ -236,32 +259,8 @@ def main():
         return
     cpu = load_cpu(sys.argv[3]) if sys.argv[3:] else None
 
-    # Issue 27's targets: /v1/prices 1.5x nginx, /v1/estimate 1.0x, MCP 60x the SDK and within 25 %
-    # of the HTTP route answering the same question.
-    throughput_row(t, "GET /v1/prices, 1 thread vs nginx 1 worker", runs, "prices_1t", "nginx_1w", 1.5)
-    if cpu:
-        cpu_row(t, cpu, "prices_1t", "nginx_1w")
-    throughput_row(t, "GET /v1/estimate (computed) vs nginx static", runs, "estimate_1t", "nginx_1w", 1.0)
-
-    sdk = best(runs, "mcp_sdk")
-    if "mcp_missing" in fig:
-        t.add("POST /mcp get_prices vs MCP TypeScript SDK", "-", rps(sdk) if sdk else "-", "-", ">= 60.0x",
-              "not measured", fig["mcp_missing"])
-    else:
-        throughput_row(t, "POST /mcp get_prices vs MCP TypeScript SDK", runs, "mcp_1t", "mcp_sdk", 60.0)
-        throughput_row(t, "POST /mcp get_prices vs GET /v1/prices (ours)", runs, "mcp_1t", "prices_1t", 0.75)
-        # What wrk on one core can take of replies this size: past it, no server shows a higher figure.
-        needed = f"60x the SDK is {60 * sdk['rps']:,.0f} req/s" if sdk else ""
-        throughput_row(t, "POST /mcp get_prices vs nginx sending its bytes", runs, "mcp_1t", "mcp_nginx", 1.0,
-                       informational=True, extra=needed)
-        if cpu:
-            cpu_row(t, cpu, "mcp_1t", "mcp_nginx", "server CPU per 100,000 POST /mcp vs nginx")
-        # The same two reply sizes from nginx: the ratio the 0.75x target asks of us, where the
-        # server costs nearly nothing and only wrk's cost per byte is left.
-        throughput_row(t, "nginx: the MCP reply's bytes vs /v1/prices'", runs, "mcp_nginx", "nginx_1w", 0.75,
-                       informational=True)
-
-    lean_rows(t, runs, fig, cpu)
+    for labels in CLIENTS:
+        target_rows(t, runs, fig, cpu, labels)
 
     if best(runs, "prices_1t_nolog"):
         throughput_row(t, "GET /v1/prices, 1 thread, --log-every 0", runs, "prices_1t_nolog", "nginx_1w", 1.0,

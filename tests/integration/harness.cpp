@@ -67,12 +67,12 @@ int spawn(std::vector<std::string> const& args, std::string const& in, std::stri
     return pid;
 }
 
+}
+
 std::string scratch_path(std::string const& what)
 {
     static std::atomic<int> n{0};
     return "/tmp/lcg-it-" + std::to_string(getpid()) + "-" + std::to_string(n++) + "-" + what;
-}
-
 }
 
 pricing::iso_week current_week()

@@ -78,7 +78,9 @@ public:
     // SIGTERM and wait at most `limit`: the exit code, or nothing when it had to be killed (SIGKILL).
     std::optional<int> terminate_within(std::chrono::milliseconds limit);
     std::string output() const;  // what it has written to standard output so far
-    long metric(std::string const& name) const;  // an unlabelled sample of its /metrics ("name 12"), or -1
+    // A sample of its /metrics by its name as written there, labels included ("name 12",
+    // "name{route=\"/x\"} 12"), or -1.
+    long metric(std::string const& name) const;
 
 private:
     int pid_ = -1;
@@ -142,6 +144,9 @@ std::string raw_response(int status, std::string const& body, std::vector<std::s
 // Content-Type and body sent back once `edit` has changed the body as it likes (given the target).
 fake_upstream editing_proxy(server_process const& origin,
                             std::function<void(std::string const& target, std::string& body)> edit);
+
+// A path under /tmp that no other test of this process uses, named after `what`.
+std::string scratch_path(std::string const& what);
 
 // The output of a shell command and its exit status (of pclose).
 struct shell_result {

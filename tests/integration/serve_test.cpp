@@ -16,8 +16,6 @@
 #include <sstream>
 #include <thread>
 
-#include <unistd.h>
-
 using namespace lcg::testing;
 namespace json = boost::json;
 
@@ -441,10 +439,10 @@ constexpr int lean_connections = 4;
 // One second of lean_load sending `request` over lean_connections connections.
 std::map<std::string, double> lean_load(unsigned short port, std::string const& request)
 {
-    auto const file = std::filesystem::temp_directory_path() / ("lcg-lean-load-" + std::to_string(::getpid()) + ".http");
+    auto const file = scratch_path("lean-load.http");
     std::ofstream(file, std::ios::binary) << request;
     auto const r = run_shell("'" + std::string(LCG_LEAN_LOAD) + "' 127.0.0.1 " + std::to_string(port) + " 1 " +
-                             std::to_string(lean_connections) + " '" + file.string() + "'");
+                             std::to_string(lean_connections) + " '" + file + "'");
     std::filesystem::remove(file);
     REQUIRE(r.status == 0);
     return load_result(r.out);
@@ -462,11 +460,8 @@ TEST_CASE("lean_load, the benchmark's second load generator, counts whole answer
     CHECK(sheet.at("requests") > 0);
     CHECK(sheet.at("status_errors") == 0);
     CHECK(sheet.at("socket_errors") == 0);
-    auto const metrics = server.get("/metrics").body;
-    std::string const counter = R"(lowcostgpu_http_requests_total{route="/v1/prices",status="200"} )";
-    auto const at = metrics.find(counter);
-    REQUIRE(at != std::string::npos);
-    auto const answered = std::stod(metrics.substr(at + counter.size(), metrics.find('\n', at) - at - counter.size()));
+    auto const answered = static_cast<double>(
+        server.metric(R"(lowcostgpu_http_requests_total{route="/v1/prices",status="200"})"));
     CHECK(answered >= sheet.at("requests"));
     CHECK(answered <= sheet.at("requests") + lean_connections);
     auto const missing = lean_load(server.port(), "GET /v1/gpus/no-such-gpu HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");

@@ -2,6 +2,7 @@
 
 #include "locale/words.hpp"
 
+#include "pricing/money.hpp"
 #include "pricing/outcome.hpp"
 #include "pricing/quantity.hpp"
 
@@ -24,29 +25,13 @@ struct decimal {
     bool has_fraction = false;
 };
 
-bool is_digits(std::string_view s)
-{
-    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-// "-12.50", "7": an optional minus, digits, and for a number an optional point and digits.
+// "-12.50", "7": pricing's plain decimal, without a point for an integer.
 std::optional<decimal> read_decimal(std::string_view text, bool fraction_allowed)
 {
-    decimal d;
-    if (text.starts_with('-')) {
-        d.negative = true;
-        text.remove_prefix(1);
-    }
-    auto const dot = fraction_allowed ? text.find('.') : std::string_view::npos;
-    d.whole = text.substr(0, dot);
-    if (!is_digits(d.whole))
+    auto const plain = pricing::read_plain_decimal(text);
+    if (!plain || (plain->has_point && !fraction_allowed))
         return std::nullopt;
-    if (dot != std::string_view::npos) {
-        auto const fraction = text.substr(dot + 1);
-        if (!is_digits(fraction))
-            return std::nullopt;
-        d.has_fraction = fraction.find_first_not_of('0') != std::string_view::npos;
-    }
+    decimal d{plain->negative, plain->whole, plain->fraction.find_first_not_of('0') != std::string_view::npos};
     d.whole.remove_prefix(std::min(d.whole.find_first_not_of('0'), d.whole.size()));
     if (d.whole.empty() && !d.has_fraction)
         d.negative = false;  // -0 is 0

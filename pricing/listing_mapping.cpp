@@ -16,11 +16,6 @@ constexpr int max_price_decimals = 18;  // cudo writes 17: 0.36979999999999996
 constexpr int max_price_integer_digits = 12;
 constexpr std::int64_t max_gpus_in_offer = 1'024;
 
-bool is_digits(std::string_view s)
-{
-    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 std::string lower(std::string_view s)
 {
     std::string out(s);
@@ -119,19 +114,14 @@ std::string normalise_accelerator(std::string_view name)
 
 outcome<money> per_gpu_price(std::string_view instance_price, std::int64_t gpus)
 {
-    auto const dot = instance_price.find('.');
-    std::string_view const whole = instance_price.substr(0, dot);
-    std::string_view const fraction = dot == std::string_view::npos ? std::string_view() : instance_price.substr(dot + 1);
-    if (!is_digits(whole) || (dot != std::string_view::npos && !is_digits(fraction)))
+    auto const d = read_plain_decimal(instance_price);
+    if (!d || d->negative)
         return invalid(instance_price.empty() ? "no on-demand price" : quote(instance_price) + " is not a price");
-    if (whole.size() > max_price_integer_digits || fraction.size() > max_price_decimals)
+    if (d->whole.size() > max_price_integer_digits || d->fraction.size() > max_price_decimals)
         return invalid(quote(instance_price) + " has more digits than a price can");
     // price × 10^6 = a + r: a from the digits down to the micro, 0 ≤ r < 1 from those after it.
-    std::int64_t a = 0;
-    for (char c : whole)
-        a = a * 10 + (c - '0');
-    for (std::size_t i = 0; i < 6; ++i)
-        a = a * 10 + (i < fraction.size() ? fraction[i] - '0' : 0);
+    std::int64_t const a = units_of(*d, 6);
+    auto const fraction = d->fraction;
     bool const r_nonzero = fraction.size() > 6 && fraction.substr(6).find_first_not_of('0') != std::string_view::npos;
     bool const r_at_least_half = fraction.size() > 6 && fraction[6] >= '5';
     if (a == 0 && !r_nonzero)
@@ -152,18 +142,10 @@ outcome<money> per_gpu_price(std::string_view instance_price, std::int64_t gpus)
 
 std::optional<std::int64_t> gpu_count(std::string_view text)
 {
-    auto const dot = text.find('.');
-    std::string_view const whole = text.substr(0, dot);
-    if (dot != std::string_view::npos) {
-        std::string_view const fraction = text.substr(dot + 1);
-        if (!fraction.empty() && (!is_digits(fraction) || fraction.find_first_not_of('0') != std::string_view::npos))
-            return std::nullopt;
-    }
-    if (!is_digits(whole) || whole.size() > 6)
+    auto const d = read_plain_decimal(text);
+    if (!d || d->negative || d->fraction.find_first_not_of('0') != std::string_view::npos || d->whole.size() > 6)
         return std::nullopt;
-    std::int64_t n = 0;
-    for (char c : whole)
-        n = n * 10 + (c - '0');
+    std::int64_t const n = units_of(*d, 0);
     if (n <= 0 || n > max_gpus_in_offer)
         return std::nullopt;
     return n;

@@ -51,30 +51,47 @@ std::uint64_t magnitude(std::int64_t v)
 // Parses the digits of a non-negative decimal; messages quote `shown`, the whole input.
 outcome<std::int64_t> parse_units(std::string_view text, int scale, std::string_view shown)
 {
-    auto const dot = text.find('.');
-    std::string_view const whole = text.substr(0, dot);
-    std::string_view const fraction = dot == std::string_view::npos ? std::string_view{} : text.substr(dot + 1);
-    auto const all_digits = [](std::string_view part) {
-        return std::all_of(part.begin(), part.end(), is_digit);
-    };
-    if (whole.empty() || (dot != std::string_view::npos && fraction.empty()) || !all_digits(whole) ||
-        !all_digits(fraction))
+    auto const d = read_plain_decimal(text);
+    if (!d || d->negative)
         return invalid(quote(shown) + " is not a plain decimal number (digits, optionally one '.' and more digits)",
                        quote(shown) + " n’est pas un nombre décimal simple (des chiffres, puis éventuellement un "
                                       "'.' ou une ',' et d’autres chiffres)");
-    if (static_cast<int>(whole.size()) > std::min(max_integer_digits, 18 - scale))
+    if (static_cast<int>(d->whole.size()) > std::min(max_integer_digits, 18 - scale))
         return invalid(quote(shown) + " is too large", quote(shown) + " est trop grand");
-    if (static_cast<int>(fraction.size()) > scale)
+    if (static_cast<int>(d->fraction.size()) > scale)
         return invalid(quote(shown) + " has more than " + std::to_string(scale) + " decimals",
                        quote(shown) + " a plus de " + std::to_string(scale) + " décimales");
-    std::int64_t units = 0;
-    for (char c : whole)
-        units = units * 10 + (c - '0');
-    for (int i = 0; i < scale; ++i)
-        units = units * 10 + (i < static_cast<int>(fraction.size()) ? fraction[static_cast<std::size_t>(i)] - '0' : 0);
-    return units;
+    return units_of(*d, scale);
 }
 
+}
+
+std::optional<plain_decimal> read_plain_decimal(std::string_view text)
+{
+    plain_decimal d;
+    if (text.starts_with('-')) {
+        d.negative = true;
+        text.remove_prefix(1);
+    }
+    auto const dot = text.find('.');
+    d.whole = text.substr(0, dot);
+    d.has_point = dot != std::string_view::npos;
+    if (d.has_point)
+        d.fraction = text.substr(dot + 1);
+    auto const digits = [](std::string_view part) { return !part.empty() && std::all_of(part.begin(), part.end(), is_digit); };
+    if (!digits(d.whole) || (d.has_point && !digits(d.fraction)))
+        return std::nullopt;
+    return d;
+}
+
+std::int64_t units_of(plain_decimal const& d, int scale)
+{
+    std::int64_t units = 0;
+    for (char c : d.whole)
+        units = units * 10 + (c - '0');
+    for (int i = 0; i < scale; ++i)
+        units = units * 10 + (i < static_cast<int>(d.fraction.size()) ? d.fraction[static_cast<std::size_t>(i)] - '0' : 0);
+    return units;
 }
 
 outcome<std::int64_t> parse_decimal_units(std::string_view text, int scale) { return parse_units(text, scale, text); }

@@ -4,6 +4,7 @@
 
 #include <compare>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -32,6 +33,22 @@ private:
     constexpr explicit money(std::int64_t micros) : micros_(micros) {}
     std::int64_t micros_ = 0;
 };
+
+// A number in plain decimal notation, split as written: an optional '-', one or more digits, and
+// optionally a '.' followed by one or more digits. No '+', exponent, spaces or separators. The one
+// reading of such a number: money, quantities, the market files' fields and the API's bounds all
+// start from it, and each adds its own limits.
+struct plain_decimal {
+    bool negative = false;
+    std::string_view whole;     // the digits before the point, leading zeros included
+    std::string_view fraction;  // the digits after it; empty without a point
+    bool has_point = false;
+};
+std::optional<plain_decimal> read_plain_decimal(std::string_view text);
+
+// The magnitude of `d` in units of 10^-scale, its fraction's digits beyond `scale` dropped.
+// Precondition: its whole part, leading zeros aside, has at most 18 - scale digits.
+std::int64_t units_of(plain_decimal const& d, int scale);
 
 // Parses a plain decimal such as "2.4", "0.000001" or "12": optional leading '-', digits, optional
 // '.' followed by 1 to 6 digits. No exponent, no sign '+', no spaces, no thousands separators, at most

@@ -65,29 +65,21 @@ outcome<std::int64_t> read_units(std::string_view name, std::string_view text, i
     if (text.empty())
         return fail("is empty", "est vide");
     // A negative number is a number out of range, not a malformed one: say so.
-    if (text.size() > 1 && text.front() == '-' && (text[1] >= '0' && text[1] <= '9'))
+    if (text.size() > 1 && text.front() == '-' && is_digit(text[1]))
         return below();
-    auto const dot = text.find('.');
-    std::string_view whole = text.substr(0, dot);
-    std::string_view const fraction = dot == std::string_view::npos ? std::string_view{} : text.substr(dot + 1);
-    auto const digits = [](std::string_view part) { return std::all_of(part.begin(), part.end(), is_digit); };
-    if (whole.empty() || (dot != std::string_view::npos && fraction.empty()) || !digits(whole) || !digits(fraction))
+    auto const d = read_plain_decimal(text);
+    if (!d || d->negative)
         return decimals == 0 ? fail("is not a plain integer", "n’est pas un entier simple")
                              : fail("is not a plain decimal number", "n’est pas un nombre décimal simple");
-    if (dot != std::string_view::npos && decimals == 0)
+    if (d->has_point && decimals == 0)
         return fail("is not an integer", "n’est pas un entier");
-    if (static_cast<int>(fraction.size()) > decimals)
+    if (static_cast<int>(d->fraction.size()) > decimals)
         return fail("has more than " + std::to_string(decimals) + " decimals",
                     "a plus de " + std::to_string(decimals) + " décimales");
-    while (whole.size() > 1 && whole.front() == '0')
-        whole.remove_prefix(1);
+    auto const whole = d->whole.substr(std::min(d->whole.find_first_not_of('0'), d->whole.size() - 1));
     if (static_cast<int>(whole.size()) > 18 - decimals)
         return above();
-    std::int64_t units = 0;
-    for (char c : whole)
-        units = units * 10 + (c - '0');
-    for (int i = 0; i < decimals; ++i)
-        units = units * 10 + (i < static_cast<int>(fraction.size()) ? fraction[static_cast<std::size_t>(i)] - '0' : 0);
+    auto const units = units_of(*d, decimals);
     if (units < min_units)
         return below();
     if (units > max_units)

@@ -224,3 +224,24 @@ TEST_CASE("to_shown rounds a figure to the mill, half away from zero, from any s
     CHECK(to_shown(-499, 6) == "0.000");          // no negative zero
     CHECK(to_shown(9'223'372'036'854'775'807, 18) == "9.223");
 }
+
+TEST_CASE("read_plain_decimal splits a number as written, and units_of reads its digits")
+{
+    auto const d = lcg::pricing::read_plain_decimal("-007.250");
+    REQUIRE(d);
+    CHECK(d->negative);
+    CHECK(d->whole == "007");
+    CHECK(d->fraction == "250");
+    CHECK(d->has_point);
+    CHECK(lcg::pricing::units_of(*d, 3) == 7'250);
+    CHECK(lcg::pricing::units_of(*d, 1) == 72);  // digits beyond the scale are dropped, not rounded
+    CHECK(lcg::pricing::units_of(*lcg::pricing::read_plain_decimal("12"), 6) == 12'000'000);
+    auto const whole = lcg::pricing::read_plain_decimal("12");
+    REQUIRE(whole);
+    CHECK_FALSE(whole->has_point);
+    CHECK(whole->fraction.empty());
+    for (auto const* refused : {"", "-", ".5", "5.", "+5", "1e3", " 1", "1 ", "1,5", "1.2.3", "--1", "0x10", "1_000"}) {
+        CAPTURE(refused);
+        CHECK_FALSE(lcg::pricing::read_plain_decimal(refused));
+    }
+}

@@ -9,6 +9,7 @@
 #include "server/ops/metrics.hpp"
 
 #include "server/mcp_bridge/snapshot_view.hpp"
+#include "server/snapshot/gzip.hpp"
 
 #include "mcp/failure.hpp"
 #include "mcp/server_card.hpp"
@@ -102,6 +103,29 @@ response other_method(request const& req)
     return res;
 }
 
+// A reply's body. One that ends with text the server keeps (the tool list, the default get_prices
+// result: the largest replies, asked for most) goes gzip-encoded to a client that accepts gzip, from
+// that text deflated once, so such a reply costs no compression; it is sent as it is otherwise.
+// Other replies are sent as they are: compressing each on the fly would let one request cost as
+// much CPU as its reply is large.
+void write_reply(request const& req, response& res, mcp_bridge::server_cache& servers,
+                 std::shared_ptr<const mcp::server> const& server, mcp::reply answer)
+{
+    if (answer.lasting_end.empty()) {
+        res.body() = std::move(answer.body);
+        return;
+    }
+    res.set(beast_http::field::vary, "Origin, Accept-Encoding");
+    if (accepts_gzip(req[beast_http::field::accept_encoding]))
+        if (auto const deflated = servers.deflated(server, answer.lasting_end)) {
+            res.set(beast_http::field::content_encoding, "gzip");
+            res.body() = snapshot::gzip_joined(answer.body, *deflated);
+            return;
+        }
+    res.body() = std::move(answer.body);
+    res.body().end_with(server, answer.lasting_end);
+}
+
 // POST /mcp, once Host and Origin passed: the transport checks, then the MCP core.
 response exchange(route_input& in)
 {
@@ -125,7 +149,8 @@ response exchange(route_input& in)
             return !rate_limited;
         };
     mcp_bridge::server_cache for_this_request;
-    auto const server = (in.ctx.mcp_servers ? *in.ctx.mcp_servers : for_this_request).get(in.ctx.snapshot);
+    auto& servers = in.ctx.mcp_servers ? *in.ctx.mcp_servers : for_this_request;
+    auto const server = servers.get(in.ctx.snapshot);
     auto answer = server->handle(req.body(), context);
     if (rate_limited)
         return std::move(*rate_limited);
@@ -139,8 +164,7 @@ response exchange(route_input& in)
     res.set(beast_http::field::cache_control, "no-store");
     if (!answer.empty()) {
         res.set(beast_http::field::content_type, "application/json");
-        res.body() = std::move(answer.body);
-        res.body().end_with(server, answer.lasting_end);
+        write_reply(req, res, servers, server, std::move(answer));
     }
     res.prepare_payload();
     return res;
@@ -192,10 +216,12 @@ response handle_mcp(route_input& in)
     auto res = req.method() == beast_http::verb::options ? preflight(req, origin.has_value())
                : req.method() == beast_http::verb::post  ? exchange(in)
                                                          : other_method(req);
-    // The answer depends on Origin (and on nothing else a cache could key on: every other
-    // variation is an error, and no-store). An allowed origin is named, never "*": even with
-    // --allowed-origins '*' a page reads only what it was allowed, one origin at a time.
-    res.set(beast_http::field::vary, "Origin");
+    // The answer depends on Origin, and a reply that may be gzip-encoded on Accept-Encoding too
+    // (write_reply); on nothing else a cache could key on: every other variation is an error, and
+    // no-store. An allowed origin is named, never "*": even with --allowed-origins '*' a page reads
+    // only what it was allowed, one origin at a time.
+    if (res.find(beast_http::field::vary) == res.end())
+        res.set(beast_http::field::vary, "Origin");
     if (origin) {
         res.set(beast_http::field::access_control_allow_origin, *origin);
         res.set(beast_http::field::access_control_expose_headers, cors_response_headers);

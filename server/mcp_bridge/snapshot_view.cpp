@@ -39,9 +39,29 @@ std::shared_ptr<const mcp::server> server_cache::get(std::shared_ptr<const snaps
     if (cached && cached->key == snap.get())
         return cached->server;
     // Two threads may build for the same new snapshot at once; either result serves.
-    auto fresh = std::make_shared<const entry>(entry{snap.get(), make_server(snap)});
+    auto fresh = std::make_shared<entry>();
+    fresh->key = snap.get();
+    fresh->server = make_server(snap);
     current_.store(fresh, std::memory_order_release);
     return fresh->server;
+}
+
+std::shared_ptr<const snapshot::deflated> server_cache::deflated(std::shared_ptr<const mcp::server> const& server,
+                                                                  std::string_view lasting_end)
+{
+    constexpr std::size_t most = 8;  // twice what a server keeps
+    auto const cached = current_.load(std::memory_order_acquire);
+    if (!cached || cached->server != server || lasting_end.empty())
+        return nullptr;
+    std::lock_guard const lock(cached->mutex);
+    for (auto const& [text, made] : cached->deflated)
+        if (text == lasting_end.data() && made->size == lasting_end.size())
+            return made;
+    if (cached->deflated.size() >= most)
+        return nullptr;
+    auto made = std::make_shared<const snapshot::deflated>(snapshot::deflate_once(lasting_end));
+    cached->deflated.emplace_back(lasting_end.data(), made);
+    return made;
 }
 
 namespace {

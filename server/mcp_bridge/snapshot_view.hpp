@@ -1,5 +1,6 @@
 #pragma once
 
+#include "server/snapshot/gzip.hpp"
 #include "server/snapshot/snapshot.hpp"
 
 #include "api/data_view.hpp"
@@ -8,6 +9,10 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 // The MCP core over the server's snapshot: the data view it reads, and one mcp::server per snapshot.
 namespace lcg::mcp_bridge {
@@ -71,10 +76,20 @@ class server_cache {
 public:
     std::shared_ptr<const mcp::server> get(std::shared_ptr<const snapshot::snapshot> const& snap);
 
+    // The text a reply of `server` ends with (mcp::reply::lasting_end), deflated for a gzip body:
+    // once per text, on the first ask. Null unless `server` is the one get() gives now (a request
+    // that began on the snapshot before is then sent without gzip).
+    std::shared_ptr<const snapshot::deflated> deflated(std::shared_ptr<const mcp::server> const& server,
+                                                       std::string_view lasting_end);
+
 private:
     struct entry {
         snapshot::snapshot const* key;
         std::shared_ptr<const mcp::server> server;
+        // The server keeps four such texts (the tool list and the default get_prices result, in
+        // each era), so a short list searched under a lock serves.
+        mutable std::mutex mutex{};
+        mutable std::vector<std::pair<char const*, std::shared_ptr<const snapshot::deflated>>> deflated{};
     };
     std::atomic<std::shared_ptr<const entry>> current_;
 };

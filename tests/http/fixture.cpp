@@ -10,7 +10,10 @@
 #include "pricing/observation.hpp"
 #include "render/json.hpp"
 
+#include <zlib.h>
+
 #include <cstdlib>
+#include <stdexcept>
 #include <unistd.h>
 #include <fstream>
 #include <sstream>
@@ -387,6 +390,25 @@ std::optional<std::string> example_target(std::string_view pattern)
     if (it == targets.end())
         return std::nullopt;
     return it->second;
+}
+
+std::string gunzip(std::string_view data)
+{
+    z_stream zs{};
+    if (inflateInit2(&zs, 15 + 16) != Z_OK)
+        throw std::runtime_error("inflateInit2 failed");
+    std::string out(data.size() * 20 + 1024, '\0');
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+    zs.avail_in = static_cast<uInt>(data.size());
+    zs.next_out = reinterpret_cast<Bytef*>(out.data());
+    zs.avail_out = static_cast<uInt>(out.size());
+    int const rc = inflate(&zs, Z_FINISH);
+    out.resize(zs.total_out);
+    bool const whole = rc == Z_STREAM_END && zs.avail_in == 0;
+    inflateEnd(&zs);
+    if (!whole)
+        throw std::runtime_error("not one whole gzip member (zlib says " + std::to_string(rc) + ")");
+    return out;
 }
 
 }

@@ -51,6 +51,10 @@ ops::metrics& fixture_metrics();
 http::response fixture_request(std::string const& target, std::map<std::string, std::string> const& headers = {},
                                http::beast_http::verb method = http::beast_http::verb::get);
 
+// A gzip member inflated; throws std::runtime_error when it is not one whole member whose CRC and
+// length match what it holds.
+std::string gunzip(std::string_view data);
+
 // The file under tests/golden/, or empty when it does not exist.
 std::string read_golden(std::string const& name);
 // Compares `actual` with the golden file; LCG_UPDATE_GOLDEN=1 rewrites the file instead.

@@ -14,8 +14,6 @@
 #include <boost/json.hpp>
 #include <doctest/doctest.h>
 
-#include <zlib.h>
-
 #include <string>
 #include <utility>
 
@@ -27,22 +25,6 @@ namespace bh = http::beast_http;
 namespace {
 
 std::string header(http::response const& r, std::string_view name) { return std::string(r[name]); }
-
-std::string gunzip(std::string const& data)
-{
-    z_stream zs{};
-    REQUIRE(inflateInit2(&zs, 15 + 16) == Z_OK);
-    std::string out(data.size() * 20 + 1024, '\0');
-    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-    zs.avail_in = static_cast<uInt>(data.size());
-    zs.next_out = reinterpret_cast<Bytef*>(out.data());
-    zs.avail_out = static_cast<uInt>(out.size());
-    int const rc = inflate(&zs, Z_FINISH);
-    out.resize(zs.total_out);
-    inflateEnd(&zs);
-    CHECK(rc == Z_STREAM_END);
-    return out;
-}
 
 std::pair<std::string, std::string> split_target(std::string const& target)
 {

@@ -130,7 +130,7 @@ CLIENTS = [
      "estimate": "estimate_1t", "mcp": "mcp_1t", "sdk": "mcp_sdk", "mcp_nginx": "mcp_nginx"},
     {"prefix": "lean_load: ", "client": "lean_load", "lost_fails": True, "prices": "lean_prices",
      "nginx": "lean_nginx", "estimate": "lean_estimate", "mcp": "lean_mcp", "sdk": "lean_sdk",
-     "mcp_nginx": "lean_mcp_nginx"},
+     "mcp_nginx": "lean_mcp_nginx", "mcp_gzip": "lean_mcp_gzip"},
 ]
 
 
@@ -165,6 +165,9 @@ def target_rows(table, runs, fig, cpu, labels):
     row("POST /mcp get_prices vs nginx sending its bytes", "mcp", "mcp_nginx", 1.0, informational=True,
         extra=needed)
     cpu_of("server CPU per 100,000 POST /mcp vs nginx", "mcp", "mcp_nginx")
+    if "mcp_gzip" in labels and best(runs, labels["mcp_gzip"]):
+        row("POST /mcp get_prices gzip-encoded vs GET /v1/prices (ours)", "mcp_gzip", "prices", 0.75,
+            informational=True, extra="Accept-Encoding: gzip, deflate, as the SDKs' clients send it")
     # The same two reply sizes from nginx: the ratio the 0.75x target asks of us, where the server
     # costs nearly nothing and only the client's cost per byte is left.
     row("nginx: the MCP reply's bytes vs /v1/prices'", "mcp_nginx", "nginx", 0.75, informational=True)

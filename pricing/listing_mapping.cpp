@@ -142,7 +142,8 @@ outcome<money> per_gpu_price(std::string_view instance_price, std::int64_t gpus)
 
 std::optional<std::int64_t> gpu_count(std::string_view text)
 {
-    auto const d = read_plain_decimal(text);
+    // A count written with a bare point ("8.", as a float printed without decimals) is still 8.
+    auto const d = read_plain_decimal(text.ends_with('.') ? text.substr(0, text.size() - 1) : text);
     if (!d || d->negative || d->fraction.find_first_not_of('0') != std::string_view::npos || d->whole.size() > 6)
         return std::nullopt;
     std::int64_t const n = units_of(*d, 0);

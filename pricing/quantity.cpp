@@ -67,8 +67,8 @@ outcome<std::int64_t> read_units(std::string_view name, std::string_view text, i
     // A negative number is a number out of range, not a malformed one: say so.
     if (text.size() > 1 && text.front() == '-' && is_digit(text[1]))
         return below();
-    auto const d = read_plain_decimal(text);
-    if (!d || d->negative)
+    auto const d = read_plain_decimal(text);  // not negative: a minus before digits was refused above
+    if (!d)
         return decimals == 0 ? fail("is not a plain integer", "n’est pas un entier simple")
                              : fail("is not a plain decimal number", "n’est pas un nombre décimal simple");
     if (d->has_point && decimals == 0)

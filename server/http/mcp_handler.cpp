@@ -105,10 +105,11 @@ response other_method(request const& req)
 
 // A reply's body. One that ends with text the server keeps (the tool list, the default get_prices
 // result: the largest replies, asked for most) goes gzip-encoded to a client that accepts gzip, from
-// that text deflated once, so such a reply costs no compression; it is sent as it is otherwise.
-// Other replies are sent as they are: compressing each on the fly would let one request cost as
-// much CPU as its reply is large.
-void write_reply(request const& req, response& res, mcp_bridge::server_cache& servers,
+// that text deflated once per snapshot by the servers' shared cache (none in tests that call the
+// router without one: plain then), so that a reply costs no compression; it is sent as it is
+// otherwise. Other replies are sent as they are: compressing each on the fly would let one request
+// cost as much CPU as its reply is large.
+void write_reply(request const& req, response& res, mcp_bridge::server_cache* shared,
                  std::shared_ptr<const mcp::server> const& server, mcp::reply answer)
 {
     if (answer.lasting_end.empty()) {
@@ -116,8 +117,8 @@ void write_reply(request const& req, response& res, mcp_bridge::server_cache& se
         return;
     }
     res.set(beast_http::field::vary, "Origin, Accept-Encoding");
-    if (accepts_gzip(req[beast_http::field::accept_encoding]))
-        if (auto const deflated = servers.deflated(server, answer.lasting_end)) {
+    if (shared && accepts_gzip(req[beast_http::field::accept_encoding]))
+        if (auto const deflated = shared->deflated(server, answer.lasting_end)) {
             res.set(beast_http::field::content_encoding, "gzip");
             res.body() = snapshot::gzip_joined(answer.body, *deflated);
             return;
@@ -149,8 +150,7 @@ response exchange(route_input& in)
             return !rate_limited;
         };
     mcp_bridge::server_cache for_this_request;
-    auto& servers = in.ctx.mcp_servers ? *in.ctx.mcp_servers : for_this_request;
-    auto const server = servers.get(in.ctx.snapshot);
+    auto const server = (in.ctx.mcp_servers ? *in.ctx.mcp_servers : for_this_request).get(in.ctx.snapshot);
     auto answer = server->handle(req.body(), context);
     if (rate_limited)
         return std::move(*rate_limited);
@@ -164,7 +164,7 @@ response exchange(route_input& in)
     res.set(beast_http::field::cache_control, "no-store");
     if (!answer.empty()) {
         res.set(beast_http::field::content_type, "application/json");
-        write_reply(req, res, servers, server, std::move(answer));
+        write_reply(req, res, in.ctx.mcp_servers, server, std::move(answer));
     }
     res.prepare_payload();
     return res;

@@ -53,14 +53,28 @@ std::shared_ptr<const snapshot::deflated> server_cache::deflated(std::shared_ptr
     auto const cached = current_.load(std::memory_order_acquire);
     if (!cached || cached->server != server || lasting_end.empty())
         return nullptr;
-    std::lock_guard const lock(cached->mutex);
-    for (auto const& [text, made] : cached->deflated)
-        if (text == lasting_end.data() && made->size == lasting_end.size())
-            return made;
-    if (cached->deflated.size() >= most)
+    auto const find = [&]() -> std::shared_ptr<const snapshot::deflated> {
+        for (auto const& [text, made] : cached->deflated_ends)
+            if (text == lasting_end.data() && made->size == lasting_end.size())
+                return made;
         return nullptr;
+    };
+    {
+        std::lock_guard const lock(cached->mutex);
+        if (auto found = find())
+            return found;
+        if (cached->deflated_ends.size() >= most)
+            return nullptr;
+    }
+    // Compressed outside the lock, so that other loops' replies are not held behind it; two
+    // requests may compress the same text at once, and the first stored is the one kept.
     auto made = std::make_shared<const snapshot::deflated>(snapshot::deflate_once(lasting_end));
-    cached->deflated.emplace_back(lasting_end.data(), made);
+    std::lock_guard const lock(cached->mutex);
+    if (auto found = find())
+        return found;
+    if (cached->deflated_ends.size() >= most)
+        return nullptr;
+    cached->deflated_ends.emplace_back(lasting_end.data(), made);
     return made;
 }
 

@@ -77,21 +77,21 @@ public:
     std::shared_ptr<const mcp::server> get(std::shared_ptr<const snapshot::snapshot> const& snap);
 
     // The text a reply of `server` ends with (mcp::reply::lasting_end), deflated for a gzip body:
-    // once per text, on the first ask. Null unless `server` is the one get() gives now (a request
-    // that began on the snapshot before is then sent without gzip).
+    // once per text and snapshot, by the first request that asks. Null unless `server` is the one
+    // get() gives now (a request begun on the snapshot before is then sent without gzip).
     std::shared_ptr<const snapshot::deflated> deflated(std::shared_ptr<const mcp::server> const& server,
                                                        std::string_view lasting_end);
 
 private:
     struct entry {
-        snapshot::snapshot const* key;
+        snapshot::snapshot const* key = nullptr;
         std::shared_ptr<const mcp::server> server;
         // The server keeps four such texts (the tool list and the default get_prices result, in
         // each era), so a short list searched under a lock serves.
-        mutable std::mutex mutex{};
-        mutable std::vector<std::pair<char const*, std::shared_ptr<const snapshot::deflated>>> deflated{};
+        std::mutex mutex;
+        std::vector<std::pair<char const*, std::shared_ptr<const snapshot::deflated>>> deflated_ends;
     };
-    std::atomic<std::shared_ptr<const entry>> current_;
+    std::atomic<std::shared_ptr<entry>> current_;
 };
 
 }

@@ -93,6 +93,8 @@ TEST_CASE("GPU counts are whole and positive")
 {
     CHECK(gpu_count("8") == 8);
     CHECK(gpu_count("8.0") == 8);
+    CHECK(gpu_count("8.") == 8);
+    CHECK_FALSE(gpu_count("8.."));
     CHECK_FALSE(gpu_count(""));
     CHECK_FALSE(gpu_count("0"));
     CHECK_FALSE(gpu_count("0.0"));

@@ -235,9 +235,9 @@ TEST_CASE("read_plain_decimal splits a number as written, and units_of reads its
     CHECK(d->has_point);
     CHECK(lcg::pricing::units_of(*d, 3) == 7'250);
     CHECK(lcg::pricing::units_of(*d, 1) == 72);  // digits beyond the scale are dropped, not rounded
-    CHECK(lcg::pricing::units_of(*lcg::pricing::read_plain_decimal("12"), 6) == 12'000'000);
     auto const whole = lcg::pricing::read_plain_decimal("12");
     REQUIRE(whole);
+    CHECK(lcg::pricing::units_of(*whole, 6) == 12'000'000);
     CHECK_FALSE(whole->has_point);
     CHECK(whole->fraction.empty());
     for (auto const* refused : {"", "-", ".5", "5.", "+5", "1e3", " 1", "1 ", "1,5", "1.2.3", "--1", "0x10", "1_000"}) {

@@ -237,15 +237,49 @@ void release_body_budget(connection_shared& shared, body_reservation& reserved)
     reserved = {};
 }
 
-response unreadable_request(beast::error_code ec)
+namespace {
+
+// What an answer to a request that could not be read, or is refused as it is read, is framed for:
+// HTTP/1.1, and the connection closes after it (what follows cannot be trusted).
+request unread_request()
 {
     request req;
     req.version(11);
     req.keep_alive(false);
+    return req;
+}
+
+}
+
+response unreadable_request(beast::error_code ec)
+{
+    auto const req = unread_request();
     auto const status = ec == beast_http::error::header_limit ? beast_http::status::request_header_fields_too_large
                         : ec == beast_http::error::body_limit ? beast_http::status::payload_too_large
                                                               : beast_http::status::bad_request;
     return problem(req, status, "the request could not be read: " + ec.message());
+}
+
+std::optional<response> refuse_overlong_framing(bool header_done, std::size_t header_bytes, std::size_t held,
+                                                std::size_t limit)
+{
+    if (!header_done && header_bytes + held > limit)
+        return unreadable_request(beast_http::error::header_limit);
+    if (header_done && held > limit)
+        return problem(unread_request(), beast_http::status::bad_request,
+                       "the request could not be read: a chunk size line or trailer longer than " +
+                           std::to_string(limit) + " bytes");
+    return std::nullopt;
+}
+
+std::size_t field_count(request const& req) { return static_cast<std::size_t>(std::distance(req.begin(), req.end())); }
+
+std::optional<response> refuse_trailers(request const& req, std::size_t fields_at_header)
+{
+    if (field_count(req) == fields_at_header)
+        return std::nullopt;
+    return problem(unread_request(), beast_http::status::bad_request,
+                   "trailer fields are refused: send every field in the header block");
 }
 
 }

@@ -64,4 +64,15 @@ std::uint64_t body_budget_per_client(server_options const& o);
 
 // The response to a request the parser could not read (431, 413 or 400).
 response unreadable_request(beast::error_code ec);
+// The parser keeps a line's bytes until the line ends, and checks its header limit against what it
+// has not yet taken in: so a request is refused here when its header block (`header_bytes` taken in,
+// `held` waiting) passes `limit` in all (431), or when, its headers done, `held` bytes of a chunk's
+// size line or of its trailer pass it (400). Without this a client could make either grow for as
+// long as the header timeout, a few bytes at a time.
+std::optional<response> refuse_overlong_framing(bool header_done, std::size_t header_bytes, std::size_t held,
+                                                std::size_t limit);
+// Trailer fields join the request's fields after the headers were checked (Host, X-Forwarded-For):
+// a chunked request that ends with any is refused. `fields_at_header` is how many it had then.
+std::optional<response> refuse_trailers(request const& req, std::size_t fields_at_header);
+std::size_t field_count(request const& req);
 }

@@ -103,14 +103,20 @@ public:
         await_request(shared_.options.header_timeout);
     }
 
+    // A request whose first bytes arrived is in flight: it is answered, then the connection closes.
     void close_when_idle() override
     {
         closing_ = true;
-        if (!busy_)
+        if (!busy_ && !request_started_)
             transport<Stream>::close(stream_);
     }
 
-    steady::time_point idle_since() const override { return busy_ || writing_ ? steady::time_point::max() : idle_since_; }
+    // A connection told to close is no longer a candidate: it leaves the loop's set only once its
+    // cancelled read returns, and a second eviction must pick another.
+    steady::time_point idle_since() const override
+    {
+        return busy_ || writing_ || closing_ ? steady::time_point::max() : idle_since_;
+    }
 
     void expire_if_due(steady::time_point now) override
     {
@@ -201,6 +207,8 @@ private:
     bool request_started_ = false;
     bool slot_taken_ = false;
     bool body_checked_ = false;        // the headers of this request were checked for a body
+    std::size_t header_bytes_ = 0;     // of this request's header block, taken in by the parser
+    std::size_t fields_at_header_ = 0;  // fields when the headers were done (trailers add more)
     body_reservation body_reserved_;  // of the shared budget, while its body is read
     bool busy_ = false;
     bool closing_ = false;

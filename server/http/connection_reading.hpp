@@ -18,6 +18,7 @@ inline void connection<Stream>::await_request(std::chrono::seconds wait)
     parser_->on_chunk_header(refuse_extensions_);
     request_started_ = false;
     body_checked_ = false;
+    header_bytes_ = 0;
     if (buffer_.size() > 0)
         return parse_buffered();  // a pipelined request is already here
     idle_since_ = coarse_now();
@@ -46,18 +47,25 @@ inline void connection<Stream>::parse_buffered()
         deadline_ = coarse_now() + shared_.options.header_timeout;
     }
     while (buffer_.size() > 0 && !parser_->is_done()) {
-        if (!parser_->is_header_done())
+        bool const in_header = !parser_->is_header_done();
+        if (in_header)
             if (auto refusal = refuse_folded_line(buffer_.data()))
                 return reply_refused(std::move(*refusal), "(refused body)");
         beast::error_code ec;
         auto const used = parser_->put(buffer_.data(), ec);
         buffer_.consume(used);
+        if (in_header) {
+            header_bytes_ += used;
+            if (auto refusal = refuse_overlong_framing(false, header_bytes_, 0, shared_.options.header_limit))
+                return reply_refused(std::move(*refusal), "(unreadable)");
+        }
         if (ec == beast_http::error::need_more)
             break;
         if (ec)
             return reply_refused(unreadable_request(ec), "(unreadable)");
         if (!body_checked_ && parser_->is_header_done()) {
             body_checked_ = true;
+            fields_at_header_ = field_count(parser_->get());
             if (auto refusal = refuse_body(shared_, *parser_, peer_, body_reserved_))
                 return reply_refused(std::move(*refusal), "(refused body)");
             // The body is welcome: a client that waits to be told so is told, unless it sent some already.
@@ -71,8 +79,15 @@ inline void connection<Stream>::parse_buffered()
         if (used == 0)
             break;
     }
-    if (parser_->is_done())
+    if (parser_->is_done()) {
+        if (parser_->chunked())
+            if (auto refusal = refuse_trailers(parser_->get(), fields_at_header_))
+                return reply_refused(std::move(*refusal), "(refused body)");
         return respond();
+    }
+    if (auto refusal = refuse_overlong_framing(parser_->is_header_done(), header_bytes_, buffer_.size(),
+                                               shared_.options.header_limit))
+        return reply_refused(std::move(*refusal), "(unreadable)");
     read_more();
 }
 

@@ -363,6 +363,60 @@ TEST_CASE("every unclear framing is refused from the headers and the connection 
     check_refused("HELLO\r\n\r\n", status::bad_request);
 }
 
+TEST_CASE("the header block is limited in all, however it is cut: fields the parser took in count")
+{
+    // In one write of 11 KiB: the parser takes in a few KiB of whole lines per read, and its own
+    // limit sees only what it has not taken in yet.
+    std::string many = "GET /v1/prices HTTP/1.1\r\nHost: x\r\n";
+    while (many.size() < 11 * 1024)
+        many += "X-Line: " + std::string(90, 'a') + "\r\n";
+    check_refused(many + "\r\n", status::request_header_fields_too_large);
+
+    // Cut one byte into each next field, so that nothing is ever held back: 431 once 8 KiB are in.
+    wire w;
+    std::string out = w.send("GET /v1/prices HTTP/1.1\r\nHost: x\r\nX");
+    for (int i = 0; i < 4'000 && w.open(); ++i)
+        out = w.send("-a: 1\r\nX");
+    auto const answers = responses(out, {false});
+    CHECK(answers[0].result() == status::request_header_fields_too_large);
+    CHECK_FALSE(w.open());
+
+    // Below the limit, the same cutting is a request like any other.
+    wire fine;
+    fine.send("GET /v1/regions HTTP/1.1\r\nHost: x\r\nX");
+    for (int i = 0; i < 100; ++i)
+        fine.send("-a: 1\r\nX");
+    auto const answered = responses(fine.send("-a: 1\r\n\r\n"), {false});
+    CHECK(answered[0].result() == status::ok);
+    CHECK(fine.open());
+}
+
+TEST_CASE("a chunk size line or a trailer that never ends is refused once it passes the header limit, and trailers are refused")
+{
+    std::string const chunked = "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                                "Transfer-Encoding: chunked\r\n\r\n";
+    for (std::string const& endless : {std::string(9'000, '0'), "2\r\n{}\r\n0\r\nX-Long: " + std::string(9'000, 'a')}) {
+        wire w;
+        std::string out = w.send(chunked);
+        for (std::size_t at = 0; at < endless.size() && w.open(); at += 1'000)
+            out = w.send(endless.substr(at, 1'000));
+        auto const answers = responses(out, {false});
+        CHECK(answers[0].result() == status::bad_request);
+        CHECK(answers[0].body().find("chunk size line or trailer") != std::string::npos);
+        CHECK_FALSE(w.open());
+    }
+    // A trailer would add fields after the headers were checked (a second Host, X-Forwarded-For).
+    check_refused(chunked + "2\r\n{}\r\n0\r\nX-Forwarded-For: 192.0.2.1\r\n\r\n", status::bad_request);
+    // Without one, a chunked body is read as before.
+    wire w;
+    std::string const from_localhost = "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                                       "Transfer-Encoding: chunked\r\n\r\n";
+    auto const answers = responses(
+        w.send(from_localhost + "28\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n0\r\n\r\n"), {false});
+    CHECK(answers[0].result() == status::ok);
+    CHECK(answers[0].body() == R"({"jsonrpc":"2.0","id":1,"result":{}})");
+}
+
 TEST_CASE("a body is charged to the budget of body bytes as it arrives: announced and unsent, it holds nothing")
 {
     http::server_options options;

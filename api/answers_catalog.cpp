@@ -40,22 +40,23 @@ failure not_a_member(std::string const& name, std::vector<std::string> const& ac
                    "fields");
 }
 
-// `doc` in its compact form when `fields` was given (1 to 20 members: the decoder counted them), or
-// the refusal of a member items do not give.
-std::optional<failure> compact_if_asked(argument const& asked_fields, boost::json::object& doc, std::string_view list,
-                                        std::string_view key)
+// `doc`, the document of `tool`, in its compact form when `fields` was given (1 to 20 members: the
+// decoder counted them), or the refusal of a member its items cannot hold.
+std::optional<failure> compact_if_asked(argument const& asked_fields, boost::json::object& doc, std::string_view tool,
+                                        std::string_view list, std::string_view key)
 {
     auto const& asked = asked_fields();
     if (!asked)
         return std::nullopt;
-    auto const accepted = render::compact_fields(doc, list);
+    auto const accepted = item_columns(*find_tool(tool), list);
     std::vector<std::string> names;
     for (std::string_view rest = *asked; !rest.empty();) {
         auto const comma = rest.find(',');
         std::string const name(rest.substr(0, comma));
         if (std::find(accepted.begin(), accepted.end(), name) == accepted.end())
             return not_a_member(name, accepted);
-        names.push_back(name);
+        if (std::find(names.begin(), names.end(), name) == names.end())
+            names.push_back(name);  // a name given twice is one column
         rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     }
     render::make_compact(doc, list, key, names);
@@ -94,7 +95,7 @@ result prices(request& r, prices_input const& in)
         return published(render::resource::prices);
     auto doc = render::sheet_json(*sheet, cat, pricing::select_prices(*query, *sheet, cat), r.lang,
                                   r.data.publication(sheet->week));
-    if (auto refusal = compact_if_asked(in.fields, doc, "prices", "gpu"))
+    if (auto refusal = compact_if_asked(in.fields, doc, "get_prices", "prices", "gpu"))
         return *refusal;
     return computed(std::move(doc));
 }
@@ -131,7 +132,7 @@ result catalog(request& r, catalog_input const& in)
     if (filter->empty() && !in.fields.given())
         return published(render::resource::gpus);
     auto doc = render::filtered_catalog_json(cat, r.data.current_sheet(), *filter, r.lang);
-    if (auto refusal = compact_if_asked(in.fields, doc, "gpus", "id"))
+    if (auto refusal = compact_if_asked(in.fields, doc, "list_gpus", "gpus", "id"))
         return *refusal;
     return computed(std::move(doc));
 }

@@ -133,6 +133,10 @@ example_request example_target(operation const& op);
 
 // The JSON Schema a tool's result validates against (outputSchema), by the operation's name for it.
 boost::json::object const& output_schema(operation const& op);
+// The members an item of the array `list` of the operation's document may hold that make a column
+// of its compact form (`fields`): scalars and figures ({"value": …}), not objects or arrays, as its
+// output schema states them, so that a name is accepted whatever rows a call selected.
+std::vector<std::string> item_columns(operation const& op, std::string_view list);
 // The inputSchema generated from the parameters: types, bounds, enums, required.
 boost::json::object input_schema(operation const& op);
 

@@ -7,6 +7,7 @@
 #include <boost/json/parse.hpp>
 
 #include <map>
+#include <vector>
 #include <stdexcept>
 #include <string>
 
@@ -102,6 +103,51 @@ json::object const& output_schema(operation const& op)
     if (it == schemas.end())
         throw std::logic_error("no output schema named " + std::string(op.output_schema));
     return it->second;
+}
+
+namespace {
+
+// `schema` itself, or the definition of `root` its "$ref" names ("#/$defs/name").
+json::object const& resolved(json::object const& schema, json::object const& root)
+{
+    auto const* ref = schema.if_contains("$ref");
+    if (!ref)
+        return schema;
+    std::string_view const path = ref->as_string();
+    return root.at("$defs").as_object().at(path.substr(path.rfind('/') + 1)).as_object();
+}
+
+// Whether a value of `schema` is one cell of a compact table (render::make_compact).
+bool is_cell(json::object const& schema, json::object const& root)
+{
+    auto const& s = resolved(schema, root);
+    for (auto const* alternatives : {"anyOf", "oneOf"})
+        if (auto const* any = s.if_contains(alternatives))
+            for (auto const& option : any->as_array()) {
+                auto const& o = resolved(option.as_object(), root);
+                auto const* type = o.if_contains("type");
+                if (!(type && type->is_string() && type->as_string() == "null") && is_cell(o, root))
+                    return true;
+            }
+    auto const* type = s.if_contains("type");
+    if (!type || !type->is_string())
+        return false;
+    if (type->as_string() == "object")
+        return s.contains("properties") && s.at("properties").as_object().contains("value");
+    return type->as_string() != "array";
+}
+
+}
+
+std::vector<std::string> item_columns(operation const& op, std::string_view list)
+{
+    auto const& root = output_schema(op);
+    auto const& items = resolved(root.at("properties").as_object().at(list).as_object().at("items").as_object(), root);
+    std::vector<std::string> out;
+    for (auto const& [name, member] : items.at("properties").as_object())
+        if (is_cell(member.as_object(), root))
+            out.emplace_back(name);
+    return out;
 }
 
 }

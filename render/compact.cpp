@@ -3,7 +3,6 @@
 #include "render/csv.hpp"
 #include "render/markdown_text.hpp"
 
-#include <algorithm>
 
 namespace lcg::render {
 
@@ -30,16 +29,6 @@ std::string csv_field(json::value const& v)
     return md::text(v);
 }
 
-}
-
-std::vector<std::string> compact_fields(json::object const& doc, std::string_view list)
-{
-    std::vector<std::string> out;
-    for (auto const& item : md::array_at(doc, list))
-        for (auto const& [name, value] : item.as_object())
-            if (cell_of(value) && std::find(out.begin(), out.end(), name) == out.end())
-                out.emplace_back(name);
-    return out;
 }
 
 void make_compact(json::object& doc, std::string_view list, std::string_view key, std::vector<std::string> const& fields)

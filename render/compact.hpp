@@ -14,12 +14,9 @@
 // array of values per item), so an assistant pays for each member's name once, not once per model.
 namespace lcg::render {
 
-// The members an item of `doc[list]` may give in a column: those whose value is a scalar or a
-// datasheet figure ({value, confirmed}, given by its value), in the order first met.
-std::vector<std::string> compact_fields(boost::json::object const& doc, std::string_view list);
-
-// Replaces `doc[list]` by "columns" and "rows": `key` then `fields` (each among compact_fields;
-// `key` listed again is not repeated). A member an item lacks is null in its row.
+// Replaces `doc[list]` by "columns" and "rows": `key` then `fields` (members whose value is a scalar
+// or a datasheet figure ({value, confirmed}, given by its value); `key` listed again is not
+// repeated). A member an item lacks, or holds as an object or array, is null in its row.
 void make_compact(boost::json::object& doc, std::string_view list, std::string_view key,
                   std::vector<std::string> const& fields);
 

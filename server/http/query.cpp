@@ -80,7 +80,7 @@ std::string reencoded_query(std::string_view query)
     return out;
 }
 
-pricing::outcome<query_params> query_params::parse(std::string_view query)
+pricing::parsed<query_params> query_params::parse(std::string_view query)
 {
     query_params params;
     while (!query.empty()) {
@@ -88,14 +88,22 @@ pricing::outcome<query_params> query_params::parse(std::string_view query)
         if (pair.empty())
             continue;
         auto const eq = pair.find('=');
-        auto name = percent_decode(pair.substr(0, eq), true);
-        auto value = percent_decode(eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1), true);
+        std::string_view const raw_name = pair.substr(0, eq);
+        std::string_view const raw_value = eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1);
+        auto name = percent_decode(raw_name, true);
+        auto value = percent_decode(raw_value, true);
+        // Named as the client wrote it when its name does not decode: the refusal names what was sent.
+        std::string const named = name && pricing::utf8_length(*name) ? *name : std::string(raw_name);
+        std::string const shown = pricing::quote(name ? raw_value : raw_name);
         if (!name || !value)
-            return pricing::invalid("the query string has a malformed %-escape");
+            return pricing::bad_input(named, named + ": " + shown + " has a malformed %-escape",
+                                      named + "\u202F: " + shown + " contient un échappement % mal formé");
         if (!pricing::utf8_length(*name) || !pricing::utf8_length(*value))
-            return pricing::invalid("the query string is not valid UTF-8 once decoded");
+            return pricing::bad_input(named, named + ": " + shown + " is not valid UTF-8 once decoded",
+                                      named + "\u202F: " + shown + " n’est pas de l’UTF-8 valide une fois décodé");
         if (params.values_.contains(*name))
-            return pricing::invalid("the parameter " + pricing::quote(*name) + " is given more than once");
+            return pricing::bad_input(named, "the parameter " + pricing::quote(named) + " is given more than once",
+                                      "le paramètre " + pricing::quote(named) + " est donné plusieurs fois");
         params.values_.emplace(std::move(*name), std::move(*value));
     }
     return params;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "pricing/outcome.hpp"
+#include "pricing/quantity.hpp"
 
 #include <map>
 #include <optional>
@@ -32,8 +33,8 @@ std::string reencoded_query(std::string_view query);
 // unknown parameter, which the caller refuses so that a typo never passes silently.
 class query_params {
 public:
-    // Refuses broken escapes and repeated parameters.
-    static pricing::outcome<query_params> parse(std::string_view query);
+    // Refuses broken escapes, text that is not UTF-8 and repeated parameters, naming the parameter.
+    static pricing::parsed<query_params> parse(std::string_view query);
 
     std::optional<std::string> take(std::string const& name);
     bool has(std::string const& name) const { return values_.contains(name); }

@@ -144,8 +144,9 @@ answer dispatch(request const& req, request_context const& ctx, std::string_view
         format = *negotiated;
     }
     auto query = query_params::parse(query_string.empty() ? "" : query_string.substr(1));
-    if (!query)
-        return from_error(req, query.err());
+    if (!query)  // in the language Accept-Language asks for: `lang` is among what could not be read
+        return from_error(req, query.err().cause, query.err().parameter, {},
+                          negotiate_language(req[beast_http::field::accept_language]));
     // Every document route (GET, from the snapshot) takes `lang`; an operation reads it with its
     // other arguments; the probes and /mcp take none.
     auto lang = locale::language::en;

@@ -129,12 +129,23 @@ response handle_readyz(route_input& in)
     return json_status(in.req, fresh ? beast_http::status::ok : beast_http::status::service_unavailable, body);
 }
 
-response handle_price_of(route_input& in)
+namespace {
+
+// The model the path's GPU segment names, percent-decoded, with the same lookup as the gpu parameter
+// of every operation (any letter case), refused the same way. A segment that does not decode to
+// UTF-8 is looked up as it is, and names no model.
+pricing::parsed<pricing::gpu_model const*> model_in_path(route_input const& in)
 {
-    // The same lookup as the gpu parameter of every operation (any letter case), refused the same way.
     auto const decoded = percent_decode(in.captures[0], false);
     std::string const id = decoded && pricing::utf8_length(*decoded) ? *decoded : std::string(in.captures[0]);
-    auto const model = pricing::find_gpu_parameter("gpu", id, in.snap().catalog);
+    return pricing::find_gpu_parameter("gpu", id, in.snap().catalog);
+}
+
+}
+
+response handle_price_of(route_input& in)
+{
+    auto const model = model_in_path(in);
     if (!model)
         return unknown_gpu(in, model.err());
     if (!in.snap().current)
@@ -177,7 +188,7 @@ response handle_sheets_feed(route_input& in) { return published_document(in); }
 
 response handle_history_chart(route_input& in)
 {
-    auto const model = pricing::find_gpu_parameter("gpu", in.captures[0], in.snap().catalog);
+    auto const model = model_in_path(in);
     if (!model)
         return unknown_gpu(in, model.err());
     return published_document(in, (*model)->id);

@@ -112,3 +112,17 @@ TEST_CASE("the served sparkline of the fixture: its line and its change, in each
     auto const fr = fixture_request("/v1/prices/h100-sxm/sparkline.svg?lang=fr");
     CHECK(fr.body().find("semaine précédente") != std::string::npos);
 }
+
+TEST_CASE("a chart's path names a GPU as the price's path does: percent-decoded, any letter case")
+{
+    for (std::string const chart : {"history.svg", "sparkline.svg"}) {
+        INFO(chart);
+        auto const by_id = fixture_request("/v1/prices/h100-sxm/" + chart);
+        REQUIRE(by_id.result() == http::beast_http::status::ok);
+        auto const by_name = fixture_request("/v1/prices/H100%20SXM5/" + chart);
+        CHECK(by_name.result() == http::beast_http::status::ok);
+        CHECK(by_name.body() == by_id.body());
+        CHECK(fixture_request("/v1/prices/H100%20SXM5").result() == http::beast_http::status::ok);
+        CHECK(fixture_request("/v1/prices/h100%ff/" + chart).result() == http::beast_http::status::not_found);
+    }
+}

@@ -45,6 +45,31 @@ TEST_CASE("a refused GPU id lists the valid ids, a refused count or an unknown p
     CHECK(o.contains("valid_ids"));
 }
 
+TEST_CASE("a query string that cannot be read is refused naming its parameter, in the language asked for")
+{
+    struct refusal {
+        char const* target;
+        char const* parameter;
+        char const* english;
+        char const* french;
+    };
+    for (auto const& r : {refusal{"/v1/estimate?gpu=h100-sxm&gpu=a100-80gb-sxm&hours=1", "gpu", "given more than once",
+                                  "donné plusieurs fois"},
+                          refusal{"/v1/estimate?gpu=%zz&hours=1", "gpu", "malformed %-escape", "échappement % mal formé"},
+                          refusal{"/v1/glossary?q=%ff%fe", "q", "not valid UTF-8", "pas de l’UTF-8 valide"}}) {
+        INFO(r.target);
+        auto const o = problem_of(r.target);
+        CHECK(o.at("status") == 400);
+        CHECK(o.at("parameter") == r.parameter);
+        CHECK(std::string(o.at("detail").as_string()).find(r.english) != std::string::npos);
+        auto const fr = fixture_request(r.target, {{"Accept-Language", "fr"}});
+        CHECK(fr.result_int() == 400);
+        CHECK(fr[lcg::http::beast_http::field::content_language] == "fr");
+        CHECK(fr.body().find(r.french) != std::string::npos);
+        CHECK(lcg::pricing::utf8_length(fr.body()).has_value());
+    }
+}
+
 TEST_CASE("a path segment must decode to UTF-8, and every refusal is valid UTF-8")
 {
     auto const res = fixture_request("/v1/gpus/%FF%FE");

@@ -125,4 +125,26 @@ locale::language negotiate_language(std::string_view accept_language)
     return best;
 }
 
+void to_origin_form(request& req)
+{
+    std::string_view const target = req.target();
+    auto const scheme_end = target.find("://");
+    if (scheme_end == std::string_view::npos ||
+        !(iequals(target.substr(0, scheme_end), "http") || iequals(target.substr(0, scheme_end), "https")))
+        return;
+    auto const rest = target.substr(scheme_end + 3);
+    auto const path_at = rest.find_first_of("/?");
+    auto authority = rest.substr(0, path_at);
+    if (auto const at = authority.rfind('@'); at != std::string_view::npos)
+        authority.remove_prefix(at + 1);
+    if (authority.empty())
+        return;  // no host to name: left to be refused as the path it is not
+    std::string origin = path_at == std::string_view::npos ? "/" : std::string(rest.substr(path_at));
+    if (origin.starts_with('?'))
+        origin.insert(0, "/");
+    std::string const host(authority);
+    req.target(origin);
+    req.set(beast_http::field::host, host);
+}
+
 }

@@ -98,6 +98,8 @@ void stored_answers::keep(request const& req, std::shared_ptr<const snapshot::sn
     if (computed)
         computed_bytes_ += answer.body.size();
     std::size_t const bytes = head.size() + answer.body.size();
+    if (bytes >= file_threshold)
+        count_released_files();
     if (bytes >= file_threshold && files_ < max_files && file_bytes_ + bytes <= max_file_bytes)
         if ((answer.file = memory_file::holding({head, answer.body}))) {
             ++files_;
@@ -132,18 +134,28 @@ void stored_answers::forget(stored const& answer)
 {
     if (answer.held)
         computed_bytes_ -= answer.body.size();
-    if (!answer.file)
-        return;
-    --files_;
-    file_bytes_ -= answer.head.size() + answer.body.size();
+    if (answer.file)
+        retired_.push_back({answer.file, answer.head.size() + answer.body.size()});
+}
+
+void stored_answers::count_released_files()
+{
+    std::erase_if(retired_, [this](retired const& r) {
+        if (!r.file.expired())
+            return false;
+        --files_;
+        file_bytes_ -= r.bytes;
+        return true;
+    });
 }
 
 void stored_answers::clear()
 {
+    for (auto const& [key, answer] : answers_)
+        forget(answer);
     answers_.clear();
-    files_ = 0;
-    file_bytes_ = 0;
     computed_bytes_ = 0;
+    count_released_files();
 }
 
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace lcg::http {
 
@@ -98,6 +99,15 @@ private:
 
     std::weak_ptr<const snapshot::snapshot> snapshot_;
     std::unordered_map<std::string, stored> answers_;
+    // Files of answers no longer stored that a connection may still be sending (a slow reader holds
+    // its answer's file as long as it reads): they count against max_files and max_file_bytes until
+    // the last holder lets go, so emptying the store never lets files grow with the connections.
+    struct retired {
+        std::weak_ptr<const memory_file> file;
+        std::size_t bytes;
+    };
+    std::vector<retired> retired_;
+    void count_released_files();  // takes off the counts the retired files nobody holds
     std::string key_;  // reused for every lookup, so a lookup allocates nothing
     std::size_t files_ = 0;
     std::size_t file_bytes_ = 0;

@@ -391,6 +391,18 @@ TEST_CASE("the header block is limited in all, however it is cut: fields the par
     CHECK(fine.open());
 }
 
+TEST_CASE("a target in absolute-form is answered as its origin-form, and stored and replayed alike")
+{
+    wire w;
+    auto const out = w.send("GET http://localhost:8080/v1/regions HTTP/1.1\r\nHost: x\r\n\r\n"
+                            "GET HTTP://LOCALHOST/v1/regions HTTP/1.1\r\nHost: x\r\n\r\n");
+    auto const answers = responses(out, {false, false});
+    CHECK(answers[0].result() == status::ok);
+    CHECK(answers[0].body() == testing::fixture_request("/v1/regions").body());
+    CHECK(answers[1].body() == answers[0].body());
+    CHECK(w.open());
+}
+
 TEST_CASE("a chunk size line or a trailer that never ends is refused once it passes the header limit, and trailers are refused")
 {
     std::string const chunked = "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -768,6 +780,46 @@ TEST_CASE("distinct computed questions never make the store hold more answers th
     CHECK(answers.back().result() == status::ok);
     CHECK(w.stored() >= 1);
     CHECK(w.stored() <= http::stored_answers::max_answers);
+}
+
+TEST_CASE("memory files a connection still sends count against the store's bound after the store is emptied")
+{
+    http::stored_answers store;
+    auto const snap = testing::fixture_snapshot();
+    auto const body = std::make_shared<std::string>(http::stored_answers::file_threshold, 'x');
+    auto const ask = [](int n) {
+        http::request req{http::beast_http::verb::get, "/big/" + std::to_string(n), 11};
+        req.set(http::beast_http::field::host, "x");
+        return req;
+    };
+    auto const keep = [&](int n) {
+        http::response res{status::ok, 11};
+        res.body() = http::payload(body, *body);
+        res.body().mark_published();
+        store.keep(ask(n), snap, res, "/big", "HTTP/1.1 200 OK\r\n\r\n");
+    };
+    auto const file_of = [&](int n) {
+        auto const found = store.find(ask(n), snap);
+        return found ? found->answer->file : nullptr;
+    };
+    // Every file the bound allows, each held as a slow reader's connection holds the answer it sends.
+    std::vector<std::shared_ptr<const http::memory_file>> sending;
+    for (int n = 0; n < static_cast<int>(http::stored_answers::max_files); ++n) {
+        keep(n);
+        sending.push_back(file_of(n));
+        REQUIRE(sending.back());
+    }
+    // Enough distinct questions to empty the store: no new file while those are still being sent.
+    for (int n = 1'000; n < 1'000 + static_cast<int>(http::stored_answers::max_answers) + 10; ++n) {
+        keep(n);
+        CHECK_FALSE(file_of(n));
+        CHECK(store.files() <= http::stored_answers::max_files);
+    }
+    // Once the readers are done, files are made again.
+    sending.clear();
+    keep(5'000);
+    CHECK(file_of(5'000));
+    CHECK(store.files() <= http::stored_answers::max_files);
 }
 
 TEST_CASE("a new snapshot empties the stored answers: the next answer is the new document's")

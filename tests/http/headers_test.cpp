@@ -81,3 +81,26 @@ TEST_CASE("Accept-Language: the best q-value among fr and en wins, English by de
     CHECK(negotiate_language("*, fr;q=0.5") == language::en);
     CHECK(negotiate_language(" fr ; q=1.000 ") == language::fr);
 }
+
+TEST_CASE("a target in absolute-form becomes its origin-form, and its authority replaces Host")
+{
+    struct rewrite {
+        char const* target;
+        char const* origin;
+        char const* host;
+    };
+    for (auto const& r : {rewrite{"http://localhost:8080/v1/prices?lang=fr", "/v1/prices?lang=fr", "localhost:8080"},
+                          rewrite{"HTTPS://prices.example/v1/gpus", "/v1/gpus", "prices.example"},
+                          rewrite{"http://user@127.0.0.1", "/", "127.0.0.1"},
+                          rewrite{"http://[::1]:9?x=1", "/?x=1", "[::1]:9"},
+                          rewrite{"/v1/prices", "/v1/prices", "x"},
+                          rewrite{"ftp://host/v1/prices", "ftp://host/v1/prices", "x"},
+                          rewrite{"http:///v1/prices", "http:///v1/prices", "x"}}) {
+        CAPTURE(r.target);
+        request req{beast_http::verb::get, r.target, 11};
+        req.set(beast_http::field::host, "x");
+        to_origin_form(req);
+        CHECK(std::string(req.target()) == r.origin);
+        CHECK(std::string(req[beast_http::field::host]) == r.host);
+    }
+}

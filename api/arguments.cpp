@@ -1,4 +1,6 @@
 #include "api/arguments.hpp"
+#include "api/decoder.hpp"
+#include "pricing/money.hpp"
 #include "pricing/utf8.hpp"
 
 #include "pricing/outcome.hpp"
@@ -58,6 +60,14 @@ type_names type_name(value_type t)
     return {"a string", "une chaîne"};
 }
 
+// A NUL, which no query string can carry (percent_decode refuses %00): refused alike over MCP.
+failure holds_nul(parameter const& p)
+{
+    std::string const name(p.name);
+    return invalid_parameter(name, name + ": a NUL character is not accepted",
+                             name + "\u202F: le caractère NUL n’est pas accepté");
+}
+
 failure wrong_type(parameter const& p)
 {
     std::string const name(p.name);
@@ -95,6 +105,8 @@ pricing::outcome<std::string, failure> json_text(parameter const& p, json::value
             return wrong_type(p);
         if (v.get_string().size() > max_argument_bytes)
             return too_long(p.name);
+        if (std::string_view(v.get_string()).find('\0') != std::string_view::npos)
+            return holds_nul(p);
         return std::string(v.get_string());
     case value_type::integer:
         if (v.is_int64())
@@ -113,8 +125,9 @@ pricing::outcome<std::string, failure> json_text(parameter const& p, json::value
         if (v.is_uint64())
             return std::to_string(v.get_uint64());
         if (v.is_double()) {
-            if (auto t = number_text(v.get_double()))
-                return std::move(*t);
+            if (auto t = number_text(v.get_double()))  // 1e-300 is 300 digits written out
+                return t->size() > max_argument_bytes ? pricing::outcome<std::string, failure>(too_long(p.name))
+                                                      : std::move(*t);
             return out_of_range(p);
         }
         return wrong_type(p);
@@ -134,13 +147,15 @@ pricing::outcome<std::string, failure> json_text(parameter const& p, json::value
             if (!item.is_string())
                 return wrong_type(p);
             std::string_view const s = item.get_string();
+            if (s.find('\0') != std::string_view::npos)
+                return holds_nul(p);
             if (s.empty() || s.find(',') != std::string_view::npos)
                 return invalid_parameter(std::string(p.name),
-                                         std::string(p.name) + ": an item is empty or holds a comma; accepted: "
-                                                               "an array of catalog ids such as [\"l40s\", \"h100-sxm\"]",
+                                         std::string(p.name) + ": an item is empty or holds a comma; accepted: " +
+                                             parameter_hint(p, locale::language::en),
                                          std::string(p.name) + "\u202F: un élément est vide ou contient une virgule\u202F; "
-                                                               "accepté\u202F: un tableau d’identifiants du catalogue "
-                                                               "comme [\"l40s\", \"h100-sxm\"]");
+                                                               "accepté\u202F: " +
+                                             parameter_hint(p, locale::language::fr));
             if (!text.empty())
                 text += ',';
             text += s;
@@ -214,6 +229,24 @@ void arguments::read_decimal_commas(std::span<const parameter> params)
             !digit(value[comma - 1]) || !digit(value[comma + 1]))
             continue;
         value[comma] = '.';
+    }
+}
+
+void arguments::drop_trailing_zeros(std::span<const parameter> params)
+{
+    if (from_ != face::http)
+        return;
+    for (auto& [name, value] : values_) {
+        auto const* p = find(params, name);
+        if (!p || (p->type != value_type::number && p->type != value_type::integer))
+            continue;
+        auto const plain = pricing::read_plain_decimal(value);
+        if (!plain || !plain->has_point)
+            continue;
+        auto const kept = plain->fraction.find_last_not_of('0');
+        value.resize(value.size() - plain->fraction.size() + (kept == std::string_view::npos ? 0 : kept + 1));
+        if (value.ends_with('.'))
+            value.pop_back();
     }
 }
 

@@ -60,6 +60,10 @@ public:
     // Only query-string numbers are read so (JSON numbers have no comma), and only a value with one
     // comma between digits and no point, so that nothing else changes meaning.
     void read_decimal_commas(std::span<const parameter> params);
+    // A query-string number is read as the same JSON number is: the zeros that end its fraction go,
+    // and the point with them when no digit is left ("8.0" is the integer 8, "1.0000000" is 1, as
+    // 8.0 and 1.0000000 are over MCP), so that both faces accept and refuse the same numbers.
+    void drop_trailing_zeros(std::span<const parameter> params);
 
     std::optional<std::string> take(std::string_view name);
     bool has(std::string_view name) const { return values_.contains(name); }

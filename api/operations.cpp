@@ -157,6 +157,7 @@ result call(operation const& op, request& r)
     r.lang = *l;
     if (r.lang == locale::language::fr)
         r.args.read_decimal_commas(op.parameters());
+    r.args.drop_trailing_zeros(op.parameters());
     auto out = op.answer.run(r);
     if (out) {
         auto* a = &out.value();

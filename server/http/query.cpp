@@ -96,8 +96,9 @@ pricing::parsed<query_params> query_params::parse(std::string_view query)
         std::string const named = name && pricing::utf8_length(*name) ? *name : std::string(raw_name);
         std::string const shown = pricing::quote(name ? raw_value : raw_name);
         if (!name || !value)
-            return pricing::bad_input(named, named + ": " + shown + " has a malformed %-escape",
-                                      named + "\u202F: " + shown + " contient un échappement % mal formé");
+            return pricing::bad_input(named, named + ": " + shown + " has a malformed %-escape or encodes a NUL byte",
+                                      named + "\u202F: " + shown +
+                                          " contient un échappement % mal formé ou un octet NUL");
         if (!pricing::utf8_length(*name) || !pricing::utf8_length(*value))
             return pricing::bad_input(named, named + ": " + shown + " is not valid UTF-8 once decoded",
                                       named + "\u202F: " + shown + " n’est pas de l’UTF-8 valide une fois décodé");

@@ -151,6 +151,34 @@ TEST_CASE("every operation: structuredContent equals the HTTP JSON body, and the
     }
 }
 
+TEST_CASE("both faces accept and refuse the same numbers: zeros ending a fraction change nothing")
+{
+    auto const mcp = call("estimate_job_cost", {{"gpu", "h100-sxm"}, {"hours", 2.5}, {"gpus", 2.0}});
+    REQUIRE(mcp.at("isError") == false);
+    for (char const* target : {"/v1/estimate?gpu=h100-sxm&hours=2.50&gpus=2.0", "/v1/estimate?gpu=h100-sxm&hours=2.5000000&gpus=2"}) {
+        CAPTURE(target);
+        auto const http = testing::fixture_request(target);
+        REQUIRE(http.result_int() == 200);
+        CHECK(mcp.at("structuredContent") == json::parse(http.body()));
+    }
+    CHECK(testing::fixture_request("/v1/estimate?gpu=h100-sxm&hours=1&gpus=2.5").result_int() == 400);
+    CHECK(call("estimate_job_cost", {{"gpu", "h100-sxm"}, {"hours", 1}, {"gpus", 2.5}}).at("isError") == true);
+    // A number written out longer than any argument may be is refused as such, not quoted whole.
+    auto const tiny = call("estimate_job_cost", {{"gpu", "h100-sxm"}, {"hours", 1e-300}});
+    CHECK(tiny.at("isError") == true);
+    CHECK(tiny.at("content").at(0).at("text") == "hours: at most 256 bytes");
+}
+
+TEST_CASE("a NUL is refused on both faces, where the word splitter would have dropped it")
+{
+    CHECK(testing::fixture_request("/v1/estimate?gpu=h100-sxm%00&hours=1").result_int() == 400);
+    auto const nul = call("estimate_job_cost", {{"gpu", std::string("h100-sxm\0", 9)}, {"hours", 1}});
+    CHECK(nul.at("isError") == true);
+    CHECK(nul.at("content").at(0).at("text") == "gpu: a NUL character is not accepted");
+    auto const in_list = call("compare_gpus", {{"gpus", json::array{"h100-sxm", std::string("mi300x\0", 7)}}});
+    CHECK(in_list.at("isError") == true);
+}
+
 TEST_CASE("every operation's document is fully declared by its outputSchema")
 {
     for (auto const& c : testing::parity_cases()) {
@@ -197,6 +225,11 @@ TEST_CASE("arguments follow the input schema strictly")
     CHECK(std::string(joined.at("content").at(0).at("text").as_string()).find("holds a comma") != std::string::npos);
     auto const comma = call("compare_gpus", {{"gpus", json::array{"h100-sxm", "a100-80gb-sxm,mi300x"}}});
     CHECK(std::string(comma.at("content").at(0).at("text").as_string()).find("holds a comma") != std::string::npos);
+    // What the list accepts is its own: members for fields, not catalog ids.
+    auto const empty_member = call("list_gpus", {{"fields", json::array{"name", ""}}});
+    std::string const member_text(empty_member.at("content").at(0).at("text").as_string());
+    CHECK(member_text.find("holds a comma") != std::string::npos);
+    CHECK(member_text.find("catalog ids") == std::string::npos);
     auto const none = call("compare_gpus", {{"gpus", json::array{}}});
     CHECK(std::string(none.at("content").at(0).at("text").as_string()).find("0 items given") != std::string::npos);
     auto const huge = call("estimate_job_cost", {{"gpu", "h100-sxm"}, {"hours", 1}, {"gpus", 1e20}});

@@ -125,9 +125,14 @@ pricing::outcome<std::string, failure> json_text(parameter const& p, json::value
         if (v.is_uint64())
             return std::to_string(v.get_uint64());
         if (v.is_double()) {
-            if (auto t = number_text(v.get_double()))  // 1e-300 is 300 digits written out
-                return t->size() > max_argument_bytes ? pricing::outcome<std::string, failure>(too_long(p.name))
-                                                      : std::move(*t);
+            if (auto t = number_text(v.get_double())) {
+                if (t->size() <= max_argument_bytes)
+                    return std::move(*t);
+                std::string const name(p.name);  // 1e-300 is 300 digits written out
+                return invalid_parameter(
+                    name, name + ": written out as a decimal, longer than " + std::to_string(max_argument_bytes) + " bytes",
+                    name + "\u202F: écrit en décimal, plus long que " + std::to_string(max_argument_bytes) + " octets");
+            }
             return out_of_range(p);
         }
         return wrong_type(p);
@@ -152,10 +157,10 @@ pricing::outcome<std::string, failure> json_text(parameter const& p, json::value
             if (s.empty() || s.find(',') != std::string_view::npos)
                 return invalid_parameter(std::string(p.name),
                                          std::string(p.name) + ": an item is empty or holds a comma; accepted: " +
-                                             parameter_hint(p, locale::language::en),
+                                             mid_sentence(parameter_hint(p, locale::language::en)),
                                          std::string(p.name) + "\u202F: un élément est vide ou contient une virgule\u202F; "
                                                                "accepté\u202F: " +
-                                             parameter_hint(p, locale::language::fr));
+                                             mid_sentence(parameter_hint(p, locale::language::fr)));
             if (!text.empty())
                 text += ',';
             text += s;

@@ -61,14 +61,6 @@ int compare(decimal const& d, std::int64_t b)
     return -compare_magnitude(d, b == INT64_MIN ? INT64_MAX : -b);
 }
 
-// A description as the end of a sentence: "A catalog id…" → "a catalog id…" (but "GPUs…" stays).
-std::string mid_sentence(std::string text)
-{
-    auto const upper = [](char c) { return c >= 'A' && c <= 'Z'; };
-    if (text.size() > 1 && upper(text[0]) && !upper(text[1]))
-        text[0] = static_cast<char>(text[0] - 'A' + 'a');
-    return text;
-}
 
 // What the parameter accepts, as the messages end: "an integer from 1 to 64".
 std::string accepted(parameter const& p, language lang)
@@ -184,6 +176,14 @@ std::string parameter_hint(parameter const& p, language lang)
     }();
     auto const it = french.find(p.description);
     return std::string(it == french.end() ? p.description : it->second);
+}
+
+std::string mid_sentence(std::string text)
+{
+    auto const upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+    if (text.size() > 1 && upper(text[0]) && !upper(text[1]))
+        text[0] = static_cast<char>(text[0] - 'A' + 'a');
+    return text;
 }
 
 }

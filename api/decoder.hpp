@@ -25,5 +25,7 @@ std::optional<failure> misfit(parameter const& p, std::optional<std::string> con
 // A parameter's description in `lang`: the declaration's in English; in French, the word catalog's
 // "param.*" message whose English is the declaration's (a test requires one for every parameter).
 std::string parameter_hint(parameter const& p, locale::language lang);
+// A description as the end of a sentence: "A catalog id…" → "a catalog id…" (but "GPUs…" stays).
+std::string mid_sentence(std::string text);
 
 }

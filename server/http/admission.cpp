@@ -182,6 +182,10 @@ std::optional<response> refuse_body(connection_shared& shared, beast_http::reque
 {
     if (auto const host = refuse_host(parser.get()))
         return problem(parser.get(), beast_http::status::bad_request, *host);
+    // Once Host is known to be one, and before the route is asked whether it takes a body; a target
+    // too long to trust is left for admit's 414.
+    if (parser.get().target().size() <= shared.options.target_limit)
+        to_origin_form(parser.get());
     if (auto const framing = refuse_transfer_coding(parser.get()))
         return problem(parser.get(), beast_http::status::bad_request, *framing);
     if (expectation_of(parser.get()) == expectation::unmet)

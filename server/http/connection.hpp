@@ -46,7 +46,6 @@
 
 #include "server/http/admission.hpp"
 #include "server/http/event_loop.hpp"
-#include "server/http/headers.hpp"
 #include "server/http/router.hpp"
 #include "server/http/server.hpp"
 #include "server/http/stored_answers.hpp"

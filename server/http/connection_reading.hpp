@@ -111,7 +111,6 @@ inline void connection<Stream>::respond()
     release_body_budget(shared_, body_reserved_);
     auto const started = steady::now();
     request req = parser_->release();
-    to_origin_form(req);
     std::string_view route;
     if (auto refused = admit(shared_, req, peer_, client_, route, linger_))
         return finish(req, route, started, std::move(*refused));

@@ -19,6 +19,28 @@ int hex_value(char c)
     return -1;
 }
 
+void append_escaped(std::string& out, unsigned char c)
+{
+    static constexpr char hex[] = "0123456789ABCDEF";
+    out += '%';
+    out += hex[c >> 4];
+    out += hex[c & 0xF];
+}
+
+// `text` as the client wrote it when that is UTF-8, else with each byte outside ASCII %-encoded.
+std::string as_written(std::string_view text)
+{
+    if (pricing::utf8_length(text))
+        return std::string(text);
+    std::string out;
+    for (unsigned char c : text)
+        if (c < 0x80)
+            out += static_cast<char>(c);
+        else
+            append_escaped(out, c);
+    return out;
+}
+
 }
 
 std::optional<std::string> percent_decode(std::string_view text, bool plus_is_space)
@@ -49,16 +71,11 @@ std::optional<std::string> percent_decode(std::string_view text, bool plus_is_sp
 std::string reencoded_query(std::string_view query)
 {
     auto const encode = [](std::string& out, std::string_view text) {
-        static constexpr char hex[] = "0123456789ABCDEF";
-        for (unsigned char c : text) {
-            if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
+        for (unsigned char c : text)
+            if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~')
                 out += static_cast<char>(c);
-            } else {
-                out += '%';
-                out += hex[c >> 4];
-                out += hex[c & 15];
-            }
-        }
+            else
+                append_escaped(out, c);
     };
     std::string out;
     if (query.starts_with('?'))
@@ -92,9 +109,11 @@ pricing::parsed<query_params> query_params::parse(std::string_view query)
         std::string_view const raw_value = eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1);
         auto name = percent_decode(raw_name, true);
         auto value = percent_decode(raw_value, true);
-        // Named as the client wrote it when its name does not decode: the refusal names what was sent.
-        std::string const named = name && pricing::utf8_length(*name) ? *name : std::string(raw_name);
-        std::string const shown = pricing::quote(name ? raw_value : raw_name);
+        // Named as the client wrote it when its name does not decode, and the faulty part quoted as
+        // written, its bytes outside ASCII %-encoded where they are not UTF-8 (the refusal is JSON).
+        bool const name_faulty = !name || !pricing::utf8_length(*name);
+        std::string const named = name_faulty ? as_written(raw_name) : *name;
+        std::string const shown = pricing::quote(as_written(name_faulty ? raw_name : raw_value));
         if (!name || !value)
             return pricing::bad_input(named, named + ": " + shown + " has a malformed %-escape or encodes a NUL byte",
                                       named + "\u202F: " + shown +

@@ -401,6 +401,19 @@ TEST_CASE("a target in absolute-form is answered as its origin-form, and stored 
     CHECK(answers[0].body() == testing::fixture_request("/v1/regions").body());
     CHECK(answers[1].body() == answers[0].body());
     CHECK(w.open());
+    // With a body: the route is asked whether it takes one by the path the target names.
+    std::string const ping = R"({"jsonrpc":"2.0","id":1,"method":"ping"})";
+    wire posted;
+    auto const replies = responses(
+        posted.send("POST http://localhost/mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    "Content-Length: " + std::to_string(ping.size()) + "\r\n\r\n" + ping +
+                    "POST http://localhost/mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    "Transfer-Encoding: chunked\r\n\r\n28\r\n" + ping + "\r\n0\r\n\r\n"),
+        {false, false});
+    for (auto const& reply : replies) {
+        CHECK(reply.result() == status::ok);
+        CHECK(reply.body() == R"({"jsonrpc":"2.0","id":1,"result":{}})");
+    }
 }
 
 TEST_CASE("a chunk size line or a trailer that never ends is refused once it passes the header limit, and trailers are refused")

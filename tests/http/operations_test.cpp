@@ -68,6 +68,15 @@ TEST_CASE("a query string that cannot be read is refused naming its parameter, i
         CHECK(fr.body().find(r.french) != std::string::npos);
         CHECK(lcg::pricing::utf8_length(fr.body()).has_value());
     }
+    // Bytes outside ASCII as they arrived, not UTF-8: the refusal stays UTF-8, quoting them %-encoded.
+    for (std::string const target : {"/v1/glossary?q=\xff", "/v1/glossary?\xff=1", "/v1/glossary?%ff=1"}) {
+        INFO(target);
+        auto const res = fixture_request(target);
+        CHECK(res.result_int() == 400);
+        CHECK(lcg::pricing::utf8_length(res.body()).has_value());
+        bool const quoted = res.body().find("%FF") != std::string::npos || res.body().find("%ff") != std::string::npos;
+        CHECK(quoted);
+    }
 }
 
 TEST_CASE("a path segment must decode to UTF-8, and every refusal is valid UTF-8")

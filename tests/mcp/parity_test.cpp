@@ -166,7 +166,7 @@ TEST_CASE("both faces accept and refuse the same numbers: zeros ending a fractio
     // A number written out longer than any argument may be is refused as such, not quoted whole.
     auto const tiny = call("estimate_job_cost", {{"gpu", "h100-sxm"}, {"hours", 1e-300}});
     CHECK(tiny.at("isError") == true);
-    CHECK(tiny.at("content").at(0).at("text") == "hours: at most 256 bytes");
+    CHECK(tiny.at("content").at(0).at("text") == "hours: written out as a decimal, longer than 256 bytes");
 }
 
 TEST_CASE("a NUL is refused on both faces, where the word splitter would have dropped it")

@@ -37,6 +37,14 @@ struct parameter {
     std::span<const std::string_view> words{};
 };
 
+// Whether `p` takes catalog ids: a GPU (`gpu`, `other_gpu`) or a list of them (`gpus` of a
+// comparison), not the integer `gpus` of an instance. Its refusal lists the valid ids, and a
+// calculator offers the catalog for it.
+inline bool names_gpus(parameter const& p)
+{
+    return p.type != value_type::integer && (p.name == "gpu" || p.name == "gpus" || p.name == "other_gpu");
+}
+
 inline constexpr std::size_t max_argument_bytes = 256;  // one value, either face
 
 // The arguments of one call, checked against the operation's parameters and kept as the decimal

@@ -10,7 +10,7 @@ namespace {
 std::vector<render::form_choice> choices_of(parameter const& p, pricing::catalog const& cat)
 {
     std::vector<render::form_choice> out;
-    if (p.type == value_type::string && (p.name == "gpu" || p.name == "other_gpu")) {
+    if (p.type == value_type::string && names_gpus(p)) {
         for (auto const& m : cat.gpus)
             out.push_back({m.id, m.name + " (" + m.id + ")"});
     } else if (p.type == value_type::string && p.name == "region") {

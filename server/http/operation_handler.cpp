@@ -27,8 +27,7 @@ bool names(api::operation const& op, api::failure const& f, std::string_view wha
         return false;
     for (auto const& p : op.parameters())
         if (p.name == f.parameter)
-            return p.type != api::value_type::integer &&
-                   (what == "gpu" ? (p.name == "gpu" || p.name == "gpus") : p.name == what);
+            return what == "gpu" ? api::names_gpus(p) : p.type != api::value_type::integer && p.name == what;
     return false;  // an unknown parameter
 }
 

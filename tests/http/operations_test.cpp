@@ -37,6 +37,11 @@ TEST_CASE("a refused GPU id lists the valid ids, a refused count or an unknown p
     CHECK(std::string(o.at("detail").as_string()).find("unknown parameter 'gpu'") != std::string::npos);
     CHECK_FALSE(o.contains("valid_ids"));
 
+    // other_gpu names a GPU too.
+    o = problem_of("/v1/instances/check?gpu=a100-80gb-sxm&vcpus=8&memory_gib=64&cpu_generation=v7&other_gpu=h10");
+    CHECK(o.at("parameter") == "other_gpu");
+    CHECK(o.contains("valid_ids"));
+
     o = problem_of("/v1/inventory?region=mars-1");
     CHECK(o.contains("valid_regions"));
 

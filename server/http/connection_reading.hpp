@@ -65,7 +65,7 @@ inline void connection<Stream>::parse_buffered()
             return reply_refused(unreadable_request(ec), "(unreadable)");
         if (!body_checked_ && parser_->is_header_done()) {
             body_checked_ = true;
-            fields_at_header_ = field_count(parser_->get());
+            fields_at_header_ = parser_->chunked() ? field_count(parser_->get()) : 0;  // only a chunked body has trailers
             if (auto refusal = refuse_body(shared_, *parser_, peer_, body_reserved_))
                 return reply_refused(std::move(*refusal), "(refused body)");
             // The body is welcome: a client that waits to be told so is told, unless it sent some already.

@@ -109,21 +109,24 @@ pricing::parsed<query_params> query_params::parse(std::string_view query)
         std::string_view const raw_value = eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1);
         auto name = percent_decode(raw_name, true);
         auto value = percent_decode(raw_value, true);
-        // Named as the client wrote it when its name does not decode, and the faulty part quoted as
-        // written, its bytes outside ASCII %-encoded where they are not UTF-8 (the refusal is JSON).
         bool const name_faulty = !name || !pricing::utf8_length(*name);
-        std::string const named = name_faulty ? as_written(raw_name) : *name;
-        std::string const shown = pricing::quote(as_written(name_faulty ? raw_name : raw_value));
+        // Made only for a refusal: named as the client wrote it when its name does not decode, and
+        // the faulty part quoted as written, bytes outside ASCII %-encoded where they are not UTF-8
+        // (the refusal is JSON).
+        auto const refused = [&](std::string_view en, std::string_view fr) {
+            std::string const named = name_faulty ? as_written(raw_name) : *name;
+            std::string const shown = pricing::quote(as_written(name_faulty ? raw_name : raw_value));
+            return pricing::bad_input(named, named + ": " + shown + std::string(en),
+                                      named + "\u202F: " + shown + std::string(fr));
+        };
         if (!name || !value)
-            return pricing::bad_input(named, named + ": " + shown + " has a malformed %-escape or encodes a NUL byte",
-                                      named + "\u202F: " + shown +
-                                          " contient un échappement % mal formé ou un octet NUL");
-        if (!pricing::utf8_length(*name) || !pricing::utf8_length(*value))
-            return pricing::bad_input(named, named + ": " + shown + " is not valid UTF-8 once decoded",
-                                      named + "\u202F: " + shown + " n’est pas de l’UTF-8 valide une fois décodé");
+            return refused(" has a malformed %-escape or encodes a NUL byte",
+                           " contient un échappement % mal formé ou un octet NUL");
+        if (name_faulty || !pricing::utf8_length(*value))
+            return refused(" is not valid UTF-8 once decoded", " n’est pas de l’UTF-8 valide une fois décodé");
         if (params.values_.contains(*name))
-            return pricing::bad_input(named, "the parameter " + pricing::quote(named) + " is given more than once",
-                                      "le paramètre " + pricing::quote(named) + " est donné plusieurs fois");
+            return pricing::bad_input(*name, "the parameter " + pricing::quote(*name) + " is given more than once",
+                                      "le paramètre " + pricing::quote(*name) + " est donné plusieurs fois");
         params.values_.emplace(std::move(*name), std::move(*value));
     }
     return params;

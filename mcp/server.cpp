@@ -103,8 +103,11 @@ reply server::impl::handle(std::string_view message, message_context const& cont
         return refused(null_id, {error_code::invalid_request, "the message nests deeper than 64 levels"});
     if (parsed.error)
         return refused(null_id, {error_code::parse_error, "parse error: the message is not valid JSON"});
-    if (parsed.value.is_array())
-        return handle_batch(parsed.value.get_array(), parsed.duplicates, context);
+    if (parsed.value.is_array()) {
+        auto answer = handle_batch(parsed.value.get_array(), parsed.duplicates, context);
+        answer.batch = true;
+        return answer;
+    }
     try {
         return handle_one(parsed.value, parsed.duplicates.empty() ? nullptr : &parsed.duplicates.front(), context,
                           id_out, false);

@@ -109,6 +109,10 @@ struct reply {
     std::optional<error_code> error{};  // the error a lone message was answered with
     bool modern = false;                // answered in the 2026-07-28 era
     bool too_large = false;             // refused unread: larger than max_message_bytes
+    // A batch's reply: what it holds depends on the CPU time its messages took (batch_cpu), so the
+    // same batch sent again may be answered otherwise. A lone message's reply depends only on the
+    // message, the context and this server's data.
+    bool batch = false;
     // What the transport records: the tools called (for its metrics), and each exception caught while
     // answering, with what was being answered (for its log: the body says only "internal error").
     std::vector<tool_call> tool_calls{};

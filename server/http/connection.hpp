@@ -178,6 +178,7 @@ private:
         };
     response response_;
     std::string head_;
+    std::size_t head_bytes_ = 0;  // of head_, the head alone: a body's lead may follow (write)
     std::string_view body_;  // of response_, of body_owner_ or of part_, or empty for HEAD
     std::shared_ptr<const void> body_owner_;  // the document of a replayed answer
     std::shared_ptr<const memory_file> file_;  // a replayed answer's file, or a body's end, while it is sent

@@ -132,6 +132,8 @@ inline void connection<Stream>::replay(request const& req, stored_answers::found
     auto const& a = *stored.answer;
     bool const head_only = req.method() == beast_http::verb::head;
     record(req, a.route, static_cast<unsigned>(beast_http::status::ok), head_only ? 0 : a.body.size(), started);
+    if (!a.counted.tool.empty())
+        shared_.metrics.record_mcp_call(a.counted.tool, std::string(a.counted.outcome));
     keep_alive_ = true;
     if constexpr (sends_files<Stream>) {
         if (a.file) {
@@ -177,7 +179,7 @@ inline void connection<Stream>::finish(request const& req, std::string_view rout
     record(req, route, res.result_int(), head_only ? 0 : res.body().size(), started, in_parts);
     write(std::move(res), head_only);
     if (snapshot)
-        loop_.answers.keep(req, *snapshot, response_, route, head_);
+        loop_.answers.keep(req, *snapshot, response_, route, std::string_view(head_).substr(0, head_bytes_));
 }
 
 // The metrics of an answer and, every log_every requests, its log line. A body sent in parts

@@ -85,6 +85,7 @@ inline void connection<Stream>::write(response&& res, bool head_only)
     if (source_)
         frame_parts();
     write_head(response_, head_);
+    head_bytes_ = head_.size();
     if (head_only)
         source_.reset();
     keep_alive_ = response_.keep_alive();

@@ -108,23 +108,26 @@ response other_method(request const& req)
 // that text deflated once per snapshot by the servers' shared cache (none in tests that call the
 // router without one: plain then), so that a reply costs no compression; it is sent as it is
 // otherwise. Other replies are sent as they are: compressing each on the fly would let one request
-// cost as much CPU as its reply is large.
-void write_reply(request const& req, response& res, mcp_bridge::server_cache* shared,
+// cost as much CPU as its reply is large. False when the reply goes plain only because the deflated
+// copy is not to be had now (another snapshot's server holds the cache): not the reply to keep.
+bool write_reply(request const& req, response& res, mcp_bridge::server_cache* shared,
                  std::shared_ptr<const mcp::server> const& server, mcp::reply answer)
 {
     if (answer.lasting_end.empty()) {
         res.body() = std::move(answer.body);
-        return;
+        return true;
     }
     res.set(beast_http::field::vary, "Origin, Accept-Encoding");
-    if (shared && accepts_gzip(req[beast_http::field::accept_encoding]))
+    bool const wants_gzip = shared && accepts_gzip(req[beast_http::field::accept_encoding]);
+    if (wants_gzip)
         if (auto const deflated = shared->deflated(server, answer.lasting_end)) {
             res.set(beast_http::field::content_encoding, "gzip");
             res.body() = snapshot::gzip_joined(answer.body, *deflated);
-            return;
+            return true;
         }
     res.body() = std::move(answer.body);
     res.body().end_with(server, answer.lasting_end);
+    return !wants_gzip;
 }
 
 // POST /mcp, once Host and Origin passed: the transport checks, then the MCP core.
@@ -164,7 +167,12 @@ response exchange(route_input& in)
     res.set(beast_http::field::cache_control, "no-store");
     if (!answer.empty()) {
         res.set(beast_http::field::content_type, "application/json");
-        write_reply(req, res, in.ctx.mcp_servers, server, std::move(answer));
+        // A lone message answered without failure gets the same bytes when sent again with the same
+        // headers on this snapshot: the connection may store the reply (stored_answers).
+        bool const repeatable = !answer.batch && answer.failures.empty();
+        auto call = answer.tool_calls.empty() ? mcp::tool_call{} : std::move(answer.tool_calls.front());
+        if (write_reply(req, res, in.ctx.mcp_servers, server, std::move(answer)) && repeatable)
+            res.body().mark_message_answer(std::move(call.tool), call.outcome);
     }
     res.prepare_payload();
     return res;

@@ -50,6 +50,7 @@ public:
         shared_ = {};
         source_.reset();
         replay_ = replay::never;
+        counted_ = {};
         end_ = {};
         return *this;
     }
@@ -60,11 +61,27 @@ public:
     // headers on the same snapshot, so that the connection may store the answer and replay it
     // (stored_answers): a published document's (document_at), owned by the document, or an
     // operation's computed answer (operation_handler.cpp), owned by this response alone, so that
-    // whoever stores the answer keeps its bytes.
-    enum class replay { never, published, computed };
+    // whoever stores the answer keeps its bytes. A message's answer (POST /mcp) is text, the same
+    // for the same message and headers (stored_answers keys a POST on them): the store copies it,
+    // and only once it is asked a second time, so that distinct messages cost no copy.
+    enum class replay { never, published, computed, message };
     void mark_published() { replay_ = owner_ ? replay::published : replay::never; }
     void mark_computed() { replay_ = owner_ ? replay::computed : replay::never; }
+    // `tool`: the MCP tool the message called and its outcome, counted again in the metrics when
+    // the answer is replayed (empty for a message that called none).
+    void mark_message_answer(std::string tool, std::string_view outcome)
+    {
+        if (owner_ || source_)
+            return;
+        replay_ = replay::message;
+        counted_ = {std::move(tool), outcome};
+    }
     replay replayable() const { return replay_; }
+    struct tool_call {
+        std::string tool;
+        std::string_view outcome;  // a literal (mcp::tool_call's)
+    };
+    tool_call const& counted_call() const { return counted_; }
     // What keeps the bytes alive; null for text.
     std::shared_ptr<const void> const& owner() const { return owner_; }
 
@@ -157,6 +174,7 @@ private:
     std::string_view shared_;
     std::shared_ptr<body_source> source_;
     replay replay_ = replay::never;
+    tool_call counted_;
 };
 
 // The Beast body type over a payload. Responses are never serialized by Beast (wire.hpp

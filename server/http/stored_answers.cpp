@@ -12,12 +12,36 @@ namespace {
 constexpr beast_http::field negotiation_fields[] = {beast_http::field::accept, beast_http::field::accept_encoding,
                                                      beast_http::field::accept_language};
 
+// What a message's answer (POST /mcp) may depend on besides the negotiation fields and the body:
+// the headers mcp_handler reads, each as it reads them (the first line of the field).
+constexpr std::string_view message_fields[] = {"Host",       "Origin",   "Content-Type", "MCP-Protocol-Version",
+                                               "Mcp-Method", "Mcp-Name"};
+
 bool plain(request const& req)
 {
     auto const method = req.method();
-    return (method == beast_http::verb::get || method == beast_http::verb::head) && req.version() == 11 &&
-           req.keep_alive() && req.body().empty() && req.find(beast_http::field::if_none_match) == req.end() &&
+    bool const asks = method == beast_http::verb::post
+                          ? req.body().size() <= stored_answers::max_key_bytes
+                          : (method == beast_http::verb::get || method == beast_http::verb::head) && req.body().empty();
+    return asks && req.version() == 11 && req.keep_alive() && req.find(beast_http::field::if_none_match) == req.end() &&
            req.find(beast_http::field::if_modified_since) == req.end();
+}
+
+// A message's headers and body after `key`. Whether a field was sent counts as well as its value
+// (an empty Origin is refused where none is not): '=' marks one sent. The body comes last, so its
+// line feeds cannot be taken for a separator.
+void append_message(std::string& key, request const& req)
+{
+    for (auto const name : message_fields) {
+        key += '\n';
+        auto const it = req.find(name);
+        if (it == req.end())
+            continue;
+        key += '=';
+        key.append(it->value().data(), it->value().size());
+    }
+    key += '\n';
+    key.append(req.body().data(), req.body().size());
 }
 
 }
@@ -44,14 +68,18 @@ bool stored_answers::key_of(request const& req)
 {
     if (!plain(req))
         return false;
-    key_.assign(req.target().data(), req.target().size());
+    bool const message = req.method() == beast_http::verb::post;
+    key_.assign(message ? "POST " : "");
+    key_.append(req.target().data(), req.target().size());
     for (auto const field : negotiation_fields) {
         // A line feed cannot occur in a field value, so it separates the parts unambiguously.
         key_ += '\n';
         auto const value = req[field];
         key_.append(value.data(), value.size());
     }
-    return key_.size() <= max_key_bytes;
+    if (message)
+        append_message(key_, req);
+    return key_.size() <= max_key_bytes + (message ? req.body().size() : 0);
 }
 
 bool stored_answers::same_snapshot(std::shared_ptr<const snapshot::snapshot> const& snapshot) const
@@ -81,20 +109,36 @@ std::optional<stored_answers::found> stored_answers::find(request const& req,
 void stored_answers::keep(request const& req, std::shared_ptr<const snapshot::snapshot> const& snapshot,
                           response const& res, std::string_view route, std::string_view head)
 {
-    auto const replay = res.body().replayable();
-    auto const& owner = res.body().owner();
-    bool const computed = replay == payload::replay::computed;
+    auto const& body = res.body();
+    auto const replay = body.replayable();
+    bool const message = replay == payload::replay::message;
+    bool const computed = replay == payload::replay::computed || message;
     if (!snapshot || replay == payload::replay::never || res.result() != beast_http::status::ok ||
-        !res.keep_alive() || (computed && res.body().size() > max_computed_bytes) || !key_of(req))
+        !res.keep_alive() || (computed && body.size() > max_computed_bytes) || !key_of(req))
         return;
     if (!same_snapshot(snapshot)) {
         clear();
+        asked_once_.clear();
         snapshot_ = snapshot;
     }
+    if (message && !asked_before())
+        return;
     // Many distinct questions: start again rather than track which are asked most.
-    if (answers_.size() >= max_answers || (computed && computed_bytes_ + res.body().size() > max_computed_bytes))
+    if (answers_.size() >= max_answers || (computed && computed_bytes_ + body.size() > max_computed_bytes))
         clear();
-    stored answer{std::string(head), owner, computed ? owner : nullptr, res.body().view(), route, nullptr};
+    // A message's answer is text this response owns, its end perhaps the MCP server's: copied whole.
+    auto owner = body.owner();
+    std::string_view text;
+    if (message) {
+        auto whole = std::make_shared<std::string>();
+        whole->reserve(body.size());
+        whole->append(body.lead()).append(body.lasting_end());
+        text = *whole;
+        owner = std::move(whole);
+    } else {
+        text = body.view();
+    }
+    stored answer{std::string(head), owner, computed ? owner : nullptr, text, route, body.counted_call(), nullptr};
     if (computed)
         computed_bytes_ += answer.body.size();
     std::size_t const bytes = head.size() + answer.body.size();
@@ -109,6 +153,17 @@ void stored_answers::keep(request const& req, std::shared_ptr<const snapshot::sn
     if (!fresh)
         forget(it->second);
     it->second = std::move(answer);
+}
+
+bool stored_answers::asked_before()
+{
+    auto const hash = std::hash<std::string>{}(key_);
+    if (asked_once_.erase(hash) > 0)
+        return true;
+    if (asked_once_.size() >= max_answers)
+        asked_once_.clear();
+    asked_once_.insert(hash);
+    return false;
 }
 
 std::shared_ptr<const memory_file> stored_answers::lasting_file(std::shared_ptr<const void> const& owner,

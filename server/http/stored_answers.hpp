@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace lcg::http {
@@ -26,7 +27,11 @@ namespace lcg::http {
 // reads them (their first line each), and on nothing else of the request. A published document's
 // body stays the document's, and a document that is gone makes its answers stale; a computed body
 // is held by the store, at most max_computed_bytes of them. A new snapshot empties the store.
-// Touched by one event loop only.
+// A POST whose message and headers fit the same bound qualifies too: its key adds the headers an
+// MCP reply depends on (message_fields in the .cpp: Host, Origin, Content-Type and MCP's own, each
+// with whether it was sent at all) and the body, and only a message's answer the handler marks
+// (payload::mark_message_answer: a lone message answered without failure, not a batch) is kept,
+// from the second time it is asked. Touched by one event loop only.
 // An anonymous memory file (memfd) holding a stored answer's head and body, closed with its last
 // holder: the connection sends it with one sendfile, the kernel taking the pages by reference.
 class memory_file {
@@ -51,6 +56,7 @@ public:
         std::shared_ptr<const void> held;  // a computed answer's body, which nothing else keeps
         std::string_view body;   // of a 200: no other answer is kept
         std::string_view route;  // for the metrics: a pattern of the route table
+        payload::tool_call counted;  // an MCP message's tool call, counted again at each replay
         // The head and the body in a memory file, for an answer of file_threshold bytes or more.
         std::shared_ptr<const memory_file> file;
     };
@@ -61,7 +67,8 @@ public:
     };
 
     static constexpr std::size_t max_answers = 256;    // then the store starts again, empty
-    static constexpr std::size_t max_key_bytes = 1024;  // a longer question is answered afresh
+    // A longer question is answered afresh; a message (POST) may have as many again in its body.
+    static constexpr std::size_t max_key_bytes = 1024;
     // The computed bodies held, per event loop; past it the store starts again, and a larger answer
     // is never kept. Many distinct questions then cost what they cost without the store.
     static constexpr std::size_t max_computed_bytes = 4 * 1024 * 1024;
@@ -94,6 +101,8 @@ private:
     // The key of a qualifying request into key_; false when it does not qualify.
     bool key_of(request const& req);
     bool same_snapshot(std::shared_ptr<const snapshot::snapshot> const& snapshot) const;
+    // Whether key_ was asked before (a message's answer is stored only then); it is noted if not.
+    bool asked_before();
     void forget(stored const& answer);  // its file's and its held body's share of the budgets
     void clear();
 
@@ -109,6 +118,8 @@ private:
     std::vector<retired> retired_;
     void count_released_files();  // takes off the counts the retired files nobody holds
     std::string key_;  // reused for every lookup, so a lookup allocates nothing
+    // The hashes of the messages asked once and not stored yet, at most max_answers of them.
+    std::unordered_set<std::size_t> asked_once_;
     std::size_t files_ = 0;
     std::size_t file_bytes_ = 0;
     std::size_t computed_bytes_ = 0;

@@ -98,6 +98,8 @@ public:
     void publish(std::shared_ptr<const snapshot::snapshot> next) { holder_.set(std::move(next)); }
     // How many answers the event loop keeps to replay.
     std::size_t stored() const { return loop_.answers.size(); }
+    // The metrics' text, as /metrics shows it.
+    std::string metrics() const { return metrics_.render(0); }
 
 private:
     std::size_t answers_written() const
@@ -684,7 +686,8 @@ TEST_CASE("over a real socket, an MCP reply ending with the tool list sends that
     CHECK(whole(sent.read()) == whole(expected));
     CHECK(sent.read().body() == testing::fixture_request("/v1/regions").body().view());
     CHECK(whole(sent.read()) == whole(expected));
-    CHECK(sent.stored_files() == 1);  // the tool list's, made once
+    // The tool list's, made once, and from the second ask the whole reply's (stored_answers).
+    CHECK(sent.stored_files() == 2);
 }
 
 namespace {
@@ -847,4 +850,110 @@ TEST_CASE("a new snapshot empties the stored answers: the next answer is the new
     auto const after = responses(w.send(get_prices), {false, false, false});
     CHECK(after[2].body() == "{\"changed\":true}\n");
     CHECK(w.stored() == 1);
+}
+
+namespace {
+
+// POST /mcp carrying `message`, with the headers of the SDKs' clients and `extra` ones (lines ending
+// in CRLF); `headers` replaces those of the SDKs when given.
+std::string mcp_post(std::string const& message, std::string const& extra = {},
+                     std::string const& headers = "Host: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                                  "Accept: application/json, text/event-stream\r\n"
+                                                  "MCP-Protocol-Version: 2025-06-18\r\n")
+{
+    return "POST /mcp HTTP/1.1\r\n" + headers + extra + "Content-Length: " + std::to_string(message.size()) +
+           "\r\n\r\n" + message;
+}
+
+std::string const prices_call = R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get_prices","arguments":{}}})";
+
+}
+
+TEST_CASE("an MCP message sent a second time with the same headers is stored, then replayed byte for byte, its call counted each time")
+{
+    std::vector<std::string> const messages = {
+        prices_call, R"({"jsonrpc":"2.0","id":"a","method":"tools/list"})",
+        R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"estimate_job_cost","arguments":{"gpu":"h100-sxm","hours":2}}})",
+        R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_prices","arguments":{"gpu":"nope"}}})"};
+    for (auto const& message : messages)
+        for (std::string const extra : {"", "Accept-Encoding: gzip\r\n", "Origin: http://localhost\r\n"}) {
+            INFO(message, " with ", extra);
+            wire w;
+            auto const post = mcp_post(message, extra);
+            auto const first = answer_bytes(w.send(post), {false});
+            REQUIRE(first[0].starts_with("200"));
+            CHECK(w.stored() == 0);  // asked once: not copied
+            w.send(post);
+            CHECK(w.stored() == 1);
+            auto const all = answer_bytes(w.send(post + post), std::vector<bool>(4, false));
+            for (auto const& answer : all)
+                CHECK(answer == first[0]);
+            auto const tool = message.find("\"get_prices\"") != std::string::npos          ? "get_prices"
+                              : message.find("\"estimate_job_cost\"") != std::string::npos ? "estimate_job_cost"
+                                                                                           : "";
+            if (*tool) {
+                auto const outcome = message.find("nope") != std::string::npos ? "tool_error" : "ok";
+                CHECK(w.metrics().find("lowcostgpu_mcp_calls_total{tool=\"" + std::string(tool) + "\",outcome=\"" +
+                                       outcome + "\"} 4\n") != std::string::npos);
+            }
+        }
+}
+
+TEST_CASE("a stored MCP reply is never given to another id, Host, Origin, version, media type, encoding or a close")
+{
+    auto const post = mcp_post(prices_call);
+    std::string const other_id = R"({"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"get_prices","arguments":{}}})";
+    // The SDKs' headers with one of them changed, so that the key differs by that one alone.
+    auto const changed = [](std::string_view from, std::string_view to) {
+        std::string headers = "Host: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                              "Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-06-18\r\n";
+        auto const at = headers.find(from);
+        REQUIRE(at != std::string::npos);
+        return headers.replace(at, from.size(), to);
+    };
+    struct question {
+        std::string request;
+        int status;
+    };
+    std::vector<question> const questions = {
+        {mcp_post(other_id), 200},
+        {mcp_post(prices_call, "", changed("Host: 127.0.0.1", "Host: evil.example")), 403},
+        {mcp_post(prices_call, "Origin: http://evil.example\r\n"), 403},
+        {mcp_post(prices_call, "Origin:\r\n"), 403},
+        {mcp_post(prices_call, "", changed("2025-06-18", "1999-01-01")), 400},
+        {mcp_post(prices_call, "", changed("Content-Type: application/json", "Content-Type: text/plain")), 415},
+        {mcp_post(prices_call, "", changed("Accept: application/json, text/event-stream", "Accept: text/html")), 400},
+        {mcp_post(prices_call, "Accept-Encoding: gzip\r\n"), 200},
+        {mcp_post(prices_call, "Connection: close\r\n"), 200},
+    };
+    for (auto const& q : questions) {
+        INFO(q.request);
+        wire w;
+        w.send(post + post);
+        REQUIRE(w.stored() == 1);
+        // Twice, but once to close: a reply stored for the first would be the second's.
+        bool const closes = q.request.find("close") != std::string::npos;
+        auto const all = answer_bytes(w.send(post + q.request + (closes ? "" : q.request)),
+                                      std::vector<bool>(closes ? 4 : 5, false));
+        CHECK(all[2].starts_with("200"));  // the stored reply
+        CHECK(all.back().starts_with(std::to_string(q.status)));
+        CHECK(all.back() != all[2]);
+        CHECK(all[3] == all.back());
+        // And each the same as from a connection that stored nothing.
+        wire fresh, fresh_post;
+        CHECK(answer_bytes(fresh.send(q.request), {false})[0] == all[3]);
+        CHECK(answer_bytes(fresh_post.send(post), {false})[0] == all[2]);
+    }
+}
+
+TEST_CASE("a batch's reply is never stored: what it holds depends on the CPU time its messages took")
+{
+    wire w;
+    auto const batch = mcp_post("[" + prices_call + "]", "",
+                                "Host: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json\r\n"
+                                "MCP-Protocol-Version: 2025-03-26\r\n");
+    auto const answers = answer_bytes(w.send(batch + batch + batch), std::vector<bool>(3, false));
+    CHECK(answers[0].starts_with("200"));
+    CHECK(answers[0].find("\"id\":7") != std::string::npos);
+    CHECK(w.stored() == 0);
 }

@@ -6,7 +6,9 @@
 //   lean_load ADDRESS PORT SECONDS CONNECTIONS REQUEST_FILE
 //
 // REQUEST_FILE holds one HTTP/1.1 request of at most 16 KiB, byte for byte; each connection sends
-// it again as soon as the answer before is whole (keep-alive, no pipelining). An answer must carry
+// it again as soon as the answer before is whole (keep-alive, no pipelining). Where it holds
+// `#ID#####` (8 bytes), every request has there the count of requests sent before it, in 8 digits:
+// an MCP message then carries a new id each time, a question no server has answered yet. An answer must carry
 // a Content-Length (answer_reader.hpp). Only 127.0.0.0/8 is accepted; connecting may take at most
 // 5 s, and the run ends after SECONDS. A connection that breaks is counted and not replaced.
 // Prints one line, with answers outside 2xx as status errors:
@@ -78,10 +80,34 @@ struct connection {
     steady::time_point sent_at;
 };
 
+// The request to send, and the place of its counter if it has one.
+class requests {
+public:
+    static constexpr std::string_view mark = "#ID#####";
+    explicit requests(std::string bytes) : bytes_(std::move(bytes)), counter_(bytes_.find(mark)) {}
+    std::size_t size() const { return bytes_.size(); }
+    // The next request's bytes.
+    std::string_view next()
+    {
+        if (counter_ != std::string::npos) {
+            auto n = sent_;
+            for (std::size_t i = mark.size(); i-- > 0; n /= 10)
+                bytes_[counter_ + i] = static_cast<char>('0' + n % 10);
+        }
+        ++sent_;
+        return bytes_;
+    }
+
+private:
+    std::string bytes_;
+    std::size_t counter_;
+    std::uint64_t sent_ = 0;
+};
+
 struct settings {
     sockaddr_in to{};
     int seconds = 0, connections = 0;
-    std::string request;
+    requests request{""};
 };
 
 std::optional<int> number(char const* text, int low, int high)
@@ -102,9 +128,9 @@ std::optional<settings> read_settings(char** argv)
     auto const seconds = number(argv[3], 1, 600);
     auto const connections = number(argv[4], 1, 10'000);
     std::ifstream file(argv[5], std::ios::binary);
-    s.request.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+    s.request = requests(std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()));
     if (::inet_pton(AF_INET, argv[1], &s.to.sin_addr) != 1 || !port || !seconds || !connections ||
-        s.request.empty() || s.request.size() > 16 * 1024)
+        s.request.size() == 0 || s.request.size() > 16 * 1024)
         return std::nullopt;
     s.to.sin_port = htons(static_cast<std::uint16_t>(*port));
     s.seconds = *seconds;
@@ -112,11 +138,11 @@ std::optional<settings> read_settings(char** argv)
     return s;
 }
 
-bool send_request(connection& c, std::string const& request)
+bool send_request(connection& c, requests& request)
 {
+    auto const bytes = request.next();
     c.sent_at = steady::now();
-    return ::send(c.fd, request.data(), request.size(), MSG_NOSIGNAL | MSG_DONTWAIT) ==
-           static_cast<ssize_t>(request.size());
+    return ::send(c.fd, bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT) == static_cast<ssize_t>(bytes.size());
 }
 
 // Opens every connection (each connect bounded by a send timeout) and registers it with `epoll`.
@@ -148,7 +174,7 @@ void drop(connection& c, int epoll, int& open, totals& t)
 }
 
 // Takes what one connection has received; an answer made whole is counted and the request sent again.
-bool receive(connection& c, std::vector<char>& buffer, std::string const& request, totals& t)
+bool receive(connection& c, std::vector<char>& buffer, requests& request, totals& t)
 {
     auto const got = ::recv(c.fd, buffer.data(), buffer.size(), MSG_DONTWAIT);
     if (got < 0 && (errno == EAGAIN || errno == EINTR))
@@ -171,7 +197,7 @@ bool receive(connection& c, std::vector<char>& buffer, std::string const& reques
 }
 
 // The load itself, until `seconds` have passed or no connection is left.
-double run(settings const& s, int epoll, std::vector<connection>& all, totals& t)
+double run(settings& s, int epoll, std::vector<connection>& all, totals& t)
 {
     auto const started = steady::now();
     auto const until = started + std::chrono::seconds(s.seconds);
@@ -208,7 +234,7 @@ void print(totals const& t, double took)
 
 int main(int argc, char** argv)
 {
-    auto const s = argc == 6 ? read_settings(argv) : std::nullopt;
+    auto s = argc == 6 ? read_settings(argv) : std::nullopt;
     if (!s) {
         std::fputs("usage: lean_load ADDRESS PORT SECONDS CONNECTIONS REQUEST_FILE\n"
                    "  PORT 1-65535, SECONDS 1-600, CONNECTIONS 1-10000, REQUEST_FILE 1 byte to 16 KiB\n",

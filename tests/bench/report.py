@@ -130,7 +130,7 @@ CLIENTS = [
      "estimate": "estimate_1t", "mcp": "mcp_1t", "sdk": "mcp_sdk", "mcp_nginx": "mcp_nginx"},
     {"prefix": "lean_load: ", "client": "lean_load", "lost_fails": True, "prices": "lean_prices",
      "nginx": "lean_nginx", "estimate": "lean_estimate", "mcp": "lean_mcp", "sdk": "lean_sdk",
-     "mcp_nginx": "lean_mcp_nginx", "mcp_gzip": "lean_mcp_gzip"},
+     "mcp_nginx": "lean_mcp_nginx", "mcp_gzip": "lean_mcp_gzip", "mcp_new_id": "lean_mcp_new_id"},
 ]
 
 
@@ -168,6 +168,9 @@ def target_rows(table, runs, fig, cpu, labels):
     if "mcp_gzip" in labels and best(runs, labels["mcp_gzip"]):
         row("POST /mcp get_prices gzip-encoded vs GET /v1/prices (ours)", "mcp_gzip", "prices", 0.75,
             informational=True, extra="Accept-Encoding: gzip, deflate, as the SDKs' clients send it")
+    if "mcp_new_id" in labels and best(runs, labels["mcp_new_id"]):
+        row("POST /mcp get_prices, a new id each call, vs GET /v1/prices (ours)", "mcp_new_id", "prices", 0.75,
+            informational=True, extra="never a stored reply: the cost of a message asked for the first time")
     # The same two reply sizes from nginx: the ratio the 0.75x target asks of us, where the server
     # costs nearly nothing and only the client's cost per byte is left.
     row("nginx: the MCP reply's bytes vs /v1/prices'", "mcp_nginx", "nginx", 0.75, informational=True)

@@ -221,23 +221,36 @@ pricing::outcome<arguments, failure> arguments::from_json(std::span<const parame
     return out;
 }
 
-void arguments::read_decimal_commas(std::span<const parameter> params)
+namespace {
+
+// "1,5" becomes "1.5": only a value with one comma between digits and no point, so that nothing
+// else changes meaning.
+void comma_to_point(std::string& value)
 {
-    if (from_ != face::http)
-        return;
     auto const digit = [](char c) { return c >= '0' && c <= '9'; };
-    for (auto& [name, value] : values_) {
-        auto const* p = find(params, name);
-        auto const comma = value.find(',');
-        if (!p || p->type != value_type::number || comma == std::string::npos || comma == 0 ||
-            comma + 1 == value.size() || value.find_first_of(",.", comma + 1) != std::string::npos ||
-            !digit(value[comma - 1]) || !digit(value[comma + 1]))
-            continue;
-        value[comma] = '.';
-    }
+    auto const comma = value.find(',');
+    if (comma == std::string::npos || comma == 0 || comma + 1 == value.size() ||
+        value.find_first_of(",.", comma + 1) != std::string::npos || !digit(value[comma - 1]) ||
+        !digit(value[comma + 1]))
+        return;
+    value[comma] = '.';
 }
 
-void arguments::drop_trailing_zeros(std::span<const parameter> params)
+// "1.500" becomes "1.5", "8.0" becomes "8"; anything but a plain decimal stays as it is.
+void drop_trailing_zeros(std::string& value)
+{
+    auto const plain = pricing::read_plain_decimal(value);
+    if (!plain || !plain->has_point)
+        return;
+    auto const kept = plain->fraction.find_last_not_of('0');
+    value.resize(value.size() - plain->fraction.size() + (kept == std::string_view::npos ? 0 : kept + 1));
+    if (value.ends_with('.'))
+        value.pop_back();
+}
+
+}
+
+void arguments::read_query_numbers(std::span<const parameter> params, bool decimal_comma)
 {
     if (from_ != face::http)
         return;
@@ -245,13 +258,9 @@ void arguments::drop_trailing_zeros(std::span<const parameter> params)
         auto const* p = find(params, name);
         if (!p || (p->type != value_type::number && p->type != value_type::integer))
             continue;
-        auto const plain = pricing::read_plain_decimal(value);
-        if (!plain || !plain->has_point)
-            continue;
-        auto const kept = plain->fraction.find_last_not_of('0');
-        value.resize(value.size() - plain->fraction.size() + (kept == std::string_view::npos ? 0 : kept + 1));
-        if (value.ends_with('.'))
-            value.pop_back();
+        if (decimal_comma && p->type == value_type::number)
+            comma_to_point(value);
+        drop_trailing_zeros(value);
     }
 }
 

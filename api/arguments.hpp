@@ -64,14 +64,12 @@ public:
     static pricing::outcome<arguments, failure>
     from_json(std::span<const parameter> params, boost::json::object const* args);
 
-    // French writes a decimal with a comma: in a call made in French, "1,5" for a number is 1.5.
-    // Only query-string numbers are read so (JSON numbers have no comma), and only a value with one
-    // comma between digits and no point, so that nothing else changes meaning.
-    void read_decimal_commas(std::span<const parameter> params);
-    // A query-string number is read as the same JSON number is: the zeros that end its fraction go,
-    // and the point with them when no digit is left ("8.0" is the integer 8, "1.0000000" is 1, as
-    // 8.0 and 1.0000000 are over MCP), so that both faces accept and refuse the same numbers.
-    void drop_trailing_zeros(std::span<const parameter> params);
+    // Query-string numbers are read as the same JSON numbers are, so that both faces accept and
+    // refuse the same numbers: the zeros that end a fraction go, and the point with them when no
+    // digit is left ("8.0" is the integer 8, "1.0000000" is 1, as 8.0 and 1.0000000 are over MCP).
+    // `decimal_comma` (a call made in French, which writes "1,5" for 1.5): a number's one comma
+    // between digits, with no point, is its decimal point first (JSON numbers have no comma).
+    void read_query_numbers(std::span<const parameter> params, bool decimal_comma);
 
     std::optional<std::string> take(std::string_view name);
     bool has(std::string_view name) const { return values_.contains(name); }

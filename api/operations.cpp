@@ -155,9 +155,7 @@ result call(operation const& op, request& r)
     if (!l)
         return l.err();
     r.lang = *l;
-    if (r.lang == locale::language::fr)
-        r.args.read_decimal_commas(op.parameters());
-    r.args.drop_trailing_zeros(op.parameters());
+    r.args.read_query_numbers(op.parameters(), r.lang == locale::language::fr);
     auto out = op.answer.run(r);
     if (out) {
         auto* a = &out.value();

@@ -6,14 +6,14 @@
 //   lean_load ADDRESS PORT SECONDS CONNECTIONS REQUEST_FILE
 //
 // REQUEST_FILE holds one HTTP/1.1 request of at most 16 KiB, byte for byte; each connection sends
-// it again as soon as the answer before is whole (keep-alive, no pipelining). Where it holds
-// `#ID#####` (8 bytes), every request has there the count of requests sent before it, in 8 digits:
-// an MCP message then carries a new id each time, a question no server has answered yet. An answer must carry
+// it again as soon as the answer before is whole (keep-alive, no pipelining); where it holds
+// `#ID#####`, each request has there its own number (numbered_request.hpp). An answer must carry
 // a Content-Length (answer_reader.hpp). Only 127.0.0.0/8 is accepted; connecting may take at most
 // 5 s, and the run ends after SECONDS. A connection that breaks is counted and not replaced.
 // Prints one line, with answers outside 2xx as status errors:
 //   LOAD_RESULT requests=… seconds=… rps=… p50_us=… p99_us=… max_us=… status_errors=… socket_errors=…
 #include "tests/bench/answer_reader.hpp"
+#include "tests/bench/numbered_request.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -41,6 +41,7 @@ namespace {
 
 using steady = std::chrono::steady_clock;
 using lcg::bench::answer_reader;
+using lcg::bench::numbered_request;
 using lcg::bench::reading;
 
 // Latencies by whole microsecond up to 100 ms, then by millisecond up to 10 s, longer ones in the
@@ -80,34 +81,10 @@ struct connection {
     steady::time_point sent_at;
 };
 
-// The request to send, and the place of its counter if it has one.
-class requests {
-public:
-    static constexpr std::string_view mark = "#ID#####";
-    explicit requests(std::string bytes) : bytes_(std::move(bytes)), counter_(bytes_.find(mark)) {}
-    std::size_t size() const { return bytes_.size(); }
-    // The next request's bytes.
-    std::string_view next()
-    {
-        if (counter_ != std::string::npos) {
-            auto n = sent_;
-            for (std::size_t i = mark.size(); i-- > 0; n /= 10)
-                bytes_[counter_ + i] = static_cast<char>('0' + n % 10);
-        }
-        ++sent_;
-        return bytes_;
-    }
-
-private:
-    std::string bytes_;
-    std::size_t counter_;
-    std::uint64_t sent_ = 0;
-};
-
 struct settings {
     sockaddr_in to{};
     int seconds = 0, connections = 0;
-    requests request{""};
+    numbered_request request{""};
 };
 
 std::optional<int> number(char const* text, int low, int high)
@@ -128,7 +105,7 @@ std::optional<settings> read_settings(char** argv)
     auto const seconds = number(argv[3], 1, 600);
     auto const connections = number(argv[4], 1, 10'000);
     std::ifstream file(argv[5], std::ios::binary);
-    s.request = requests(std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()));
+    s.request = numbered_request(std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()));
     if (::inet_pton(AF_INET, argv[1], &s.to.sin_addr) != 1 || !port || !seconds || !connections ||
         s.request.size() == 0 || s.request.size() > 16 * 1024)
         return std::nullopt;
@@ -138,7 +115,7 @@ std::optional<settings> read_settings(char** argv)
     return s;
 }
 
-bool send_request(connection& c, requests& request)
+bool send_request(connection& c, numbered_request& request)
 {
     auto const bytes = request.next();
     c.sent_at = steady::now();
@@ -174,7 +151,7 @@ void drop(connection& c, int epoll, int& open, totals& t)
 }
 
 // Takes what one connection has received; an answer made whole is counted and the request sent again.
-bool receive(connection& c, std::vector<char>& buffer, requests& request, totals& t)
+bool receive(connection& c, std::vector<char>& buffer, numbered_request& request, totals& t)
 {
     auto const got = ::recv(c.fd, buffer.data(), buffer.size(), MSG_DONTWAIT);
     if (got < 0 && (errno == EAGAIN || errno == EINTR))

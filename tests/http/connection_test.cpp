@@ -957,3 +957,28 @@ TEST_CASE("a batch's reply is never stored: what it holds depends on the CPU tim
     CHECK(answers[0].find("\"id\":7") != std::string::npos);
     CHECK(w.stored() == 0);
 }
+
+TEST_CASE("in the 2026-07-28 era a stored MCP reply is never given to another Mcp-Method or Mcp-Name, nor to none")
+{
+    std::string const call =
+        R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_prices","arguments":{},"_meta":{)"
+        R"("io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":)"
+        R"({"name":"test","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}})";
+    std::string const headers = "Host: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                "Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n";
+    auto const post = mcp_post(call, "", headers + "Mcp-Method: tools/call\r\nMcp-Name: get_prices\r\n");
+    for (std::string const& other : {headers + "Mcp-Method: tools/list\r\nMcp-Name: get_prices\r\n",
+                                      headers + "Mcp-Method: tools/call\r\nMcp-Name: get_gpu\r\n",
+                                      headers + "Mcp-Method: tools/call\r\n"}) {
+        INFO(other);
+        wire w;
+        auto const stored = answer_bytes(w.send(post + post + post), std::vector<bool>(3, false));
+        REQUIRE(stored[2].starts_with("200"));
+        REQUIRE(w.stored() == 1);
+        auto const asked = mcp_post(call, "", other);
+        auto const all = answer_bytes(w.send(asked + asked), std::vector<bool>(5, false));
+        CHECK(all[3].starts_with("400"));
+        CHECK(all[3].find("header mismatch") != std::string::npos);
+        CHECK(all[4] == all[3]);
+    }
+}

@@ -2,6 +2,7 @@
 
 #include "api/data_view.hpp"
 #include "mcp/failure.hpp"
+#include "mcp/tool_call.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -79,13 +80,6 @@ struct message_context {
     // message). Refused, the batch is refused whole (-32000) and nothing of it runs. Unset: every batch may.
     std::function<bool(std::size_t messages)> admit_batch{};
     std::chrono::microseconds batch_cpu = batch_cpu_budget;  // tests lower it
-};
-
-// A tool a message called and how that ended: "ok", "tool_error" (isError) or "rpc_error". A name
-// no tool has is "(unknown)", so a client cannot mint labels.
-struct tool_call {
-    std::string tool;
-    std::string_view outcome;
 };
 
 // A subscription a message made or ended: the resource's canonical URI (mcp/resources.hpp), which

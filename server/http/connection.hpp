@@ -139,8 +139,7 @@ private:
     void respond();
     void replay(request const& req, stored_answers::found const& stored, steady::time_point started);
     void await_answer(request req, std::string_view route, steady::time_point started, deferred later);
-    void finish(request const& req, std::string_view route, steady::time_point started, response res,
-                std::shared_ptr<const snapshot::snapshot> const* snapshot = nullptr);
+    void finish(request const& req, std::string_view route, steady::time_point started, response res);
     void record(request const& req, std::string_view route, unsigned status, std::size_t sent, steady::time_point started,
                 bool in_parts = false);
     void log(request_log_entry const& entry);

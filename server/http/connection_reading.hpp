@@ -115,13 +115,17 @@ inline void connection<Stream>::respond()
     if (auto refused = admit(shared_, req, peer_, client_, route, linger_))
         return finish(req, route, started, std::move(*refused));
     auto snapshot = shared_.snapshots.get();
-    if (!closing_)
-        if (auto const stored = loop_.answers.find(req, snapshot))
-            return replay(req, *stored, started);
+    stored_answers::lookup asked;
+    if (!closing_) {
+        asked = loop_.answers.find(req, snapshot, sends_files<Stream>);
+        if (asked.hit)
+            return replay(req, *asked.hit, started);
+    }
     answer given = answer_request(shared_, snapshot, req, client_, route);
     if (given.later)
         return await_answer(std::move(req), route, started, std::move(given.later));
-    finish(req, route, started, std::move(given.now), &snapshot);
+    finish(req, route, started, std::move(given.now));
+    loop_.answers.keep(req, asked, snapshot, response_, route, std::string_view(head_).substr(0, head_bytes_));
 }
 
 // The answer stored for the same question on the same snapshot, written again as it was.
@@ -131,14 +135,14 @@ inline void connection<Stream>::replay(request const& req, stored_answers::found
 {
     auto const& a = *stored.answer;
     bool const head_only = req.method() == beast_http::verb::head;
-    record(req, a.route, static_cast<unsigned>(beast_http::status::ok), head_only ? 0 : a.body.size(), started);
+    record(req, a.route, static_cast<unsigned>(beast_http::status::ok), head_only ? 0 : a.body_size, started);
     if (!a.counted.tool.empty())
         shared_.metrics.record_mcp_call(a.counted.tool, std::string(a.counted.outcome));
     keep_alive_ = true;
     if constexpr (sends_files<Stream>) {
         if (a.file) {
             file_ = a.file;
-            file_size_ = a.head.size() + (head_only ? 0 : a.body.size());
+            file_size_ = a.head.size() + (head_only ? 0 : a.body_size);
             written_ = 0;
             return send_from_file();
         }
@@ -166,11 +170,10 @@ inline void connection<Stream>::await_answer(request req, std::string_view route
     });
 }
 
-// Writes a response the router (or a refusal) made; one for a published document is stored for
-// the next time the same is asked on `snapshot`.
+// Writes a response the router (or a refusal) made.
 template <class Stream>
 inline void connection<Stream>::finish(request const& req, std::string_view route, steady::time_point started,
-                                       response res, std::shared_ptr<const snapshot::snapshot> const* snapshot)
+                                       response res)
 {
     if (closing_)
         res.keep_alive(false);
@@ -178,8 +181,6 @@ inline void connection<Stream>::finish(request const& req, std::string_view rout
     bool const in_parts = !head_only && res.body().source();
     record(req, route, res.result_int(), head_only ? 0 : res.body().size(), started, in_parts);
     write(std::move(res), head_only);
-    if (snapshot)
-        loop_.answers.keep(req, *snapshot, response_, route, std::string_view(head_).substr(0, head_bytes_));
 }
 
 // The metrics of an answer and, every log_every requests, its log line. A body sent in parts

@@ -172,7 +172,7 @@ response exchange(route_input& in)
         bool const repeatable = !answer.batch && answer.failures.empty();
         auto call = answer.tool_calls.empty() ? mcp::tool_call{} : std::move(answer.tool_calls.front());
         if (write_reply(req, res, in.ctx.mcp_servers, server, std::move(answer)) && repeatable)
-            res.body().mark_message_answer(std::move(call.tool), call.outcome);
+            res.body().mark_message_answer(std::move(call));
     }
     res.prepare_payload();
     return res;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "mcp/tool_call.hpp"
+
 #include <boost/asio/buffer.hpp>
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/http/message.hpp>
@@ -67,21 +69,17 @@ public:
     enum class replay { never, published, computed, message };
     void mark_published() { replay_ = owner_ ? replay::published : replay::never; }
     void mark_computed() { replay_ = owner_ ? replay::computed : replay::never; }
-    // `tool`: the MCP tool the message called and its outcome, counted again in the metrics when
-    // the answer is replayed (empty for a message that called none).
-    void mark_message_answer(std::string tool, std::string_view outcome)
+    // `call`: the MCP tool the message called and its outcome, counted again in the metrics when
+    // the answer is replayed (an empty tool for a message that called none).
+    void mark_message_answer(mcp::tool_call call)
     {
         if (owner_ || source_)
             return;
         replay_ = replay::message;
-        counted_ = {std::move(tool), outcome};
+        counted_ = std::move(call);
     }
     replay replayable() const { return replay_; }
-    struct tool_call {
-        std::string tool;
-        std::string_view outcome;  // a literal (mcp::tool_call's)
-    };
-    tool_call const& counted_call() const { return counted_; }
+    mcp::tool_call const& counted_call() const { return counted_; }
     // What keeps the bytes alive; null for text.
     std::shared_ptr<const void> const& owner() const { return owner_; }
 
@@ -174,7 +172,7 @@ private:
     std::string_view shared_;
     std::shared_ptr<body_source> source_;
     replay replay_ = replay::never;
-    tool_call counted_;
+    mcp::tool_call counted_;
 };
 
 // The Beast body type over a payload. Responses are never serialized by Beast (wire.hpp

@@ -21,16 +21,15 @@ bool plain(request const& req)
 {
     auto const method = req.method();
     bool const asks = method == beast_http::verb::post
-                          ? req.body().size() <= stored_answers::max_key_bytes
+                          ? req.body().size() <= stored_answers::max_message_bytes
                           : (method == beast_http::verb::get || method == beast_http::verb::head) && req.body().empty();
     return asks && req.version() == 11 && req.keep_alive() && req.find(beast_http::field::if_none_match) == req.end() &&
            req.find(beast_http::field::if_modified_since) == req.end();
 }
 
-// A message's headers and body after `key`. Whether a field was sent counts as well as its value
-// (an empty Origin is refused where none is not): '=' marks one sent. The body comes last, so its
-// line feeds cannot be taken for a separator.
-void append_message(std::string& key, request const& req)
+// A message's headers after `key`. Whether a field was sent counts as well as its value (an empty
+// Origin is refused where none is not): '=' marks one sent.
+void append_message_fields(std::string& key, request const& req)
 {
     for (auto const name : message_fields) {
         key += '\n';
@@ -40,8 +39,6 @@ void append_message(std::string& key, request const& req)
         key += '=';
         key.append(it->value().data(), it->value().size());
     }
-    key += '\n';
-    key.append(req.body().data(), req.body().size());
 }
 
 }
@@ -78,8 +75,17 @@ bool stored_answers::key_of(request const& req)
         key_.append(value.data(), value.size());
     }
     if (message)
-        append_message(key_, req);
-    return key_.size() <= max_key_bytes + (message ? req.body().size() : 0);
+        append_message_fields(key_, req);
+    if (key_.size() > max_key_bytes)
+        return false;
+    if (message) {
+        // The body comes last, so its line feeds cannot be taken for a separator.
+        key_ += '\n';
+        key_.append(req.body().data(), req.body().size());
+    }
+    key_hash_ = std::hash<std::string_view>{}(key_);
+    ++key_serial_;
+    return true;
 }
 
 bool stored_answers::same_snapshot(std::shared_ptr<const snapshot::snapshot> const& snapshot) const
@@ -89,32 +95,39 @@ bool stored_answers::same_snapshot(std::shared_ptr<const snapshot::snapshot> con
     return !snapshot_.owner_before(snapshot) && !snapshot.owner_before(snapshot_);
 }
 
-std::optional<stored_answers::found> stored_answers::find(request const& req,
-                                                          std::shared_ptr<const snapshot::snapshot> const& snapshot)
+stored_answers::lookup stored_answers::find(request const& req,
+                                            std::shared_ptr<const snapshot::snapshot> const& snapshot,
+                                            bool sends_files)
 {
+    lookup out{std::nullopt, 0, sends_files};
     if (answers_.empty() || !same_snapshot(snapshot) || !key_of(req))
-        return std::nullopt;
-    auto const it = answers_.find(key_);
-    if (it == answers_.end())
-        return std::nullopt;
+        return out;
+    out.key = key_serial_;
+    auto const it = answers_.find(key());
+    if (it == answers_.end() || (!sends_files && it->second.body.size() != it->second.body_size))
+        return out;
     auto owner = it->second.owner.lock();
     if (!owner) {
         forget(it->second);
         answers_.erase(it);
-        return std::nullopt;
+        return out;
     }
-    return found{&it->second, std::move(owner)};
+    out.hit = found{&it->second, std::move(owner)};
+    return out;
 }
 
-void stored_answers::keep(request const& req, std::shared_ptr<const snapshot::snapshot> const& snapshot,
-                          response const& res, std::string_view route, std::string_view head)
+void stored_answers::keep(request const& req, lookup const& asked,
+                          std::shared_ptr<const snapshot::snapshot> const& snapshot, response const& res,
+                          std::string_view route, std::string_view head)
 {
     auto const& body = res.body();
     auto const replay = body.replayable();
     bool const message = replay == payload::replay::message;
     bool const computed = replay == payload::replay::computed || message;
     if (!snapshot || replay == payload::replay::never || res.result() != beast_http::status::ok ||
-        !res.keep_alive() || (computed && body.size() > max_computed_bytes) || !key_of(req))
+        !res.keep_alive() || (computed && body.size() > max_computed_bytes))
+        return;
+    if ((asked.key == 0 || asked.key != key_serial_) && !key_of(req))
         return;
     if (!same_snapshot(snapshot)) {
         clear();
@@ -124,45 +137,61 @@ void stored_answers::keep(request const& req, std::shared_ptr<const snapshot::sn
     if (message && !asked_before())
         return;
     // Many distinct questions: start again rather than track which are asked most.
-    if (answers_.size() >= max_answers || (computed && computed_bytes_ + body.size() > max_computed_bytes))
+    if (answers_.size() >= max_answers)
         clear();
-    // A message's answer is text this response owns, its end perhaps the MCP server's: copied whole.
+    stored answer{std::string(head), {}, nullptr, {}, body.size(), route, body.counted_call(), nullptr};
+    std::size_t const bytes = head.size() + answer.body_size;
+    if (asked.sends_files && bytes >= file_threshold) {
+        count_released_files();
+        if (files_ < max_files && file_bytes_ + bytes <= max_file_bytes)
+            if ((answer.file = memory_file::holding({head, body.lead(), body.lasting_end()}))) {
+                ++files_;
+                file_bytes_ += bytes;
+            }
+    }
+    hold_body(answer, body, message, computed);
+    auto const it = answers_.find(key());
+    if (it != answers_.end()) {
+        forget(it->second);
+        it->second = std::move(answer);
+    } else {
+        answers_.emplace(stored_key{key_, key_hash_}, std::move(answer));
+    }
+}
+
+void stored_answers::hold_body(stored& answer, payload const& body, bool message, bool computed)
+{
+    if (computed && answer.file) {
+        answer.owner = answer.file;
+        return;
+    }
+    if (computed && computed_bytes_ + answer.body_size > max_computed_bytes)
+        clear();
     auto owner = body.owner();
-    std::string_view text;
     if (message) {
+        // Text this response owns, its end perhaps the MCP server's: copied whole.
         auto whole = std::make_shared<std::string>();
         whole->reserve(body.size());
         whole->append(body.lead()).append(body.lasting_end());
-        text = *whole;
+        answer.body = *whole;
         owner = std::move(whole);
     } else {
-        text = body.view();
+        answer.body = body.view();
     }
-    stored answer{std::string(head), owner, computed ? owner : nullptr, text, route, body.counted_call(), nullptr};
-    if (computed)
-        computed_bytes_ += answer.body.size();
-    std::size_t const bytes = head.size() + answer.body.size();
-    if (bytes >= file_threshold)
-        count_released_files();
-    if (bytes >= file_threshold && files_ < max_files && file_bytes_ + bytes <= max_file_bytes)
-        if ((answer.file = memory_file::holding({head, answer.body}))) {
-            ++files_;
-            file_bytes_ += bytes;
-        }
-    auto [it, fresh] = answers_.try_emplace(key_);
-    if (!fresh)
-        forget(it->second);
-    it->second = std::move(answer);
+    answer.owner = owner;
+    if (computed) {
+        answer.held = std::move(owner);
+        computed_bytes_ += answer.body_size;
+    }
 }
 
 bool stored_answers::asked_before()
 {
-    auto const hash = std::hash<std::string>{}(key_);
-    if (asked_once_.erase(hash) > 0)
+    if (asked_once_.erase(key_hash_) > 0)
         return true;
     if (asked_once_.size() >= max_answers)
         asked_once_.clear();
-    asked_once_.insert(hash);
+    asked_once_.insert(key_hash_);
     return false;
 }
 
@@ -188,9 +217,9 @@ std::shared_ptr<const memory_file> stored_answers::lasting_file(std::shared_ptr<
 void stored_answers::forget(stored const& answer)
 {
     if (answer.held)
-        computed_bytes_ -= answer.body.size();
+        computed_bytes_ -= answer.body_size;
     if (answer.file)
-        retired_.push_back({answer.file, answer.head.size() + answer.body.size()});
+        retired_.push_back({answer.file, answer.head.size() + answer.body_size});
 }
 
 void stored_answers::count_released_files()

@@ -49,6 +49,8 @@ public:
         : shared_{std::move(options), holder_, metrics_, log_, {}, {}, {}, {}, {}}, loop_(shared_), client_(loop_.ioc)
     {
         holder_.set(testing::fixture_snapshot());
+        if (shared_.options.rate_limit)
+            shared_.limiter.emplace(*shared_.options.rate_limit);
         http::beast::test::stream server_end(loop_.ioc);
         client_.connect(server_end);
         std::make_shared<http::connection<http::beast::test::stream>>(std::move(server_end), loop_, false)->start();
@@ -812,11 +814,11 @@ TEST_CASE("memory files a connection still sends count against the store's bound
         http::response res{status::ok, 11};
         res.body() = http::payload(body, *body);
         res.body().mark_published();
-        store.keep(ask(n), snap, res, "/big", "HTTP/1.1 200 OK\r\n\r\n");
+        store.keep(ask(n), {.hit = std::nullopt, .key = 0, .sends_files = true}, snap, res, "/big", "HTTP/1.1 200 OK\r\n\r\n");
     };
     auto const file_of = [&](int n) {
-        auto const found = store.find(ask(n), snap);
-        return found ? found->answer->file : nullptr;
+        auto const found = store.find(ask(n), snap, true);
+        return found.hit ? found.hit->answer->file : nullptr;
     };
     // Every file the bound allows, each held as a slow reader's connection holds the answer it sends.
     std::vector<std::shared_ptr<const http::memory_file>> sending;
@@ -836,6 +838,36 @@ TEST_CASE("memory files a connection still sends count against the store's bound
     keep(5'000);
     CHECK(file_of(5'000));
     CHECK(store.files() <= http::stored_answers::max_files);
+}
+
+TEST_CASE("a computed answer a memory file holds is not held in memory too, and a stream that takes no files never gets it")
+{
+    auto const snap = testing::fixture_snapshot();
+    http::request const ask{http::beast_http::verb::get, "/v1/estimate?big", 11};
+    http::response res{status::ok, 11};
+    auto const body = std::make_shared<std::string>(http::stored_answers::file_threshold, 'x');
+    res.body() = http::payload(body, *body);
+    res.body().mark_computed();
+    std::string_view const head = "HTTP/1.1 200 OK\r\n\r\n";
+
+    http::stored_answers sending;  // a loop whose connections send files
+    sending.keep(ask, sending.find(ask, snap, true), snap, res, "/v1/estimate", head);
+    auto const from_file = sending.find(ask, snap, true);
+    REQUIRE(from_file.hit);
+    CHECK(from_file.hit->answer->file);
+    CHECK(from_file.hit->answer->body.empty());
+    CHECK(from_file.hit->answer->body_size == body->size());
+    CHECK(sending.held_bytes() == 0);
+    CHECK_FALSE(sending.find(ask, snap, false).hit);  // it could not send the file
+
+    http::stored_answers writing;  // a loop whose connections take no files
+    writing.keep(ask, writing.find(ask, snap, false), snap, res, "/v1/estimate", head);
+    auto const from_memory = writing.find(ask, snap, false);
+    REQUIRE(from_memory.hit);
+    CHECK_FALSE(from_memory.hit->answer->file);
+    CHECK(from_memory.hit->answer->body == *body);
+    CHECK(writing.held_bytes() == body->size());
+    CHECK(writing.files() == 0);
 }
 
 TEST_CASE("a new snapshot empties the stored answers: the next answer is the new document's")
@@ -980,5 +1012,27 @@ TEST_CASE("in the 2026-07-28 era a stored MCP reply is never given to another Mc
         CHECK(all[3].starts_with("400"));
         CHECK(all[3].find("header mismatch") != std::string::npos);
         CHECK(all[4] == all[3]);
+    }
+}
+
+TEST_CASE("a stored answer is charged to the client's rate limit as any other: past the burst it is a 429")
+{
+    for (std::string const& ask : {get_prices, request_of("GET", "/v1/estimate?gpu=h100-sxm&hours=2"),
+                                   mcp_post(prices_call)}) {
+        INFO(ask);
+        http::server_options options;
+        options.rate_limit = ops::rate_limit_options{.per_second = 0.001, .burst = 3, .limit_loopback = true};
+        wire w(options);
+        auto const answers = responses(w.send(ask + ask + ask + ask), std::vector<bool>(4, false));
+        CHECK(w.stored() == 1);  // asked a second time, then replayed
+        CHECK(answers[1].body() == answers[0].body());
+        CHECK(answers[2].body() == answers[0].body());
+        CHECK(answers[2].result() == status::ok);
+        CHECK(answers[3].result() == status::too_many_requests);
+        // Each face refuses in its own words: problem+json, or a JSON-RPC error for a message.
+        bool const message = ask.starts_with("POST");
+        CHECK(answers[3][http::beast_http::field::content_type] ==
+              (message ? "application/json" : "application/problem+json"));
+        CHECK(answers[3].body().find(message ? "\"error\"" : "\"status\":429") != std::string::npos);
     }
 }

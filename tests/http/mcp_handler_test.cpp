@@ -26,8 +26,8 @@ constexpr char const* allowed_request_headers =
 constexpr char const* exposed_headers = "MCP-Protocol-Version, Mcp-Session-Id";
 
 // `method` /mcp with `headers` (and `body`) under `policy`; null is the default, localhost only.
-http::response mcp(bh::verb method, std::map<std::string, std::string> const& headers, std::string const& body = {},
-                   std::shared_ptr<http::mcp_access const> policy = nullptr)
+http::response ask_mcp(bh::verb method, std::map<std::string, std::string> const& headers, std::string const& body = {},
+                       std::shared_ptr<http::mcp_access const> policy = nullptr)
 {
     http::request req{method, "/mcp", 11};
     req.set(bh::field::host, "127.0.0.1:8080");
@@ -47,17 +47,17 @@ http::response post(std::map<std::string, std::string> headers, std::shared_ptr<
 {
     headers.emplace("Content-Type", "application/json");
     headers.emplace("Accept", "application/json, text/event-stream");
-    return mcp(bh::verb::post, headers, ping, std::move(policy));
+    return ask_mcp(bh::verb::post, headers, ping, std::move(policy));
 }
 
 // What a browser sends before a cross-origin POST with Content-Type: application/json.
 http::response preflight(std::string const& origin, std::shared_ptr<http::mcp_access const> policy = nullptr)
 {
-    return mcp(bh::verb::options,
-               {{"Origin", origin},
-                {"Access-Control-Request-Method", "POST"},
-                {"Access-Control-Request-Headers", "content-type,mcp-protocol-version"}},
-               {}, std::move(policy));
+    return ask_mcp(bh::verb::options,
+                   {{"Origin", origin},
+                    {"Access-Control-Request-Method", "POST"},
+                    {"Access-Control-Request-Headers", "content-type,mcp-protocol-version"}},
+                   {}, std::move(policy));
 }
 
 std::shared_ptr<http::mcp_access const> origins(std::string const& list)
@@ -122,13 +122,13 @@ TEST_CASE("a preflight from a disallowed origin or to a disallowed Host is 403")
 {
     check_forbidden(preflight("http://evil.example.com"));
     check_forbidden(preflight("http://localhost.evil.example.com:6274"));
-    check_forbidden(mcp(bh::verb::options, {{"Origin", "http://localhost:6274"}, {"Host", "evil.example.com"}}));
-    check_forbidden(mcp(bh::verb::options, {{"Host", "evil.example.com"}}));
+    check_forbidden(ask_mcp(bh::verb::options, {{"Origin", "http://localhost:6274"}, {"Host", "evil.example.com"}}));
+    check_forbidden(ask_mcp(bh::verb::options, {{"Host", "evil.example.com"}}));
 }
 
 TEST_CASE("OPTIONS without Origin is 204 with Allow and grants no page anything")
 {
-    auto const r = mcp(bh::verb::options, {});
+    auto const r = ask_mcp(bh::verb::options, {});
     CHECK(r.result() == bh::status::no_content);
     CHECK(r[bh::field::allow] == "POST, OPTIONS");
     CHECK(r[bh::field::vary] == "Origin");
@@ -164,12 +164,12 @@ TEST_CASE("POST from an allowed origin names it, without Origin there is no CORS
 
 TEST_CASE("a transport error after the origin check is readable by the page")
 {
-    auto const r = mcp(bh::verb::post, {{"Origin", "http://localhost:6274"}, {"Content-Type", "text/plain"}}, ping);
+    auto const r = ask_mcp(bh::verb::post, {{"Origin", "http://localhost:6274"}, {"Content-Type", "text/plain"}}, ping);
     CHECK(r.result() == bh::status::unsupported_media_type);
     CHECK(r[bh::field::access_control_allow_origin] == "http://localhost:6274");
-    auto const notification = mcp(bh::verb::post,
-                                  {{"Origin", "http://localhost:6274"}, {"Content-Type", "application/json"}},
-                                  R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+    auto const notification = ask_mcp(bh::verb::post,
+                                      {{"Origin", "http://localhost:6274"}, {"Content-Type", "application/json"}},
+                                      R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
     CHECK(notification.result() == bh::status::accepted);
     CHECK(notification[bh::field::access_control_allow_origin] == "http://localhost:6274");
 }
@@ -178,16 +178,16 @@ TEST_CASE("GET, DELETE, HEAD and PUT /mcp are 405 with Allow: POST, OPTIONS, rea
 {
     for (auto method : {bh::verb::get, bh::verb::delete_, bh::verb::head, bh::verb::put}) {
         CAPTURE(bh::to_string(method));
-        auto const r = mcp(method, {{"Origin", "http://localhost:6274"}, {"Accept", "text/event-stream"}});
+        auto const r = ask_mcp(method, {{"Origin", "http://localhost:6274"}, {"Accept", "text/event-stream"}});
         CHECK(r.result() == bh::status::method_not_allowed);
         CHECK(r[bh::field::allow] == "POST, OPTIONS");
         // A page's client must read the 405 (it then uses POST alone), not fail with "Failed to fetch".
         CHECK(r[bh::field::access_control_allow_origin] == "http://localhost:6274");
         CHECK(r[bh::field::vary] == "Origin");
-        auto const other = mcp(method, {{"Origin", "http://evil.example.com"}});
+        auto const other = ask_mcp(method, {{"Origin", "http://evil.example.com"}});
         CHECK(other.result() == bh::status::forbidden);
         CHECK_FALSE(has(other, bh::field::access_control_allow_origin));
-        auto const no_origin = mcp(method, {});
+        auto const no_origin = ask_mcp(method, {});
         CHECK(no_origin.result() == bh::status::method_not_allowed);
         CHECK_FALSE(has(no_origin, bh::field::access_control_allow_origin));  // /mcp never says *
     }
@@ -241,8 +241,8 @@ TEST_CASE("POST /mcp feeds the MCP call counter of /metrics, by tool and outcome
         return std::string(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_gpu","arguments":{"gpu":")") +
                gpu + "\"}}}";
     };
-    CHECK(mcp(bh::verb::post, headers, call("h100-sxm")).result() == bh::status::ok);
-    CHECK(mcp(bh::verb::post, headers, call("nope")).result() == bh::status::ok);
+    CHECK(ask_mcp(bh::verb::post, headers, call("h100-sxm")).result() == bh::status::ok);
+    CHECK(ask_mcp(bh::verb::post, headers, call("nope")).result() == bh::status::ok);
     CHECK(count(ok) == ok_before + 1);
     CHECK(count(refused) == refused_before + 1);
 }

@@ -109,7 +109,7 @@ std::string const& busy_connection_answer()
         res.set(beast_http::field::retry_after, "1");
         res.keep_alive(false);
         std::string head;
-        write_head(res, head);
+        write_head(res, head, {});  // made once: a 503 may go without a Date (RFC 9110 §6.6.1)
         return head + std::string(res.body().view());
     }();
     return answer;

@@ -84,7 +84,7 @@ inline void connection<Stream>::write(response&& res, bool head_only)
     source_ = response_.body().source();
     if (source_)
         frame_parts();
-    write_head(response_, head_);
+    write_head(response_, head_, loop_.date.now());
     head_bytes_ = head_.size();
     if (head_only)
         source_.reset();

@@ -4,6 +4,7 @@
 // that bound the whole server) and the event loop that owns some of them, with its sweep of their
 // deadlines.
 
+#include "server/http/http_date.hpp"
 #include "server/http/server.hpp"
 #include "server/http/stored_answers.hpp"
 #include "server/mcp_bridge/snapshot_view.hpp"
@@ -94,7 +95,8 @@ struct event_loop {
     // this set in their destructors.
     std::unordered_set<connection_base*> connections;
     std::string log_lines;  // pending request log, flushed in batches
-    stored_answers answers;  // of published documents, replayed to the same question
+    date_field date;         // of every answer's head
+    stored_answers answers{date};  // of published documents, replayed to the same question
     asio::io_context ioc;
     asio::basic_waitable_timer<steady, asio::wait_traits<steady>, loop_executor> sweeper;
 };

@@ -3,6 +3,8 @@
 #include <array>
 #include <chrono>
 
+#include <time.h>
+
 namespace lcg::http {
 
 namespace {
@@ -108,6 +110,22 @@ std::optional<pricing::instant> parse_http_date(std::string_view s)
         return make(*yy < 70 ? 2000 + *yy : 1900 + *yy, month_of(rest.substr(3, 3)), *d, time_of(rest.substr(10, 8)));
     }
     return std::nullopt;
+}
+
+std::int64_t date_field::coarse_seconds()
+{
+    timespec t{};
+    ::clock_gettime(CLOCK_REALTIME_COARSE, &t);
+    return t.tv_sec;
+}
+
+std::string_view date_field::now()
+{
+    if (auto const second = read_(); second != second_) {
+        second_ = second;
+        value_ = http_date(pricing::instant(std::chrono::seconds(second_)));
+    }
+    return value_;
 }
 
 }

@@ -106,8 +106,13 @@ stored_answers::lookup stored_answers::find(request const& req,
     auto const it = answers_.find(key());
     if (it == answers_.end() || (!sends_files && it->second.body.size() != it->second.body_size))
         return out;
+    date_.now();
     auto owner = it->second.owner.lock();
-    if (!owner) {
+    if (!owner || it->second.second != date_.second()) {
+        // Its document is gone, or its head's Date names a second past. A message's reply was
+        // asked before, so the new one is stored at once.
+        if (owner && it->second.message)
+            note_asked();
         forget(it->second);
         answers_.erase(it);
         return out;
@@ -139,7 +144,13 @@ void stored_answers::keep(request const& req, lookup const& asked,
     // Many distinct questions: start again rather than track which are asked most.
     if (answers_.size() >= max_answers)
         clear();
-    stored answer{std::string(head), {}, nullptr, {}, body.size(), route, body.counted_call(), nullptr};
+    stored answer;
+    answer.head = head;
+    answer.body_size = body.size();
+    answer.route = route;
+    answer.counted = body.counted_call();
+    answer.second = date_.second();
+    answer.message = message;
     std::size_t const bytes = head.size() + answer.body_size;
     if (asked.sends_files && bytes >= file_threshold) {
         count_released_files();
@@ -189,10 +200,15 @@ bool stored_answers::asked_before()
 {
     if (asked_once_.erase(key_hash_) > 0)
         return true;
+    note_asked();
+    return false;
+}
+
+void stored_answers::note_asked()
+{
     if (asked_once_.size() >= max_answers)
         asked_once_.clear();
     asked_once_.insert(key_hash_);
-    return false;
 }
 
 std::shared_ptr<const memory_file> stored_answers::lasting_file(std::shared_ptr<const void> const& owner,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "server/http/http_date.hpp"
 #include "server/http/router.hpp"
 
 #include <cstddef>
@@ -42,7 +43,8 @@ private:
 // every such request are kept (payload::replayable), and only when they are 200: such an answer
 // depends on the snapshot, the target, and Accept, Accept-Encoding and Accept-Language as the router
 // reads them (their first line each), and on nothing else of the request. A published document's
-// body stays the document's, and a document that is gone makes its answers stale; a computed body
+// body stays the document's, and a document that is gone makes its answers stale, as the turn of
+// the second its head's Date names makes any answer; a computed body
 // is held by the store, at most max_computed_bytes of them, or by its memory file alone (below). A
 // new snapshot empties the store.
 //
@@ -62,6 +64,8 @@ public:
         std::size_t body_size = 0;
         std::string_view route;  // for the metrics: a pattern of the route table
         mcp::tool_call counted;  // an MCP message's tool call, counted again at each replay
+        std::int64_t second = 0;  // the one its head's Date names: replayed within it only
+        bool message = false;     // an MCP message's reply
         // The head and the body in a memory file, for an answer of file_threshold bytes or more.
         std::shared_ptr<const memory_file> file;
     };
@@ -77,6 +81,10 @@ public:
         std::uint64_t key = 0;     // the number of the key built for it (key_serial_), 0 if none
         bool sends_files = false;  // whether the connection can send from a memory file
     };
+
+    // `date` is the one every head of the loop is written with: an answer is replayed only within
+    // the second its Date names, so a stored head never tells an old time.
+    explicit stored_answers(date_field& date) : date_(date) {}
 
     static constexpr std::size_t max_answers = 256;    // then the store starts again, empty
     // A question whose target and headers are longer is answered afresh, and so is a message (POST)
@@ -121,6 +129,7 @@ private:
     bool same_snapshot(std::shared_ptr<const snapshot::snapshot> const& snapshot) const;
     // Whether key_ was asked before (a message's answer is stored only then); it is noted if not.
     bool asked_before();
+    void note_asked();  // key_ was asked once (at most max_answers such keys are remembered)
     void forget(stored const& answer);  // its file's and its held body's share of the budgets
     void clear();
 
@@ -151,6 +160,7 @@ private:
     // sends files gets one): a message's reply copied whole, or the body's own bytes.
     void hold_body(stored& answer, payload const& body, bool message, bool computed);
 
+    date_field& date_;
     std::weak_ptr<const snapshot::snapshot> snapshot_;
     std::unordered_map<stored_key, stored, key_hash, key_equal> answers_;
     // Files of answers no longer stored that a connection may still be sending (a slow reader holds

@@ -19,7 +19,7 @@ bool has_body(int status) { return status >= 200 && status != 204 && status != 3
 
 }
 
-void write_head(response const& res, std::string& out)
+void write_head(response const& res, std::string& out, std::string_view date)
 {
     out.clear();
     out += res.version() == 10 ? "HTTP/1.0 " : "HTTP/1.1 ";
@@ -28,6 +28,11 @@ void write_head(response const& res, std::string& out)
     auto const reason = res.reason();
     out.append(reason.data(), reason.size());
     out += "\r\n";
+    if (!date.empty()) {
+        out += "Date: ";
+        out.append(date.data(), date.size());
+        out += "\r\n";
+    }
     for (auto const& field : res) {
         auto const name = field.name_string();
         auto const value = field.value();

@@ -42,6 +42,11 @@ namespace {
 using namespace lcg;
 using http::beast_http::status;
 
+// The second the tests' event loops and stores read: it stands still unless a test moves it, so that
+// no test sees a stored answer go stale at the turn of a second (which a test shows apart).
+std::atomic<std::int64_t> test_second{1'796'515'200};  // Sat, 05 Dec 2026 00:00:00 GMT
+std::int64_t read_test_second() { return test_second.load(); }
+
 // One connection of a server on the fixture snapshot, and the client end of its stream.
 class wire {
 public:
@@ -49,6 +54,7 @@ public:
         : shared_{std::move(options), holder_, metrics_, log_, {}, {}, {}, {}, {}}, loop_(shared_), client_(loop_.ioc)
     {
         holder_.set(testing::fixture_snapshot());
+        loop_.date = http::date_field(read_test_second);
         if (shared_.options.rate_limit)
             shared_.limiter.emplace(*shared_.options.rate_limit);
         http::beast::test::stream server_end(loop_.ioc);
@@ -566,6 +572,7 @@ public:
         : shared_{{}, holder_, metrics_, log_, {}, {}, {}, {}, {}}, loop_(shared_), client_(io_)
     {
         holder_.set(std::move(snap));
+        loop_.date = http::date_field(read_test_second);
         http::asio::ip::tcp::acceptor acceptor(loop_.ioc, {http::asio::ip::make_address("127.0.0.1"), 0});
         client_.connect(acceptor.local_endpoint());
         http::tcp_socket server_end(loop_.ioc);
@@ -672,10 +679,11 @@ TEST_CASE("over a real socket, an MCP reply ending with the tool list sends that
     std::string const post = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                              "Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-06-18\r\n"
                              "Content-Length: " + std::to_string(message.size()) + "\r\n\r\n" + message;
-    auto const whole = [](auto const& res) {
+    auto const whole = [](auto const& res) {  // but for the Date, which names the second it was written in
         std::string out = std::to_string(res.result_int()) + "\r\n";
         for (auto const& field : res)
-            out += std::string(field.name_string()) + ": " + std::string(field.value()) + "\r\n";
+            if (field.name() != http::beast_http::field::date)
+                out += std::string(field.name_string()) + ": " + std::string(field.value()) + "\r\n";
         return out + "\r\n" + std::string(res.body());
     };
     wire w;  // a stream that takes no files: the reply written whole from memory
@@ -694,15 +702,16 @@ TEST_CASE("over a real socket, an MCP reply ending with the tool list sends that
 
 namespace {
 
-// The whole bytes of each answer in `bytes` (heads as `heads` says), in order: what a replay must
-// repeat exactly.
+// The whole bytes of each answer in `bytes` (heads as `heads` says), in order, but for its Date,
+// which names the second it was written in: what a replay must repeat exactly.
 std::vector<std::string> answer_bytes(std::string_view bytes, std::vector<bool> const& heads)
 {
     std::vector<std::string> out;
     for (auto const& res : responses(bytes, heads)) {
         std::string whole;
         for (auto const& field : res)
-            whole += std::string(field.name_string()) + ": " + std::string(field.value()) + "\r\n";
+            if (field.name() != http::beast_http::field::date)
+                whole += std::string(field.name_string()) + ": " + std::string(field.value()) + "\r\n";
         out.push_back(std::to_string(res.result_int()) + "\r\n" + whole + "\r\n" + res.body());
     }
     return out;
@@ -802,7 +811,9 @@ TEST_CASE("distinct computed questions never make the store hold more answers th
 
 TEST_CASE("memory files a connection still sends count against the store's bound after the store is emptied")
 {
-    http::stored_answers store;
+    http::date_field date(read_test_second);
+    date.now();  // as writing each head does
+    http::stored_answers store{date};
     auto const snap = testing::fixture_snapshot();
     auto const body = std::make_shared<std::string>(http::stored_answers::file_threshold, 'x');
     auto const ask = [](int n) {
@@ -850,7 +861,9 @@ TEST_CASE("a computed answer a memory file holds is not held in memory too, and 
     res.body().mark_computed();
     std::string_view const head = "HTTP/1.1 200 OK\r\n\r\n";
 
-    http::stored_answers sending;  // a loop whose connections send files
+    http::date_field date(read_test_second);
+    date.now();  // as writing each head does
+    http::stored_answers sending{date};  // a loop whose connections send files
     sending.keep(ask, sending.find(ask, snap, true), snap, res, "/v1/estimate", head);
     auto const from_file = sending.find(ask, snap, true);
     REQUIRE(from_file.hit);
@@ -860,7 +873,7 @@ TEST_CASE("a computed answer a memory file holds is not held in memory too, and 
     CHECK(sending.held_bytes() == 0);
     CHECK_FALSE(sending.find(ask, snap, false).hit);  // it could not send the file
 
-    http::stored_answers writing;  // a loop whose connections take no files
+    http::stored_answers writing{date};  // a loop whose connections take no files
     writing.keep(ask, writing.find(ask, snap, false), snap, res, "/v1/estimate", head);
     auto const from_memory = writing.find(ask, snap, false);
     REQUIRE(from_memory.hit);
@@ -1034,5 +1047,32 @@ TEST_CASE("a stored answer is charged to the client's rate limit as any other: p
         CHECK(answers[3][http::beast_http::field::content_type] ==
               (message ? "application/json" : "application/problem+json"));
         CHECK(answers[3].body().find(message ? "\"error\"" : "\"status\":429") != std::string::npos);
+    }
+}
+
+TEST_CASE("every answer names the second it is written in, and a stored one is replayed within that second only")
+{
+    auto const date_of = [](auto const& res) { return std::string(res[http::beast_http::field::date]); };
+    for (std::string const& ask : {get_prices, mcp_post(prices_call)}) {
+        INFO(ask);
+        wire w;
+        auto const named = http::http_date(pricing::instant(std::chrono::seconds(test_second.load())));
+        auto const first = responses(w.send(ask + ask + ask), std::vector<bool>(3, false));
+        REQUIRE(w.stored() == 1);
+        for (auto const& res : first)
+            CHECK(date_of(res) == named);
+        ++test_second;
+        auto const later = http::http_date(pricing::instant(std::chrono::seconds(test_second.load())));
+        auto const all = w.send(ask);
+        auto const next = responses(all, std::vector<bool>(4, false)).back();
+        CHECK(date_of(next) == later);  // not the stored head's
+        auto const bytes = answer_bytes(all, std::vector<bool>(4, false));
+        CHECK(bytes[3] == bytes[0]);  // the same but for the Date
+        CHECK(w.stored() == 1);  // stored again at once, a message's reply too
+        auto const replayed = responses(w.send(ask), std::vector<bool>(5, false)).back();
+        CHECK(date_of(replayed) == later);
+        // A refusal names it too (RFC 9110 §6.6.1: every 2xx, 3xx and 4xx answer).
+        CHECK(date_of(responses(w.send("GET /nope HTTP/1.1\r\nHost: x\r\n\r\n"), std::vector<bool>(6, false)).back()) ==
+              later);
     }
 }

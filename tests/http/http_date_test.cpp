@@ -26,3 +26,18 @@ TEST_CASE("parse_http_date refuses what is not a date")
         CHECK_FALSE(parse_http_date(bad));
     }
 }
+
+TEST_CASE("the Date field names the current second")
+{
+    date_field date;
+    auto const before = std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now());
+    std::string const value(date.now());
+    auto const after = std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now());
+    auto const named = parse_http_date(value);
+    REQUIRE(named);
+    // The coarse clock may lag the precise one by a tick (a few milliseconds).
+    CHECK(*named >= before - std::chrono::seconds(1));
+    CHECK(*named <= after);
+    CHECK(date.second() == named->time_since_epoch().count());
+    CHECK(value == http_date(*named));
+}

@@ -14,24 +14,25 @@ TEST_CASE("the head is the status line, every field and a blank line, the body i
     res.set(beast_http::field::content_type, "application/json");
     res.body() = std::string("{}\n");
     std::string head;
-    write_head(res, head);
-    CHECK(head.starts_with("HTTP/1.1 200 OK\r\n"));
+    write_head(res, head, "Sat, 05 Dec 2026 21:50:07 GMT");
+    CHECK(head.starts_with("HTTP/1.1 200 OK\r\nDate: Sat, 05 Dec 2026 21:50:07 GMT\r\n"));
     CHECK(head.find("\r\nContent-Type: application/json\r\n") != std::string::npos);
     CHECK(head.find("\r\nServer: lowcostgpu\r\n") != std::string::npos);
     CHECK(head.find("\r\nContent-Length: 3\r\n") != std::string::npos);  // added: none was set
     CHECK(head.ends_with("\r\n\r\n"));
 
     res.prepare_payload();
-    write_head(res, head);
+    write_head(res, head, {});
+    CHECK(head.find("Date") == std::string::npos);
     CHECK(head.find("Content-Length: 3") == head.rfind("Content-Length: 3"));  // not twice
 
     auto not_modified = base_response(req, beast_http::status::not_modified);
-    write_head(not_modified, head);
+    write_head(not_modified, head, {});
     CHECK(head.starts_with("HTTP/1.1 304 Not Modified\r\n"));
     CHECK(head.find("Content-Length") == std::string::npos);
 
     request old{beast_http::verb::get, "/x", 10};
-    write_head(base_response(old, beast_http::status::not_found), head);
+    write_head(base_response(old, beast_http::status::not_found), head, {});
     CHECK(head.starts_with("HTTP/1.0 404 Not Found\r\n"));
 }
 

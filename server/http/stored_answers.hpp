@@ -43,10 +43,9 @@ private:
 // every such request are kept (payload::replayable), and only when they are 200: such an answer
 // depends on the snapshot, the target, and Accept, Accept-Encoding and Accept-Language as the router
 // reads them (their first line each), and on nothing else of the request. A published document's
-// body stays the document's, and a document that is gone makes its answers stale, as the turn of
-// the second its head's Date names makes any answer; a computed body
-// is held by the store, at most max_computed_bytes of them, or by its memory file alone (below). A
-// new snapshot empties the store.
+// body stays the document's; a computed body is held by the store, at most max_computed_bytes of
+// them, or by its memory file alone (below). An answer goes stale when its document is gone, and at
+// the turn of the second its head's Date names. A new snapshot empties the store.
 //
 // A POST whose headers fit the same bound and whose body fits max_message_bytes qualifies too: its
 // key adds the headers an MCP reply depends on (message_fields in the .cpp: Host, Origin,

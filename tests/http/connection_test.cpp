@@ -158,6 +158,17 @@ std::vector<http::beast_http::response<http::beast_http::string_body>> responses
     return out;
 }
 
+// An answer written out whole (status, fields, body) but for its Date, which names the second it
+// was written in: what a replay must repeat exactly.
+std::string whole_answer(http::beast_http::response<http::beast_http::string_body> const& res)
+{
+    std::string out = std::to_string(res.result_int()) + "\r\n";
+    for (auto const& field : res)
+        if (field.name() != http::beast_http::field::date)
+            out += std::string(field.name_string()) + ": " + std::string(field.value()) + "\r\n";
+    return out + "\r\n" + res.body();
+}
+
 std::string const get_prices = "GET /v1/prices HTTP/1.1\r\nHost: x\r\n\r\n";
 
 // The fixture's weeks in chunks of about 512 bytes: each sent in several parts.
@@ -679,41 +690,28 @@ TEST_CASE("over a real socket, an MCP reply ending with the tool list sends that
     std::string const post = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                              "Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-06-18\r\n"
                              "Content-Length: " + std::to_string(message.size()) + "\r\n\r\n" + message;
-    auto const whole = [](auto const& res) {  // but for the Date, which names the second it was written in
-        std::string out = std::to_string(res.result_int()) + "\r\n";
-        for (auto const& field : res)
-            if (field.name() != http::beast_http::field::date)
-                out += std::string(field.name_string()) + ": " + std::string(field.value()) + "\r\n";
-        return out + "\r\n" + std::string(res.body());
-    };
     wire w;  // a stream that takes no files: the reply written whole from memory
     auto const expected = responses(w.send(post), {false}).at(0);
     REQUIRE(expected.result() == status::ok);
     REQUIRE(expected.body().size() >= http::stored_answers::file_threshold);
     loopback_wire sent;
     sent.send(post + post + "GET /v1/regions HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" + post);
-    CHECK(whole(sent.read()) == whole(expected));
-    CHECK(whole(sent.read()) == whole(expected));
+    CHECK(whole_answer(sent.read()) == whole_answer(expected));
+    CHECK(whole_answer(sent.read()) == whole_answer(expected));
     CHECK(sent.read().body() == testing::fixture_request("/v1/regions").body().view());
-    CHECK(whole(sent.read()) == whole(expected));
+    CHECK(whole_answer(sent.read()) == whole_answer(expected));
     // The tool list's, made once, and from the second ask the whole reply's (stored_answers).
     CHECK(sent.stored_files() == 2);
 }
 
 namespace {
 
-// The whole bytes of each answer in `bytes` (heads as `heads` says), in order, but for its Date,
-// which names the second it was written in: what a replay must repeat exactly.
+// Each answer in `bytes` (heads as `heads` says), in order, written out whole.
 std::vector<std::string> answer_bytes(std::string_view bytes, std::vector<bool> const& heads)
 {
     std::vector<std::string> out;
-    for (auto const& res : responses(bytes, heads)) {
-        std::string whole;
-        for (auto const& field : res)
-            if (field.name() != http::beast_http::field::date)
-                whole += std::string(field.name_string()) + ": " + std::string(field.value()) + "\r\n";
-        out.push_back(std::to_string(res.result_int()) + "\r\n" + whole + "\r\n" + res.body());
-    }
+    for (auto const& res : responses(bytes, heads))
+        out.push_back(whole_answer(res));
     return out;
 }
 

@@ -12,7 +12,9 @@ PACKAGES=(build-essential cmake pkg-config libboost1.81-dev libboost-json1.81-de
 # bring their own Node 22) install their tools with npm: Debian's, unless the machine has one.
 command -v npm >/dev/null 2>&1 || PACKAGES+=(nodejs npm)
 
-say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+# Each step says when it began, in seconds since the script started: a slow CI run's log then
+# shows which step took the time.
+say() { printf '\033[1m==> %s\033[0m (at %d s)\n' "$*" "$SECONDS" >&2; }
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 

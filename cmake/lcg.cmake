@@ -31,3 +31,26 @@ function(lcg_embed_files output namespace function)
     COMMENT "Embedding ${function}"
     VERBATIM)
 endfunction()
+
+# The ctest tests of a doctest binary. With LCG_TEST_CASES_APART (the default), each case is a test
+# of its own, run in a process of its own: ctest names what failed and runs one case alone. Without
+# it, the binary is one test that runs every case in one process. The sanitizer pass (deploy/test)
+# takes that: a process of the HTTP or MCP tests builds their fixture snapshot first, about a
+# second under AddressSanitizer, which a process per case paid 240 times over. The integration
+# tests stay apart in both (tests/integration/CMakeLists.txt): each case has its own database and
+# server, and two at a time is what keeps their pass short.
+function(lcg_doctests target)
+  cmake_parse_arguments(arg "" "" "LABELS" ${ARGN})
+  if(LCG_TEST_CASES_APART)
+    if(arg_LABELS)
+      doctest_discover_tests(${target} PROPERTIES LABELS "${arg_LABELS}")
+    else()
+      doctest_discover_tests(${target})
+    endif()
+  else()
+    add_test(NAME ${target} COMMAND ${target})
+    if(arg_LABELS)
+      set_tests_properties(${target} PROPERTIES LABELS "${arg_LABELS}")
+    endif()
+  endif()
+endfunction()

@@ -29,7 +29,10 @@ public:
     {
         if (body_left_ == 0) {
             auto const before = head_.size();
-            head_.append(bytes.substr(0, head_limit - before));
+            // Up to the blank line when these bytes hold it: the body is counted, never copied.
+            auto const room = bytes.substr(0, head_limit - before);
+            auto const blank = room.find("\r\n\r\n");
+            head_.append(room.substr(0, blank == std::string_view::npos ? room.size() : blank + 4));
             // The blank line may have begun in the bytes before.
             auto const end = head_.find("\r\n\r\n", before >= 3 ? before - 3 : 0);
             if (end == std::string::npos)

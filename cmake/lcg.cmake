@@ -36,7 +36,7 @@ endfunction()
 # of its own, run in a process of its own: ctest names what failed and runs one case alone. Without
 # it, the binary is one test that runs every case in one process. The sanitizer pass (deploy/test)
 # takes that: a process of the HTTP or MCP tests builds their fixture snapshot first, about a
-# second under AddressSanitizer, which a process per case paid 240 times over. The integration
+# second under AddressSanitizer, which a process per case paid 241 times over. The integration
 # tests stay apart in both (tests/integration/CMakeLists.txt): each case has its own database and
 # server, and two at a time is what keeps their pass short.
 function(lcg_doctests target)

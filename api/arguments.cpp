@@ -39,8 +39,9 @@ failure unknown(std::span<const parameter> params, std::string_view name)
 failure too_long(std::string_view name)
 {
     return invalid_parameter(std::string(name),
-                             std::string(name) + ": at most " + std::to_string(max_argument_bytes) + " bytes",
-                             std::string(name) + "\u202F: au plus " + std::to_string(max_argument_bytes) + " octets");
+                             std::string(name) + ": at most " + std::to_string(max_argument_characters) + " characters",
+                             std::string(name) + "\u202F: au plus " + std::to_string(max_argument_characters) +
+                                 " caractères");
 }
 
 struct type_names {
@@ -103,7 +104,7 @@ pricing::outcome<std::string, failure> json_text(parameter const& p, json::value
     case value_type::string:
         if (!v.is_string())
             return wrong_type(p);
-        if (v.get_string().size() > max_argument_bytes)
+        if (argument_length(v.get_string()) > max_argument_characters)
             return too_long(p.name);
         if (std::string_view(v.get_string()).find('\0') != std::string_view::npos)
             return holds_nul(p);
@@ -126,12 +127,12 @@ pricing::outcome<std::string, failure> json_text(parameter const& p, json::value
             return std::to_string(v.get_uint64());
         if (v.is_double()) {
             if (auto t = number_text(v.get_double())) {
-                if (t->size() <= max_argument_bytes)
+                if (t->size() <= max_argument_characters)  // digits: a byte each
                     return std::move(*t);
                 std::string const name(p.name);  // 1e-300 is 300 digits written out
                 return invalid_parameter(
-                    name, name + ": written out as a decimal, longer than " + std::to_string(max_argument_bytes) + " bytes",
-                    name + "\u202F: écrit en décimal, plus long que " + std::to_string(max_argument_bytes) + " octets");
+                    name, name + ": written out as a decimal, longer than " + std::to_string(max_argument_characters) + " bytes",
+                    name + "\u202F: écrit en décimal, plus long que " + std::to_string(max_argument_characters) + " octets");
             }
             return out_of_range(p);
         }
@@ -148,6 +149,7 @@ pricing::outcome<std::string, failure> json_text(parameter const& p, json::value
         auto const& items = v.get_array();
         // Joined with commas below, the HTTP form: an item must not hold one, nor be empty.
         std::string text;
+        std::size_t length = 0;  // of text, in characters
         for (auto const& item : items) {
             if (!item.is_string())
                 return wrong_type(p);
@@ -161,11 +163,12 @@ pricing::outcome<std::string, failure> json_text(parameter const& p, json::value
                                          std::string(p.name) + "\u202F: un élément est vide ou contient une virgule\u202F; "
                                                                "accepté\u202F: " +
                                              mid_sentence(parameter_hint(p, locale::language::fr)));
+            length += argument_length(s) + (text.empty() ? 0 : 1);
+            if (length > max_argument_characters)
+                return too_long(p.name);
             if (!text.empty())
                 text += ',';
             text += s;
-            if (text.size() > max_argument_bytes)
-                return too_long(p.name);
         }
         return text;
     }
@@ -173,6 +176,11 @@ pricing::outcome<std::string, failure> json_text(parameter const& p, json::value
     return wrong_type(p);
 }
 
+}
+
+std::size_t argument_length(std::string_view value)
+{
+    return pricing::utf8_length(value).value_or(value.size());
 }
 
 std::string parameter_names(std::span<const parameter> params)
@@ -192,7 +200,7 @@ pricing::outcome<arguments, failure> arguments::from_query(std::span<const param
     for (auto const& [name, value] : values) {
         if (!find(params, name))
             return unknown(params, name);
-        if (value.size() > max_argument_bytes)
+        if (argument_length(value) > max_argument_characters)
             return too_long(name);
     }
     arguments out;

@@ -45,7 +45,10 @@ inline bool names_gpus(parameter const& p)
     return p.type != value_type::integer && (p.name == "gpu" || p.name == "gpus" || p.name == "other_gpu");
 }
 
-inline constexpr std::size_t max_argument_bytes = 256;  // one value, either face
+// One value, either face, in characters as JSON Schema's maxLength counts them (code points); a
+// value that is not UTF-8 is counted by its bytes.
+inline constexpr std::size_t max_argument_characters = 256;
+std::size_t argument_length(std::string_view value);  // in those characters
 
 // The arguments of one call, checked against the operation's parameters and kept as the decimal
 // text the pricing/ parse functions take, so both faces validate alike. Lists are joined with

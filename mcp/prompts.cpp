@@ -1,4 +1,5 @@
 #include "mcp/prompts.hpp"
+#include "api/arguments.hpp"
 #include "pricing/utf8.hpp"
 
 #include "mcp/resources.hpp"
@@ -20,7 +21,7 @@ namespace json = boost::json;
 
 constexpr std::size_t max_completions = 100;
 
-// A prompt argument: a string of at most 256 bytes.
+// A prompt argument: a string as long as a tool's string argument may be.
 struct prompt_arguments {
     json::object const* raw;
 
@@ -32,8 +33,9 @@ struct prompt_arguments {
                 return invalid_params("missing required argument " + pricing::quote(name));
             return std::optional<std::string>{};
         }
-        if (!v->is_string() || v->get_string().size() > 256)
-            return invalid_params("argument " + pricing::quote(name) + " must be a string of at most 256 bytes");
+        if (!v->is_string() || api::argument_length(v->get_string()) > api::max_argument_characters)
+            return invalid_params("argument " + pricing::quote(name) + " must be a string of at most " +
+                                  std::to_string(api::max_argument_characters) + " characters");
         return std::optional<std::string>(std::string(v->get_string()));
     }
 };
@@ -215,7 +217,7 @@ result_or_failure<json::object> complete(json::object const& params, api::data_v
         return invalid_params("ref.type must be ref/prompt or ref/resource");
     }
 
-    std::string const typed = pricing::ascii_lower(value->get_string().subview(0, std::min<std::size_t>(value->get_string().size(), 256)));
+    std::string const typed = pricing::ascii_lower(pricing::utf8_prefix(value->get_string(), api::max_argument_characters));
     std::vector<std::string> prefix, inner;
     for (auto& c : candidates) {
         auto const lower = pricing::ascii_lower(c);

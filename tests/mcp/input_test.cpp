@@ -256,3 +256,30 @@ TEST_CASE("every required parameter left out of its operation's example is refus
     CHECK(gpu.message_fr == "gpu\u202F: obligatoire\u202F; accepté\u202F: un identifiant du catalogue, comme h100-sxm (casse "
                             "indifférente)\u202F; /v1/gpus les liste");
 }
+
+TEST_CASE("a string argument is as long as its characters, as the schema's maxLength counts, on both faces")
+{
+    auto const how = api::answered_by<forgetful_input, answer_forgetfully>();
+    std::string e_acute;  // U+00E9: two bytes, one character
+    for (int i = 0; i < 256; ++i)
+        e_acute += "\u00E9";
+    auto const over = e_acute + "e";
+    std::string const ascii_over(257, 'e');
+
+    CHECK(api::arguments::from_query(how.parameters, {{"used", e_acute}}).has_value());
+    json::object fits{{"used", e_acute}};
+    CHECK(api::arguments::from_json(how.parameters, &fits).has_value());
+    for (auto const& value : {over, ascii_over}) {
+        auto const http = api::arguments::from_query(how.parameters, {{"used", value}});
+        REQUIRE_FALSE(http.has_value());
+        CHECK(http.err().message == "used: at most 256 characters");
+        CHECK(http.err().message_fr == "used\u202F: au plus 256 caractères");
+        json::object too_long{{"used", value}};
+        auto const mcp = api::arguments::from_json(how.parameters, &too_long);
+        REQUIRE_FALSE(mcp.has_value());
+        CHECK(mcp.err().message == http.err().message);
+    }
+    // Bytes that are not UTF-8 are counted one by one: 256 of them pass, 257 do not.
+    CHECK(api::arguments::from_query(how.parameters, {{"used", std::string(256, '\xE9')}}).has_value());
+    CHECK_FALSE(api::arguments::from_query(how.parameters, {{"used", std::string(257, '\xE9')}}).has_value());
+}

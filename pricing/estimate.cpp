@@ -243,7 +243,7 @@ outcome<job_estimate> estimate_job(job_spec const& job, sheet_row const* row)
         // The reason is the sheet's own words, published in English only.
         std::string const why =
             row && !row->unavailable_reason.empty() ? ": " + row->unavailable_reason : std::string();
-        return error{errc::unavailable, job.gpu + " has no price on the sheet it is costed at" + why,
+        return error{errc::unpriced, job.gpu + " has no price on the sheet it is costed at" + why,
                      job.gpu + " n’a pas de prix sur le tarif de la semaine choisie" + why};
     }
     tier_rates const& rates = *row->rates;

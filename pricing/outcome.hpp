@@ -12,7 +12,9 @@ namespace lcg::pricing {
 enum class errc {
     invalid_argument,  // malformed or out-of-range input; the message says what is accepted
     not_found,         // a well-formed name that is not in the catalog, the sheet or the glossary
-    unavailable,       // the data exists but cannot answer (for example a model without a price)
+    unavailable,       // the data exists but cannot answer now (no sheet yet, an archive too slow)
+    unpriced,          // a model the sheet lists without a price (too few listings): nothing to cost
+                       // until a later sheet prices it, so not a condition to retry
 };
 
 // Why the input was refused, in the service's two languages: a client reads the one its request

@@ -145,7 +145,7 @@ outcome<rent_vs_buy_answer> compare_rent_vs_buy(rent_vs_buy_request const& q)
         // The reason is the sheet's own words, published in English only.
         std::string const why =
             row && !row->unavailable_reason.empty() ? ": " + row->unavailable_reason : std::string();
-        return error{errc::unavailable, q.model->id + " has no price on the sheet " + to_string(q.sheet->week) + why,
+        return error{errc::unpriced, q.model->id + " has no price on the sheet " + to_string(q.sheet->week) + why,
                      q.model->id + " n’a pas de prix sur le tarif " + to_string(q.sheet->week) + why};
     }
     rent_vs_buy_answer a;

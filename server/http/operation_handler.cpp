@@ -23,8 +23,8 @@ namespace json = boost::json;
 // of them, not the integer `gpus` of an instance) or a region: then the refusal lists the valid ones.
 bool names(api::operation const& op, api::failure const& f, std::string_view what)
 {
-    if (f.code == pricing::errc::unavailable)
-        return false;
+    if (f.code == pricing::errc::unavailable || f.code == pricing::errc::unpriced)
+        return false;  // the name is valid: listing the valid ones would not help
     for (auto const& p : op.parameters())
         if (p.name == f.parameter)
             return what == "gpu" ? api::names_gpus(p) : p.type != api::value_type::integer && p.name == what;

@@ -154,6 +154,7 @@ std::string_view problem_title(beast_http::status status, locale::language lang)
     case beast_http::status::not_found: return "Introuvable";
     case beast_http::status::method_not_allowed: return "Méthode non autorisée";
     case beast_http::status::not_acceptable: return "Format non disponible";
+    case beast_http::status::conflict: return "Conflit";
     case beast_http::status::too_many_requests: return "Trop de requêtes";
     case beast_http::status::internal_server_error: return "Erreur interne du serveur";
     case beast_http::status::service_unavailable: return "Service indisponible";
@@ -186,6 +187,7 @@ beast_http::status status_of(pricing::errc code)
     switch (code) {
     case pricing::errc::invalid_argument: return beast_http::status::bad_request;
     case pricing::errc::not_found: return beast_http::status::not_found;
+    case pricing::errc::unpriced: return beast_http::status::conflict;  // with the sheet in force
     case pricing::errc::unavailable: break;
     }
     return beast_http::status::service_unavailable;

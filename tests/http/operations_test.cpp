@@ -50,6 +50,25 @@ TEST_CASE("a refused GPU id lists the valid ids, a refused count or an unknown p
     CHECK(o.contains("valid_ids"));
 }
 
+TEST_CASE("costing a model the sheet does not price is a conflict with the sheet, not a condition to retry")
+{
+    // The MI300X has 3 listings in the fixture: its row says why it has no price.
+    for (auto const* target : {"/v1/estimate?gpu=mi300x&hours=1",
+                               "/v1/rent-vs-buy?gpu=mi300x&purchase_price=250000&power_watts=10200&"
+                               "electricity_price=0.12&hosting_per_month=1500&utilisation=40&months=36"}) {
+        INFO(target);
+        auto const res = fixture_request(target);
+        CHECK(res.result() == lcg::http::beast_http::status::conflict);
+        CHECK(res.find(lcg::http::beast_http::field::retry_after) == res.end());
+        auto const o = json::parse(res.body()).as_object();
+        CHECK(o.at("status") == 409);
+        CHECK(std::string(o.at("detail").as_string()).find("mi300x has no price on the sheet") != std::string::npos);
+        CHECK_FALSE(o.contains("valid_ids"));  // mi300x is a valid id
+    }
+    auto const fr = fixture_request("/v1/estimate?gpu=mi300x&hours=1&lang=fr");
+    CHECK(json::parse(fr.body()).at("title") == "Conflit");
+}
+
 TEST_CASE("a query string that cannot be read is refused naming its parameter, in the language asked for")
 {
     struct refusal {

@@ -273,7 +273,7 @@ TEST_CASE("a model without a price this week cannot be estimated")
     row.unavailable_reason = "only 3 observations in the window (at least 5 needed)";
     auto const e = estimate_job(*job, &row);
     REQUIRE_FALSE(e.has_value());
-    CHECK(e.err().code == errc::unavailable);
+    CHECK(e.err().code == errc::unpriced);
     CHECK(e.err().message.find("only 3 observations") != std::string::npos);
     CHECK_FALSE(estimate_job(*job, nullptr).has_value());
 }

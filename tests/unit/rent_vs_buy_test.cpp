@@ -220,7 +220,7 @@ TEST_CASE("rent versus buy: a model the week did not price is unavailable, with 
     REQUIRE(q);
     auto const a = pricing::compare_rent_vs_buy(*q);
     REQUIRE_FALSE(a);
-    CHECK(a.err().code == pricing::errc::unavailable);
+    CHECK(a.err().code == pricing::errc::unpriced);
     CHECK(a.err().message.find("2026-W49: fewer than 3 sources") != std::string::npos);
 }
 

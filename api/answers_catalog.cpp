@@ -117,7 +117,8 @@ struct catalog_input : input {
     argument architecture{this, kit::architecture};
     argument min_vram_gb{this, kit::min_vram_gb};
     argument mig{this, {"mig", vt::boolean, "Only models with (true) or without (false) Multi-Instance GPU"}};
-    argument nvlink{this, {"nvlink", vt::boolean, "Only NVIDIA models with (true) or without (false) NVLink"}};
+    argument nvlink{this, {"nvlink", vt::boolean,
+                           "Only models with (true) or without (false) NVLink, NVIDIA's GPU-to-GPU link (AMD's models have none)"}};
     argument fields{this, answers::fields};
 };
 

@@ -109,5 +109,8 @@ boost::json::array catalog_ids(route_input& in);
 
 // Every route of the operation registry (operation_handler.cpp).
 response handle_operation(route_input& in, api::operation const& op);
+// A query string that cannot be read, refused on the page of `op`'s calculator (under its blank form,
+// with the problem's status) when HTML was asked for, else as a problem; `in` holds no parameter.
+response refuse_unread_query(route_input& in, api::operation const& op, api::failure const& f);
 
 }

@@ -139,6 +139,14 @@ json::array catalog_ids(route_input& in)
     return ids;
 }
 
+response refuse_unread_query(route_input& in, api::operation const& op, api::failure const& f)
+{
+    if (in.format != render::format::html || !op.calculator)
+        return from_error(in.req, {f.code, f.message, f.message_fr}, f.parameter, {}, in.lang);
+    auto const form = api::calculator_of(op, in.snap().catalog, {}, in.lang);
+    return refused(in, op, f, in.lang, form ? &*form : nullptr);
+}
+
 // The language the request asks for, as the operation will answer: its `lang`, else its
 // Accept-Language, which also says how a refused `lang` is refused. A calculator's words and every
 // refusal are written in it.

@@ -144,9 +144,14 @@ answer dispatch(request const& req, request_context const& ctx, std::string_view
         format = *negotiated;
     }
     auto query = query_params::parse(query_string.empty() ? "" : query_string.substr(1));
-    if (!query)  // in the language Accept-Language asks for: `lang` is among what could not be read
-        return from_error(req, query.err().cause, query.err().parameter, {},
-                          negotiate_language(req[beast_http::field::accept_language]));
+    if (!query) {  // in the language Accept-Language asks for: `lang` is among what could not be read
+        auto const preferred = negotiate_language(req[beast_http::field::accept_language]);
+        if (!r.op)
+            return from_error(req, query.err().cause, query.err().parameter, {}, preferred);
+        auto none = query_params::parse("");
+        route_input in{req, ctx, std::move(captures), none.value(), format, r.formats, r.kind, found.path, {}, preferred};
+        return refuse_unread_query(in, *r.op, api::refused(query.err()));
+    }
     // Every document route (GET, from the snapshot) takes `lang`; an operation reads it with its
     // other arguments; the probes and /mcp take none.
     auto lang = locale::language::en;

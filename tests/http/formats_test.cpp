@@ -326,6 +326,25 @@ TEST_CASE("calculators: a GET form pre-filled from the query, blank fields not g
         CHECK(fixture_request(page).body().find("<form class=\"calculator\"") != std::string::npos);
 }
 
+TEST_CASE("a calculator asked with a query it cannot read shows the refusal under its blank form")
+{
+    auto const page = fixture_request("/v1/estimate.html?gpu=%zz&hours=1");
+    CHECK(page.result() == bh::status::bad_request);
+    CHECK(header(page, "Content-Type") == "text/html; charset=utf-8");
+    CHECK(page.body().find("<form class=\"calculator\"") != std::string::npos);
+    CHECK(page.body().find("<strong>400 Bad Request</strong> (<code>gpu</code>)") != std::string::npos);
+    CHECK(page.body().find("malformed %-escape") != std::string::npos);
+    // In the language Accept-Language asks for (the query's `lang` cannot be read with the rest).
+    auto const fr = fixture_request("/v1/sizing.html?params_b=70&params_b=80", {{"Accept-Language", "fr"}});
+    CHECK(fr.result() == bh::status::bad_request);
+    CHECK(fr.body().find("<html lang=\"fr\">") != std::string::npos);
+    CHECK(fr.body().find("donné plusieurs fois") != std::string::npos);
+    // The same query on a calculator's JSON, or on a page without a form, is the problem as before.
+    auto const json = fixture_request("/v1/estimate?gpu=%zz&hours=1");
+    CHECK(header(json, "Content-Type") == "application/problem+json");
+    CHECK(header(fixture_request("/v1/prices.html?gpu=%zz"), "Content-Type") == "application/problem+json");
+}
+
 TEST_CASE("a calculator's fields are labelled in words, in the page's language, the parameter's name second")
 {
     // Every parameter of every calculator has its words, in both languages (the catalog's own test

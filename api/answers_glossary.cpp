@@ -51,10 +51,13 @@ failure no_glossary_entry(glossary::document const& doc, std::string const& term
 }
 
 struct term_input : input {
-    argument term{this, {"term", vt::string,
-                         "A slug (gpu-hour), a term's name or alias in English or French (Clé API, cle api, spot), or the "
-                         "first words of one (a loose match, which the answer marks with match)",
-                         true}};
+    argument term{this, {.name = "term",
+                         .type = vt::string,
+                         .description = "A slug (gpu-hour), a term's name or alias in English or French (Clé API, cle "
+                                        "api, spot), or the first words of one (a loose match, which the answer marks "
+                                        "with match)",
+                         .required = true,
+                         .max_length = rules::max_glossary_query_characters}};
 };
 
 result explain(request& r, term_input const& in)
@@ -67,12 +70,6 @@ result explain(request& r, term_input const& in)
                                  "French (accents optional) or words to search for",
                                  "term\u202F: obligatoire\u202F; accepté\u202F: un identifiant du glossaire (gpu-hour), le nom d’un "
                                  "terme en anglais ou en français (accents facultatifs) ou des mots à chercher");
-    if (term->size() > rules::max_glossary_query_bytes)
-        return invalid_parameter("term",
-                                 "term: longer than " + std::to_string(rules::max_glossary_query_bytes) +
-                                     " bytes; accepted: a slug, a name or a few words",
-                                 "term\u202F: plus long que " + std::to_string(rules::max_glossary_query_bytes) +
-                                     " octets\u202F; accepté\u202F: un identifiant, un nom ou quelques mots");
     auto const* doc = r.data.glossary(language);
     if (!doc)
         return glossary_unavailable(r.data);
@@ -90,7 +87,7 @@ result explain(request& r, term_input const& in)
     if (!sheet)
         return glossary_unavailable(r.data);
     auto entry = render::glossary_entry_json(render::glossary_term_json(doc->find_term(found->slug)), language, *sheet);
-    entry["match"] = {{"asked", std::string(pricing::utf8_prefix(*term, rules::max_glossary_query_bytes))}, {"how", "loose"}};
+    entry["match"] = {{"asked", *term}, {"how", "loose"}};
     answer a;
     a.document = std::move(entry);
     a.lang = language;
@@ -98,7 +95,11 @@ result explain(request& r, term_input const& in)
 }
 
 struct glossary_input : input {
-    argument q{this, {"q", vt::string, "Words to search for in the terms' names, aliases and definitions (case and accents ignored)"}};
+    argument q{this, {.name = "q",
+                      .type = vt::string,
+                      .description = "Words to search for in the terms' names, aliases and definitions (case and accents "
+                                     "ignored)",
+                      .max_length = rules::max_glossary_query_characters}};
     argument category{this, {"category", vt::string, "Only the terms of this category slug"}};
 };
 
@@ -110,9 +111,6 @@ result glossary_search(request& r, glossary_input const& in)
     if (q && glossary::words(*q).empty())
         return invalid_parameter("q", "q: needs at least one letter or digit to search for",
                                  "q\u202F: il faut au moins une lettre ou un chiffre à chercher");
-    if (q && q->size() > rules::max_glossary_query_bytes)
-        return invalid_parameter("q", "q: longer than " + std::to_string(rules::max_glossary_query_bytes) + " bytes",
-                                 "q\u202F: plus long que " + std::to_string(rules::max_glossary_query_bytes) + " octets");
     auto const* doc = r.data.glossary(language);
     auto const* sheet = r.data.current_sheet();
     if (!doc || !sheet)

@@ -36,12 +36,11 @@ failure unknown(std::span<const parameter> params, std::string_view name)
                                                  : "\u202F; accepté\u202F: " + parameter_names(params)));
 }
 
-failure too_long(std::string_view name)
+failure too_long(parameter const& p)
 {
-    return invalid_parameter(std::string(name),
-                             std::string(name) + ": at most " + std::to_string(max_argument_characters) + " characters",
-                             std::string(name) + "\u202F: au plus " + std::to_string(max_argument_characters) +
-                                 " caractères");
+    std::string const name(p.name), most = std::to_string(max_length_of(p));
+    return invalid_parameter(name, name + ": at most " + most + " characters",
+                             name + "\u202F: au plus " + most + " caractères");
 }
 
 struct type_names {
@@ -104,8 +103,8 @@ pricing::outcome<std::string, failure> json_text(parameter const& p, json::value
     case value_type::string:
         if (!v.is_string())
             return wrong_type(p);
-        if (argument_length(v.get_string()) > max_argument_characters)
-            return too_long(p.name);
+        if (argument_length(v.get_string()) > max_length_of(p))
+            return too_long(p);
         if (std::string_view(v.get_string()).find('\0') != std::string_view::npos)
             return holds_nul(p);
         return std::string(v.get_string());
@@ -164,8 +163,8 @@ pricing::outcome<std::string, failure> json_text(parameter const& p, json::value
                                                                "accepté\u202F: " +
                                              mid_sentence(parameter_hint(p, locale::language::fr)));
             length += argument_length(s) + (text.empty() ? 0 : 1);
-            if (length > max_argument_characters)
-                return too_long(p.name);
+            if (length > max_length_of(p))
+                return too_long(p);
             if (!text.empty())
                 text += ',';
             text += s;
@@ -198,10 +197,11 @@ pricing::outcome<arguments, failure> arguments::from_query(std::span<const param
                                                        std::map<std::string, std::string, std::less<>> values)
 {
     for (auto const& [name, value] : values) {
-        if (!find(params, name))
+        auto const* p = find(params, name);
+        if (!p)
             return unknown(params, name);
-        if (argument_length(value) > max_argument_characters)
-            return too_long(name);
+        if (argument_length(value) > max_length_of(*p))
+            return too_long(*p);
     }
     arguments out;
     out.values_ = std::move(values);

@@ -19,6 +19,11 @@ namespace lcg::api {
 // How a parameter is written: over HTTP always as text; over MCP as the JSON type its schema says.
 enum class value_type { string, integer, number, boolean, string_list };
 
+// One value, either face, in characters as JSON Schema's maxLength counts them (code points); a
+// value that is not UTF-8 is counted by its bytes.
+inline constexpr std::size_t max_argument_characters = 256;
+std::size_t argument_length(std::string_view value);  // in those characters
+
 // One parameter of an operation, as both faces and the generated schemas see it. Bounds are in
 // whole units; the schemas state them and the decoder enforces them (api/decoder.hpp).
 struct parameter {
@@ -35,7 +40,14 @@ struct parameter {
     // A boolean's words: strings also accepted where true is, as a document writes the value
     // ("highest" for the processor performance flag).
     std::span<const std::string_view> words{};
+    std::size_t max_length = 0;  // a string's, in characters; 0: max_argument_characters
 };
+
+// The longest value `p` takes, in characters (its schema's maxLength).
+inline std::size_t max_length_of(parameter const& p)
+{
+    return p.max_length ? p.max_length : max_argument_characters;
+}
 
 // Whether `p` takes catalog ids: a GPU (`gpu`, `other_gpu`) or a list of them (`gpus` of a
 // comparison), not the integer `gpus` of an instance. Its refusal lists the valid ids, and a
@@ -44,11 +56,6 @@ inline bool names_gpus(parameter const& p)
 {
     return p.type != value_type::integer && (p.name == "gpu" || p.name == "gpus" || p.name == "other_gpu");
 }
-
-// One value, either face, in characters as JSON Schema's maxLength counts them (code points); a
-// value that is not UTF-8 is counted by its bytes.
-inline constexpr std::size_t max_argument_characters = 256;
-std::size_t argument_length(std::string_view value);  // in those characters
 
 // The arguments of one call, checked against the operation's parameters and kept as the decimal
 // text the pricing/ parse functions take, so both faces validate alike. Lists are joined with

@@ -10,8 +10,8 @@
 
 namespace lcg::api {
 
-// Why an operation refused: the condition (invalid_argument → HTTP 400, not_found → 404,
-// unavailable → 503; an MCP tool error in every case), the parameter at fault when there is one, a
+// Why an operation refused: the condition (invalid_argument → HTTP 400, not_found → 404, unpriced
+// → 409, unavailable → 503; an MCP tool error in every case), the parameter at fault when there is one, a
 // client-visible message saying what is accepted (in English and in French: the client reads the
 // language its request asked for), and the closest valid values of a near miss.
 struct failure {

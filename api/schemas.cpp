@@ -53,7 +53,7 @@ json::object property(parameter const& p)
     if (p.maximum)
         o["maximum"] = *p.maximum;
     if (p.type == value_type::string && p.choices.empty())
-        o["maxLength"] = max_argument_characters;
+        o["maxLength"] = max_length_of(p);
     if (p.type == value_type::string_list) {
         o["items"] = json::object{{"type", "string"}};
         if (p.min_items)

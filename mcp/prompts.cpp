@@ -217,6 +217,7 @@ result_or_failure<json::object> complete(json::object const& params, api::data_v
         return invalid_params("ref.type must be ref/prompt or ref/resource");
     }
 
+    // Cut by bytes, at the bound of an argument's characters: every candidate is a short ASCII id.
     std::string const typed = pricing::ascii_lower(pricing::utf8_prefix(value->get_string(), api::max_argument_characters));
     std::vector<std::string> prefix, inner;
     for (auto& c : candidates) {

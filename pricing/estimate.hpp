@@ -120,7 +120,7 @@ struct job_estimate {
     std::optional<money> per_work;  // in the billed tier
 };
 
-// Costs `job` at the rates of its model on a sheet. unavailable when the sheet has no price for it.
+// Costs `job` at the rates of its model on a sheet. errc::unpriced when the sheet has no price for it.
 outcome<job_estimate> estimate_job(job_spec const& job, sheet_row const* row);
 
 // The rules, one by one.

@@ -79,7 +79,7 @@ struct rent_vs_buy_answer {
     break_even utilisation;  // percent, over the horizon given
 };
 
-// unavailable when the sheet publishes no rate for the model.
+// errc::unpriced when the sheet publishes no rate for the model.
 outcome<rent_vs_buy_answer> compare_rent_vs_buy(rent_vs_buy_request const& request);
 
 }

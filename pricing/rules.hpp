@@ -73,7 +73,7 @@ inline constexpr int max_compared_gpus = 8;
 inline constexpr int quantity_decimals = 6;                 // decimals accepted in every quantity
 inline constexpr std::int64_t max_needed_vram_gb = 10'000'000;  // find_cheapest's vram_gb
 inline constexpr std::int64_t max_filter_vram_gb = 100'000;      // the min_vram_gb filter
-inline constexpr std::size_t max_glossary_query_bytes = 200;     // a glossary search (q)
+inline constexpr std::size_t max_glossary_query_characters = 200;  // a glossary search (q) or term
 // An unknown glossary name is compared, for suggestions, by this many bytes at most (the longest
 // slug has 26): a long input costs what a short typo does.
 inline constexpr std::size_t max_glossary_suggestion_bytes = 32;

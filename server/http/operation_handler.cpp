@@ -42,8 +42,10 @@ response refused(route_input& in, api::operation const& op, api::failure const& 
         render::form_problem const problem{static_cast<int>(status), std::string(problem_title(status, form->lang)),
                                            f.in(form->lang), f.parameter};
         render::page const where{std::string(in.path), {}, in.formats, form->lang};
-        return html_error_page(in.req, status,
-                               render::calculator_page(api::calculator_title(op, form->lang), *form, &problem, where));
+        auto page = html_error_page(in.req, status,
+                                    render::calculator_page(api::calculator_title(op, form->lang), *form, &problem, where));
+        page.set(beast_http::field::content_language, locale::to_string(form->lang));
+        return page;
     }
     json::object extra;
     if (names(op, f, "gpu"))

@@ -283,3 +283,20 @@ TEST_CASE("a string argument is as long as its characters, as the schema's maxLe
     CHECK(api::arguments::from_query(how.parameters, {{"used", std::string(256, '\xE9')}}).has_value());
     CHECK_FALSE(api::arguments::from_query(how.parameters, {{"used", std::string(257, '\xE9')}}).has_value());
 }
+
+TEST_CASE("a parameter may take fewer characters than the default, and its schema says how many")
+{
+    auto const* explain = api::find_tool("explain_term");
+    REQUIRE(explain != nullptr);
+    auto const schema = api::input_schema(*explain);
+    CHECK(schema.at("properties").at("term").at("maxLength") == 200);
+    std::string e_acute;
+    for (int i = 0; i < 200; ++i)
+        e_acute += "\u00E9";
+    CHECK(api::arguments::from_query(explain->parameters(), {{"term", e_acute}}).has_value());
+    auto const over = api::arguments::from_query(explain->parameters(), {{"term", e_acute + "e"}});
+    REQUIRE_FALSE(over.has_value());
+    CHECK(over.err().message == "term: at most 200 characters");
+    json::object too_long{{"term", e_acute + "e"}};
+    CHECK(api::arguments::from_json(explain->parameters(), &too_long).err().message == over.err().message);
+}

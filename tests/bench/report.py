@@ -180,7 +180,7 @@ def many_connections_rows(table, runs, fig):
     """The 10,000-connection rows: the busy connections' throughput and p99, memory per idle one."""
     idle = int(fig.get("many_idle", 9900))
     throughput_row(table, f"10,000 connections ({idle:,} idle), 100 busy vs nginx", runs, "many_ours", "many_nginx",
-                   1.0)
+                   1.0, lost_fails=True)
     ours = runs.get("many_ours")
     if ours:
         p99 = min(r["p99_us"] for r in ours) / 1000

@@ -90,6 +90,13 @@ void append_row(std::string& out, std::string_view gpu, sort_key const& key, row
 
 }
 
+bool is_listing_id(std::string_view id) { return is_text_field(id, 0, max_listing_id); }
+
+std::string listing_id_rule()
+{
+    return "at most " + std::to_string(max_listing_id) + " characters of UTF-8 without control characters";
+}
+
 bool is_valid_source_url(std::string_view url)
 {
     if (url.empty())
@@ -139,6 +146,8 @@ std::optional<std::vector<std::string>> split_csv_record(std::string_view line)
                 after_quote = true;
             }
         } else if (c == ',') {
+            if (fields.size() == rules::max_csv_fields)
+                return std::nullopt;
             fields.emplace_back();
             after_quote = false;
         } else if (after_quote) {
@@ -197,7 +206,7 @@ std::optional<observation> observation_csv_reader::read_line(std::string_view li
     }
     auto fields = split_csv_record(line);
     if (!fields) {
-        refuse("broken quoting");
+        refuse("not a CSV record: broken quoting, or more than " + std::to_string(rules::max_csv_fields) + " fields");
         return std::nullopt;
     }
     if (fields->size() != columns_) {
@@ -229,8 +238,8 @@ std::optional<observation> observation_csv_reader::read_line(std::string_view li
         refuse("source: must be 1 to 64 characters of UTF-8 without control characters");
         return std::nullopt;
     }
-    if (!is_text_field(f[4], 0, max_listing_id)) {
-        refuse("listing_id: must be at most 128 characters of UTF-8 without control characters");
+    if (!is_listing_id(f[4])) {
+        refuse("listing_id: must be " + listing_id_rule());
         return std::nullopt;
     }
     std::string url = columns_ == 6 ? std::move(f[5]) : std::string();

@@ -31,6 +31,13 @@ inline constexpr std::string_view observations_csv_header_with_urls =
 inline constexpr std::size_t max_source_url = 2048;
 inline constexpr std::size_t max_listing_id = 128;
 
+// A listing id as every reader of inputs takes it, an observations CSV's or a market file's: at most
+// max_listing_id characters of UTF-8 without control characters, so that the canonical CSV holds
+// it on one line and the audit reads back what was published.
+bool is_listing_id(std::string_view id);
+// What is_listing_id asks, in words, for a refusal.
+std::string listing_id_rule();
+
 // Empty, or an http:// or https:// URL with a host, at most 2048 bytes of visible ASCII (spaces,
 // control characters and other bytes are refused: percent-encode them).
 bool is_valid_source_url(std::string_view url);
@@ -87,7 +94,8 @@ parsed_observations parse_observations_csv(std::string_view csv, std::function<b
 // holds a comma, a quote or a line break. The one CSV quoting rule, for inputs and every table.
 void append_csv_field(std::string& out, std::string_view field);
 
-// Splits one CSV record (RFC 4180 quoting, no embedded line breaks). Nothing when quoting is broken.
+// Splits one CSV record (RFC 4180 quoting, no embedded line breaks). Nothing when quoting is broken
+// or the record has more than rules::max_csv_fields fields.
 std::optional<std::vector<std::string>> split_csv_record(std::string_view line);
 
 // The canonical CSV of a sheet's inputs (DESIGN §7): header, rows sorted by gpu, observed_at, price,

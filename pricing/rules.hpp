@@ -117,6 +117,9 @@ inline constexpr std::uint64_t upstream_inputs_bytes_per_second = 1024 * 1024;
 // The largest raw file of market offers import-listings and collect take (the largest SkyPilot
 // catalog file, RunPod's, is about 2 MB).
 inline constexpr std::uint64_t max_listings_file_bytes = 64ull * 1024 * 1024;
+// The most fields one record of an input CSV may have (observations have 6 at most, a SkyPilot
+// catalog about 12): a line of commas would otherwise cost 32 bytes of memory per byte read.
+inline constexpr std::size_t max_csv_fields = 64;
 // How often a mirror asks its upstream whether anything changed, by default.
 inline constexpr int upstream_interval_seconds = 60;
 // A sheet is on time when published on its Monday (within this many seconds of its effective_from);

@@ -242,8 +242,8 @@ pricing::outcome<std::vector<pricing::market_offer>> read_offer_array(
             return *members.error();
         if (!offer)
             return offer.err();
-        if (offer->listing_id.size() > pricing::max_listing_id)
-            return invalid(at + ": the listing id is longer than " + std::to_string(pricing::max_listing_id) + " bytes");
+        if (!pricing::is_listing_id(offer->listing_id))
+            return invalid(at + ": the listing id must be " + pricing::listing_id_rule());
         offers.push_back(std::move(offer).value());
     }
     return offers;

@@ -4,6 +4,7 @@
 #include "vast.hpp"
 
 #include "pricing/observation.hpp"
+#include "pricing/rules.hpp"
 #include "pricing/utf8.hpp"
 
 #include <algorithm>
@@ -87,7 +88,8 @@ pricing::outcome<columns> read_header(std::string_view line)
 {
     auto const names = pricing::split_csv_record(line);
     if (!names)
-        return invalid("the header line is not CSV");
+        return invalid("the header line is not CSV (broken quoting, or more than " +
+                       std::to_string(pricing::rules::max_csv_fields) + " columns)");
     columns c;
     c.count = names->size();
     std::array<std::pair<std::string_view, std::optional<std::size_t>*>, 8> const wanted{{
@@ -189,9 +191,8 @@ pricing::outcome<std::vector<market_offer>> read_skypilot_vms(std::string_view f
             return invalid("line " + std::to_string(line_no) + ": not a record of " + std::to_string(header->count) +
                            " fields");
         offers.push_back(offer_of(*fields, *header, memory));
-        if (offers.back().listing_id.size() > pricing::max_listing_id)
-            return invalid("line " + std::to_string(line_no) + ": the listing id is longer than " +
-                           std::to_string(pricing::max_listing_id) + " bytes");
+        if (!pricing::is_listing_id(offers.back().listing_id))
+            return invalid("line " + std::to_string(line_no) + ": the listing id must be " + pricing::listing_id_rule());
     }
     if (!header)
         return invalid("the file is empty");

@@ -42,3 +42,21 @@ TEST_CASE("read_offers reads each format with its own reader, the memory convent
     CHECK_FALSE(read_offers(offer_format::vast_bundles, "InstanceType,AcceleratorName\n", memory_convention::per_gpu_mib));
     CHECK_FALSE(read_offers(offer_format::skypilot_vms, vast, memory_convention::per_gpu_mib));
 }
+
+TEST_CASE("a SkyPilot listing id is refused, with its line, where an observations CSV would refuse it")
+{
+    std::string const head = "InstanceType,AcceleratorName,AcceleratorCount,GpuInfo,Region,Price\n";
+    auto const file = [&](std::string const& instance) { return head + instance + ",L4,1,,eu,0.5\n"; };
+    auto const one = read_skypilot_vms(file("g4"), memory_convention::per_gpu_mib);
+    REQUIRE(one);
+    CHECK((*one)[0].listing_id == "g4|eu");
+    auto const tab = read_skypilot_vms(file("g4\tx"), memory_convention::per_gpu_mib);
+    REQUIRE_FALSE(tab);
+    CHECK(tab.err().message == "line 2: the listing id must be at most 128 characters of UTF-8 without control characters");
+    // Characters, not bytes: 125 accented letters and "|eu" are 128 characters in 253 bytes.
+    std::string accented;
+    for (int i = 0; i < 125; ++i)
+        accented += "\xc3\xa9";
+    CHECK(read_skypilot_vms(file(accented), memory_convention::per_gpu_mib));
+    CHECK_FALSE(read_skypilot_vms(file(accented + "e"), memory_convention::per_gpu_mib));
+}

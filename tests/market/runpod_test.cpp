@@ -117,7 +117,11 @@ TEST_CASE("what is not a gpuTypes answer is refused whole")
     CHECK(refusal(answer(gpu_type("NVIDIA L4", "L4", "24", R"(, "secureCloud": 1)"))) ==
           "data.gpuTypes[0].secureCloud is a number, not a boolean");
     CHECK(refusal(answer(gpu_type(std::string(130, 'x'), "L4", "24", ""))) ==
-          "data.gpuTypes[0]: the listing id is longer than 128 bytes");
+          "data.gpuTypes[0]: the listing id must be at most 128 characters of UTF-8 without control characters");
+    // The canonical CSV holds a listing id on one line: a newline in it is refused, not published.
+    CHECK(refusal(answer(gpu_type("NVIDIA L4\\nX", "L4", "24", ""))) ==
+          "data.gpuTypes[0]: the listing id must be at most 128 characters of UTF-8 without control characters");
+    CHECK(read_runpod_gpu_types(answer(gpu_type(std::string(128 - 7, 'x'), "L4", "24", ""))));
     CHECK(refusal(answer(gpu_type("NVIDIA L4", "L4", "24", R"(, "nodeGroupDatacenters": )" + std::string(25, '[') +
                                                               std::string(25, ']')))) ==
           "the document nests arrays and objects deeper than 20 levels");

@@ -131,7 +131,7 @@ TEST_CASE("what is not an offer search answer is refused whole")
     CHECK(refusal("{\"offers\": [" + offer("1", "A", "1", "0.5", "1") + "," + offer("1.5", "A", "1", "0.5", "1") +
                   "]}") == "offers[1] has no integer id (1.5)");
     CHECK(refusal("{\"offers\": [" + offer(std::string(129, '7'), "A", "1", "0.5", "1") + "]}") ==
-          "offers[0]: the listing id is longer than 128 bytes");
+          "offers[0]: the listing id must be at most 128 characters of UTF-8 without control characters");
     CHECK(refusal(R"({"offers": [{"id": 1, "search": )" + std::string(30, '[') + std::string(30, ']') + "}]}") ==
           "the document nests arrays and objects deeper than 20 levels");
     CHECK(refusal(R"({"offers": [{"id": 1, "dph_total": 0.5, "dph_total": 0.1}]})") ==

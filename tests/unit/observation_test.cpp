@@ -1,4 +1,5 @@
 #include "pricing/observation.hpp"
+#include "pricing/rules.hpp"
 
 #include <doctest/doctest.h>
 
@@ -463,6 +464,13 @@ TEST_CASE("split_csv_record")
         REQUIRE(split.has_value());
         CHECK(*split == c.expected);
     }
+
+    std::string const widest(lcg::pricing::rules::max_csv_fields - 1, ',');
+    REQUIRE(split_csv_record(widest));
+    CHECK(split_csv_record(widest)->size() == lcg::pricing::rules::max_csv_fields);
+    CHECK_FALSE(split_csv_record(widest + ","));
+    // A line of commas only as long as the file: refused at the 65th field, not held as millions.
+    CHECK_FALSE(split_csv_record(std::string(1 << 20, ',')));
 
     for (std::string_view broken : {"\"abc", "\"abc\"x", "ab\"c", "a,b\"", "\"a\"\"", "\"", "a,\"b", " \"a\"",
                                     "\"a\" ,b", "\"\"\""}) {

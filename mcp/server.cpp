@@ -45,17 +45,33 @@ std::chrono::nanoseconds thread_cpu_time()
 
 // The answer to a batch's message left unrun once the batch spent its budget: its id echoed so the
 // client knows which to send again; a notification is, as ever, not answered.
-reply over_budget(json::value const& message, std::chrono::microseconds cpu)
+reply over_budget(json::value const& message, std::optional<std::chrono::microseconds> cpu)
 {
     auto const* object = message.if_object();
     auto const* id = object ? object->if_contains("id") : nullptr;
     if (object && !id)
         return {};
     json::value const echoed = id && (id->is_string() || id->is_int64() || id->is_uint64()) ? *id : json::value();
-    return refused(echoed, {error_code::rate_limited, "not run: the batch spent its budget (" +
-                                                          std::to_string(cpu.count() / 1000) + " ms of CPU or " +
+    std::string const cpu_part = cpu ? std::to_string(cpu->count() / 1000) + " ms of CPU or " : "";
+    return refused(echoed, {error_code::rate_limited, "not run: the batch spent its budget (" + cpu_part +
                                                           std::to_string(batch_reply_budget >> 20) +
                                                           " MiB of answers) before this message; send it again"});
+}
+
+// A notification is never answered (JSON-RPC 2.0: the server MUST NOT reply to one), whatever its
+// params, except over HTTP when it names a protocol version this server does not speak: the
+// transport then refuses every POST with 400 (2025-06-18). A 2026-07-28 notification needs none of
+// the headers a request does.
+reply notification(std::string_view method, json::value const* params, message_context const& context)
+{
+    if (context.via != transport::http)
+        return {};
+    auto const negotiated = negotiate(method, params && params->is_object() ? &params->get_object() : nullptr, context);
+    if (negotiated)
+        return {};
+    if (negotiated.err().code == error_code::unsupported_protocol_version)
+        return refused(nullptr, negotiated.err());
+    return {};
 }
 
 // The -32603 answer to a message whose handling threw: the client learns nothing internal, the
@@ -150,7 +166,8 @@ reply server::impl::handle_batch(json::array const& batch, std::vector<duplicate
         duplicate_key const* found = duplicate != duplicates.end() && duplicate->element == i ? &*duplicate : nullptr;
         json::value id = nullptr;
         reply answer;
-        if (i > 0 && (thread_cpu_time() - started >= context.batch_cpu || body.size() >= batch_reply_budget)) {
+        bool const spent = context.batch_cpu && thread_cpu_time() - started >= *context.batch_cpu;
+        if (i > 0 && (spent || body.size() >= batch_reply_budget)) {
             answer = over_budget(batch[i], context.batch_cpu);
         } else {
             // Each message is dispatched on its own: one that fails unexpectedly gets its own -32603.
@@ -214,12 +231,16 @@ reply server::impl::handle_one(json::value const& message, duplicate_key const* 
         return invalid("invalid request: jsonrpc must be \"2.0\"");
     auto const* method_value = object.if_contains("method");
     if (!method_value || !method_value->is_string()) {
+        // A response has no id of ours to echo: its id names a request of the client's own.
         if (object.contains("result") || object.contains("error"))
-            return invalid("invalid request: this server sends no requests, so it takes no responses");
+            return refused(null_id, {error_code::invalid_request,
+                                     "invalid request: this server sends no requests, so it takes no responses"});
         return invalid("invalid request: method must be a string");
     }
     std::string_view const method = method_value->get_string();
     json::object const* params = nullptr;
+    if (!id)
+        return notification(method, object.if_contains("params"), context);
     if (auto const* p = object.if_contains("params")) {
         if (p->is_array())
             return refused(rid, invalid_params("params must be an object"));
@@ -228,8 +249,6 @@ reply server::impl::handle_one(json::value const& message, duplicate_key const* 
         params = &p->get_object();
     }
 
-    if (!id)
-        return {};  // a notification: accepted, never answered
     if (method.starts_with("notifications/"))
         return invalid("invalid request: " + limited(method) + " is a notification and takes no id");
     // 2025-03-26: "The initialize request MUST NOT be part of a JSON-RPC batch".

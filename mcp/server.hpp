@@ -52,9 +52,11 @@ inline constexpr std::array<std::string_view, 4> supported_versions{"2026-07-28"
 inline constexpr std::size_t max_message_bytes = 1024 * 1024;  // larger messages are refused unread
 inline constexpr std::size_t max_nesting_depth = 64;           // of arrays and objects in a message
 inline constexpr std::size_t max_batch_messages = 32;          // larger batches are refused whole
-// What one batch may cost: once its answers have taken this much of the thread's CPU time or this
-// many bytes, the messages left are refused (-32000) with their ids. A POST then holds its event
-// loop for about one budget however costly its messages, and the first message always runs.
+// What one batch may cost over HTTP: once its answers have taken this much of the thread's CPU time
+// or this many bytes, the messages left are refused (-32000) with their ids. A POST then holds its
+// event loop for about one budget however costly its messages, and the first message always runs.
+// Over stdio only the bytes count: the one client there waits for nobody but itself, and a batch
+// of 32 cheap calls should not take it ten round trips.
 inline constexpr std::chrono::microseconds batch_cpu_budget{5'000};
 inline constexpr std::size_t batch_reply_budget = 4 * 1024 * 1024;
 inline constexpr std::int64_t cache_ttl_ms = 300'000;          // ttlMs of lists and reads, as HTTP's max-age
@@ -79,7 +81,7 @@ struct message_context {
     // holds: whether they may all be answered (the HTTP transport charges its rate limit per
     // message). Refused, the batch is refused whole (-32000) and nothing of it runs. Unset: every batch may.
     std::function<bool(std::size_t messages)> admit_batch{};
-    std::chrono::microseconds batch_cpu = batch_cpu_budget;  // tests lower it
+    std::optional<std::chrono::microseconds> batch_cpu{};  // HTTP: batch_cpu_budget; stdio: none
 };
 
 // A subscription a message made or ended: the resource's canonical URI (mcp/resources.hpp), which

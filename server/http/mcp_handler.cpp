@@ -145,6 +145,7 @@ response exchange(route_input& in)
 
     mcp::message_context context{mcp::transport::http, header(req, "MCP-Protocol-Version"),
                                  header(req, "Mcp-Method"), header(req, "Mcp-Name")};
+    context.batch_cpu = mcp::batch_cpu_budget;
     // The request paid for one message; a batch pays for the others before any of them runs.
     std::optional<response> rate_limited;
     if (in.ctx.charge)

@@ -174,6 +174,23 @@ TEST_CASE("a transport error after the origin check is readable by the page")
     CHECK(notification[bh::field::access_control_allow_origin] == "http://localhost:6274");
 }
 
+TEST_CASE("a notification is 202 whatever its params, and 400 under a protocol version the server does not speak")
+{
+    std::map<std::string, std::string> const json_headers{{"Content-Type", "application/json"},
+                                                         {"Accept", "application/json, text/event-stream"}};
+    auto const with_array = ask_mcp(bh::verb::post, json_headers,
+                                    R"({"jsonrpc":"2.0","method":"notifications/initialized","params":[]})");
+    CHECK(with_array.result() == bh::status::accepted);
+    CHECK(with_array.body().empty());
+    auto headers = json_headers;
+    headers["MCP-Protocol-Version"] = "1999-01-01";
+    auto const unknown = ask_mcp(bh::verb::post, headers, R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+    CHECK(unknown.result() == bh::status::bad_request);
+    auto const body = boost::json::parse(unknown.body()).as_object();
+    CHECK(body.at("id").is_null());
+    CHECK(body.at("error").at("code").as_int64() == -32022);
+}
+
 TEST_CASE("GET, DELETE, HEAD and PUT /mcp are 405 with Allow: POST, OPTIONS, readable by an allowed origin only")
 {
     for (auto method : {bh::verb::get, bh::verb::delete_, bh::verb::head, bh::verb::put}) {

@@ -24,6 +24,15 @@ namespace {
 using namespace lcg;
 namespace json = boost::json;
 
+// A message's context on `via`, with the MCP-Protocol-Version header `version` (HTTP only).
+mcp::message_context over(mcp::transport via, std::optional<std::string_view> version = std::nullopt)
+{
+    mcp::message_context c;
+    c.via = via;
+    c.protocol_version_header = version;
+    return c;
+}
+
 mcp::server const& test_server()
 {
     return testing::fixture_mcp_server();
@@ -362,13 +371,13 @@ TEST_CASE("check_instance takes the cloud document's word for the performance fl
         }
 }
 
-TEST_CASE("a batch past its CPU budget answers the messages left with an error naming each id")
+TEST_CASE("a batch over HTTP past its CPU budget answers the messages left with an error naming each id")
 {
     std::string const calls = "[" + tools_call("get_prices", "{}") + "," +
                               R"({"jsonrpc":"2.0","id":"two","method":"ping"},)" +
                               R"({"jsonrpc":"2.0","method":"notifications/initialized"},)" +
                               R"({"jsonrpc":"2.0","id":4,"method":"ping"}])";
-    mcp::message_context spent;
+    auto spent = over(mcp::transport::http);
     spent.batch_cpu = std::chrono::microseconds(0);  // spent by the first message, whatever it costs
     auto const r = test_server().handle(calls, spent);
     CAPTURE(r.text());
@@ -386,6 +395,48 @@ TEST_CASE("a batch past its CPU budget answers the messages left with an error n
     auto const whole = json::parse(test_server().handle(calls, {}).text()).as_array();
     CHECK(whole[1].as_object().contains("result"));
     CHECK(whole[2].as_object().contains("result"));
+}
+
+TEST_CASE("over stdio a batch of 32 calls is answered whole: only HTTP counts a batch's CPU")
+{
+    std::string calls = "[";
+    for (int i = 0; i < 32; ++i)
+        calls += (i ? "," : "") + std::string(R"({"jsonrpc":"2.0","id":)") + std::to_string(i) +
+                 R"(,"method":"tools/call","params":{"name":"get_prices","arguments":{"sort":"price"}}})";
+    calls += "]";
+    auto const answers = json::parse(test_server().handle(calls, {}).text()).as_array();
+    REQUIRE(answers.size() == 32);
+    for (auto const& a : answers)
+        CHECK(a.as_object().contains("result"));
+}
+
+TEST_CASE("a notification is never answered, whatever its params; over HTTP a version it cannot speak is refused")
+{
+    for (auto const via : {mcp::transport::stdio, mcp::transport::http}) {
+        CAPTURE(static_cast<int>(via));
+        for (std::string_view params : {R"([])", R"(7)", R"({"_meta": 1})", R"({})"})
+            CHECK(test_server()
+                      .handle(R"({"jsonrpc":"2.0","method":"notifications/initialized","params":)" + std::string(params) +
+                                  "}",
+                              over(via))
+                      .empty());
+    }
+    std::string const note = R"({"jsonrpc":"2.0","method":"notifications/initialized"})";
+    auto const unknown = over(mcp::transport::http, "1999-01-01");
+    auto const refused = test_server().handle(note, unknown);
+    REQUIRE_FALSE(refused.empty());
+    CHECK(refused.error == mcp::error_code::unsupported_protocol_version);
+    CHECK(json::parse(refused.text()).at("id").is_null());
+    auto const known = over(mcp::transport::http, "2025-06-18");
+    CHECK(test_server().handle(note, known).empty());
+    CHECK(test_server().handle(note, over(mcp::transport::stdio, "1999-01-01")).empty());
+}
+
+TEST_CASE("a response sent to the server is refused without echoing its id, which names a request of the client's")
+{
+    auto const r = test_server().handle(R"({"jsonrpc":"2.0","id":7,"result":{}})", over(mcp::transport::http));
+    CHECK(r.error == mcp::error_code::invalid_request);
+    CHECK(json::parse(r.text()).at("id").is_null());
 }
 
 TEST_CASE("resources/list gives every glossary entry, model history and sheet a page at a time, each readable")

@@ -129,6 +129,37 @@ struct streamed_inputs {
     }
 };
 
+// The SHA-256 of the bytes the sheet's signature covers, rebuilt from its figures: what a log entry
+// names. Empty when the sheet lacks what they need (check_signature reports why).
+std::string signed_sha256_of(json::object const& sheet)
+{
+    try {
+        return digest::sha256_hex(pricing::signed_bytes(signed_content_from_json(sheet)));
+    } catch (std::exception const&) {
+        return {};
+    }
+}
+
+// Whether the sheet served for `week` is the version the log's newest entry for it names. A version
+// superseded by a correction carries a signature as valid as the day it was made: without this, a
+// service could serve it again (a rollback) and still pass.
+bool is_logged_version(std::string const& week, sheet_verdict const& sheet, log_audit const& log, std::ostream& report)
+{
+    if (!log.read)
+        return true;  // the log's own failure is reported, and fails the audit
+    auto const logged = log.newest_signed_sha256.find(week);
+    if (logged == log.newest_signed_sha256.end()) {
+        report << "  FAIL no entry of the publication log names " << week << "\n";
+        return false;
+    }
+    if (sheet.signed_sha256 != logged->second) {
+        report << "  FAIL /v1/sheets/" << week << " is not the version the log's newest entry for it names\n";
+        return false;
+    }
+    report << "  ok   the version the log's newest entry for " << week << " names\n";
+    return true;
+}
+
 void print_row(std::ostream& report, pricing::published_row const& p, pricing::row_audit const& a)
 {
     report << "  " << std::left << std::setw(5) << (a.ok() ? "ok" : "DIFF") << std::setw(24) << p.gpu;
@@ -186,7 +217,7 @@ sheet_verdict audit_sheet(std::string const& sheet_json, inputs_reader const& re
     long const differing = std::count_if(result.rows.begin(), result.rows.end(), [](auto const& r) { return !r.ok(); });
     report << "sheet " << week << ": " << rows.size() << " rows, " << inputs.tally.observations() << " observations, "
            << differing << " rows differ" << (ok ? " - PASS" : " - FAIL") << "\n";
-    return {ok, inputs.sha256, inputs.tally.observations()};
+    return {ok, inputs.sha256, inputs.tally.observations(), signed_sha256_of(sheet)};
 }
 
 bool audit_service(std::string const& base_url, std::string const& week, bool all, client::limits const& limits,
@@ -210,6 +241,14 @@ bool audit_service(std::string const& base_url, std::string const& week, bool al
     auto const logged = audit_log(fetch, *keys, log ? log->previous : std::nullopt, report);
     bool ok = catalog.ok && logged.ok;
     std::vector<std::string> weeks;
+    // What clients read most, /v1/prices, must be the current week's sheet byte for byte: the audit
+    // then covers it too, not only the archive (a week named outright is audited alone).
+    std::string current;
+    std::string current_week;
+    if (week.empty()) {
+        current = fetch("/v1/prices", "application/json");
+        current_week = std::string(json::parse(current).as_object().at("week").as_string());
+    }
     if (all) {
         auto const index = json::parse(fetch("/v1/sheets", "application/json")).as_object();
         for (auto const& s : index.at("sheets").as_array())
@@ -217,8 +256,7 @@ bool audit_service(std::string const& base_url, std::string const& week, bool al
     } else if (!week.empty()) {
         weeks.push_back(week);
     } else {
-        auto const current = json::parse(fetch("/v1/prices", "application/json")).as_object();
-        weeks.emplace_back(current.at("week").as_string());
+        weeks.push_back(current_week);
     }
     if (weeks.empty())
         throw std::runtime_error("the service has published no sheet");
@@ -229,6 +267,11 @@ bool audit_service(std::string const& base_url, std::string const& week, bool al
             client::get_stream(*target, "/v1/sheets/" + w + "/observations.csv", "text/csv", inputs_limits, sink);
         }, report, &*keys);
         ok = verdict.ok && ok;
+        ok = is_logged_version(w, verdict, logged, report) && ok;
+        if (w == current_week && sheet != current) {
+            report << "  FAIL /v1/prices is not the sheet /v1/sheets/" << w << " it names\n";
+            ok = false;
+        }
         ok = audit_published_raw_inputs(w, verdict, fetch, report) && ok;
     }
     report << (ok ? "audit passed: " : "audit FAILED: ") << weeks.size() << " sheet(s), the catalog and the publication log\n";

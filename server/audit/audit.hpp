@@ -25,7 +25,8 @@ using inputs_reader = std::function<void(client::body_sink const& sink)>;
 struct sheet_verdict {
     bool ok = false;
     std::string inputs_sha256;
-    long observations = 0;  // that the inputs read hold
+    long observations = 0;        // that the inputs read hold
+    std::string signed_sha256;    // of the signed bytes rebuilt from the sheet; empty when they cannot be
 };
 
 // Recomputes one published sheet (its JSON) from its canonical observations CSV, read as it streams

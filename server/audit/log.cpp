@@ -85,7 +85,7 @@ log_audit audit_log(fetcher const& fetch, pricing::key_ring const& keys, std::op
         ok = extends(*log, *previous, keys, report) && ok;
     auto const& c = log->signed_checkpoint;
     report << "publication log: " << c.origin << ", " << c.size << " entries" << (ok ? " - PASS" : " - FAIL") << "\n";
-    return {ok, ok ? log->note : std::string()};
+    return {ok, ok ? log->note : std::string(), newest.has_value(), newest.value_or(std::map<std::string, std::string>{})};
 }
 
 }

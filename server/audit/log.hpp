@@ -4,6 +4,7 @@
 
 #include "pricing/signing.hpp"
 
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -14,6 +15,8 @@ namespace lcg::audit {
 struct log_audit {
     bool ok = false;
     std::string checkpoint;
+    bool read = false;  // the log's entries could be read and parsed, whether or not they pass
+    std::map<std::string, std::string> newest_signed_sha256;  // per week: the version logged last
 };
 
 // Whether a service's publication log (DESIGN §10) holds, from its public documents alone:

@@ -231,6 +231,49 @@ TEST_CASE("audit --url reads a week's observations no further than the length it
     CHECK(contains(r.err, "the answer is larger than " + std::to_string(signed_bytes) + " bytes"));
 }
 
+TEST_CASE("audit --url fails a service whose /v1/prices is not the sheet it names")
+{
+    test_database db;
+    server_process origin(db.url("reader"));
+    // The archive stays honest; only what most clients read says the H100 SXM costs a mill.
+    auto const cheap = editing_proxy(origin, [](std::string const& target, std::string& body) {
+        if (target == "/v1/prices")
+            body = replace_first(body, "\"on_demand\":\"1.680\"", "\"on_demand\":\"0.001\"");
+    });
+    auto const r = run_lowcostgpu({"audit", "--url", cheap.url()});
+    CAPTURE(r.out);
+    CHECK(r.exit_code == 1);
+    CHECK(contains(r.out, "FAIL /v1/prices is not the sheet /v1/sheets/" + this_week() + " it names"));
+}
+
+TEST_CASE("audit --url fails a corrected week served in its superseded version, signed as it was")
+{
+    test_database db;
+    std::string const week = last_week();
+    std::string superseded;
+    {
+        server_process before(db.url("reader"));
+        superseded = before.get("/v1/sheets/" + week).body;
+    }
+    auto const fix = run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", week, "--replace",
+                                     "--reason", "a source listed prices per GPU-minute"});
+    REQUIRE(fix.exit_code == 0);
+    server_process origin(db.url("reader"));
+    auto const honest = run_lowcostgpu({"audit", "--url", "http://127.0.0.1:" + std::to_string(origin.port()), "--week", week});
+    CAPTURE(honest.out);
+    CHECK(honest.exit_code == 0);
+    CHECK(contains(honest.out, "ok   the version the log's newest entry for " + week + " names"));
+    auto const rollback = editing_proxy(origin, [&](std::string const& target, std::string& body) {
+        if (target == "/v1/sheets/" + week)
+            body = superseded;
+    });
+    auto const r = run_lowcostgpu({"audit", "--url", rollback.url(), "--week", week});
+    CAPTURE(r.out);
+    CHECK(r.exit_code == 1);
+    CHECK(contains(r.out, "ok   signature Ed25519"));  // the old version's signature still verifies
+    CHECK(contains(r.out, "FAIL /v1/sheets/" + week + " is not the version the log's newest entry for it names"));
+}
+
 TEST_CASE("the offline audit names the row of a tampered input or rate")
 {
     test_database db;

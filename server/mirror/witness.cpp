@@ -3,7 +3,10 @@
 #include "server/digest/digest.hpp"
 #include "server/tlog/entry.hpp"
 #include "server/tlog/verify.hpp"
+#include "server/trust/trust.hpp"
 #include "render/resources.hpp"
+
+#include "pricing/calendar.hpp"
 
 #include <fstream>
 #include <map>
@@ -19,6 +22,26 @@ std::string read_file(std::filesystem::path const& path)
     std::ostringstream out;
     out << in.rdbuf();
     return out.str();
+}
+
+// A version's signature as the upstream serves it, read no longer than a signature file is (88
+// characters of base64 and a line end) and checked over the version's bytes with the pinned keys:
+// nothing unsigned from an upstream is re-served, and a hostile one cannot make the mirror hold
+// megabytes per entry.
+std::string verified_signature(client::base_url const& origin, client::limits limits, std::size_t index,
+                               tlog::log_entry const& entry, std::string const& bytes, pricing::key_ring const& keys)
+{
+    limits.max_body_bytes = 128;
+    std::string signature =
+        client::get_body(origin, render::path_of(render::resource::log_signature, std::to_string(index)), "text/plain", limits);
+    if (!signature.empty() && signature.back() == '\n')
+        signature.pop_back();
+    auto const verified =
+        trust::verify_bytes(bytes, signature, entry.key_id, {pricing::monday_of(entry.week), entry.published_at}, keys);
+    if (!verified)
+        throw std::runtime_error("the upstream's signature of version " + std::to_string(index) + ": " +
+                                 verified.err().message);
+    return signature;
 }
 
 // Written whole or not at all: a crash leaves the previous checkpoint.
@@ -75,12 +98,8 @@ std::shared_ptr<const snapshot::publication_log> log_witness::follow(client::bas
         std::string bytes = client::get_body(origin, render::path_of(render::resource::log_signed_bytes, index), "text/plain", limits);
         if (digest::sha256_hex(bytes) != entry->signed_sha256)
             throw std::runtime_error("the upstream's version " + std::to_string(i) + " is not the one its log entry names");
-        std::string signature;
-        if (!entry->key_id.empty()) {
-            signature = client::get_body(origin, render::path_of(render::resource::log_signature, index), "text/plain", limits);
-            if (!signature.empty() && signature.back() == '\n')
-                signature.pop_back();
-        }
+        std::string const signature =
+            entry->key_id.empty() ? std::string() : verified_signature(origin, limits, i, *entry, bytes, keys);
         versions.push_back({log->entries[i], std::move(bytes), entry->key_id, std::move(signature)});
     }
     std::string note = log->note;

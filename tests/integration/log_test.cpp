@@ -249,3 +249,34 @@ TEST_CASE("a mirror witnesses the log: it cosigns a consistent checkpoint and re
     CHECK(eventually([&] { return contains(mirror.get("/readyz").body, "the log shrank"); }, std::chrono::seconds(15)));
     CHECK(mirror.get("/readyz").status == 503);
 }
+
+TEST_CASE("a mirror re-serves a version's signature only once it verifies, and reads no more of one than a signature takes")
+{
+    test_database db;
+    server_process origin(db.url("reader"));
+    std::string const other = origin.get("/v1/log/entries/1/signature.txt").body;
+    auto mirror_of = [&](fake_upstream const& upstream) {
+        return serve_arguments{{"--upstream", upstream.url(), "--upstream-keys", required_env("LCG_PUBLIC_KEYS_FILE"),
+                                "--upstream-interval", "1"}};
+    };
+    // A signature of another version, well formed: it does not cover version 0's bytes.
+    auto const swapped = editing_proxy(origin, [&](std::string const& target, std::string& body) {
+        if (target == "/v1/log/entries/0/signature.txt")
+            body = other;
+    });
+    {
+        server_process mirror(mirror_of(swapped), false);
+        CHECK(eventually([&] { return contains(mirror.get("/readyz").body, "the upstream's signature of version 0"); },
+                         std::chrono::seconds(15)));
+        CHECK(mirror.get("/v1/log/entries/0/signature.txt").status != 200);
+    }
+    // A megabyte where 89 bytes belong: refused as it arrives, never held or served.
+    auto const padded = editing_proxy(origin, [](std::string const& target, std::string& body) {
+        if (target == "/v1/log/entries/0/signature.txt")
+            body = std::string(1'000'000, 'A') + "\n";
+    });
+    server_process mirror(mirror_of(padded), false);
+    CHECK(eventually([&] { return contains(mirror.get("/readyz").body, "larger than 128 bytes"); },
+                     std::chrono::seconds(15)));
+    CHECK(mirror.get("/v1/log/entries/0/signature.txt").status != 200);
+}

@@ -89,8 +89,11 @@ pricing::outcome<std::map<std::string, std::string, std::less<>>, api::failure> 
 }
 
 // When a computed body last changed: when the operation's unfiltered document did (the sheet, the
-// catalog, the inventory, the glossary in that language); for the costing operations, which have
-// none, when /v1/gpus did, since they rest on exactly the catalog and the current prices it shows.
+// catalog, the inventory, the glossary in that language). The operations without one (costing,
+// comparisons, a week's estimate, log proofs, quote checks) take the newest of what they rest on:
+// /v1/gpus (the catalog and the current prices), /v1/sheets (every week, corrections included) and
+// /v1/log (proofs and signatures). /v1/gpus alone stays put through a correction or a re-signing,
+// and If-Modified-Since then kept a stale proof or signature.
 std::optional<pricing::instant> data_time(route_input& in, api::operation const& op, api::answer const& a)
 {
     // The glossary's documents name their language, English included; the others name French only.
@@ -98,9 +101,11 @@ std::optional<pricing::instant> data_time(route_input& in, api::operation const&
     std::string const query = render::language_query("", a.lang.value_or(locale::language::en), named);
     if (auto const doc = in.snap().find_document(op.route, render::format::json, query))
         return doc->last_modified;
-    if (auto const doc = in.snap().find_document(render::path_of(render::resource::gpus)))
-        return doc->last_modified;
-    return std::nullopt;
+    std::optional<pricing::instant> newest;
+    for (auto const rested_on : {render::resource::gpus, render::resource::sheets, render::resource::log})
+        if (auto const doc = in.snap().find_document(render::path_of(rested_on)))
+            newest = std::max(newest.value_or(doc->last_modified), doc->last_modified);
+    return newest;
 }
 
 // A query without its blank fields ("a=1&b=&c=2" → "a=1&c=2"), as a calculator reads it.

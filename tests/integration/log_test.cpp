@@ -280,3 +280,21 @@ TEST_CASE("a mirror re-serves a version's signature only once it verifies, and r
                      std::chrono::seconds(15)));
     CHECK(mirror.get("/v1/log/entries/0/signature.txt").status != 200);
 }
+
+TEST_CASE("a log proof's Last-Modified moves with the log, not with the catalog, so If-Modified-Since never keeps a stale one")
+{
+    test_database db;
+    server_process server(db.url("reader"));
+    std::string const catalog_time = server.get("/v1/gpus").header("last-modified");
+    auto const size = log_size(server);
+    REQUIRE(run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", past_week(1), "--replace",
+                            "--reason", "recomputed"})
+                .exit_code == 0);
+    REQUIRE(eventually([&] { return log_size(server) == size + 1; }, std::chrono::seconds(15)));
+    auto const log_time = server.get("/v1/log").header("last-modified");
+    REQUIRE(log_time != catalog_time);  // the correction left the catalog and the current prices alone
+    CHECK(server.get("/v1/gpus").header("last-modified") == catalog_time);
+    auto const proof = server.get("/v1/log/proof?from=1");
+    CHECK(proof.status == 200);
+    CHECK(proof.header("last-modified") == log_time);
+}

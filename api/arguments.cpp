@@ -156,12 +156,7 @@ pricing::outcome<std::string, failure> json_text(parameter const& p, json::value
             if (s.find('\0') != std::string_view::npos)
                 return holds_nul(p);
             if (s.empty() || s.find(',') != std::string_view::npos)
-                return invalid_parameter(std::string(p.name),
-                                         std::string(p.name) + ": an item is empty or holds a comma; accepted: " +
-                                             mid_sentence(parameter_hint(p, locale::language::en)),
-                                         std::string(p.name) + "\u202F: un élément est vide ou contient une virgule\u202F; "
-                                                               "accepté\u202F: " +
-                                             mid_sentence(parameter_hint(p, locale::language::fr)));
+                return bad_item(p);
             length += argument_length(s) + (text.empty() ? 0 : 1);
             if (length > max_length_of(p))
                 return too_long(p);

@@ -133,9 +133,12 @@ bool is_boolean(parameter const& p, std::string const& text)
     return pricing::parse_flag(p.name, text, p.words).has_value();
 }
 
-// A list arrives as its items joined with commas (arguments.hpp), so the commas count them.
+// A list arrives as its items joined with commas (arguments.hpp), so the commas count them. An
+// empty item (a comma first, last or twice) is refused, as a JSON argument's is, not dropped.
 std::optional<failure> wrong_count(parameter const& p, std::string const& text)
 {
+    if (!text.empty() && (text.front() == ',' || text.back() == ',' || text.find(",,") != std::string::npos))
+        return bad_item(p);
     int const count = text.empty() ? 0 : static_cast<int>(std::count(text.begin(), text.end(), ',')) + 1;
     if ((!p.min_items || count >= p.min_items) && (!p.max_items || count <= p.max_items))
         return std::nullopt;
@@ -144,6 +147,15 @@ std::optional<failure> wrong_count(parameter const& p, std::string const& text)
                    say(language::fr, count == 1 ? "input.one_item" : "input.items_given", {{"count", n}}));
 }
 
+}
+
+failure bad_item(parameter const& p)
+{
+    return invalid_parameter(std::string(p.name),
+                             std::string(p.name) + ": an item is empty or holds a comma; accepted: " +
+                                 mid_sentence(parameter_hint(p, language::en)),
+                             std::string(p.name) + "\u202F: un élément est vide ou contient une virgule\u202F; accepté\u202F: " +
+                                 mid_sentence(parameter_hint(p, language::fr)));
 }
 
 std::optional<failure> misfit(parameter const& p, std::optional<std::string> const& value)

@@ -300,3 +300,18 @@ TEST_CASE("a parameter may take fewer characters than the default, and its schem
     json::object too_long{{"term", e_acute + "e"}};
     CHECK(api::arguments::from_json(explain->parameters(), &too_long).err().message == over.err().message);
 }
+
+TEST_CASE("an empty list item is refused alike on both faces, wherever the comma sits")
+{
+    auto const* list = api::find_tool("list_gpus");
+    REQUIRE(list != nullptr);
+    json::object empty_item{{"fields", json::array{"name", ""}}};
+    auto const mcp = refusal_of(*list, api::arguments::from_json(list->parameters(), &empty_item));
+    CHECK(mcp.message.starts_with("fields: an item is empty or holds a comma; accepted: "));
+    for (std::string const value : {"name,", ",name", "name,,vram_gb", ","}) {
+        CAPTURE(value);
+        auto const http = refusal_of(*list, api::arguments::from_query(list->parameters(), {{"fields", value}}));
+        CHECK(http.message == mcp.message);
+        CHECK(http.message_fr == mcp.message_fr);
+    }
+}

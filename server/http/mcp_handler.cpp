@@ -133,6 +133,9 @@ bool write_reply(request const& req, response& res, mcp_bridge::server_cache* sh
 // POST /mcp, once Host and Origin passed: the transport checks, then the MCP core.
 response exchange(route_input& in)
 {
+    // The message is the body: a query (a token or a marker some clients add to the URL) is read
+    // by nobody, and refusing it after the message ran would throw a computed answer away.
+    in.query.release();
     auto const& req = in.req;
     if (!iequals(media_type_of(req[beast_http::field::content_type]), "application/json"))
         return refusal(req, beast_http::status::unsupported_media_type,

@@ -166,8 +166,11 @@ answer dispatch(request const& req, request_context const& ctx, std::string_view
     std::string const echoed_query = reencoded_query(query_string);
     route_input in{req, ctx, std::move(captures), query.value(), format, r.formats, r.kind, found.path, echoed_query, lang};
     response res = r.op ? handle_operation(in, *r.op) : r.fn(in);
+    // Refused where the question would have been answered: with the body (200) or without it (304,
+    // which a cache would otherwise take as valid for that query too).
     if (auto const unknown = query->first_unknown();
-        unknown && (in.later || res.result() == beast_http::status::ok))
+        unknown && (in.later || res.result() == beast_http::status::ok ||
+                    res.result() == beast_http::status::not_modified))
         return bad_parameter(req, *unknown,
                              in.lang == locale::language::fr
                                  ? "paramètre inconnu " + pricing::quote(*unknown) + " pour " + std::string(found.path)

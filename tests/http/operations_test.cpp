@@ -8,6 +8,9 @@
 #include <boost/json.hpp>
 #include <doctest/doctest.h>
 
+#include <map>
+#include <string>
+
 using namespace lcg::testing;
 namespace json = boost::json;
 
@@ -172,4 +175,17 @@ TEST_CASE("a glossary search lists the questions it matches, a category lists no
     CHECK(none.at("questions").as_array().empty());
     auto const category = boost::json::parse(fixture_request("/v1/glossary?category=pricing-billing").body()).as_object();
     CHECK_FALSE(category.contains("questions"));
+}
+
+TEST_CASE("an unknown parameter is refused whether the answer would have been whole or not modified")
+{
+    auto const whole = fixture_request("/v1/sheets/latest");
+    REQUIRE(whole.result() == lcg::http::beast_http::status::ok);
+    std::string const etag(whole[lcg::http::beast_http::field::etag]);
+    CHECK(fixture_request("/v1/sheets/latest", {{"If-None-Match", etag}}).result() == lcg::http::beast_http::status::not_modified);
+    for (auto const& headers : {std::map<std::string, std::string>{}, std::map<std::string, std::string>{{"If-None-Match", etag}}}) {
+        auto const r = fixture_request("/v1/sheets/latest?bogus=1", headers);
+        CHECK(r.result() == lcg::http::beast_http::status::bad_request);
+        CHECK(r.body().find("unknown parameter 'bogus'") != std::string::npos);
+    }
 }

@@ -28,11 +28,28 @@ void read_file_in_pieces(std::string const& path, std::function<void(std::string
         throw std::runtime_error("cannot read " + path);
 }
 
-std::string read_input(std::string const& path)
+std::string read_input(std::string const& path, std::uint64_t max_bytes)
 {
-    if (path != "-")
-        return read_whole_file(path);
-    return {std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+    std::ifstream file;
+    if (path != "-") {
+        file.open(path, std::ios::binary);
+        if (!file)
+            throw usage_error("cannot open " + path);
+    }
+    std::istream& in = path == "-" ? std::cin : file;
+    std::string out;
+    std::vector<char> piece(1024 * 1024);
+    // A piece at a time, so that a file past the bound (or /dev/zero) is refused after max_bytes,
+    // not once it has filled memory.
+    while (in.read(piece.data(), static_cast<std::streamsize>(piece.size())) || in.gcount() > 0) {
+        out.append(piece.data(), static_cast<std::size_t>(in.gcount()));
+        if (out.size() > max_bytes)
+            throw usage_error((path == "-" ? std::string("standard input") : path) + " is larger than " +
+                              std::to_string(max_bytes) + " bytes; nothing was read from it");
+    }
+    if (in.bad())
+        throw std::runtime_error("cannot read " + path);
+    return out;
 }
 
 }

@@ -47,10 +47,7 @@ int run_import_listings(arguments const& args)
     if (!observed_at)
         throw usage_error("--observed-at: " + observed_at.err().message);
     store::listings_file file{required(args, "source"), std::string(market::to_string(*format)), *observed_at,
-                              read_input(args.positional[0]), {}};
-    if (file.bytes.size() > pricing::rules::max_listings_file_bytes)
-        throw usage_error("the file is larger than " + std::to_string(pricing::rules::max_listings_file_bytes) +
-                          " bytes; nothing was imported");
+                              read_input(args.positional[0], pricing::rules::max_listings_file_bytes), {}};
     file.read = offers_reader(*format, file.bytes);
     store::database db(database_url(args));
     auto const summary = db.import_listings(file);

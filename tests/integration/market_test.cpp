@@ -297,6 +297,11 @@ TEST_CASE("import-listings refuses a bad file whole, an unknown source and a bad
     auto format = run_lowcostgpu({"import-listings", "--database-url", db.url("publisher"), "--format", "csv",
                                   "--source", "vast", "--observed-at", observed_at, vms_csv("vast")});
     CHECK(format.exit_code == 2);
+    // An endless file is refused once it passes the bound, not read until memory runs out.
+    auto endless = run_lowcostgpu({"import-listings", "--database-url", db.url("publisher"), "--format", "skypilot-vms",
+                                   "--source", "vast", "--observed-at", observed_at, "/dev/zero"});
+    CHECK(endless.exit_code == 2);
+    CHECK(endless.err.find("/dev/zero is larger than 67108864 bytes") != std::string::npos);
     CHECK(db.count("observation") == before);
     CHECK(db.count("raw_input") == 0);
 }

@@ -86,6 +86,36 @@ std::vector<pricing::observation> observations_in(pqxx::transaction_base& tx, pr
     return out;
 }
 
+namespace {
+
+// Lines of an import that give a listing already observed at that time (by an earlier line or an
+// earlier import) another model or price: one listing has one price at one time, so the file
+// contradicts itself or what was imported, and is refused whole rather than half kept. Asked only
+// when some line was a repeat, so a fresh import pays nothing for it.
+bool refuse_contradictions(pqxx::work& tx, import_summary& summary)
+{
+    auto const found = tx.exec(
+        "SELECT i.line, i.source, i.listing_id, i.gpu, i.price_micros, o.gpu, o.price_micros, count(*) OVER () "
+        "FROM incoming i JOIN observation o "
+        "  ON o.source = i.source AND o.listing_id = i.listing_id AND o.observed_at = i.observed_at "
+        "WHERE i.listing_id <> '' AND (i.gpu, i.price_micros) IS DISTINCT FROM (o.gpu, o.price_micros) "
+        "ORDER BY i.line LIMIT 20");
+    if (found.empty())
+        return false;
+    auto const price = [](pqxx::field const& f) { return pricing::to_decimal(pricing::money::from_micros(f.as<std::int64_t>()), 6); };
+    for (auto const& r : found)
+        summary.problems.push_back({r[0].as<long>(), r[1].as<std::string>() + "'s listing " + r[2].as<std::string>() +
+                                                         " is " + r[3].as<std::string>() + " at " + price(r[4]) +
+                                                         " here, but " + r[5].as<std::string>() + " at " + price(r[6]) +
+                                                         " at the same time by an earlier line or import"});
+    summary.bad_lines = found[0][7].as<long>();
+    summary.imported = 0;
+    summary.duplicates = 0;
+    return true;
+}
+
+}
+
 import_summary database::import_observations(std::istream& csv, std::function<void(long)> const& on_progress)
 {
     return guarded("importing observations", [&] {
@@ -104,15 +134,16 @@ import_summary database::import_observations(std::istream& csv, std::function<vo
         // skipped and counted instead of doubled.
         tx.exec("CREATE TEMPORARY TABLE incoming (LIKE observation INCLUDING DEFAULTS) ON COMMIT DROP");
         tx.exec("ALTER TABLE incoming DROP COLUMN id");
+        tx.exec("ALTER TABLE incoming ADD COLUMN line bigint NOT NULL");
         pqxx::stream_to copy(tx, "incoming",
                              std::vector<std::string>{"observed_at", "gpu", "price_micros", "source", "listing_id",
-                                                      "source_url"});
+                                                      "source_url", "line"});
         std::string line;
         while (std::getline(csv, line)) {
             auto const obs = reader.read_line(line);
             if (obs && reader.ok()) {
                 copy << std::make_tuple(pricing::to_rfc3339(obs->observed_at), obs->gpu, obs->price.micros(),
-                                        obs->source, obs->listing_id, obs->source_url);
+                                        obs->source, obs->listing_id, obs->source_url, reader.lines_read());
                 ++summary.imported;
             }
             if (on_progress && reader.lines_read() % 100'000 == 0)
@@ -133,6 +164,10 @@ import_summary database::import_observations(std::istream& csv, std::function<vo
             "ON CONFLICT (source, listing_id, observed_at) WHERE listing_id <> '' DO NOTHING").affected_rows();
         summary.duplicates = summary.imported - inserted;
         summary.imported = inserted;
+        if (summary.duplicates > 0 && refuse_contradictions(tx, summary)) {
+            tx.abort();
+            return summary;
+        }
         notify_change(tx);
         tx.commit();
         return summary;

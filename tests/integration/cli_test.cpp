@@ -67,6 +67,31 @@ TEST_CASE("a malformed CSV is refused with line numbers and nothing is imported"
     CHECK(db.count("observation") == before);
 }
 
+TEST_CASE("a listing given two prices at one time is refused whole, in one file or across two imports")
+{
+    test_database db;
+    long const before = db.count("observation");
+    auto import = [&](std::string const& rows) {
+        return run_lowcostgpu({"import-observations", "--database-url", db.url("publisher"), "-"}, header + rows);
+    };
+    std::string const first = "2019-01-01T10:00:00Z,l4,0.500000,test-market,DUP\n";
+    auto const itself = import(first + "2019-01-01T11:00:00Z,l4,0.400000,test-market,OTHER\n" +
+                               "2019-01-01T10:00:00Z,l4,0.100000,test-market,DUP\n");
+    CAPTURE(itself.err);
+    CHECK(itself.exit_code == 1);
+    CHECK(contains(itself.err, "line 4: test-market's listing DUP is l4 at 0.100000 here, but l4 at 0.500000"));
+    CHECK(contains(itself.err, "nothing was imported"));
+    CHECK(db.count("observation") == before);
+    // The same line twice is a repeat, skipped; once imported, another price for it is refused.
+    auto const repeated = import(first + first);
+    CHECK(repeated.exit_code == 0);
+    CHECK(contains(repeated.out, "imported 1 observations (1 already imported, skipped)"));
+    auto const later = import("2019-01-01T10:00:00Z,l4,0.700000,test-market,DUP\n");
+    CHECK(later.exit_code == 1);
+    CHECK(contains(later.err, "line 2: test-market's listing DUP is l4 at 0.700000 here, but l4 at 0.500000"));
+    CHECK(db.count("observation") == before + 1);
+}
+
 TEST_CASE("a wrong header or an empty file is refused")
 {
     test_database db;

@@ -113,6 +113,30 @@ std::map<pricing::iso_week, pricing::publication_record> publications_of(publica
 // The log's origin: its checkpoint's first line ("" before the first signed checkpoint).
 std::string log_origin(publication_log const& log) { return log.checkpoint.substr(0, log.checkpoint.find('\n')); }
 
+// The partial tiles of the size the served checkpoint signs, when entries were logged after it
+// (publish --unsigned): tlog-tiles asks a log to serve partial tiles for every size it signed a
+// checkpoint at, and a verifier reads the checkpoint's, which the current size's tiles replaced.
+// Full tiles are the same at both sizes.
+void add_signed_size_tiles(draft& d, std::vector<std::string> const& entries)
+{
+    auto const& log = *d.s.log;
+    auto const signed_size = log.checkpoint.empty() ? std::nullopt : std::optional(tlog::parse_checkpoint(log.checkpoint));
+    if (!signed_size || !*signed_size || (*signed_size)->size >= entries.size())
+        return;
+    std::uint64_t const size = (*signed_size)->size;
+    auto add_partial = [&](tlog::tile_address a, std::uint64_t count, auto const& data) {
+        if (count % tlog::tile_width == 0)
+            return;
+        a.index = count / tlog::tile_width;
+        a.width = static_cast<unsigned>(count % tlog::tile_width);
+        d.b.add_body(render::resource::log_tile, tlog::tile_path(a), "", *data(a), false);
+    };
+    add_partial({true}, size, [&](tlog::tile_address const& a) { return tlog::entry_bundle(entries, a); });
+    for (unsigned level = 0; (size >> (level * tlog::tile_height)) > 0; ++level)
+        add_partial({false, level}, size >> (level * tlog::tile_height),
+                    [&](tlog::tile_address const& a) { return tlog::tile_data(log.tree, a); });
+}
+
 // The publication log as C2SP tlog-tiles lays it out under /v1/log/: the checkpoint, then for each
 // level every full tile (fixed) and the partial one of the current size, and the entry bundles;
 // its index, and each entry's version of its sheet (fixed: an entry never changes).
@@ -141,6 +165,7 @@ void add_log(draft& d)
     for (unsigned level = 0; !log.tree.level(level * tlog::tile_height).empty(); ++level)
         add_tiles({false, level}, log.tree.level(level * tlog::tile_height).size(),
                   [&](tlog::tile_address const& a) { return tlog::tile_data(log.tree, a); });
+    add_signed_size_tiles(d, entries);
 }
 
 // What a week's signature covers and the signature itself, as text for stock tools (openssl,

@@ -298,3 +298,24 @@ TEST_CASE("a log proof's Last-Modified moves with the log, not with the catalog,
     CHECK(proof.status == 200);
     CHECK(proof.header("last-modified") == log_time);
 }
+
+TEST_CASE("after an unsigned publication the log still serves the tiles of the size its checkpoint signs")
+{
+    test_database db;
+    long const signed_size = db.count("log_entry");
+    REQUIRE(signed_size % 256 != 0);  // the checkpoint's tiles are partial ones
+    auto const unsigned_run = run_shell("env -u LCG_SIGNING_KEY_FILE -u LCG_SIGNING_KEY " + required_env("LCG_BINARY") +
+                                        " publish --unsigned --database-url " + db.url("publisher") + " --week " +
+                                        past_week(1) + " --replace 2>&1");
+    INFO(unsigned_run.out);
+    REQUIRE(unsigned_run.status == 0);
+    server_process server(db.url("reader"));
+    CHECK(log_size(server) == signed_size);  // the new entry awaits the next signed checkpoint
+    std::string const width = std::to_string(signed_size);
+    CHECK(server.get("/v1/log/tile/entries/000.p/" + width).status == 200);
+    CHECK(server.get("/v1/log/tile/0/000.p/" + width).status == 200);
+    CHECK(server.get("/v1/log/tile/entries/000.p/" + std::to_string(signed_size + 1)).status == 200);
+    auto const go = verify(server, verifier_keys(server));
+    INFO(go.out);
+    CHECK(go.status == 0);
+}

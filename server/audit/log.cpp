@@ -22,12 +22,14 @@ std::optional<std::map<std::string, std::string>> report_entries(std::vector<std
                                                                  std::ostream& report)
 {
     std::map<std::string, std::string> newest;
+    std::vector<tlog::log_entry> parsed;
     for (std::size_t i = 0; i < entries.size(); ++i) {
         auto const e = tlog::parse_entry(entries[i]);
         if (!e) {
             report << "  BAD  entry " << i << ": " << e.err().message << "\n";
             return std::nullopt;
         }
+        parsed.push_back(*e);
         std::string const week = pricing::to_string(e->week);
         auto const late = pricing::publication_delay(e->week, e->published_at);
         report << "  ok   entry " << i << ": " << week << " " << tlog::to_string(e->kind) << " published "
@@ -35,6 +37,10 @@ std::optional<std::map<std::string, std::string>> report_entries(std::vector<std
                << (late.count() > 0 && e->kind == tlog::entry_kind::publication ? " LATE by " + duration_words(late) : "")
                << (e->reason.empty() ? "" : " (" + e->reason + ")") << "\n";
         newest[week] = e->signed_sha256;
+    }
+    if (auto const problem = tlog::kind_problem(parsed)) {
+        report << "  FAIL " << *problem << "\n";
+        return std::nullopt;
     }
     return newest;
 }

@@ -85,10 +85,12 @@ std::shared_ptr<const snapshot::publication_log> log_witness::follow(client::bas
         if (auto problem = tlog::extension_problem(*log, *accepted_))
             throw std::runtime_error("the upstream's log refused: " + *problem);
     std::vector<tlog::logged_version> versions;
+    std::vector<tlog::log_entry> parsed;
     for (std::size_t i = 0; i < log->entries.size(); ++i) {
         auto const entry = tlog::parse_entry(log->entries[i]);
         if (!entry)
             throw std::runtime_error("the upstream's log entry " + std::to_string(i) + ": " + entry.err().message);
+        parsed.push_back(*entry);
         // An entry kept from the log served before needs no second download.
         if (served_ && i < served_->entries.size() && served_->entries[i].entry == log->entries[i]) {
             versions.push_back(served_->entries[i]);
@@ -102,6 +104,8 @@ std::shared_ptr<const snapshot::publication_log> log_witness::follow(client::bas
             entry->key_id.empty() ? std::string() : verified_signature(origin, limits, i, *entry, bytes, keys);
         versions.push_back({log->entries[i], std::move(bytes), entry->key_id, std::move(signature)});
     }
+    if (auto const problem = tlog::kind_problem(parsed))
+        throw std::runtime_error("the upstream's log refused: " + *problem);
     std::string note = log->note;
     if (options_.cosigner)
         note += tlog::cosignature_line(log->signed_checkpoint.body, *options_.cosigner,

@@ -20,11 +20,11 @@ tlog::entry_kind kind_after(pqxx::transaction_base& tx, std::string const& week,
 {
     auto const newest = run_prepared(tx, newest_entry_of, week);
     if (newest.empty())
-        return tlog::entry_kind::publication;
+        return tlog::kind_following(std::nullopt, signed_sha256);
     auto const previous = tlog::parse_entry(newest[0][0].c_str());
     if (!previous)
         throw store_error("a stored log entry of " + week + " is malformed: " + previous.err().message);
-    return previous->signed_sha256 == signed_sha256 ? tlog::entry_kind::signature : tlog::entry_kind::correction;
+    return tlog::kind_following(previous->signed_sha256, signed_sha256);
 }
 
 // The log's tree, rebuilt from the stored entries: an auditor's view, not a cached one.

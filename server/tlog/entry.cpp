@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <vector>
 
 namespace lcg::tlog {
@@ -70,6 +71,30 @@ pricing::outcome<log_entry> parse_entry(std::string_view text)
     e.key_id = values[6] == "-" ? "" : std::string(values[6]);
     e.reason = values[7] == "-" ? "" : std::string(values[7]);
     return e;
+}
+
+entry_kind kind_following(std::optional<std::string_view> previous_signed_sha256, std::string_view signed_sha256)
+{
+    if (!previous_signed_sha256)
+        return entry_kind::publication;
+    return *previous_signed_sha256 == signed_sha256 ? entry_kind::signature : entry_kind::correction;
+}
+
+std::optional<std::string> kind_problem(std::span<const log_entry> entries)
+{
+    std::map<std::string, std::string_view> newest;  // by week
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        auto const& e = entries[i];
+        std::string const week = pricing::to_string(e.week);
+        auto const before = newest.find(week);
+        auto const expected = kind_following(
+            before == newest.end() ? std::nullopt : std::optional<std::string_view>(before->second), e.signed_sha256);
+        if (e.kind != expected)
+            return "entry " + std::to_string(i) + " (" + week + ") is logged as a " + std::string(to_string(e.kind)) +
+                   ", but its place makes it a " + std::string(to_string(expected));
+        newest[week] = e.signed_sha256;
+    }
+    return std::nullopt;
 }
 
 pricing::outcome<std::string> checked_reason(std::string_view reason)

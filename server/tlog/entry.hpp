@@ -4,6 +4,7 @@
 #include "pricing/outcome.hpp"
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -56,6 +57,16 @@ struct logged_version {
     std::string signature;
     bool operator==(logged_version const&) const = default;
 };
+
+// The kind an entry must have, given the signed bytes' SHA-256 of the entry logged before it for the
+// same week (none: it is the week's first): the week's first is its publication, one with the same
+// bytes a signing of them again, one with other bytes a correction. The one rule the store appends
+// by and every reader of a log (audit, mirror) checks it by.
+entry_kind kind_following(std::optional<std::string_view> previous_signed_sha256, std::string_view signed_sha256);
+
+// The first of `entries` (the log's, in order) whose kind is not the one kind_following gives it,
+// said in words, or nothing: an entry that called a correction a re-signing would hide a rewrite.
+std::optional<std::string> kind_problem(std::span<const log_entry> entries);
 
 // A correction's reason as an entry holds it: one line of printable text, at most 500 bytes; the
 // error says why not.

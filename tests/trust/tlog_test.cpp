@@ -236,6 +236,30 @@ TEST_CASE("a log entry reads back exactly as written")
     CHECK(tlog::checked_reason("one line").value() == "one line");
 }
 
+TEST_CASE("each entry's kind is the one its place gives: a correction logged as a re-signing is found")
+{
+    using enum tlog::entry_kind;
+    auto entry = [](std::string_view week, tlog::entry_kind kind, char bytes) {
+        tlog::log_entry e;
+        e.week = *pricing::parse_week(week);
+        e.kind = kind;
+        e.signed_sha256 = std::string(64, bytes);
+        return e;
+    };
+    std::vector<tlog::log_entry> log{entry("2026-W48", publication, 'a'), entry("2026-W49", publication, 'b'),
+                                     entry("2026-W48", correction, 'c'), entry("2026-W48", signature, 'c')};
+    CHECK_FALSE(tlog::kind_problem(log));
+    auto relabelled = log;
+    relabelled[2].kind = signature;  // other bytes than the week's entry before: a correction
+    CHECK(tlog::kind_problem(relabelled) == "entry 2 (2026-W48) is logged as a signature, but its place makes it a correction");
+    relabelled = log;
+    relabelled[3].kind = correction;  // the same bytes signed again
+    CHECK(tlog::kind_problem(relabelled).has_value());
+    relabelled = log;
+    relabelled[1].kind = correction;  // a week's first entry is its publication
+    CHECK(tlog::kind_problem(relabelled) == "entry 1 (2026-W49) is logged as a correction, but its place makes it a publication");
+}
+
 TEST_CASE("a witness's cosignature verifies under its own key type and not as the origin's signature")
 {
     auto const origin = log_signer("example.com/log");

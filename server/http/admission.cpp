@@ -1,6 +1,7 @@
 #include "server/http/admission.hpp"
 
 #include "server/http/forwarded.hpp"
+#include "server/http/handlers.hpp"
 #include "server/http/headers.hpp"
 #include "server/http/response.hpp"
 #include "server/http/wire.hpp"
@@ -255,9 +256,11 @@ request unread_request()
 
 }
 
-response unreadable_request(beast::error_code ec)
+response unreadable_request(beast::error_code ec, std::string_view target)
 {
     auto const req = unread_request();
+    if (ec == beast_http::error::body_limit && target == "/mcp")
+        return mcp_transport_refusal(req, beast_http::status::payload_too_large, mcp::too_large().message);
     auto const status = ec == beast_http::error::header_limit ? beast_http::status::request_header_fields_too_large
                         : ec == beast_http::error::body_limit ? beast_http::status::payload_too_large
                                                               : beast_http::status::bad_request;

@@ -63,8 +63,9 @@ void release_body_budget(connection_shared& shared, body_reservation& reserved);
 // The most body bytes one client may have in flight: the option, else a quarter of the budget.
 std::uint64_t body_budget_per_client(server_options const& o);
 
-// The response to a request the parser could not read (431, 413 or 400).
-response unreadable_request(beast::error_code ec);
+// The response to a request the parser could not read (431, 413 or 400), as a problem; a body too
+// large for /mcp is refused as MCP clients read a refusal, a JSON-RPC error.
+response unreadable_request(beast::error_code ec, std::string_view target = {});
 // The parser keeps a line's bytes until the line ends, and checks its header limit against what it
 // has not yet taken in: so a request is refused here when its header block (`header_bytes` taken in,
 // `held` waiting) passes `limit` in all (431), or when, its headers done, `held` bytes of a chunk's

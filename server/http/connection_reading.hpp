@@ -62,7 +62,7 @@ inline void connection<Stream>::parse_buffered()
         if (ec == beast_http::error::need_more)
             break;
         if (ec)
-            return reply_refused(unreadable_request(ec), "(unreadable)");
+            return reply_refused(unreadable_request(ec, parser_->get().target()), "(unreadable)");  // empty before the start line
         if (!body_checked_ && parser_->is_header_done()) {
             body_checked_ = true;
             fields_at_header_ = parser_->chunked() ? field_count(parser_->get()) : 0;  // only a chunked body has trailers

@@ -99,6 +99,10 @@ response handle_mcp(route_input& in);             // POST and OPTIONS /mcp (mcp_
 response handle_server_card(route_input& in);     // /mcp/server-card: the card of SEP-2127
 response handle_legacy_server_card(route_input& in);  // /.well-known/mcp/server-card.json, /.well-known/mcp.json
 
+// A refusal of POST /mcp by the transport (a body larger than mcp::max_message_bytes, a wrong
+// Content-Type or Accept): a JSON-RPC error without id, which is what MCP clients read.
+response mcp_transport_refusal(request const& req, beast_http::status status, std::string const& message);
+
 // The HTTP status of the MCP core's answer to a POST /mcp: the one place that maps its errors to
 // statuses (400 for a bad message, header or version, 404 for a method 2026-07-28 lacks, 413, 429,
 // 500; 202 when nothing is answered; 200 otherwise, a batch's answers included).

@@ -35,17 +35,7 @@ constexpr std::string_view cors_request_headers =
 constexpr std::string_view cors_response_headers = "MCP-Protocol-Version, Mcp-Session-Id";
 constexpr std::string_view allowed_methods = "POST, OPTIONS";  // also the router's, for its 405
 
-// A transport-level refusal, as a JSON-RPC error without id (what MCP clients read).
-response refusal(request const& req, beast_http::status status, std::string const& message)
-{
-    auto res = base_response(req, status);
-    res.set(beast_http::field::content_type, "application/json");
-    res.set(beast_http::field::cache_control, "no-store");
-    res.set(beast_http::field::vary, "Origin");
-    res.body() = mcp::error_response(nullptr, {mcp::error_code::invalid_request, message});
-    res.prepare_payload();
-    return res;
-}
+
 
 // The media type of a Content-Type value, without its parameters.
 std::string_view media_type_of(std::string_view value) { return trim_whitespace(value.substr(0, value.find(';'))); }
@@ -96,7 +86,7 @@ response preflight(request const& req, bool from_browser)
 // so that a page's client reads the 405 instead of failing on it.
 response other_method(request const& req)
 {
-    auto res = refusal(req, beast_http::status::method_not_allowed,
+    auto res = mcp_transport_refusal(req, beast_http::status::method_not_allowed,
                        std::string(req.method_string()) + " is not allowed on /mcp; allowed: " +
                            std::string(allowed_methods));
     res.set(beast_http::field::allow, allowed_methods);
@@ -138,13 +128,11 @@ response exchange(route_input& in)
     in.query.release();
     auto const& req = in.req;
     if (!iequals(media_type_of(req[beast_http::field::content_type]), "application/json"))
-        return refusal(req, beast_http::status::unsupported_media_type,
+        return mcp_transport_refusal(req, beast_http::status::unsupported_media_type,
                        "unsupported media type: POST /mcp takes Content-Type: application/json");
     if (!accepts_json(req[beast_http::field::accept]))
-        return refusal(req, beast_http::status::bad_request,
+        return mcp_transport_refusal(req, beast_http::status::bad_request,
                        "not acceptable: /mcp answers application/json, which Accept does not allow");
-    if (req.body().size() > mcp::max_message_bytes)
-        return refusal(req, beast_http::status::payload_too_large, mcp::too_large().message);
 
     mcp::message_context context{mcp::transport::http, header(req, "MCP-Protocol-Version"),
                                  header(req, "Mcp-Method"), header(req, "Mcp-Name")};
@@ -184,6 +172,17 @@ response exchange(route_input& in)
 
 }
 
+response mcp_transport_refusal(request const& req, beast_http::status status, std::string const& message)
+{
+    auto res = base_response(req, status);
+    res.set(beast_http::field::content_type, "application/json");
+    res.set(beast_http::field::cache_control, "no-store");
+    res.set(beast_http::field::vary, "Origin");
+    res.body() = mcp::error_response(nullptr, {mcp::error_code::invalid_request, message});
+    res.prepare_payload();
+    return res;
+}
+
 beast_http::status mcp_status(mcp::reply const& answer)
 {
     using enum mcp::error_code;
@@ -219,11 +218,11 @@ response handle_mcp(route_input& in)
     static mcp_access const localhost_only;
     mcp_access const& access = in.ctx.mcp_policy ? *in.ctx.mcp_policy : localhost_only;
     if (!access.host_allowed(req[beast_http::field::host]))
-        return refusal(req, beast_http::status::forbidden,
+        return mcp_transport_refusal(req, beast_http::status::forbidden,
                        "forbidden: this Host is not allowed to use /mcp (see --allowed-hosts)");
     auto const origin = header(req, "Origin");
     if (origin && !access.origin_allowed(*origin))
-        return refusal(req, beast_http::status::forbidden,
+        return mcp_transport_refusal(req, beast_http::status::forbidden,
                        "forbidden: this Origin is not allowed to use /mcp (see --allowed-origins)");
     auto res = req.method() == beast_http::verb::options ? preflight(req, origin.has_value())
                : req.method() == beast_http::verb::post  ? exchange(in)

@@ -379,7 +379,16 @@ TEST_CASE("every unclear framing is refused from the headers and the connection 
     check_refused("GET /v1/prices HTTP/1.1\r\nHost: x\r\nX-Padding: " + std::string(9000, 'a') + "\r\n\r\n",
                   status::request_header_fields_too_large);
     check_refused("GET /v1/prices?" + std::string(5000, 'a') + " HTTP/1.1\r\nHost: x\r\n\r\n", status::uri_too_long);
-    check_refused("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n", status::payload_too_large);
+    {
+        // Past the body limit, /mcp refuses as MCP clients read a refusal: a JSON-RPC error.
+        wire w;
+        auto const answers = responses(w.send("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n"), {false});
+        CHECK(answers[0].result() == status::payload_too_large);
+        CHECK(answers[0][http::beast_http::field::content_type] == "application/json");
+        CHECK(answers[0].body() ==
+              R"({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"the message is larger than 1 MiB"}})");
+        CHECK_FALSE(w.open());
+    }
     // Not HTTP at all.
     check_refused("HELLO\r\n\r\n", status::bad_request);
 }

@@ -410,7 +410,7 @@ TEST_CASE("over stdio a batch of 32 calls is answered whole: only HTTP counts a 
         CHECK(a.as_object().contains("result"));
 }
 
-TEST_CASE("a notification is never answered, whatever its params; over HTTP a version it cannot speak is refused")
+TEST_CASE("a notification is never answered, whatever its params, but over HTTP a version it cannot speak is refused")
 {
     for (auto const via : {mcp::transport::stdio, mcp::transport::http}) {
         CAPTURE(static_cast<int>(via));

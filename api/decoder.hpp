@@ -19,8 +19,8 @@ namespace lcg::api {
 // a number: digits with an optional point and decimals, a boolean: true, false or one of its words,
 // in any letter case); a number beyond `minimum` or `maximum` (compared exactly, on the decimal
 // text); a list with an empty item, or of fewer than min_items or more than max_items. The message
-// says what is accepted,
-// in English and in French, with one wording for every operation (the "input.*" words).
+// says what is accepted, in English and in French, with one wording for every operation (the
+// "input.*" words).
 std::optional<failure> misfit(parameter const& p, std::optional<std::string> const& value);
 
 // The refusal of a list item that is empty or holds a comma: over HTTP the items are joined by

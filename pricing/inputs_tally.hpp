@@ -53,9 +53,9 @@ struct outside_window {
 // they hold (canonical_observations_csv). The bytes themselves are not kept.
 class inputs_tally {
 public:
-    // Longer lines than this are kept only up to it (and are not canonical: a canonical line, with
-    // every field at its longest and quoted, is a few kilobytes).
-    static constexpr std::size_t max_line_bytes = 64 * 1024;
+    // Longer lines than max_csv_line_bytes are kept only up to one byte past it, which the reader
+    // refuses (and are not canonical).
+    static constexpr std::size_t max_line_bytes = max_csv_line_bytes + 1;
 
     // `week`: the week the sheet names; when it is no week, the window is not checked (the audit
     // reports the week).

@@ -186,6 +186,10 @@ std::optional<observation> observation_csv_reader::read_line(std::string_view li
         line.remove_suffix(1);
     if (line_ == 1 && line.starts_with("\xEF\xBB\xBF"))
         line.remove_prefix(3);  // spreadsheets often save with a byte-order mark
+    if (line.size() > max_csv_line_bytes) {
+        refuse("longer than " + std::to_string(max_csv_line_bytes) + " bytes");
+        return std::nullopt;
+    }
     if (line.empty()) {
         if (blank_line_ == 0)
             blank_line_ = line_;  // fine as the last line, refused if anything follows

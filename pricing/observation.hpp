@@ -30,6 +30,9 @@ inline constexpr std::string_view observations_csv_header_with_urls =
     "observed_at,gpu,price_per_gpu_hour,source,listing_id,source_url";
 inline constexpr std::size_t max_source_url = 2048;
 inline constexpr std::size_t max_listing_id = 128;
+// The longest line of an observations CSV that is read: every field at its longest and quoted
+// takes a few kilobytes, so a longer line is refused (and a reader keeps no more of it than this).
+inline constexpr std::size_t max_csv_line_bytes = 64 * 1024;
 
 // A listing id as every reader of inputs takes it, an observations CSV's or a market file's: at most
 // max_listing_id characters of UTF-8 without control characters, so that the canonical CSV holds
@@ -58,7 +61,9 @@ public:
     explicit observation_csv_reader(std::function<bool(std::string_view)> is_known_gpu);
 
     // Feeds the next line without its line end (a trailing '\r' is removed). Returns the parsed
-    // observation for a good data line, nothing for the header, a blank last line or a bad line.
+    // observation for a good data line, nothing for the header, a blank last line or a bad line
+    // (one longer than max_csv_line_bytes among them: a caller may hand over only its first
+    // max_csv_line_bytes + 1 bytes).
     std::optional<observation> read_line(std::string_view line);
     // Call once after the last line: reports a missing header.
     void finish();

@@ -6,6 +6,8 @@
 
 #include <array>
 #include <charconv>
+#include <istream>
+#include <limits>
 #include <set>
 #include <span>
 
@@ -88,6 +90,25 @@ std::vector<pricing::observation> observations_in(pqxx::transaction_base& tx, pr
 
 namespace {
 
+// The next line of `csv` without its '\n', of which at most max_csv_line_bytes + 1 bytes are kept
+// in `buffer` (the reader refuses a longer line, and the rest of it is skipped): a line of a
+// gigabyte costs no more memory than a good one. False once the input is over.
+bool next_line(std::istream& csv, std::vector<char>& buffer, std::string_view& line)
+{
+    csv.getline(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    auto const got = static_cast<std::size_t>(csv.gcount());
+    if (csv.bad() || (got == 0 && csv.eof()))
+        return false;
+    if (csv.fail() && !csv.eof()) {  // the buffer filled before the line's end
+        csv.clear();
+        csv.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+        line = std::string_view(buffer.data(), got);
+        return true;
+    }
+    line = std::string_view(buffer.data(), csv.eof() ? got : got - 1);  // gcount counts the '\n' taken
+    return true;
+}
+
 // Lines of an import that give a listing already observed at that time (by an earlier line or an
 // earlier import) another model or price: one listing has one price at one time, so the file
 // contradicts itself or what was imported, and is refused whole rather than half kept. Asked only
@@ -138,8 +159,9 @@ import_summary database::import_observations(std::istream& csv, std::function<vo
         pqxx::stream_to copy(tx, "incoming",
                              std::vector<std::string>{"observed_at", "gpu", "price_micros", "source", "listing_id",
                                                       "source_url", "line"});
-        std::string line;
-        while (std::getline(csv, line)) {
+        std::vector<char> buffer(pricing::max_csv_line_bytes + 2);
+        std::string_view line;
+        while (next_line(csv, buffer, line)) {
             auto const obs = reader.read_line(line);
             if (obs && reader.ok()) {
                 copy << std::make_tuple(pricing::to_rfc3339(obs->observed_at), obs->gpu, obs->price.micros(),

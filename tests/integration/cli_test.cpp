@@ -92,6 +92,20 @@ TEST_CASE("a listing given two prices at one time is refused whole, in one file 
     CHECK(db.count("observation") == before + 1);
 }
 
+TEST_CASE("a line longer than any observation is refused, read no further than the bound, and the lines after it still read")
+{
+    test_database db;
+    long const before = db.count("observation");
+    std::string const csv = header + "2019-01-01T10:00:00Z,l4,0.5,test-market," + std::string(200'000, 'x') + "\n" +
+                            "2019-01-01T10:00:00Z,l4,abc,test-market,L-2\n";
+    auto const r = run_lowcostgpu({"import-observations", "--database-url", db.url("publisher"), "-"}, csv);
+    CAPTURE(r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(contains(r.err, "line 2: longer than 65536 bytes"));
+    CHECK(contains(r.err, "line 3:"));  // counted right after the long one
+    CHECK(db.count("observation") == before);
+}
+
 TEST_CASE("a wrong header or an empty file is refused")
 {
     test_database db;

@@ -433,6 +433,16 @@ TEST_CASE("broken quoting in a data line is refused")
     CHECK(r.has_problem(2, "quoting"));
 }
 
+TEST_CASE("a line longer than max_csv_line_bytes is refused for its length")
+{
+    auto const fits = one_row("2026-11-24T10:15:00Z,h100-sxm,2.412,sample-market,L-1");
+    CHECK(fits.ok());
+    auto const r = one_row("2026-11-24T10:15:00Z,h100-sxm,2.412,sample-market," +
+                           std::string(lcg::pricing::max_csv_line_bytes, 'x'));
+    CHECK_FALSE(r.ok());
+    CHECK(r.has_problem(2, "longer than 65536 bytes"));
+}
+
 TEST_CASE("split_csv_record")
 {
     using fields = std::vector<std::string>;

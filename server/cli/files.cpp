@@ -28,15 +28,20 @@ void read_file_in_pieces(std::string const& path, std::function<void(std::string
         throw std::runtime_error("cannot read " + path);
 }
 
+std::istream& open_input(std::string const& path, std::ifstream& file)
+{
+    if (path == "-")
+        return std::cin;
+    file.open(path, std::ios::binary);
+    if (!file)
+        throw usage_error("cannot open " + path);
+    return file;
+}
+
 std::string read_input(std::string const& path, std::uint64_t max_bytes)
 {
     std::ifstream file;
-    if (path != "-") {
-        file.open(path, std::ios::binary);
-        if (!file)
-            throw usage_error("cannot open " + path);
-    }
-    std::istream& in = path == "-" ? std::cin : file;
+    std::istream& in = open_input(path, file);
     std::string out;
     std::vector<char> piece(1024 * 1024);
     // A piece at a time, so that a file past the bound (or /dev/zero) is refused after max_bytes,

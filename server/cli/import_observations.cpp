@@ -1,5 +1,6 @@
 // lowcostgpu import-observations: a market observations CSV, imported whole or not at all.
 #include "server/cli/commands.hpp"
+#include "server/cli/files.hpp"
 #include "server/store/database.hpp"
 
 #include <fstream>
@@ -16,12 +17,7 @@ int run_import_observations(arguments const& args)
         throw usage_error("import-observations needs a FILE (or - for standard input)");
     std::string const& path = args.positional[0];
     std::ifstream file;
-    if (path != "-") {
-        file.open(path, std::ios::binary);
-        if (!file)
-            throw usage_error("cannot open " + path);
-    }
-    std::istream& in = path == "-" ? std::cin : file;
+    std::istream& in = open_input(path, file);
     store::database db(database_url(args));
     bool const tty = isatty(STDERR_FILENO);
     auto const summary = db.import_observations(in, [tty](long lines) {

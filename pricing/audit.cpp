@@ -101,12 +101,12 @@ void check_window(std::vector<std::string>& problems, outside_window const& outs
                            to_rfc3339(outside.first_at) + ")");
 }
 
+}
+
 bool is_sha256_hex(std::string_view text)
 {
     return text.size() == 64 &&
            std::all_of(text.begin(), text.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
-}
-
 }
 
 published_row as_published(sheet_row const& row)

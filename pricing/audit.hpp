@@ -38,6 +38,10 @@ struct sheet_audit {
     bool ok() const;
 };
 
+// Whether `text` is a SHA-256 as the service writes it: 64 lower-case hex digits. Also what keeps a
+// hash taken from a document from naming a path (a raw input is found by its hash).
+bool is_sha256_hex(std::string_view text);
+
 // A sheet as published, read back from its JSON: its rows and what it states about itself.
 struct published_sheet {
     std::string week;

@@ -3,6 +3,7 @@
 #include "server/market/offers.hpp"
 #include "server/digest/digest.hpp"
 
+#include "pricing/audit.hpp"
 #include "pricing/listing_mapping.hpp"
 #include "pricing/rules.hpp"
 #include "pricing/observation.hpp"
@@ -33,11 +34,13 @@ std::string text(json::object const& o, char const* key)
     return std::string(v->as_string());
 }
 
-// Where an entry's bytes are: always "sources/" and its SHA-256, so that a manifest (or a server)
-// cannot send the auditor elsewhere.
+// Where an entry's bytes are: always "sources/" and its SHA-256, which must be 64 hex digits, so that
+// a manifest (or a server) cannot send the auditor elsewhere ("sha256": "../../x" would).
 std::string path_of(json::object const& entry)
 {
     std::string const path = text(entry, "path");
+    if (!pricing::is_sha256_hex(text(entry, "sha256")))
+        throw manifest_error("an entry's sha256 " + text(entry, "sha256") + " is not 64 lower-case hex digits");
     if (path != "sources/" + text(entry, "sha256"))
         throw manifest_error("an entry's path " + path + " is not sources/ and its sha256");
     return path;

@@ -2,7 +2,8 @@
 // snapshot, and sent as they are read.
 #include "server/http/handlers.hpp"
 
-#include <algorithm>
+#include "pricing/audit.hpp"
+
 #include <variant>
 
 namespace lcg::http {
@@ -154,13 +155,6 @@ pricing::outcome<archived_week, response> week_in_archive(route_input& in)
     return archived_week{found.value(), in.ctx.archive};
 }
 
-bool is_sha256_hex(std::string_view s)
-{
-    return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {
-               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-           });
-}
-
 }
 
 // A sheet's inputs come from the archive, not the snapshot: the CSV and the JSON streamed as read,
@@ -208,7 +202,7 @@ response handle_raw_file(route_input& in)
     auto* const inputs = found.value().inputs;
     pricing::price_sheet const& sheet = *found.value().sheet;
     std::string const sha256(in.captures[1]);
-    if (!is_sha256_hex(sha256))
+    if (!pricing::is_sha256_hex(sha256))
         return problem(in.req, beast_http::status::not_found,
                        "a raw file is named by its SHA-256 (64 lowercase hex digits), as /v1/sheets/" +
                            pricing::to_string(sheet.week) + "/sources lists them");

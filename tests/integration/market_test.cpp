@@ -348,17 +348,29 @@ TEST_CASE("audit re-reads the exported raw files into the sheet's observations, 
     CHECK(honest.exit_code == 0);
     CHECK(honest.out.find("give the sheet's observations byte for byte") != std::string::npos);
 
+    // The audit of the manifest as a line of Python edits it (d: the manifest, f: its first file).
+    auto const audit_edited = [&](std::string const& edit) {
+        std::string const edited = dir + "/sources.edited.json";
+        REQUIRE(run_shell("python3 -c \"import json, sys; d=json.load(open(sys.argv[1])); f=d['files'][0]; " + edit +
+                          "; json.dump(d, open(sys.argv[2], 'w'))\" " + dir + "/sources.json " + edited)
+                    .status == 0);
+        auto args = audit_args;
+        args[6] = edited;
+        return run_lowcostgpu(args);
+    };
     // A manifest that names a file once more, seen a second later, gives more observations than the
     // sheet counts: re-reading stops there, whatever the files that follow would bring.
-    REQUIRE(run_shell("python3 -c \"import json, sys; p=sys.argv[1]; d=json.load(open(p)); f=dict(d['files'][0]); "
-                      "f['observed_at']=f['observed_at'][:-3]+'01Z'; d['files'].insert(1, f); "
-                      "json.dump(d, open(p + '.more', 'w'))\" " + dir + "/sources.json").status == 0);
-    auto more_args = audit_args;
-    more_args[6] = dir + "/sources.json.more";
-    auto const more = run_lowcostgpu(more_args);
+    auto const more = audit_edited("g=dict(f); g['observed_at']=f['observed_at'][:-3]+'01Z'; d['files'].insert(1, g)");
     CAPTURE(more.out);
     CHECK(more.exit_code == 1);
     CHECK(more.out.find("BAD raw inputs: the raw files give more observations than the sheet's") != std::string::npos);
+    // A manifest whose hash is a path would have the auditor read and hash a file outside sources/.
+    auto const away = audit_edited("f['sha256']='../observations.csv'; f['path']='sources/../observations.csv'");
+    CAPTURE(away.out);
+    CHECK(away.exit_code == 1);
+    CHECK(away.out.find("BAD raw inputs: an entry's sha256 ../observations.csv is not 64 lower-case hex digits") !=
+          std::string::npos);
+    CHECK(away.out.find("hash to") == std::string::npos);
 
     // One byte of one raw file: a price digit of lambda's file.
     std::string file;

@@ -181,6 +181,7 @@ std::uint64_t body_budget_per_client(server_options const& o)
 std::optional<response> refuse_body(connection_shared& shared, beast_http::request_parser<received_body>& parser,
                                     std::string const& peer, body_reservation& reserved)
 {
+    join_negotiation_lines(parser.get());
     if (auto const host = refuse_host(parser.get()))
         return problem(parser.get(), beast_http::status::bad_request, *host);
     // Once Host is known to be one, and before the route is asked whether it takes a body; a target

@@ -49,7 +49,8 @@ std::optional<response> admit(connection_shared& shared, request const& req, std
 answer answer_request(connection_shared& shared, std::shared_ptr<const snapshot::snapshot> snapshot,
                       request const& req, std::string const& client, std::string_view& route);
 // The checks made when a request's headers are in and before a byte of its body is buffered; a
-// target in absolute-form becomes its origin-form there (to_origin_form).
+// target in absolute-form becomes its origin-form there (to_origin_form), and negotiation fields
+// sent on several lines one line each (join_negotiation_lines).
 // `reserved` is set to who the body is charged to (the address X-Forwarded-For names from a
 // trusted proxy, else `peer`), with nothing taken yet.
 std::optional<response> refuse_body(connection_shared& shared, beast_http::request_parser<received_body>& parser,

@@ -125,6 +125,29 @@ locale::language negotiate_language(std::string_view accept_language)
     return best;
 }
 
+void join_negotiation_lines(request& req)
+{
+    constexpr beast_http::field joined[] = {beast_http::field::accept, beast_http::field::accept_encoding,
+                                            beast_http::field::accept_language};
+    // One pass over the fields in the common case, where each is sent once or not at all.
+    int seen[std::size(joined)] = {};
+    bool repeated = false;
+    for (auto const& field : req)
+        for (std::size_t i = 0; i < std::size(joined); ++i)
+            if (field.name() == joined[i])
+                repeated = ++seen[i] > 1 || repeated;
+    if (!repeated)
+        return;
+    for (std::size_t i = 0; i < std::size(joined); ++i) {
+        if (seen[i] < 2)
+            continue;
+        std::string value;
+        for (auto const& field : boost::make_iterator_range(req.equal_range(joined[i])))
+            value.append(value.empty() ? "" : ", ").append(field.value());
+        req.set(joined[i], value);
+    }
+}
+
 void to_origin_form(request& req)
 {
     std::string_view const target = req.target();

@@ -49,6 +49,11 @@ std::vector<weighted_item> weighted_items(std::string_view list);
 // for English; q=0 excludes a range. English when nothing matches or the header is empty.
 locale::language negotiate_language(std::string_view accept_language);
 
+// Accept, Accept-Encoding and Accept-Language sent on several lines become one line each, their
+// values joined by ", " in order, as RFC 9110 §5.3 allows: every reader of them (the router, the
+// MCP handler, the stored answers' key) reads one line and so reads all that was sent.
+void join_negotiation_lines(request& req);
+
 // A target in absolute-form ("http://host:8080/v1/prices?x=1", RFC 9112 §3.2.2), which a server must
 // accept, becomes the origin-form it names ("/v1/prices?x=1"), and its authority (without userinfo)
 // replaces Host, as the RFC asks. Any other target is left as it is.

@@ -8,7 +8,8 @@ namespace lcg::http {
 namespace {
 
 // What a stored answer may depend on besides the snapshot and the target: the headers the router
-// negotiates with. Each is read as the router reads it (the first line of the field).
+// negotiates with. Each is read as the router reads it: one line, which join_negotiation_lines made
+// of all the field's lines.
 constexpr beast_http::field negotiation_fields[] = {beast_http::field::accept, beast_http::field::accept_encoding,
                                                      beast_http::field::accept_language};
 

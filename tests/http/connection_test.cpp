@@ -804,6 +804,25 @@ TEST_CASE("a different negotiation, a validator, a close or HTTP/1.0 is never gi
     CHECK_FALSE(old.open());
 }
 
+TEST_CASE("Accept and Accept-Language sent on two lines are read as one list each, and stored under it")
+{
+    auto const french = testing::fixture_request("/v1/prices.md", {{"Accept-Language", "fr"}}).body();
+    auto const english = testing::fixture_request("/v1/prices.md").body();
+    REQUIRE(french != english);
+    wire w;
+    auto const answers =
+        responses(w.send(request_of("GET", "/v1/prices.md", "Accept-Language: de\r\nAccept-Language: fr;q=0.9\r\n") +
+                         request_of("GET", "/v1/prices.md", "Accept-Language: de\r\n") +
+                         request_of("GET", "/v1/prices", "Accept: application/xml\r\nAccept: text/csv\r\n") +
+                         request_of("GET", "/v1/prices.md", "Accept-Language: de\r\nAccept-Language: fr;q=0.9\r\n")),
+                  {false, false, false, false});
+    CHECK(answers[0].body() == french);
+    CHECK(answers[1].body() == english);
+    CHECK(answers[2].result() == status::ok);
+    CHECK(std::string(answers[2][http::beast_http::field::content_type]).starts_with("text/csv"));
+    CHECK(answers[3].body() == french);
+}
+
 TEST_CASE("distinct computed questions never make the store hold more answers than its bound")
 {
     wire w;

@@ -82,6 +82,22 @@ TEST_CASE("Accept-Language: the best q-value among fr and en wins, English by de
     CHECK(negotiate_language(" fr ; q=1.000 ") == language::fr);
 }
 
+TEST_CASE("negotiation fields sent on several lines become one line each, other fields are left as sent")
+{
+    request req{beast_http::verb::get, "/", 11};
+    req.insert(beast_http::field::accept_language, "de");
+    req.insert(beast_http::field::accept, "text/html");
+    req.insert(beast_http::field::accept_language, " fr;q=0.5");
+    req.insert(beast_http::field::transfer_encoding, "gzip");
+    req.insert(beast_http::field::transfer_encoding, "chunked");
+    join_negotiation_lines(req);
+    CHECK(req.count(beast_http::field::accept_language) == 1);
+    CHECK(std::string(req[beast_http::field::accept_language]) == "de, fr;q=0.5");  // each line as the parser trimmed it
+    CHECK(negotiate_language(req[beast_http::field::accept_language]) == language::fr);
+    CHECK(std::string(req[beast_http::field::accept]) == "text/html");
+    CHECK(req.count(beast_http::field::transfer_encoding) == 2);
+}
+
 TEST_CASE("a target in absolute-form becomes its origin-form, and its authority replaces Host")
 {
     struct rewrite {

@@ -45,6 +45,22 @@ std::string verified_signature(client::base_url const& origin, client::limits li
 }
 
 // Written whole or not at all: a crash leaves the previous checkpoint.
+// Every entry of a verified log read, and each kind checked against its place, before a version is
+// downloaded: a log refused for its entries costs no more than its tiles.
+std::vector<tlog::log_entry> checked_entries(tlog::verified_log const& log)
+{
+    std::vector<tlog::log_entry> parsed;
+    for (std::size_t i = 0; i < log.entries.size(); ++i) {
+        auto entry = tlog::parse_entry(log.entries[i]);
+        if (!entry)
+            throw std::runtime_error("the upstream's log entry " + std::to_string(i) + ": " + entry.err().message);
+        parsed.push_back(std::move(entry).value());
+    }
+    if (auto const problem = tlog::kind_problem(parsed))
+        throw std::runtime_error("the upstream's log refused: " + *problem);
+    return parsed;
+}
+
 void write_file(std::filesystem::path const& path, std::string const& body)
 {
     std::filesystem::create_directories(path.parent_path());
@@ -84,13 +100,10 @@ std::shared_ptr<const snapshot::publication_log> log_witness::follow(client::bas
     if (accepted_)
         if (auto problem = tlog::extension_problem(*log, *accepted_))
             throw std::runtime_error("the upstream's log refused: " + *problem);
+    auto const parsed = checked_entries(*log);
     std::vector<tlog::logged_version> versions;
-    std::vector<tlog::log_entry> parsed;
     for (std::size_t i = 0; i < log->entries.size(); ++i) {
-        auto const entry = tlog::parse_entry(log->entries[i]);
-        if (!entry)
-            throw std::runtime_error("the upstream's log entry " + std::to_string(i) + ": " + entry.err().message);
-        parsed.push_back(*entry);
+        auto const& entry = parsed[i];
         // An entry kept from the log served before needs no second download.
         if (served_ && i < served_->entries.size() && served_->entries[i].entry == log->entries[i]) {
             versions.push_back(served_->entries[i]);
@@ -98,15 +111,13 @@ std::shared_ptr<const snapshot::publication_log> log_witness::follow(client::bas
         }
         std::string const index = std::to_string(i);
         std::string bytes = client::get_body(origin, render::path_of(render::resource::log_signed_bytes, index), "text/plain", limits);
-        if (digest::sha256_hex(bytes) != entry->signed_sha256)
+        if (digest::sha256_hex(bytes) != entry.signed_sha256)
             throw std::runtime_error("the upstream's version " + std::to_string(i) + " is not the one its log entry names");
         std::string const signature =
-            entry->key_id.empty() ? std::string() : verified_signature(origin, limits, i, *entry, bytes, keys);
-        versions.push_back({log->entries[i], std::move(bytes), entry->key_id, std::move(signature)});
+            entry.key_id.empty() ? std::string() : verified_signature(origin, limits, i, entry, bytes, keys);
+        versions.push_back({log->entries[i], std::move(bytes), entry.key_id, std::move(signature)});
     }
-    if (auto const problem = tlog::kind_problem(parsed))
-        throw std::runtime_error("the upstream's log refused: " + *problem);
-    std::string note = log->note;
+    std::string note = tlog::origin_signed_note(log->signed_checkpoint, keys);
     if (options_.cosigner)
         note += tlog::cosignature_line(log->signed_checkpoint.body, *options_.cosigner,
                                        static_cast<std::uint64_t>(now.time_since_epoch().count()));

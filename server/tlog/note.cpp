@@ -228,12 +228,25 @@ pricing::outcome<checkpoint> parse_checkpoint(std::string_view note)
     return c;
 }
 
+bool signs(checkpoint const& c, note_signature const& s, std::string_view name, std::string_view raw_public_key)
+{
+    return s.name == name && s.id == key_hash_of(name, raw_public_key) && verify_ed25519(raw_public_key, c.body, s.signature);
+}
+
 bool signed_by(checkpoint const& c, std::string_view name, std::string_view raw_public_key)
 {
-    auto const id = key_hash_of(name, raw_public_key);
-    return std::any_of(c.signatures.begin(), c.signatures.end(), [&](note_signature const& s) {
-        return s.name == name && s.id == id && verify_ed25519(raw_public_key, c.body, s.signature);
-    });
+    return std::any_of(c.signatures.begin(), c.signatures.end(),
+                       [&](note_signature const& s) { return signs(c, s, name, raw_public_key); });
+}
+
+std::string note_with(checkpoint const& c, std::function<bool(note_signature const&)> const& keep)
+{
+    std::string out = c.body + "\n";
+    for (auto const& s : c.signatures)
+        if (keep(s))
+            out += std::string(signature_prefix) + s.name + " " +
+                   base64_encode(std::string(s.id.begin(), s.id.end()) + s.signature) + "\n";
+    return out;
 }
 
 }

@@ -63,6 +63,10 @@ pricing::outcome<checkpoint> parse_checkpoint(std::string_view note);
 
 // True when one of the checkpoint's signatures is by (name, raw_public_key) and verifies.
 bool signed_by(checkpoint const& c, std::string_view name, std::string_view raw_public_key);
+// True when `s` is a signature of the checkpoint's body by (name, raw_public_key).
+bool signs(checkpoint const& c, note_signature const& s, std::string_view name, std::string_view raw_public_key);
+// The checkpoint as a signed note again, with only the signature lines `keep` accepts, in order.
+std::string note_with(checkpoint const& c, std::function<bool(note_signature const&)> const& keep);
 
 // C2SP tlog-cosignature v1 with Ed25519: a witness's signature line under a checkpoint, stating
 // that at `time` (seconds since the epoch) this is the largest consistent checkpoint of the log it

@@ -2,6 +2,8 @@
 
 #include "server/tlog/tiles.hpp"
 
+#include <algorithm>
+
 namespace lcg::tlog {
 
 namespace {
@@ -30,6 +32,16 @@ pricing::outcome<std::vector<std::string>> read_entries(log_fetcher const& fetch
     return out;
 }
 
+// The raw Ed25519 keys of the ring's keys (a key that is not one is left out).
+std::vector<std::string> raw_keys_of(pricing::key_ring const& keys)
+{
+    std::vector<std::string> out;
+    for (auto const& k : keys.keys)
+        if (auto raw = raw_public_key(k.public_key_pem))
+            out.push_back(std::move(raw).value());
+    return out;
+}
+
 // The first tile served other than the tree's, if any.
 std::optional<std::string> tile_mismatch(log_fetcher const& fetch, merkle_tree const& tree)
 {
@@ -51,10 +63,19 @@ pricing::outcome<checkpoint> verified_checkpoint(std::string const& note, pricin
     auto c = parse_checkpoint(note);
     if (!c)
         return c;
-    for (auto const& k : keys.keys)
-        if (auto raw = raw_public_key(k.public_key_pem); raw && signed_by(*c, c->origin, *raw))
+    for (auto const& raw : raw_keys_of(keys))
+        if (signed_by(*c, c->origin, raw))
             return c;
     return pricing::invalid("no published key signed the checkpoint under its origin " + c->origin);
+}
+
+std::string origin_signed_note(checkpoint const& c, pricing::key_ring const& keys)
+{
+    auto const raw_keys = raw_keys_of(keys);
+    return note_with(c, [&](note_signature const& s) {
+        return std::any_of(raw_keys.begin(), raw_keys.end(),
+                           [&](std::string const& raw) { return signs(c, s, c.origin, raw); });
+    });
 }
 
 pricing::outcome<verified_log> read_log(log_fetcher const& fetch, pricing::key_ring const& keys)

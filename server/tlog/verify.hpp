@@ -27,6 +27,11 @@ struct verified_log {
 // A checkpoint signed under its origin by one of `keys` (Ed25519 public keys), or why not.
 pricing::outcome<checkpoint> verified_checkpoint(std::string const& note, pricing::key_ring const& keys);
 
+// The checkpoint with only the signature lines that verify under its origin with one of `keys`:
+// what a mirror re-serves, since a line it cannot verify (another witness's cosignature, anything
+// an upstream adds) is not its to pass on.
+std::string origin_signed_note(checkpoint const& c, pricing::key_ring const& keys);
+
 // The log at its checkpoint: signed by one of `keys`; its entry bundles hold exactly its size in
 // entries and hash to its root; each tile served is the tree's own. The error says what failed.
 pricing::outcome<verified_log> read_log(log_fetcher const& fetch, pricing::key_ring const& keys);

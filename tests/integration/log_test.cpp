@@ -192,6 +192,48 @@ TEST_CASE("a rewritten entry or a log that shrank or any edit of the log table i
     CHECK(mirror.get("/readyz").status == 503);
 }
 
+TEST_CASE("a correction relabelled as a re-signing under a checkpoint of the log's own key fails Go and the audit")
+{
+    test_database db;
+    REQUIRE(run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", past_week(1), "--replace",
+                            "--reason", "recomputed"})
+                .exit_code == 0);
+    // The operator, key in hand, relabels the correction and signs a checkpoint over the result:
+    // every hash and signature holds, only the kind is out of place.
+    long const size = db.count("log_entry");
+    db.exec("ALTER TABLE log_entry DISABLE TRIGGER USER; ALTER TABLE log_checkpoint DISABLE TRIGGER USER; "
+            "UPDATE log_entry SET kind = 'signature', entry = replace(entry, 'kind correction', 'kind signature') "
+            "WHERE seq = " + std::to_string(size - 1) + "; DELETE FROM log_checkpoint WHERE size = " +
+            std::to_string(size) + "; ALTER TABLE log_entry ENABLE TRIGGER USER; "
+            "ALTER TABLE log_checkpoint ENABLE TRIGGER USER");
+    auto const signed_again = run_lowcostgpu({"sign", "--all", "--database-url", db.url("publisher")});
+    INFO(signed_again.err);
+    REQUIRE(signed_again.exit_code == 0);
+    server_process server(db.url("reader"));
+    REQUIRE(log_size(server) == size);
+    // A mirror refuses it from the entries alone, before downloading a version's bytes.
+    std::string const versions_read = R"(lowcostgpu_http_requests_total{route="/v1/log/entries/{index}/signed.txt",status="200"})";
+    REQUIRE(server.get("/v1/log/entries/0/signed.txt").status == 200);
+    REQUIRE(server.metric(versions_read) == 1);
+    {
+        server_process mirror(serve_arguments{{"--upstream", "http://127.0.0.1:" + std::to_string(server.port()),
+                                               "--upstream-keys", required_env("LCG_PUBLIC_KEYS_FILE")}},
+                              false);
+        CHECK(eventually([&] { return contains(mirror.get("/readyz").body, "is logged as a signature"); },
+                         std::chrono::seconds(15)));
+        CHECK(server.metric(versions_read) == 1);
+    }
+    auto const go = verify(server, verifier_keys(server));
+    INFO(go.out);
+    CHECK(go.status != 0);
+    CHECK(contains(go.out, "entry " + std::to_string(size - 1) + " (" + past_week(1) +
+                               ") is logged as a signature, but its place makes it a correction"));
+    auto const audit = run_lowcostgpu({"audit", "--url", "http://127.0.0.1:" + std::to_string(server.port())});
+    INFO(audit.out);
+    CHECK(audit.exit_code != 0);
+    CHECK(contains(audit.out, "is logged as a signature, but its place makes it a correction"));
+}
+
 // The README's commands for signify, after BASE and W are set and sheet.bytes and KEY_ID fetched.
 constexpr char const* signify_commands = R"sh(
 curl -s $BASE/v1/sheets/$W/signed.txt > sheet.bytes
@@ -236,6 +278,11 @@ TEST_CASE("a mirror witnesses the log: it cosigns a consistent checkpoint and re
         auto const go = verify(mirror, verifier_keys(origin), "-sheets");
         INFO(go.out);
         CHECK(go.status == 0);
+        // A mirror of that mirror passes on the origin's signature, not a cosignature it cannot verify.
+        server_process second(serve_arguments{{"--upstream", "http://127.0.0.1:" + std::to_string(mirror.port()),
+                                               "--upstream-keys", required_env("LCG_PUBLIC_KEYS_FILE")}});
+        auto const relayed = second.get("/v1/log/checkpoint").body;
+        CHECK(relayed == served.substr(0, served.find("\xe2\x80\x94 witness.test/w1 ")));
         // A correction upstream: the mirror checks the longer log against the one it holds, and follows.
         REQUIRE(run_lowcostgpu({"publish", "--database-url", db.url("publisher"), "--week", past_week(1), "--replace",
                                 "--reason", "recomputed"})

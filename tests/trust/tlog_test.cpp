@@ -2,6 +2,7 @@
 #include "server/tlog/merkle.hpp"
 #include "server/tlog/note.hpp"
 #include "server/tlog/tiles.hpp"
+#include "server/tlog/verify.hpp"
 #include "server/trust/trust.hpp"
 
 #include <doctest/doctest.h>
@@ -280,4 +281,26 @@ TEST_CASE("a witness's cosignature verifies under its own key type and not as th
     auto const f = tlog::parse_checkpoint(forged);
     REQUIRE(f);
     CHECK_FALSE(tlog::cosigned_by(*f, "witness.example/w1", witness.public_key));
+}
+
+TEST_CASE("a checkpoint re-served keeps the origin's signatures alone: a line no published key makes is dropped")
+{
+    auto const origin = log_signer("example.com/log");
+    auto const witness = log_signer("witness.example/w1");
+    auto const t = tree_of(5);
+    auto const body = tlog::checkpoint_body("example.com/log", 5, t.root(5));
+    auto const signed_note = tlog::sign_note(body, origin);
+    // A cosignature, and a line that claims the origin's name and key id with another's signature.
+    auto const impostor = tlog::sign_note(tlog::checkpoint_body("example.com/log", 4, t.root(4)), origin);
+    auto const note = signed_note + tlog::cosignature_line(body, witness, 1'679'315'147) +
+                      impostor.substr(impostor.find("\n\n") + 2);
+    auto const c = tlog::parse_checkpoint(note);
+    REQUIRE(c);
+    REQUIRE(c->signatures.size() == 3);
+    auto const key = lcg::trust::signing_key::from_pem(log_private).value();
+    lcg::pricing::key_ring ring;
+    ring.keys.push_back({"", key.public_key_pem(), {}, std::nullopt});
+    CHECK(tlog::origin_signed_note(*c, ring) == signed_note);
+    CHECK(tlog::note_with(*c, [](tlog::note_signature const&) { return true; }) == note);
+    CHECK(tlog::origin_signed_note(*c, {}) == body + "\n");
 }

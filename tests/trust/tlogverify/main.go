@@ -4,9 +4,11 @@
 //
 //   - the checkpoint at BASE/v1/log/checkpoint is a signed note by VKEY (a note verifier key);
 //   - every tile read from BASE/v1/log/tile/ agrees with the checkpoint's root (tlog.TileHashReader);
-//   - every entry of every entry bundle has an inclusion proof to that root;
-//   - with -old FILE, a checkpoint accepted before (same key) is consistent with the new one: the
-//     log did not fork, shrink or drop an entry;
+//   - every entry of every entry bundle has an inclusion proof to that root, and the kind its place
+//     gives it (a week's first entry a publication, the same signed bytes again a signature, other
+//     bytes a correction);
+//   - with -old FILE, a checkpoint accepted before (same key, same origin) is consistent with the new
+//     one: the log did not fork, shrink or drop an entry;
 //   - with -sheets, each week's sheet as served (BASE/v1/sheets/WEEK/signed.note) is a note signed
 //     by one of the keys, and its text is the version the week's newest entry logs.
 //
@@ -143,17 +145,31 @@ func field(entry []byte, name string) string {
 	return "?"
 }
 
-// checkSheets verifies each week's served signed note and matches it to the week's newest entry.
-func checkSheets(base string, all [][]byte, verifiers note.Verifiers) error {
-	newest := map[string]string{}
-	var weeks []string
-	for _, e := range all {
-		w := field(e, "week")
-		if _, seen := newest[w]; !seen {
+// logWeeks applies the log's rule of kinds to every entry (a week's first entry is its publication,
+// one with the signed bytes of the week's entry before it a signature, any other a correction) and
+// gives the weeks in the order they first appear with the signed_sha256 each logged last.
+func logWeeks(all [][]byte) (weeks []string, newest map[string]string, err error) {
+	newest = map[string]string{}
+	for i, e := range all {
+		w, sum := field(e, "week"), field(e, "signed_sha256")
+		before, seen := newest[w]
+		want := "correction"
+		if !seen {
+			want = "publication"
 			weeks = append(weeks, w)
+		} else if before == sum {
+			want = "signature"
 		}
-		newest[w] = field(e, "signed_sha256")
+		if kind := field(e, "kind"); kind != want {
+			return nil, nil, fmt.Errorf("entry %d (%s) is logged as a %s, but its place makes it a %s", i, w, kind, want)
+		}
+		newest[w] = sum
 	}
+	return weeks, newest, nil
+}
+
+// checkSheets verifies each week's served signed note and matches it to the week's newest entry.
+func checkSheets(base string, weeks []string, newest map[string]string, verifiers note.Verifiers) error {
 	for _, w := range weeks {
 		msg, err := fetch(base + "/v1/sheets/" + w + "/signed.note")
 		if err != nil {
@@ -218,6 +234,10 @@ func run() error {
 		}
 		fmt.Printf("entry %d: %s %s %s\n", i, field(e, "week"), field(e, "kind"), field(e, "signed_sha256"))
 	}
+	weeks, newest, err := logWeeks(all)
+	if err != nil {
+		return err
+	}
 	if *old != "" {
 		oldMsg, err := os.ReadFile(*old)
 		if err != nil {
@@ -226,6 +246,9 @@ func run() error {
 		before, err := open(oldMsg, verifiers)
 		if err != nil {
 			return fmt.Errorf("-old: %v", err)
+		}
+		if before.origin != cp.origin {
+			return fmt.Errorf("the checkpoint names the log %q, the one accepted before %q", cp.origin, before.origin)
 		}
 		if before.tree.N > cp.tree.N {
 			return fmt.Errorf("the log shrank: %d entries, after %d", cp.tree.N, before.tree.N)
@@ -241,7 +264,7 @@ func run() error {
 		fmt.Printf("consistent with the checkpoint of %d entries\n", before.tree.N)
 	}
 	if *sheets {
-		if err := checkSheets(*base, all, verifiers); err != nil {
+		if err := checkSheets(*base, weeks, newest, verifiers); err != nil {
 			return err
 		}
 	}

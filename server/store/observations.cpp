@@ -120,7 +120,8 @@ bool refuse_contradictions(pqxx::work& tx, import_summary& summary)
         "FROM incoming i JOIN observation o "
         "  ON o.source = i.source AND o.listing_id = i.listing_id AND o.observed_at = i.observed_at "
         "WHERE i.listing_id <> '' AND (i.gpu, i.price_micros) IS DISTINCT FROM (o.gpu, o.price_micros) "
-        "ORDER BY i.line LIMIT 20");
+        "ORDER BY i.line LIMIT " +
+        std::to_string(pricing::observation_csv_reader::problems_kept));
     if (found.empty())
         return false;
     auto const price = [](pqxx::field const& f) { return pricing::to_decimal(pricing::money::from_micros(f.as<std::int64_t>()), 6); };

@@ -65,9 +65,11 @@ inline void connection<Stream>::parse_buffered()
             return reply_refused(unreadable_request(ec, parser_->get().target()), "(unreadable)");  // empty before the start line
         if (!body_checked_ && parser_->is_header_done()) {
             body_checked_ = true;
-            fields_at_header_ = parser_->chunked() ? field_count(parser_->get()) : 0;  // only a chunked body has trailers
             if (auto refusal = refuse_body(shared_, *parser_, peer_, body_reserved_))
                 return reply_refused(std::move(*refusal), "(refused body)");
+            // Counted after refuse_body, which joins repeated lines into one: a trailer is a field
+            // more than this (only a chunked body has trailers).
+            fields_at_header_ = parser_->chunked() ? field_count(parser_->get()) : 0;
             // The body is welcome: a client that waits to be told so is told, unless it sent some already.
             if (!parser_->is_done() && buffer_.size() == 0 &&
                 expectation_of(parser_->get()) == expectation::continue_first)

@@ -127,8 +127,7 @@ locale::language negotiate_language(std::string_view accept_language)
 
 void join_negotiation_lines(request& req)
 {
-    constexpr beast_http::field joined[] = {beast_http::field::accept, beast_http::field::accept_encoding,
-                                            beast_http::field::accept_language};
+    auto const& joined = negotiation_fields;
     // One pass over the fields in the common case, where each is sent once or not at all.
     int seen[std::size(joined)] = {};
     bool repeated = false;

@@ -49,9 +49,14 @@ std::vector<weighted_item> weighted_items(std::string_view list);
 // for English; q=0 excludes a range. English when nothing matches or the header is empty.
 locale::language negotiate_language(std::string_view accept_language);
 
-// Accept, Accept-Encoding and Accept-Language sent on several lines become one line each, their
-// values joined by ", " in order, as RFC 9110 §5.3 allows: every reader of them (the router, the
-// MCP handler, the stored answers' key) reads one line and so reads all that was sent.
+// The fields an answer is negotiated with: Accept, Accept-Encoding and Accept-Language.
+inline constexpr beast_http::field negotiation_fields[] = {
+    beast_http::field::accept, beast_http::field::accept_encoding, beast_http::field::accept_language};
+
+// The negotiation fields sent on several lines become one line each, their values joined by ", "
+// in order, as RFC 9110 §5.3 allows: every reader of them (the router, the MCP handler, the stored
+// answers' key) reads one line and so reads all that was sent. A joined value is no longer than
+// the header block, which header_limit keeps far below the 64 KiB a Beast field can hold.
 void join_negotiation_lines(request& req);
 
 // A target in absolute-form ("http://host:8080/v1/prices?x=1", RFC 9112 §3.2.2), which a server must

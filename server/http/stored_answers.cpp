@@ -1,17 +1,13 @@
 #include "server/http/stored_answers.hpp"
 
+#include "server/http/headers.hpp"
+
 #include <sys/mman.h>
 #include <unistd.h>
 
 namespace lcg::http {
 
 namespace {
-
-// What a stored answer may depend on besides the snapshot and the target: the headers the router
-// negotiates with. Each is read as the router reads it: one line, which join_negotiation_lines made
-// of all the field's lines.
-constexpr beast_http::field negotiation_fields[] = {beast_http::field::accept, beast_http::field::accept_encoding,
-                                                     beast_http::field::accept_language};
 
 // What a message's answer (POST /mcp) may depend on besides the negotiation fields and the body:
 // the headers mcp_handler reads, each as it reads them (the first line of the field).
@@ -69,6 +65,8 @@ bool stored_answers::key_of(request const& req)
     bool const message = req.method() == beast_http::verb::post;
     key_.assign(message ? "POST " : "");
     key_.append(req.target().data(), req.target().size());
+    // What an answer depends on besides the snapshot and the target: the negotiation fields, each
+    // read as the router reads it, one line (join_negotiation_lines made it of all the field's).
     for (auto const field : negotiation_fields) {
         // A line feed cannot occur in a field value, so it separates the parts unambiguously.
         key_ += '\n';

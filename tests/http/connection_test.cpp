@@ -470,6 +470,14 @@ TEST_CASE("a chunk size line or a trailer that never ends is refused once it pas
         w.send(from_localhost + "28\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n0\r\n\r\n"), {false});
     CHECK(answers[0].result() == status::ok);
     CHECK(answers[0].body() == R"({"jsonrpc":"2.0","id":1,"result":{}})");
+    // Accept on three lines is joined into one before the fields are counted: no trailer is seen
+    // where there is none, and two lines fewer do not let two trailer fields through.
+    std::string const accepting = "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                                  "Accept: application/json\r\nAccept: text/event-stream\r\nAccept: */*\r\n"
+                                  "Transfer-Encoding: chunked\r\n\r\n28\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n0\r\n";
+    wire joined;
+    CHECK(responses(joined.send(accepting + "\r\n"), {false})[0].result() == status::ok);
+    check_refused(accepting + "X-Forwarded-For: 192.0.2.1\r\nHost: elsewhere\r\n\r\n", status::bad_request);
 }
 
 TEST_CASE("a body is charged to the budget of body bytes as it arrives: announced and unsent, it holds nothing")

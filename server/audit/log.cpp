@@ -21,15 +21,14 @@ std::string duration_words(std::chrono::seconds s)
 std::optional<std::map<std::string, std::string>> report_entries(std::vector<std::string> const& entries,
                                                                  std::ostream& report)
 {
+    auto const parsed = tlog::parse_entries(entries);
+    if (!parsed) {
+        report << "  BAD  " << parsed.err().message << "\n";
+        return std::nullopt;
+    }
     std::map<std::string, std::string> newest;
-    std::vector<tlog::log_entry> parsed;
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-        auto const e = tlog::parse_entry(entries[i]);
-        if (!e) {
-            report << "  BAD  entry " << i << ": " << e.err().message << "\n";
-            return std::nullopt;
-        }
-        parsed.push_back(*e);
+    for (std::size_t i = 0; i < parsed->size(); ++i) {
+        auto const* e = &(*parsed)[i];
         std::string const week = pricing::to_string(e->week);
         auto const late = pricing::publication_delay(e->week, e->published_at);
         report << "  ok   entry " << i << ": " << week << " " << tlog::to_string(e->kind) << " published "
@@ -38,7 +37,7 @@ std::optional<std::map<std::string, std::string>> report_entries(std::vector<std
                << (e->reason.empty() ? "" : " (" + e->reason + ")") << "\n";
         newest[week] = e->signed_sha256;
     }
-    if (auto const problem = tlog::kind_problem(parsed)) {
+    if (auto const problem = tlog::kind_problem(*parsed)) {
         report << "  FAIL " << *problem << "\n";
         return std::nullopt;
     }

@@ -44,23 +44,19 @@ std::string verified_signature(client::base_url const& origin, client::limits li
     return signature;
 }
 
-// Written whole or not at all: a crash leaves the previous checkpoint.
 // Every entry of a verified log read, and each kind checked against its place, before a version is
 // downloaded: a log refused for its entries costs no more than its tiles.
 std::vector<tlog::log_entry> checked_entries(tlog::verified_log const& log)
 {
-    std::vector<tlog::log_entry> parsed;
-    for (std::size_t i = 0; i < log.entries.size(); ++i) {
-        auto entry = tlog::parse_entry(log.entries[i]);
-        if (!entry)
-            throw std::runtime_error("the upstream's log entry " + std::to_string(i) + ": " + entry.err().message);
-        parsed.push_back(std::move(entry).value());
-    }
-    if (auto const problem = tlog::kind_problem(parsed))
+    auto parsed = tlog::parse_entries(log.entries);
+    if (!parsed)
+        throw std::runtime_error("the upstream's log " + parsed.err().message);
+    if (auto const problem = tlog::kind_problem(*parsed))
         throw std::runtime_error("the upstream's log refused: " + *problem);
-    return parsed;
+    return std::move(parsed).value();
 }
 
+// Written whole or not at all: a crash leaves the previous checkpoint.
 void write_file(std::filesystem::path const& path, std::string const& body)
 {
     std::filesystem::create_directories(path.parent_path());

@@ -73,6 +73,19 @@ pricing::outcome<log_entry> parse_entry(std::string_view text)
     return e;
 }
 
+pricing::outcome<std::vector<log_entry>> parse_entries(std::span<const std::string> texts)
+{
+    std::vector<log_entry> out;
+    out.reserve(texts.size());
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        auto e = parse_entry(texts[i]);
+        if (!e)
+            return pricing::invalid("entry " + std::to_string(i) + ": " + e.err().message);
+        out.push_back(std::move(e).value());
+    }
+    return out;
+}
+
 entry_kind kind_following(std::optional<std::string_view> previous_signed_sha256, std::string_view signed_sha256)
 {
     if (!previous_signed_sha256)

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 // One entry of the transparency log: a publication of a sheet version. Its text is the leaf the
 // Merkle tree hashes, so it is written once (entry_text) and stored byte for byte.
@@ -47,6 +48,8 @@ inline constexpr std::size_t max_reason_bytes = 500;
 std::string entry_text(log_entry const& e);
 // Reads an entry back strictly: the exact text entry_text writes, or an error naming the line.
 pricing::outcome<log_entry> parse_entry(std::string_view text);
+// Reads every entry of a log, in order, or says which one is malformed ("entry 3: …").
+pricing::outcome<std::vector<log_entry>> parse_entries(std::span<const std::string> texts);
 
 // An entry as the store keeps it and the server publishes it: its text and the version of the
 // sheet it logged (signed bytes, key, signature), so an earlier version stays readable.

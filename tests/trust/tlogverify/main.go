@@ -81,7 +81,13 @@ func open(msg []byte, verifiers note.Verifiers) (checkpoint, error) {
 	}
 	var h tlog.Hash
 	copy(h[:], root)
-	return checkpoint{origin: lines[0], tree: tlog.Tree{N: size, Hash: h}, text: msg}, nil
+	// A key of another name may have signed it too; the log's own signature is under its origin.
+	for _, s := range n.Sigs {
+		if s.Name == lines[0] {
+			return checkpoint{origin: lines[0], tree: tlog.Tree{N: size, Hash: h}, text: msg}, nil
+		}
+	}
+	return checkpoint{}, fmt.Errorf("checkpoint: no signature under its origin %q", lines[0])
 }
 
 // tileReader reads tiles over HTTP at the C2SP paths: Go's "tile/8/L/N" without its height.
@@ -136,22 +142,39 @@ func entries(base string, n int64) ([][]byte, error) {
 	return all, nil
 }
 
-func field(entry []byte, name string) string {
+// field is the value of an entry's line "name value"; an entry without that line is malformed.
+func field(entry []byte, name string) (string, error) {
 	for _, line := range strings.Split(string(entry), "\n") {
 		if strings.HasPrefix(line, name+" ") {
-			return strings.TrimPrefix(line, name+" ")
+			return strings.TrimPrefix(line, name+" "), nil
 		}
 	}
-	return "?"
+	return "", fmt.Errorf("an entry has no %s line", name)
 }
 
-// logWeeks applies the log's rule of kinds to every entry (a week's first entry is its publication,
-// one with the signed bytes of the week's entry before it a signature, any other a correction) and
-// gives the weeks in the order they first appear with the signed_sha256 each logged last.
+// described is an entry's week, kind and signed_sha256, each required.
+func described(entry []byte) (week, kind, sum string, err error) {
+	if week, err = field(entry, "week"); err != nil {
+		return
+	}
+	if kind, err = field(entry, "kind"); err != nil {
+		return
+	}
+	sum, err = field(entry, "signed_sha256")
+	return
+}
+
+// logWeeks prints each entry and applies the log's rule of kinds to it (a week's first entry is
+// its publication, one with the signed bytes of the week's entry before it a signature, any other
+// a correction), and gives the weeks in the order they first appear with the signed_sha256 each
+// logged last.
 func logWeeks(all [][]byte) (weeks []string, newest map[string]string, err error) {
 	newest = map[string]string{}
 	for i, e := range all {
-		w, sum := field(e, "week"), field(e, "signed_sha256")
+		w, kind, sum, err := described(e)
+		if err != nil {
+			return nil, nil, fmt.Errorf("entry %d: %v", i, err)
+		}
 		before, seen := newest[w]
 		want := "correction"
 		if !seen {
@@ -160,7 +183,8 @@ func logWeeks(all [][]byte) (weeks []string, newest map[string]string, err error
 		} else if before == sum {
 			want = "signature"
 		}
-		if kind := field(e, "kind"); kind != want {
+		fmt.Printf("entry %d: %s %s %s\n", i, w, kind, sum)
+		if kind != want {
 			return nil, nil, fmt.Errorf("entry %d (%s) is logged as a %s, but its place makes it a %s", i, w, kind, want)
 		}
 		newest[w] = sum
@@ -232,7 +256,6 @@ func run() error {
 		if err := tlog.CheckRecord(proof, cp.tree.N, cp.tree.Hash, int64(i), tlog.RecordHash(e)); err != nil {
 			return fmt.Errorf("entry %d is not in the log the checkpoint signs: %v", i, err)
 		}
-		fmt.Printf("entry %d: %s %s %s\n", i, field(e, "week"), field(e, "kind"), field(e, "signed_sha256"))
 	}
 	weeks, newest, err := logWeeks(all)
 	if err != nil {

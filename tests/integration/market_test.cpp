@@ -50,6 +50,17 @@ json::object import_json(test_database const& db, std::string const& source)
     return json::parse(r.out).as_object();
 }
 
+// A file given on standard input, imported as lambda's: the import's summary.
+json::object import_text(test_database const& db, std::string const& csv)
+{
+    auto const r = run_lowcostgpu({"import-listings", "--database-url", db.url("publisher"), "--format", "skypilot-vms",
+                                   "--source", "lambda", "--observed-at", observed_at, "--json", "-"},
+                                  csv);
+    CAPTURE(r.err);
+    REQUIRE(r.exit_code == 0);
+    return json::parse(r.out).as_object();
+}
+
 json::object const& expected()
 {
     static json::object const e = [] {
@@ -306,6 +317,22 @@ TEST_CASE("import-listings refuses a bad file whole, an unknown source and a bad
     CHECK(db.count("raw_input") == 0);
 }
 
+TEST_CASE("an H200 that names NVLink is ambiguous, and SkyPilot's A100-80GB-SXM is the A100 80GB SXM (migration 015)")
+{
+    test_database db;
+    auto const summary = import_text(db, "InstanceType,AcceleratorName,AcceleratorCount,Price,Region,GpuInfo\n"
+                                         "h200-8x-nvlink,H200,8,24.0,r,\nh200-nvl-1x,H200,1,3.0,r,\n"
+                                         "1x_A100-80GB-SXM_SECURE,A100-80GB-SXM,1,1.5,r,\n");
+    CHECK(summary.at("ambiguous").as_int64() == 1);
+    pqxx::connection c(db.url("owner"));
+    pqxx::read_transaction tx(c);
+    std::map<std::string, std::string> models;
+    for (auto const& row : tx.exec_params("SELECT listing_id, gpu FROM observation WHERE observed_at = $1", observed_at))
+        models[row[0].as<std::string>()] = row[1].as<std::string>();
+    CHECK(models == std::map<std::string, std::string>{{"h200-nvl-1x|r", "h200-nvl"},
+                                                       {"1x_A100-80GB-SXM_SECURE|r", "a100-80gb-sxm"}});
+}
+
 TEST_CASE("a listing id repeated within one file counts once, the first row")
 {
     test_database db;
@@ -313,12 +340,7 @@ TEST_CASE("a listing id repeated within one file counts once, the first row")
                              "x,H100_SXM5,2,4.000001,r,\n"
                              "x,H100_SXM5,1,9.0,r,\n"
                              "y,,,0.1,r,\n";
-    auto const r = run_lowcostgpu({"import-listings", "--database-url", db.url("publisher"), "--format", "skypilot-vms",
-                                   "--source", "lambda", "--observed-at", observed_at, "--json", "-"},
-                                  file);
-    CAPTURE(r.err);
-    REQUIRE(r.exit_code == 0);
-    auto const s = json::parse(r.out).as_object();
+    auto const s = import_text(db, file);
     CHECK(s.at("rows").as_int64() == 3);
     CHECK(s.at("imported").as_int64() == 1);
     CHECK(s.at("duplicate").as_int64() == 1);

@@ -152,6 +152,32 @@ std::optional<std::int64_t> gpu_count(std::string_view text)
     return n;
 }
 
+namespace {
+
+// What one rule makes of a listing.
+mapping_result ruled(market_offer const& offer, alias_rule const& rule)
+{
+    if (rule.outcome == listing_outcome::imported)
+        return {listing_outcome::imported, rule.gpu, {}};
+    return {rule.outcome, {}, rule.note + " (" + quote(offer.accelerator) + ", " + memory_words(offer.memory_mib) + ")"};
+}
+
+// Deciding rules that disagree make the listing ambiguous; one that says so itself says why.
+mapping_result disagreement(market_offer const& offer, std::span<alias_rule const* const> chosen)
+{
+    for (auto const* r : chosen)
+        if (r->outcome == listing_outcome::ambiguous)
+            return ruled(offer, *r);
+    std::string fits;
+    for (auto const* r : chosen)
+        if (r->outcome == listing_outcome::imported)
+            fits += (fits.empty() ? "" : ", ") + r->gpu;
+    return {listing_outcome::ambiguous, {},
+            quote(offer.accelerator) + " fits several rules" + (fits.empty() ? "" : " (" + fits + ")")};
+}
+
+}
+
 mapping_result map_offer(market_offer const& offer, std::span<const alias_rule> rules)
 {
     std::string const name = normalise_accelerator(offer.accelerator);
@@ -164,18 +190,7 @@ mapping_result map_offer(market_offer const& offer, std::span<const alias_rule> 
     std::set<std::string> outcomes;
     for (auto const* r : chosen)
         outcomes.insert(std::string(to_string(r->outcome)) + ' ' + r->gpu);
-    alias_rule const& first = *chosen.front();
-    if (outcomes.size() > 1) {
-        std::string fits;
-        for (auto const* r : chosen)
-            if (r->outcome == listing_outcome::imported)
-                fits += (fits.empty() ? "" : ", ") + r->gpu;
-        return {listing_outcome::ambiguous, {},
-                quote(offer.accelerator) + " fits several rules" + (fits.empty() ? "" : " (" + fits + ")")};
-    }
-    if (first.outcome == listing_outcome::imported)
-        return {listing_outcome::imported, first.gpu, {}};
-    return {first.outcome, {}, first.note + " (" + quote(offer.accelerator) + ", " + memory_words(offer.memory_mib) + ")"};
+    return outcomes.size() > 1 ? disagreement(offer, chosen) : ruled(offer, *chosen.front());
 }
 
 std::vector<classified_listing> classify_offers(std::span<const market_offer> offers, std::span<const alias_rule> rules)

@@ -72,6 +72,16 @@ TEST_CASE("a name with no rule is not in the catalog, an ambiguous hint override
     CHECK(map_offer(offer("L40", "n3-L40x1", 49152), rules).gpu == "l40");
 }
 
+TEST_CASE("among rules that disagree, the one that says the listing is ambiguous gives the reason")
+{
+    std::vector<alias_rule> const h200 = {rule("h200", "nvl", {}, {}, "h200-nvl"),
+                                          {"h200", "nvlink", {}, {}, listing_outcome::ambiguous, "", "NVLink joins both"}};
+    auto const linked = map_offer(offer("H200", "8x H200 NVLink", 144384), h200);
+    CHECK(linked.outcome == listing_outcome::ambiguous);
+    CHECK(linked.reason == "NVLink joins both ('H200', 144384 MiB per GPU)");
+    CHECK(map_offer(offer("H200", "1x H200 NVL", 144384), h200).gpu == "h200-nvl");
+}
+
 TEST_CASE("the per-GPU price is the instance price over its GPUs, half-up to the micro-dollar, exactly")
 {
     CHECK(per_gpu_price("31.92", 8)->micros() == 3'990'000);

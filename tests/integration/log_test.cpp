@@ -234,28 +234,35 @@ TEST_CASE("a correction relabelled as a re-signing under a checkpoint of the log
     CHECK(contains(audit.out, "is logged as a signature, but its place makes it a correction"));
 }
 
-TEST_CASE("tlogverify -old refuses a checkpoint of another log, even one its key signed")
+TEST_CASE("tlogverify -old refuses a checkpoint of another log, even one its key signed, and one without its origin's signature")
 {
     test_database db;
     auto const dir = scratch("origin");
     server_process server(db.url("reader"));
-    // This log's size and root under another origin, signed with the same key (openssl), and the
+    // With the same key (openssl) under the name other.example/log: this log's size and root under
+    // that origin (other.checkpoint), and this log's checkpoint itself (misnamed.checkpoint); and the
     // note verifier key of that name, which tlogverify is given too.
     auto const other = run_shell(
         "cd " + dir + " && key=" + required_env("LCG_SIGNING_KEY_FILE") + " && curl -s http://127.0.0.1:" +
-        std::to_string(server.port()) + "/v1/log/checkpoint | sed -n '2,3p' | sed '1i other.example/log' > body && "
-        "openssl pkeyutl -sign -inkey $key -rawin -in body -out sig && "
-        "openssl pkey -in $key -pubout -outform DER | tail -c 32 > raw && python3 -c \"import base64, hashlib; "
-        "n=b'other.example/log'; r=open('raw','rb').read(); h=hashlib.sha256(n+bytes([10,1])+r).digest()[:4]; "
-        "open('old.checkpoint','wb').write(open('body','rb').read()+b'\\n\\xe2\\x80\\x94 '+n+b' '+"
-        "base64.b64encode(h+open('sig','rb').read())+b'\\n'); "
-        "print(n.decode()+'+'+h.hex()+'+'+base64.b64encode(bytes([1])+r).decode(), end='')\"");
+        std::to_string(server.port()) + "/v1/log/checkpoint | sed -n '1,3p' > misnamed && "
+        "sed -n '2,3p' misnamed | sed '1i other.example/log' > other && "
+        "openssl pkey -in $key -pubout -outform DER | tail -c 32 > raw && for f in other misnamed; do "
+        "openssl pkeyutl -sign -inkey $key -rawin -in $f -out $f.sig && python3 -c \"import base64, hashlib, sys; "
+        "f=sys.argv[1]; n=b'other.example/log'; r=open('raw','rb').read(); "
+        "h=hashlib.sha256(n+bytes([10,1])+r).digest()[:4]; open(f+'.checkpoint','wb').write(open(f,'rb').read()+"
+        "b'\\n\\xe2\\x80\\x94 '+n+b' '+base64.b64encode(h+open(f+'.sig','rb').read())+b'\\n'); "
+        "print(n.decode()+'+'+h.hex()+'+'+base64.b64encode(bytes([1])+r).decode(), end='')\" $f > vkey; done && cat vkey");
     REQUIRE(other.status == 0);
-    auto const r = verify(server, verifier_keys(server) + "," + other.out, "-old " + dir + "/old.checkpoint");
-    INFO(r.out);
-    CHECK(r.status != 0);
-    CHECK(contains(r.out, "the checkpoint names the log \"lowcostgpu.local/v1/log\", the one accepted before "
-                          "\"other.example/log\""));
+    auto const keys = verifier_keys(server) + "," + other.out;
+    auto const moved = verify(server, keys, "-old " + dir + "/other.checkpoint");
+    INFO(moved.out);
+    CHECK(moved.status != 0);
+    CHECK(contains(moved.out, "the checkpoint names the log \"lowcostgpu.local/v1/log\", the one accepted before "
+                              "\"other.example/log\""));
+    auto const misnamed = verify(server, keys, "-old " + dir + "/misnamed.checkpoint");
+    INFO(misnamed.out);
+    CHECK(misnamed.status != 0);
+    CHECK(contains(misnamed.out, "-old: checkpoint: no signature under its origin \"lowcostgpu.local/v1/log\""));
 }
 
 // The README's commands for signify, after BASE and W are set and sheet.bytes and KEY_ID fetched.

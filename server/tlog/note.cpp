@@ -55,6 +55,13 @@ bool good_name(std::string_view name)
     });
 }
 
+// A signature line as a signed note writes it: "— <name> <base64(key hash || bytes)>\n".
+std::string written_signature_line(std::string_view name, key_hash const& id, std::string_view bytes)
+{
+    return std::string(signature_prefix) + std::string(name) + " " +
+           base64_encode(std::string(id.begin(), id.end()) + std::string(bytes)) + "\n";
+}
+
 std::optional<note_signature> signature_line(std::string_view line)
 {
     if (!line.starts_with(signature_prefix))
@@ -156,8 +163,7 @@ std::string cosignature_line(std::string_view body, note_signer const& witness, 
     std::string stamp(8, '\0');
     for (int i = 0; i < 8; ++i)
         stamp[static_cast<std::size_t>(i)] = static_cast<char>((time >> (56 - 8 * i)) & 0xff);
-    return std::string(signature_prefix) + witness.name + " " +
-           base64_encode(std::string(id.begin(), id.end()) + stamp + witness.sign(cosigned_message(body, time))) + "\n";
+    return written_signature_line(witness.name, id, stamp + witness.sign(cosigned_message(body, time)));
 }
 
 bool cosigned_by(checkpoint const& c, std::string_view name, std::string_view raw_public_key)
@@ -197,8 +203,7 @@ std::string sign_note(std::string_view body, note_signer const& signer)
 {
     auto const id = key_hash_of(signer.name, signer.public_key);
     std::string const signature = signer.sign(body);
-    return std::string(body) + "\n" + std::string(signature_prefix) + signer.name + " " +
-           base64_encode(std::string(id.begin(), id.end()) + signature) + "\n";
+    return std::string(body) + "\n" + written_signature_line(signer.name, id, signature);
 }
 
 pricing::outcome<checkpoint> parse_checkpoint(std::string_view note)
@@ -244,8 +249,7 @@ std::string note_with(checkpoint const& c, std::function<bool(note_signature con
     std::string out = c.body + "\n";
     for (auto const& s : c.signatures)
         if (keep(s))
-            out += std::string(signature_prefix) + s.name + " " +
-                   base64_encode(std::string(s.id.begin(), s.id.end()) + s.signature) + "\n";
+            out += written_signature_line(s.name, s.id, s.signature);
     return out;
 }
 

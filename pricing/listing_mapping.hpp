@@ -96,6 +96,7 @@ struct raw_input {
     std::string sha256;
     std::int64_t bytes = 0;
     std::string mapping_sha256;
+    int reader = 1;                 // the revision of its format's reader it was read with (rules.hpp)
     bool operator==(raw_input const&) const = default;
 };
 

@@ -117,6 +117,10 @@ inline constexpr std::uint64_t upstream_inputs_bytes_per_second = 1024 * 1024;
 // The largest raw file of market offers import-listings and collect take (the largest SkyPilot
 // catalog file, RunPod's, is about 2 MB).
 inline constexpr std::uint64_t max_listings_file_bytes = 64ull * 1024 * 1024;
+// The revision of the readers of the market's formats that imports use, recorded with each raw
+// file so that an auditor re-reads it as it was read: 1, the first; 2, a SkyPilot row whose
+// SpotPrice is the same amount as its Price has no on-demand price (an auction's floor).
+inline constexpr int offer_reader_revision = 2;
 // The most fields one record of an input CSV may have (observations have 6 at most, a SkyPilot
 // catalog about 12): a line of commas would otherwise cost 32 bytes of memory per byte read.
 inline constexpr std::size_t max_csv_fields = 64;

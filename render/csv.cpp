@@ -252,12 +252,12 @@ std::string sources_csv(json::object const& s)
 std::string raw_inputs_csv(json::object const& r)
 {
     std::string out = csv_record({"source", "format", "memory_convention", "observed_at", "sha256", "bytes",
-                                  "mapping_sha256", "path"});
+                                  "mapping_sha256", "reader", "path"});
     for (auto const& v : md::array_at(r, "files")) {
         auto const& f = v.get_object();
         out += csv_record({field(f, "source"), field(f, "format"), field(f, "memory_convention"),
                            field(f, "observed_at"), field(f, "sha256"), field(f, "bytes"), field(f, "mapping_sha256"),
-                           field(f, "path")});
+                           field(f, "reader"), field(f, "path")});
     }
     return out;
 }

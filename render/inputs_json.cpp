@@ -108,6 +108,7 @@ json::object raw_inputs_json(pricing::price_sheet const& sheet, std::span<const 
                           {"sha256", f.sha256},
                           {"bytes", f.bytes},
                           {"mapping_sha256", f.mapping_sha256},
+                          {"reader", f.reader},
                           {"path", "sources/" + f.sha256}});
         if (named.insert(f.mapping_sha256).second)
             mappings.push_back({{"sha256", f.mapping_sha256}, {"path", "sources/" + f.mapping_sha256}});

@@ -10,6 +10,7 @@
 
 #include <boost/json.hpp>
 
+#include <limits>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -32,6 +33,17 @@ std::string text(json::object const& o, char const* key)
     if (!v || !v->is_string())
         throw manifest_error(std::string("a manifest entry has no ") + key);
     return std::string(v->as_string());
+}
+
+// The reader revision a file was read with; a server older than revisions read every file with the first.
+int reader_of(json::object const& f)
+{
+    auto const* v = f.if_contains("reader");
+    if (!v)
+        return 1;
+    if (!v->is_int64() || v->as_int64() < 1 || v->as_int64() > std::numeric_limits<int>::max())
+        throw manifest_error("file " + text(f, "sha256") + ": its reader is not a revision (a whole number from 1)");
+    return static_cast<int>(v->as_int64());
 }
 
 // Where an entry's bytes are: always "sources/" and its SHA-256, which must be 64 hex digits, so that
@@ -88,7 +100,7 @@ void rederive_file(json::object const& f, std::string const& bytes, std::vector<
     auto const at = pricing::parse_utc_timestamp(text(f, "observed_at"));
     if (!format || !memory || !at)
         throw manifest_error("file " + text(f, "path") + ": its format, memory convention or time is not readable");
-    auto const offers = market::read_offers(*format, bytes, *memory);
+    auto const offers = market::read_offers(*format, bytes, *memory, reader_of(f));
     if (!offers)
         throw manifest_error("file " + text(f, "path") + " is refused: " + offers.err().message);
     std::string const source = text(f, "source");

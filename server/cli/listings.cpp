@@ -10,7 +10,7 @@ decltype(store::listings_file::read) offers_reader(market::offer_format format, 
         auto const memory = market::parse_memory_convention(convention);
         if (!memory)
             return memory.err();
-        return market::read_offers(format, bytes, *memory);
+        return market::read_offers(format, bytes, *memory, pricing::rules::offer_reader_revision);
     };
 }
 

@@ -79,10 +79,29 @@ std::optional<std::int64_t> memory_per_gpu(std::string_view gpu_info, std::strin
     return std::nullopt;
 }
 
+// Two prices written in the CSV that are exactly the same amount ("1.0" and "1.00"); empty or
+// unreadable: no.
+bool same_price(std::string_view price, std::string_view spot_price)
+{
+    auto const a = pricing::read_plain_decimal(price);
+    auto const b = pricing::read_plain_decimal(spot_price);
+    if (!a || !b || a->negative != b->negative)
+        return false;
+    auto const whole = [](std::string_view w) { return w.substr(std::min(w.find_first_not_of('0'), w.size())); };
+    auto const fraction = [](std::string_view f) { return f.substr(0, f.find_last_not_of('0') + 1); };
+    return whole(a->whole) == whole(b->whole) && fraction(a->fraction) == fraction(b->fraction);
+}
+
 struct columns {
     std::size_t count = 0;  // fields per record
-    std::optional<std::size_t> instance_type, accelerator, accelerators, price, region, gpu_info, upstream, zone;
+    std::optional<std::size_t> instance_type, accelerator, accelerators, price, spot_price, region, gpu_info, upstream,
+        zone;
 };
+
+bool optional_column(std::string_view name)
+{
+    return name == "UpstreamCloudId" || name == "AvailabilityZone" || name == "SpotPrice";
+}
 
 pricing::outcome<columns> read_header(std::string_view line)
 {
@@ -92,10 +111,10 @@ pricing::outcome<columns> read_header(std::string_view line)
                        std::to_string(pricing::rules::max_csv_fields) + " columns)");
     columns c;
     c.count = names->size();
-    std::array<std::pair<std::string_view, std::optional<std::size_t>*>, 8> const wanted{{
+    std::array<std::pair<std::string_view, std::optional<std::size_t>*>, 9> const wanted{{
         {"InstanceType", &c.instance_type}, {"AcceleratorName", &c.accelerator}, {"AcceleratorCount", &c.accelerators},
-        {"Price", &c.price}, {"Region", &c.region}, {"GpuInfo", &c.gpu_info}, {"UpstreamCloudId", &c.upstream},
-        {"AvailabilityZone", &c.zone}}};
+        {"Price", &c.price}, {"SpotPrice", &c.spot_price}, {"Region", &c.region}, {"GpuInfo", &c.gpu_info},
+        {"UpstreamCloudId", &c.upstream}, {"AvailabilityZone", &c.zone}}};
     for (std::size_t i = 0; i < names->size(); ++i)
         for (auto const& [name, slot] : wanted)
             if ((*names)[i] == name) {
@@ -104,13 +123,13 @@ pricing::outcome<columns> read_header(std::string_view line)
                 *slot = i;
             }
     for (auto const& [name, slot] : wanted)
-        if (!slot->has_value() && name != "UpstreamCloudId" && name != "AvailabilityZone")
+        if (!slot->has_value() && !optional_column(name))
             return invalid("the header has no " + std::string(name) + " column (a SkyPilot vms.csv has InstanceType, "
                            "AcceleratorName, AcceleratorCount, Price, Region and GpuInfo)");
     return c;
 }
 
-market_offer offer_of(std::vector<std::string> const& f, columns const& c, memory_convention memory)
+market_offer offer_of(std::vector<std::string> const& f, columns const& c, memory_convention memory, int reader)
 {
     auto at = [&](std::optional<std::size_t> i) -> std::string const& {
         static std::string const none;
@@ -123,6 +142,10 @@ market_offer offer_of(std::vector<std::string> const& f, columns const& c, memor
     o.accelerator = at(c.accelerator);
     o.gpu_count = at(c.accelerators);
     o.price = at(c.price);
+    // A fetcher that knows only an auction's floor writes it as both prices (SkyPilot's mithril file:
+    // minimum_price_cents in Price and SpotPrice): no on-demand price, whatever the column says.
+    if (reader >= 2 && same_price(o.price, at(c.spot_price)))
+        o.price.clear();
     std::string const& info = at(c.gpu_info);
     o.memory_mib = memory_per_gpu(info, o.gpu_count, memory);
     o.text = at(c.instance_type) + ' ' + at(c.upstream) + ' ' + literal_value(info, "Name").value_or("");
@@ -163,7 +186,7 @@ pricing::outcome<memory_convention> parse_memory_convention(std::string_view tex
     return invalid(quote(text) + " is not a memory convention (per-gpu-mib, total-mib, per-gpu-gb)");
 }
 
-pricing::outcome<std::vector<market_offer>> read_skypilot_vms(std::string_view file, memory_convention memory)
+pricing::outcome<std::vector<market_offer>> read_skypilot_vms(std::string_view file, memory_convention memory, int reader)
 {
     if (!pricing::utf8_length(file))
         return invalid("the file is not UTF-8");
@@ -190,7 +213,7 @@ pricing::outcome<std::vector<market_offer>> read_skypilot_vms(std::string_view f
         if (!fields || fields->size() != header->count)
             return invalid("line " + std::to_string(line_no) + ": not a record of " + std::to_string(header->count) +
                            " fields");
-        offers.push_back(offer_of(*fields, *header, memory));
+        offers.push_back(offer_of(*fields, *header, memory, reader));
         if (!pricing::is_listing_id(offers.back().listing_id))
             return invalid("line " + std::to_string(line_no) + ": the listing id must be " + pricing::listing_id_rule());
     }
@@ -200,14 +223,17 @@ pricing::outcome<std::vector<market_offer>> read_skypilot_vms(std::string_view f
 }
 
 pricing::outcome<std::vector<market_offer>> read_offers(offer_format format, std::string_view file,
-                                                        memory_convention memory)
+                                                        memory_convention memory, int reader)
 {
+    if (reader < 1 || reader > pricing::rules::offer_reader_revision)
+        return invalid("it was read with reader revision " + std::to_string(reader) + ", which this build does not know "
+                       "(its newest is " + std::to_string(pricing::rules::offer_reader_revision) + ")");
     switch (format) {
-    case offer_format::skypilot_vms: return read_skypilot_vms(file, memory);
+    case offer_format::skypilot_vms: return read_skypilot_vms(file, memory, reader);
     case offer_format::vast_bundles: return read_vast_bundles(file);
     case offer_format::runpod_gpu_types: return read_runpod_gpu_types(file);
     }
-    return read_skypilot_vms(file, memory);
+    return read_skypilot_vms(file, memory, reader);
 }
 
 }

@@ -2,6 +2,7 @@
 
 #include "pricing/listing_mapping.hpp"
 #include "pricing/outcome.hpp"
+#include "pricing/rules.hpp"
 
 #include <string_view>
 #include <vector>
@@ -21,13 +22,17 @@ enum class memory_convention { per_gpu_mib, total_mib, per_gpu_gb };
 pricing::outcome<memory_convention> parse_memory_convention(std::string_view text);  // "per-gpu-mib", …
 
 // A SkyPilot catalog vms.csv (catalog v8): columns found by name, in any order, optional ones
-// (UpstreamCloudId, AvailabilityZone) used where present. The listing id is InstanceType|Region,
-// plus |AvailabilityZone where the file has that column.
-pricing::outcome<std::vector<pricing::market_offer>> read_skypilot_vms(std::string_view file, memory_convention memory);
+// (UpstreamCloudId, AvailabilityZone, SpotPrice) used where present. The listing id is InstanceType|Region,
+// plus |AvailabilityZone where the file has that column. From reader revision 2 on, a row whose
+// SpotPrice is its Price has no on-demand price.
+pricing::outcome<std::vector<pricing::market_offer>> read_skypilot_vms(std::string_view file, memory_convention memory,
+                                                                       int reader = pricing::rules::offer_reader_revision);
 
 // Any format: the one entry point import and audit use. `memory` is read for skypilot-vms only:
-// vast-bundles and runpod-gpu-types state their units themselves (vast.hpp, runpod.hpp).
+// vast-bundles and runpod-gpu-types state their units themselves (vast.hpp, runpod.hpp). `reader`
+// is the revision to read with (rules.hpp: the import's, or the one a raw file was read with); one
+// this build does not know is refused.
 pricing::outcome<std::vector<pricing::market_offer>> read_offers(offer_format format, std::string_view file,
-                                                                 memory_convention memory);
+                                                                 memory_convention memory, int reader);
 
 }

@@ -344,7 +344,9 @@ pricing::outcome<std::vector<pricing::raw_input>> parse_raw_inputs(std::string_v
                                  checked(pricing::parse_utc_timestamp(text(f, "observed_at")), "observed_at"),
                                  text(f, "sha256"),
                                  integer(f, "bytes"),
-                                 text(f, "mapping_sha256")};
+                                 text(f, "mapping_sha256"),
+                                 // An origin older than reader revisions read every file with the first.
+                                 f.contains("reader") ? small_integer(f, "reader") : 1};
             if (text(f, "path") != "sources/" + r.sha256)
                 throw bad_document("a raw file's path is not its SHA-256");
             out.push_back(std::move(r));

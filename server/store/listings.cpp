@@ -3,6 +3,8 @@
 #include "server/digest/digest.hpp"
 #include "server/store/session.hpp"
 
+#include "pricing/rules.hpp"
+
 #include <algorithm>
 #include <set>
 
@@ -16,7 +18,7 @@ using pricing::listing_outcome;
 // the bytes of one by its SHA-256 (a raw file, else a mapping).
 constexpr prepared_statement raw_inputs_of{
     "raw_inputs_of", "SELECT r.source, r.format, r.memory_convention, extract(epoch FROM r.observed_at)::bigint, r.sha256, "
-                     "octet_length(r.bytes), r.mapping_sha256 FROM sheet_raw_input s JOIN raw_input r "
+                     "octet_length(r.bytes), r.mapping_sha256, r.reader FROM sheet_raw_input s JOIN raw_input r "
                      "ON r.id = s.raw_input_id WHERE s.week = $1 ORDER BY r.id"};
 constexpr prepared_statement raw_file_of{"raw_file_of", "SELECT bytes FROM raw_input WHERE sha256 = $1 LIMIT 1"};
 constexpr prepared_statement mapping_of{"mapping_of", "SELECT csv FROM listing_mapping WHERE sha256 = $1"};
@@ -64,18 +66,25 @@ long long store_raw_file(pqxx::work& tx, listings_file const& file, std::string 
 {
     pqxx::binarystring const bytes(file.bytes.data(), file.bytes.size());
     auto const inserted = tx.exec_params(
-        "INSERT INTO raw_input (source, format, memory_convention, observed_at, sha256, bytes, mapping_sha256) "
-        "VALUES ($1, $2, $3, to_timestamp($4), $5, $6, $7) ON CONFLICT (source, format, observed_at, sha256) DO NOTHING "
-        "RETURNING id",
+        "INSERT INTO raw_input (source, format, memory_convention, observed_at, sha256, bytes, mapping_sha256, reader) "
+        "VALUES ($1, $2, $3, to_timestamp($4), $5, $6, $7, $8) ON CONFLICT (source, format, observed_at, sha256) DO "
+        "NOTHING RETURNING id",
         file.source, file.format, memory_convention, file.observed_at.time_since_epoch().count(), sha256, bytes,
-        mapping_sha256);
+        mapping_sha256, pricing::rules::offer_reader_revision);
     is_new = !inserted.empty();
     if (is_new)
         return inserted[0][0].as<long long>();
-    return tx.exec_params1("SELECT id FROM raw_input WHERE source = $1 AND format = $2 AND observed_at = "
-                           "to_timestamp($3) AND sha256 = $4",
-                           file.source, file.format, file.observed_at.time_since_epoch().count(), sha256)[0]
-        .as<long long>();
+    auto const stored = tx.exec_params1("SELECT id, mapping_sha256, memory_convention, reader FROM raw_input WHERE "
+                                        "source = $1 AND format = $2 AND observed_at = to_timestamp($3) AND sha256 = $4",
+                                        file.source, file.format, file.observed_at.time_since_epoch().count(), sha256);
+    // The stored file is published with the mapping, convention and reader it was first read with,
+    // and an auditor re-reads it with those: listings read now under others would not be its listings.
+    if (stored[1].as<std::string>() != mapping_sha256 || stored[2].as<std::string>() != memory_convention ||
+        stored[3].as<int>() != pricing::rules::offer_reader_revision)
+        throw store_error("this file was imported for this source and time with another mapping, memory convention or "
+                          "reader, nothing was imported: to read it with today's, import it with a later --observed-at",
+                          true);
+    return stored[0].as<long long>();
 }
 
 // Inserts the imported listings, skipping those already stored; returns the ids it skipped.
@@ -161,7 +170,7 @@ std::vector<pricing::raw_input> database::load_raw_inputs(pricing::iso_week week
         for (auto const& r : run_prepared(tx, raw_inputs_of, pricing::to_string(week)))
             out.push_back({r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(),
                            pricing::instant{std::chrono::seconds{r[3].as<long long>()}}, r[4].as<std::string>(),
-                           r[5].as<std::int64_t>(), r[6].as<std::string>()});
+                           r[5].as<std::int64_t>(), r[6].as<std::string>(), r[7].as<int>()});
         return out;
     });
 }

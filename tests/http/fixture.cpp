@@ -1,5 +1,7 @@
 #include "fixture.hpp"
 
+#include "pricing/rules.hpp"
+
 #include "server/mcp_bridge/snapshot_view.hpp"
 
 #include "server/digest/digest.hpp"
@@ -251,7 +253,7 @@ public:
     {
         return {{"lambda", "skypilot-vms", "per-gpu-mib", sheet.effective_from - std::chrono::minutes(1),
                  digest::sha256_hex(fixture_raw_file), static_cast<std::int64_t>(fixture_raw_file.size()),
-                 digest::sha256_hex(fixture_mapping)}};
+                 digest::sha256_hex(fixture_mapping), pricing::rules::offer_reader_revision}};
     }
 
     std::optional<std::string> raw_bytes(pricing::price_sheet const&, std::string const& sha256) override

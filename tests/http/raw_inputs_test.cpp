@@ -2,6 +2,8 @@
 // format, each served byte for byte under its SHA-256, and nothing else served under that path.
 #include "fixture.hpp"
 
+#include "pricing/rules.hpp"
+
 #include "server/digest/digest.hpp"
 
 #include <boost/json.hpp>
@@ -35,6 +37,7 @@ TEST_CASE("JSON: the sources of a week name each raw file and mapping by SHA-256
     CHECK(file.at("format") == "skypilot-vms");
     CHECK(file.at("observed_at") == "2026-11-29T23:59:00Z");
     CHECK(file.at("path").as_string() == "sources/" + sha256);
+    CHECK(file.at("reader") == pricing::rules::offer_reader_revision);
     auto const& mapping = doc.at("mappings").as_array().at(0).as_object();
     CHECK(mapping.at("sha256").as_string() == digest::sha256_hex(fixture_mapping));
     CHECK(mapping.at("path").as_string() == "sources/" + digest::sha256_hex(fixture_mapping));
@@ -45,10 +48,11 @@ TEST_CASE("CSV, Markdown and HTML: the same files as a table, in both languages"
     std::string const sha256 = digest::sha256_hex(fixture_raw_file);
     auto const csv = fixture_request("/v1/sheets/2026-W49/sources.csv");
     REQUIRE(csv.result() == bh::status::ok);
-    CHECK(csv.body().str() == "source,format,memory_convention,observed_at,sha256,bytes,mapping_sha256,path\n"
+    CHECK(csv.body().str() == "source,format,memory_convention,observed_at,sha256,bytes,mapping_sha256,reader,path\n"
                               "lambda,skypilot-vms,per-gpu-mib,2026-11-29T23:59:00Z," + sha256 + "," +
                                   std::to_string(fixture_raw_file.size()) + "," + digest::sha256_hex(fixture_mapping) +
-                                  ",sources/" + sha256 + "\n");
+                                  "," + std::to_string(pricing::rules::offer_reader_revision) + ",sources/" + sha256 +
+                                  "\n");
     auto const md = fixture_request("/v1/sheets/2026-W49/sources.md");
     REQUIRE(md.result() == bh::status::ok);
     CHECK(md.body().str().starts_with("# Raw market files of sheet 2026-W49"));

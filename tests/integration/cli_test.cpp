@@ -25,7 +25,7 @@ TEST_CASE("migrate is idempotent")
     auto const r = run_lowcostgpu({"migrate", "--database-url", db.url("owner")});
     CHECK(r.exit_code == 0);
     CHECK(contains(r.out, "up to date"));
-    CHECK(db.count("schema_migration") == 15);  // 001 to 015
+    CHECK(db.count("schema_migration") == 17);  // 001 to 017
     CHECK(db.count("gpu_model") == 27);
     CHECK(db.count("region") == 32);
 }

@@ -73,6 +73,7 @@ RULES = [
     *same('RTX5090 RTX5090_PCIE RTX5090_PCIE_BAREMETAL', 'rtx-5090'),
     ('RTX3060', None, (11, 13), 'rtx-3060-12gb'),
     ('RTX3060', '3060_Ti', None, NIC),
+    *[('RTX' + n[:4], n, None, NIC) for n in ('3090_Ti', '4090D', '4090_D', '5090D', '5090_D')],
     *same('A10', 'a10'),
     *same('A10G A16 A16_PCIE A30 A40 A800 A5000 A5000_PCIE RTXA5000 RTXA2000 RTX3070'
           ' RTX3080 RTX4060 RTX4070 RTX6000 V100 V100-32GB V100_32G_PCIE GH200 GAUDI2', NIC),
@@ -146,6 +147,8 @@ def read_source(source, path):
             row = {'source': source, 'listing_id': lid, 'outcome': None, 'gpu': None, 'price_micros': None}
             name, count = r['AcceleratorName'], decimal(r['AcceleratorCount'])
             price = decimal(r['Price'])
+            if price is not None and price == decimal(r.get('SpotPrice') or ''):
+                price = None   # an auction floor written as both prices (mithril): not on demand
             if not name or count is None or count <= 0 or count.denominator != 1:
                 row['outcome'] = 'not_gpu'
             elif lid in seen:

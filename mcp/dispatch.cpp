@@ -152,7 +152,8 @@ reply completion_complete(server_state const& s, request const& r)
 }
 
 // The eras a method is served in: both, or the legacy revisions alone (their lifecycle methods,
-// which 2026-07-28 replaced with server/discover and a version in every request).
+// which 2026-07-28 replaced with server/discover and a version in every request, and their
+// subscriptions, which it replaced with subscriptions/listen).
 enum class eras { both, legacy };
 
 struct method_row {
@@ -168,8 +169,8 @@ constexpr method_row methods[] = {
     {"resources/list", eras::both, resources_list},
     {"resources/templates/list", eras::both, resources_templates_list},
     {"resources/read", eras::both, resources_read},
-    {"resources/subscribe", eras::both, resources_subscription, true},
-    {"resources/unsubscribe", eras::both, resources_subscription, true},
+    {"resources/subscribe", eras::legacy, resources_subscription, true},
+    {"resources/unsubscribe", eras::legacy, resources_subscription, true},
     {"prompts/list", eras::both, prompts_list},
     {"prompts/get", eras::both, prompts_get},
     {"completion/complete", eras::both, completion_complete},

@@ -44,8 +44,9 @@ inline failure invalid_params(std::string message) { return {error_code::invalid
 // What every transport answers a message larger than max_message_bytes with, unread.
 inline failure too_large() { return {error_code::invalid_request, "the message is larger than 1 MiB"}; }
 
-// What a message quotes of a client's text: its first 64 bytes, cut between characters.
-inline std::string limited(std::string_view text) { return std::string(pricing::utf8_prefix(text, 64)); }
+// What a message quotes of a client's text: its first 64 bytes, cut between characters, with bytes
+// that are not UTF-8 %-encoded (a header's value or Mcp-Name's Base64 can hold any byte; JSON cannot).
+inline std::string limited(std::string_view text) { return pricing::as_written(pricing::utf8_prefix(text, 64)); }
 
 // A result object or the error that replaces it (the code base's one result type).
 template <class T>

@@ -126,8 +126,10 @@ std::optional<std::string> decode_header_value(std::string_view value)
 
 json::object server_capabilities(bool modern, transport via)
 {
-    // Only stdio is a session that can carry notifications: there a new sheet is announced.
-    bool const announces = via == transport::stdio;
+    // Only stdio is a session that can carry notifications: there a new sheet is announced, to the
+    // revisions that subscribe with resources/subscribe. 2026-07-28 replaced it with
+    // subscriptions/listen, which this server does not offer: that era is promised nothing.
+    bool const announces = via == transport::stdio && !modern;
     json::object c{{"tools", {{"listChanged", false}}},
                    {"resources", {{"subscribe", announces}, {"listChanged", announces}}},
                    {"prompts", {{"listChanged", false}}},
@@ -147,12 +149,14 @@ reply initialize(server_state const& state, request const& r)
     if (!caps || !caps->is_object() || !client || !client->is_object())
         return fail(r, invalid_params("initialize needs params.capabilities and params.clientInfo (objects)"));
     std::string_view const chosen = is_legacy(*version) ? *version : latest_legacy;
-    return answer(state, r,
-                  {{"protocolVersion", chosen},
-                   {"capabilities", server_capabilities(false, r.via)},
-                   {"serverInfo", state.server_info},
-                   {"instructions", instructions}},
-                  false);
+    auto initialized = answer(state, r,
+                              {{"protocolVersion", chosen},
+                               {"capabilities", server_capabilities(false, r.via)},
+                               {"serverInfo", state.server_info},
+                               {"instructions", instructions}},
+                              false);
+    initialized.initialized = true;
+    return initialized;
 }
 
 reply ping(server_state const& state, request const& r) { return answer(state, r, {}, false); }

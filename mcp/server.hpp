@@ -105,6 +105,9 @@ struct reply {
     std::optional<error_code> error{};  // the error a lone message was answered with
     bool modern = false;                // answered in the 2026-07-28 era
     bool too_large = false;             // refused unread: larger than max_message_bytes
+    // An initialize answered with its result: the session speaks a revision before 2026-07-28,
+    // whose clients are told of a new sheet (stdio; 2026-07-28's subscriptions/listen is not offered).
+    bool initialized = false;
     // A batch's reply: what it holds depends on the CPU time its messages took (batch_cpu), so the
     // same batch sent again may be answered otherwise. A lone message's reply depends only on the
     // message, the context and this server's data.

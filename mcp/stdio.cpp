@@ -63,7 +63,9 @@ public:
                 *log_ << json::serialize(json::object{{"event", "caught_exception"}, {"where", "mcp"}, {"detail", failure}})
                       << std::endl;
         std::lock_guard lock(state_mutex_);
-        spoken_ = true;
+        // Announcements go to a client of the revisions that have them, known by its initialize
+        // (server_capabilities): never to one that speaks 2026-07-28 only, whatever it sent.
+        spoken_ = spoken_ || answer.initialized;
         for (auto const& change : answer.subscriptions)
             if (change.subscribed)
                 subscribed_.insert_or_assign(change.canonical, change.uri);
@@ -103,7 +105,7 @@ private:
     // Canonical URI → the spelling the client last subscribed with: at most one entry per resource
     // that exists, however many spellings a client sends.
     std::map<std::string, std::string> subscribed_;
-    bool spoken_ = false;     // nothing is announced before the client's first message
+    bool spoken_ = false;     // nothing is announced before the client's initialize
     std::shared_ptr<const server> seen_;  // the announcer's own
 };
 

@@ -196,10 +196,17 @@ private:
         }
         if (!found)
             return;
+        // A repeated "id" of the message object is the one to report, wherever else a key repeats:
+        // which id to echo is then the question (server.cpp echoes none).
+        bool const top_level = depth_ == (root_is_array_ ? 2u : 1u);
+        bool const repeated_id = top_level && std::count(begin, end, std::string_view("id")) > 1;
         std::size_t const element = root_is_array_ ? element_ : 0;
-        if (!duplicates.empty() && duplicates.back().element == element)
+        if (!duplicates.empty() && duplicates.back().element == element) {
+            if (repeated_id)
+                duplicates.back() = {element, true, "id"};
             return;
-        duplicates.push_back({element, depth_ == (root_is_array_ ? 2u : 1u), std::string(*found)});
+        }
+        duplicates.push_back({element, top_level, repeated_id ? "id" : std::string(*found)});
     }
 };
 

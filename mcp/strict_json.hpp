@@ -13,8 +13,9 @@
 // json::parse merges silently (Boost.JSON 1.81 has no option to refuse them) and the core refuses.
 namespace lcg::mcp {
 
-// The first key named twice in one object of a message. `element` is the message's index in a
-// batch (0 for a lone message); `top_level` says whether that object is the message itself.
+// The first key named twice in one object of a message, or a repeated "id" of the message object
+// wherever it comes. `element` is the message's index in a batch (0 for a lone message);
+// `top_level` says whether that object is the message itself.
 struct duplicate_key {
     std::size_t element = 0;
     bool top_level = false;

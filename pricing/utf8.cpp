@@ -37,4 +37,25 @@ std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes)
     return text.substr(0, end);
 }
 
+void append_percent_escaped(std::string& out, unsigned char byte)
+{
+    static constexpr char hex[] = "0123456789ABCDEF";
+    out += '%';
+    out += hex[byte >> 4];
+    out += hex[byte & 0xF];
+}
+
+std::string as_written(std::string_view text)
+{
+    if (utf8_length(text))
+        return std::string(text);
+    std::string out;
+    for (unsigned char c : text)
+        if (c < 0x80)
+            out += static_cast<char>(c);
+        else
+            append_percent_escaped(out, c);
+    return out;
+}
+
 }

@@ -19,28 +19,6 @@ int hex_value(char c)
     return -1;
 }
 
-void append_escaped(std::string& out, unsigned char c)
-{
-    static constexpr char hex[] = "0123456789ABCDEF";
-    out += '%';
-    out += hex[c >> 4];
-    out += hex[c & 0xF];
-}
-
-// `text` as the client wrote it when that is UTF-8, else with each byte outside ASCII %-encoded.
-std::string as_written(std::string_view text)
-{
-    if (pricing::utf8_length(text))
-        return std::string(text);
-    std::string out;
-    for (unsigned char c : text)
-        if (c < 0x80)
-            out += static_cast<char>(c);
-        else
-            append_escaped(out, c);
-    return out;
-}
-
 }
 
 std::optional<std::string> percent_decode(std::string_view text, bool plus_is_space)
@@ -75,7 +53,7 @@ std::string reencoded_query(std::string_view query)
             if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~')
                 out += static_cast<char>(c);
             else
-                append_escaped(out, c);
+                pricing::append_percent_escaped(out, c);
     };
     std::string out;
     if (query.starts_with('?'))
@@ -114,8 +92,8 @@ pricing::parsed<query_params> query_params::parse(std::string_view query)
         // the faulty part quoted as written, bytes outside ASCII %-encoded where they are not UTF-8
         // (the refusal is JSON).
         auto const refused = [&](std::string_view en, std::string_view fr) {
-            std::string const named = name_faulty ? as_written(raw_name) : *name;
-            std::string const shown = pricing::quote(as_written(name_faulty ? raw_name : raw_value));
+            std::string const named = name_faulty ? pricing::as_written(raw_name) : *name;
+            std::string const shown = pricing::quote(pricing::as_written(name_faulty ? raw_name : raw_value));
             return pricing::bad_input(named, named + ": " + shown + std::string(en),
                                       named + "\u202F: " + shown + std::string(fr));
         };

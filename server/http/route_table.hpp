@@ -24,7 +24,8 @@ struct route {
     std::string_view methods = "GET, HEAD";  // the Allow header of a 405; only /mcp takes POST
     api::operation const* op = nullptr;
     // The handler answers the methods `methods` does not list itself (/mcp: so that its 405 carries
-    // the CORS headers of an allowed origin, as a browser needs to read it).
+    // the CORS headers of an allowed origin, as a browser needs to read it), and reads no query
+    // string (a malformed one is not a reason to refuse its message in another shape).
     bool refuses_other_methods = false;
     // The request headers its CORS preflight allows, when not the read API's.
     std::string_view preflight_headers = read_api_request_headers;

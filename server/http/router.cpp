@@ -143,7 +143,9 @@ answer dispatch(request const& req, request_context const& ctx, std::string_view
             return not_acceptable(req, found.path, reencoded_query(query_string), r.formats);
         format = *negotiated;
     }
-    auto query = query_params::parse(query_string.empty() ? "" : query_string.substr(1));
+    // /mcp reads no query string (its message is the body) and refuses in JSON-RPC, never here.
+    bool const reads_query = !query_string.empty() && !r.refuses_other_methods;
+    auto query = query_params::parse(reads_query ? query_string.substr(1) : "");
     if (!query) {  // in the language Accept-Language asks for: `lang` is among what could not be read
         auto const preferred = negotiate_language(req[beast_http::field::accept_language]);
         if (!r.op)

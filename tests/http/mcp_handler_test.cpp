@@ -191,18 +191,21 @@ TEST_CASE("a notification is 202 whatever its params, and 400 under a protocol v
     CHECK(body.at("error").at("code").as_int64() == -32022);
 }
 
-TEST_CASE("POST /mcp with a query answers the message: the query is not read, nor refused after the call ran")
+TEST_CASE("POST /mcp with a query answers the message: the query is not read, nor refused, malformed or not")
 {
-    http::request req{bh::verb::post, "/mcp?token=abc&x=1", 11};
-    req.set(bh::field::host, "127.0.0.1:8080");
-    req.set(bh::field::content_type, "application/json");
-    req.set(bh::field::accept, "application/json, text/event-stream");
-    req.body() = ping;
-    req.prepare_payload();
-    http::request_context ctx{fixture_snapshot(), fixture_now()};
-    auto const r = http::handle(req, ctx);
-    CHECK(r.result() == bh::status::ok);
-    CHECK(r.body() == R"({"jsonrpc":"2.0","id":1,"result":{}})");
+    for (std::string const query : {"?token=abc&x=1", "?t=1&t=1", "?t=%ZZ", "?t=%FF"}) {
+        CAPTURE(query);
+        http::request req{bh::verb::post, "/mcp" + query, 11};
+        req.set(bh::field::host, "127.0.0.1:8080");
+        req.set(bh::field::content_type, "application/json");
+        req.set(bh::field::accept, "application/json, text/event-stream");
+        req.body() = ping;
+        req.prepare_payload();
+        http::request_context ctx{fixture_snapshot(), fixture_now()};
+        auto const r = http::handle(req, ctx);
+        CHECK(r.result() == bh::status::ok);
+        CHECK(r.body() == R"({"jsonrpc":"2.0","id":1,"result":{}})");
+    }
 }
 
 TEST_CASE("GET, DELETE, HEAD and PUT /mcp are 405 with Allow: POST, OPTIONS, readable by an allowed origin only")

@@ -7,6 +7,7 @@
 
 #include "pricing/estimate.hpp"
 #include "pricing/rules.hpp"
+#include "pricing/utf8.hpp"
 
 #include <doctest/doctest.h>
 
@@ -228,6 +229,49 @@ TEST_CASE("duplicated keys are found in objects of any size, and only then")
         test_server().handle(R"({"jsonrpc":"2.0","id":2,"method":"ping","params":{"_meta":{"a":{"k":1},"b":{"k":1}}}})", {})
             .text());
     CHECK(siblings.as_object().contains("result"));
+}
+
+TEST_CASE("a repeated id is never echoed, whatever other key repeats before it")
+{
+    for (std::string const message :
+         {R"({"jsonrpc":"2.0","id":1,"id":2,"method":"tools/list"})",
+          R"({"jsonrpc":"2.0","id":1,"id":2,"method":"tools/list","params":{"cursor":null,"cursor":null}})",
+          R"({"jsonrpc":"2.0","params":{"a":1,"a":2},"method":"ping","method":"ping","id":1,"id":2})"}) {
+        CAPTURE(message);
+        auto const refused = json::parse(test_server().handle(message, {}).text());
+        CHECK(refused.at("error").at("code") == -32600);
+        CHECK(refused.at("id").is_null());
+        CHECK(std::string(refused.at("error").at("message").as_string()).find("the key 'id' appears twice") !=
+              std::string::npos);
+    }
+}
+
+TEST_CASE("over stdio, the 2026-07-28 revision is promised no subscriptions and cannot make one")
+{
+    std::string const meta = R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",)"
+                             R"("io.modelcontextprotocol/clientCapabilities":{}})";
+    auto const discover = json::parse(
+        test_server()
+            .handle(R"({"jsonrpc":"2.0","id":1,"method":"server/discover","params":{)" + meta + "}}", {})
+            .text());
+    auto const& resources = discover.at("result").at("capabilities").at("resources");
+    CHECK(resources.at("subscribe") == false);
+    CHECK(resources.at("listChanged") == false);
+    auto const subscribe = json::parse(
+        test_server()
+            .handle(R"({"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"lowcostgpu://prices",)" +
+                        meta + "}}",
+                    {})
+            .text());
+    CHECK(subscribe.at("error").at("code") == -32601);
+    // The earlier revisions keep both.
+    auto const initialize = json::parse(
+        test_server()
+            .handle(R"({"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+                    R"("capabilities":{},"clientInfo":{"name":"t","version":"1"}}})",
+                    {})
+            .text());
+    CHECK(initialize.at("result").at("capabilities").at("resources").at("subscribe") == true);
 }
 
 TEST_CASE("the stdio transport writes a batch's answers as one line holding an array")
@@ -522,4 +566,25 @@ TEST_CASE("a result made of a published document is written once per server and 
     boost::json::object const estimate{{"gpu", "h100-sxm"}, {"hours", 1}};
     CHECK_FALSE(mcp::call_tool("estimate_job_cost", &estimate, view, published)->is_error);
     CHECK(view.documents_read == 2);
+}
+
+TEST_CASE("a header's bytes that are not UTF-8 are %-encoded where an error quotes them: the reply stays UTF-8")
+{
+    auto const old = test_server().handle(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})",
+                                          over(mcp::transport::http, "2025-\xff"));
+    auto const refused = old.text();
+    CHECK(pricing::utf8_length(refused));
+    CHECK(refused.find("unsupported protocol version '2025-%FF'") != std::string::npos);
+
+    auto modern = over(mcp::transport::http, "2026-07-28");
+    modern.method_header = "tools/call";
+    modern.name_header = "=?base64?/w==?=";  // one byte, 0xFF
+    auto const mismatch = test_server()
+                              .handle(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_prices",)"
+                                      R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",)"
+                                      R"("io.modelcontextprotocol/clientCapabilities":{}}}})",
+                                      modern)
+                              .text();
+    CHECK(pricing::utf8_length(mismatch));
+    CHECK(mismatch.find("Mcp-Name '%FF' does not match") != std::string::npos);
 }

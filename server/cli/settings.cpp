@@ -3,6 +3,7 @@
 #include "server/cli/files.hpp"
 #include "server/cli/keys.hpp"
 #include "server/client/http_client.hpp"
+#include "server/http/forwarded.hpp"
 #include "server/http/headers.hpp"
 #include "server/http/mcp_access.hpp"
 #include "server/mirror/key_pin.hpp"
@@ -135,8 +136,13 @@ http::server_options listen_options(arguments const& args)
         o.rate_limit = limit;
     }
     std::string const proxies = setting(args, "trusted-proxies", "TRUSTED_PROXIES");
-    for (auto proxy : http::list_items(proxies))
-        o.trusted_proxies.emplace_back(proxy);
+    for (auto proxy : http::list_items(proxies)) {
+        auto canonical = http::canonical_address(proxy);
+        if (!canonical)
+            throw usage_error("--trusted-proxies: " + pricing::quote(proxy) +
+                              " is not an IP address (list each proxy's address, comma-separated)");
+        o.trusted_proxies.push_back(std::move(*canonical));
+    }
     auto policy = std::make_shared<http::mcp_access>();
     policy->allowed_hosts = http::mcp_access::parse_list(setting(args, "allowed-hosts", "ALLOWED_HOSTS"));
     policy->allowed_origins = http::mcp_access::parse_list(setting(args, "allowed-origins", "ALLOWED_ORIGINS"));

@@ -20,7 +20,7 @@ response too_many_requests(request const& req, ops::rate_decision const& d, ops:
     std::string const detail = "too many requests from this address" + std::string(why) + "; retry after " +
                                std::to_string(d.retry_after_seconds) + " s";
     response res;
-    if (req.target().starts_with("/mcp")) {
+    if (names_mcp_endpoint(req.target())) {
         // An MCP client understands a JSON-RPC error better than a problem document.
         res = base_response(req, beast_http::status::too_many_requests);
         res.set(beast_http::field::content_type, "application/json");
@@ -259,9 +259,11 @@ request unread_request()
 
 response unreadable_request(beast::error_code ec, std::string_view target)
 {
-    auto const req = unread_request();
-    if (ec == beast_http::error::body_limit && target == "/mcp")
+    auto req = unread_request();
+    if (ec == beast_http::error::body_limit && names_mcp_endpoint(target)) {
+        req.target(target);  // so that no CORS header of the read API goes with it (base_response)
         return mcp_transport_refusal(req, beast_http::status::payload_too_large, mcp::too_large().message);
+    }
     auto const status = ec == beast_http::error::header_limit ? beast_http::status::request_header_fields_too_large
                         : ec == beast_http::error::body_limit ? beast_http::status::payload_too_large
                                                               : beast_http::status::bad_request;

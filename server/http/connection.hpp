@@ -78,11 +78,12 @@ namespace lcg::http {
 template <class Stream>
 class connection : public connection_base, public std::enable_shared_from_this<connection<Stream>> {
 public:
-    // `slot_taken`: the connection holds one of its address's slots, given back when it ends.
-    connection(Stream&& stream, event_loop& home, bool slot_taken)
-        : stream_(std::move(stream)), loop_(home), shared_(home.shared), slot_taken_(slot_taken)
+    // `peer`: the address as the acceptor read it; `slot_taken`: the connection holds one of that
+    // address's slots, given back under the same name when it ends (read again, after a reset the
+    // address would be "unknown" and the slot never given back).
+    connection(Stream&& stream, event_loop& home, std::string peer, bool slot_taken)
+        : stream_(std::move(stream)), loop_(home), shared_(home.shared), peer_(std::move(peer)), slot_taken_(slot_taken)
     {
-        peer_ = transport<Stream>::peer(stream_);
         shared_.metrics.connection_opened();
         shared_.live_connections.fetch_add(1, std::memory_order_relaxed);
     }

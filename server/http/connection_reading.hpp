@@ -19,10 +19,10 @@ inline void connection<Stream>::await_request(std::chrono::seconds wait)
     request_started_ = false;
     body_checked_ = false;
     header_bytes_ = 0;
-    if (buffer_.size() > 0)
-        return parse_buffered();  // a pipelined request is already here
     idle_since_ = coarse_now();
     deadline_ = idle_since_ + wait;
+    if (buffer_.size() > 0)
+        return parse_buffered();  // a pipelined request is already here
     read_more();
 }
 
@@ -42,6 +42,18 @@ template <class Stream>
 inline void connection<Stream>::parse_buffered()
 {
     if (!request_started_) {
+        // An empty line before a request line is ignored (RFC 9112 §2.2: a client may end a body
+        // with a CRLF its length did not count), two at most, counted with the header block; until
+        // the request line begins, the connection is idle, with the idle timeout.
+        for (std::string_view head; header_bytes_ < 4;) {
+            head = {static_cast<char const*>(buffer_.data().data()), buffer_.size()};
+            if (head.empty() || head == "\r")
+                return read_more();  // nothing yet, or the rest of the line on its way
+            if (!head.starts_with("\r\n"))
+                break;
+            buffer_.consume(2);
+            header_bytes_ += 2;
+        }
         request_started_ = true;
         idle_since_ = steady::time_point::max();
         deadline_ = coarse_now() + shared_.options.header_timeout;

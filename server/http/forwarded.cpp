@@ -7,22 +7,23 @@
 
 namespace lcg::http {
 
-namespace {
-
 std::optional<std::string> canonical_address(std::string_view text)
 {
     boost::system::error_code ec;
     auto const address = boost::asio::ip::make_address(std::string(text), ec);
     if (ec)
         return std::nullopt;
+    if (address.is_v6() && address.to_v6().is_v4_mapped())
+        return address.to_v6().to_v4().to_string();
     return address.to_string();
-}
-
 }
 
 bool is_trusted_proxy(std::string const& address, std::vector<std::string> const& trusted_proxies)
 {
-    return std::find(trusted_proxies.begin(), trusted_proxies.end(), address) != trusted_proxies.end();
+    if (trusted_proxies.empty())
+        return false;  // parsed only when there are proxies to compare with
+    auto const canonical = canonical_address(address);
+    return canonical && std::find(trusted_proxies.begin(), trusted_proxies.end(), *canonical) != trusted_proxies.end();
 }
 
 std::string forwarded_client(std::string const& peer, std::vector<std::string_view> const& hops,

@@ -45,8 +45,9 @@ response published_document(route_input& in, std::string_view name = {});
 
 // The pre-rendered document of `path` (plus `query`, "?lang=en") in the negotiated format and in
 // the request's language, or 404. A document written in one language only (the audit inputs, the
-// signatures, the keys) is served as it is. Content-Language says which was served.
-response document_at(route_input& in, std::string const& path, std::string_view query = {});
+// signatures, the keys) is served as it is. Content-Language says which was served. A document
+// named by an alias of its week (latest, current) changes with the next publication: never immutable.
+response document_at(route_input& in, std::string const& path, std::string_view query = {}, bool named_by_alias = false);
 
 // A body computed for this request from its JSON document `doc`, written by `v` in the negotiated
 // format and the request's language; `last_modified` is that of the data it was computed from.

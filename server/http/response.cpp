@@ -34,6 +34,26 @@ std::optional<std::string_view> etag_matches(request const& req, std::string_vie
     return std::nullopt;
 }
 
+// If-Match, else If-Unmodified-Since (RFC 9110 §13.2.2, steps 1 and 2): whether the resource is
+// in the state the client expects. If-Match compares strongly (W/ tags never match) with either
+// encoding's tag, both naming the same state, over every line of the field; a date that does not
+// parse, or more than one, is ignored, as §13.1.4 asks.
+bool precondition_holds(request const& req, std::string_view etag, std::string_view other,
+                        std::optional<pricing::instant> last_modified)
+{
+    if (req.find(beast_http::field::if_match) != req.end()) {
+        for (auto tag : list_items(req, beast_http::field::if_match))
+            if (tag == "*" || (!tag.starts_with("W/") && (tag == etag || (!other.empty() && tag == other))))
+                return true;
+        return false;
+    }
+    auto const since = req.find(beast_http::field::if_unmodified_since);
+    if (since == req.end() || !last_modified || req.count(beast_http::field::if_unmodified_since) > 1)
+        return true;
+    auto const date = parse_http_date(since->value());
+    return !date || *last_modified <= *date;
+}
+
 // One representation as a response may send it. Its bytes are shared with the response, which
 // keeps `owner` alive until they are written.
 struct representation {
@@ -85,10 +105,17 @@ response conditional(request const& req, representation const& r, std::string_vi
 {
     bool const gzipped = !r.gzip_body.empty() && accepts_gzip(req[beast_http::field::accept_encoding]);
     std::string_view etag = gzipped ? r.gzip_etag : r.etag;
+    std::string_view const other = r.gzip_body.empty() ? std::string_view{} : (gzipped ? r.etag : r.gzip_etag);
+    if (!precondition_holds(req, etag, other, r.last_modified)) {
+        auto res = problem(req, beast_http::status::precondition_failed,
+                           "the resource is not in the state If-Match or If-Unmodified-Since expects: its entity tag is " +
+                               std::string(etag));
+        res.set(beast_http::field::etag, etag);
+        return res;
+    }
     bool not_modified = false;
     if (req.find(beast_http::field::if_none_match) != req.end()) {
         // If-None-Match decides alone when present (RFC 9110 §13.2.2).
-        std::string_view const other = r.gzip_body.empty() ? std::string_view{} : (gzipped ? r.etag : r.gzip_etag);
         if (auto const matched = etag_matches(req, etag, other)) {
             not_modified = true;
             etag = *matched;
@@ -120,6 +147,8 @@ response conditional(request const& req, representation const& r, std::string_vi
 
 }
 
+bool names_mcp_endpoint(std::string_view target) { return target.substr(0, target.find('?')) == "/mcp"; }
+
 response base_response(request const& req, beast_http::status status)
 {
     response res{status, req.version()};
@@ -127,7 +156,7 @@ response base_response(request const& req, beast_http::status status)
     res.set("X-Content-Type-Options", "nosniff");
     // The read-only API is public to every origin. /mcp is not: its handler names the one origin it
     // allows (mcp_handler.cpp), so no response under /mcp, not even a 405, says "*".
-    if (std::string_view const target = req.target(); target.substr(0, target.find('?')) != "/mcp") {
+    if (!names_mcp_endpoint(req.target())) {
         res.set(beast_http::field::access_control_allow_origin, "*");
         res.set(beast_http::field::access_control_expose_headers, read_api_exposed_headers);
     }

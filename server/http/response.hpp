@@ -26,7 +26,7 @@ inline constexpr std::string_view immutable_cache_control = "public, max-age=315
 // with If-None-Match is preflighted) and read the response headers that matter to a client.
 inline constexpr std::string_view read_api_allow = "GET, HEAD, OPTIONS";
 inline constexpr std::string_view read_api_request_headers =
-    "Accept, Accept-Language, If-None-Match, If-Modified-Since, Cache-Control";
+    "Accept, Accept-Language, If-None-Match, If-Modified-Since, If-Match, If-Unmodified-Since, Cache-Control";
 inline constexpr std::string_view read_api_exposed_headers =
     "ETag, Last-Modified, Link, Content-Language, Retry-After, RateLimit, RateLimit-Policy";
 
@@ -35,6 +35,9 @@ inline constexpr std::string_view read_api_exposed_headers =
 inline constexpr std::string_view server_card_cache_control = "public, max-age=3600";
 inline constexpr std::string_view server_card_request_headers =
     "Accept, Content-Type, If-None-Match, If-Modified-Since";
+
+// Whether a request target is the MCP endpoint: the path /mcp, whatever the query (not /mcp/server-card).
+bool names_mcp_endpoint(std::string_view target);
 
 // Headers every response carries (server, nosniff, keep-alive as the request asked), and on every
 // target but /mcp (which handles CORS itself) Access-Control-Allow-Origin: * and the exposed headers.
@@ -69,14 +72,15 @@ beast_http::status status_of(pricing::errc code);
 // headers of an HTML page, not stored.
 response html_error_page(request const& req, beast_http::status status, std::string body);
 
-// A pre-rendered document: ETag and Last-Modified with If-None-Match and If-Modified-Since (304),
+// A pre-rendered document: ETag and Last-Modified with If-None-Match and If-Modified-Since (304)
+// and If-Match and If-Unmodified-Since (412),
 // its gzip copy when Accept-Encoding allows (with the gzip ETag), HEAD, and the headers its type
 // needs (Content-Security-Policy on HTML, Content-Disposition: inline on Markdown).
 response serve_document(request const& req, std::shared_ptr<const snapshot::document> const& doc,
                         std::string_view cache_control = shared_cache_control);
 
 // A body sent as it is read (a week's inputs, a stored chunk at a time): the validators and
-// headers of a document (ETag and Last-Modified with If-None-Match and If-Modified-Since, 304),
+// headers of a document (ETag and Last-Modified with the validators: 304, 412),
 // known before any of it is read, and no gzip copy. A 200 takes its body with send_parts.
 struct parts_head {
     std::string_view content_type;

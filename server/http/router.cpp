@@ -168,11 +168,13 @@ answer dispatch(request const& req, request_context const& ctx, std::string_view
     std::string const echoed_query = reencoded_query(query_string);
     route_input in{req, ctx, std::move(captures), query.value(), format, r.formats, r.kind, found.path, echoed_query, lang};
     response res = r.op ? handle_operation(in, *r.op) : r.fn(in);
-    // Refused where the question would have been answered: with the body (200) or without it (304,
-    // which a cache would otherwise take as valid for that query too).
+    // Refused where the question would have been answered: with the body (200), without it (304,
+    // which a cache would otherwise take as valid for that query too), or not for a precondition
+    // (412, which RFC 9110 §13.2.1 lets a request in error not reach).
     if (auto const unknown = query->first_unknown();
         unknown && (in.later || res.result() == beast_http::status::ok ||
-                    res.result() == beast_http::status::not_modified))
+                    res.result() == beast_http::status::not_modified ||
+                    res.result() == beast_http::status::precondition_failed))
         return bad_parameter(req, *unknown,
                              in.lang == locale::language::fr
                                  ? "paramètre inconnu " + pricing::quote(*unknown) + " pour " + std::string(found.path)

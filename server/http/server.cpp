@@ -68,11 +68,11 @@ struct server::impl {
                 else if (counted && !shared.slots.take(peer, per_address_cap(shared.options)))
                     refuse(std::move(socket));
                 else
-                    asio::dispatch(next.ioc, [&next, counted, crowded = crowded(), s = std::move(socket)]() mutable {
+                    asio::dispatch(next.ioc, [&next, peer, counted, crowded = crowded(), s = std::move(socket)]() mutable {
                         // Before the new connection is in the set: it is not the one closed.
                         if (crowded)
                             next.close_longest_idle();
-                        std::make_shared<connection<tcp_socket>>(std::move(s), next, counted)->start();
+                        std::make_shared<connection<tcp_socket>>(std::move(s), next, std::move(peer), counted)->start();
                     });
             } else if (ec == asio::error::no_descriptors) {
                 // Out of descriptors: pause briefly rather than spin on accept.

@@ -25,15 +25,10 @@ response no_sheet_yet(route_input const& in)
     return res;
 }
 
-// A sheet named by an alias changes when the next one is published: never cached as immutable.
+// A week's document, in the request's language, named by the week or by an alias of it.
 response document_of_week(route_input& in, std::string const& week)
 {
-    std::string const path = render::path_of(*in.kind, week);
-    if (!names_week_alias(in.captures[0]))
-        return document_at(in, path);
-    if (auto const doc = in.snap().find_document(path, in.format))
-        return serve_document(in.req, doc, shared_cache_control);
-    return document_at(in, path);
+    return document_at(in, render::path_of(*in.kind, week), {}, names_week_alias(in.captures[0]));
 }
 
 // A GPU in the path that names no model: 404 with the closest models, best first, and every id.
@@ -199,7 +194,7 @@ response handle_signed_bytes(route_input& in)
     auto const found = published_week(in);
     if (!found)
         return found.err();
-    return published_document(in, pricing::to_string(found.value()->week));
+    return document_of_week(in, pricing::to_string(found.value()->week));
 }
 
 // datapackage.json or csv-metadata.json: the week's descriptions, stored under their file name.
@@ -222,7 +217,7 @@ response handle_signature(route_input& in)
                        "the sheet " + pricing::to_string(sheet->week) +
                            " is not signed yet (its operator signs older sheets with lowcostgpu sign --all)");
     // signature.txt, signed.txt.sig or signed.note: the same signature for three verifiers.
-    return published_document(in, pricing::to_string(sheet->week));
+    return document_of_week(in, pricing::to_string(sheet->week));
 }
 
 namespace {

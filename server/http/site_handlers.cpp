@@ -8,7 +8,7 @@
 
 namespace lcg::http {
 
-response document_at(route_input& in, std::string const& path, std::string_view query)
+response document_at(route_input& in, std::string const& path, std::string_view query, bool named_by_alias)
 {
     auto lang = in.lang;
     auto doc = in.snap().find_document(path, in.format, render::language_query(query, lang));
@@ -22,7 +22,8 @@ response document_at(route_input& in, std::string const& path, std::string_view 
                            ? "rien n’est publié à " + render::url_in(path, in.format, query)
                            : "nothing is published at " + render::url_in(path, in.format, query),
                        {}, in.lang);
-    auto res = serve_document(in.req, doc, doc->immutable ? immutable_cache_control : shared_cache_control);
+    auto res =
+        serve_document(in.req, doc, doc->immutable && !named_by_alias ? immutable_cache_control : shared_cache_control);
     if (doc->translated)
         res.set(beast_http::field::content_language, locale::to_string(lang));
     res.body().mark_published();

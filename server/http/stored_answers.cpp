@@ -21,7 +21,9 @@ bool plain(request const& req)
                           ? req.body().size() <= stored_answers::max_message_bytes
                           : (method == beast_http::verb::get || method == beast_http::verb::head) && req.body().empty();
     return asks && req.version() == 11 && req.keep_alive() && req.find(beast_http::field::if_none_match) == req.end() &&
-           req.find(beast_http::field::if_modified_since) == req.end();
+           req.find(beast_http::field::if_modified_since) == req.end() &&
+           req.find(beast_http::field::if_match) == req.end() &&
+           req.find(beast_http::field::if_unmodified_since) == req.end();
 }
 
 // A message's headers after `key`. Whether a field was sent counts as well as its value (an empty

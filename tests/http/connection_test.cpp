@@ -59,7 +59,9 @@ public:
             shared_.limiter.emplace(*shared_.options.rate_limit);
         http::beast::test::stream server_end(loop_.ioc);
         client_.connect(server_end);
-        std::make_shared<http::connection<http::beast::test::stream>>(std::move(server_end), loop_, false)->start();
+        auto peer = http::transport<http::beast::test::stream>::peer(server_end);
+        std::make_shared<http::connection<http::beast::test::stream>>(std::move(server_end), loop_, std::move(peer), false)
+            ->start();
         run();
     }
 
@@ -379,14 +381,18 @@ TEST_CASE("every unclear framing is refused from the headers and the connection 
     check_refused("GET /v1/prices HTTP/1.1\r\nHost: x\r\nX-Padding: " + std::string(9000, 'a') + "\r\n\r\n",
                   status::request_header_fields_too_large);
     check_refused("GET /v1/prices?" + std::string(5000, 'a') + " HTTP/1.1\r\nHost: x\r\n\r\n", status::uri_too_long);
-    {
-        // Past the body limit, /mcp refuses as MCP clients read a refusal: a JSON-RPC error.
+    for (std::string const target : {"/mcp", "/mcp?x=1"}) {
+        // Past the body limit, /mcp refuses as MCP clients read a refusal: a JSON-RPC error, with
+        // no CORS header of the read API (the endpoint names the origins it allows itself).
+        CAPTURE(target);
         wire w;
-        auto const answers = responses(w.send("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n"), {false});
+        auto const answers =
+            responses(w.send("POST " + target + " HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n"), {false});
         CHECK(answers[0].result() == status::payload_too_large);
         CHECK(answers[0][http::beast_http::field::content_type] == "application/json");
         CHECK(answers[0].body() ==
               R"({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"the message is larger than 1 MiB"}})");
+        CHECK(answers[0].count(http::beast_http::field::access_control_allow_origin) == 0);
         CHECK_FALSE(w.open());
     }
     // Not HTTP at all.
@@ -605,7 +611,8 @@ public:
         client_.connect(acceptor.local_endpoint());
         http::tcp_socket server_end(loop_.ioc);
         acceptor.accept(server_end);
-        std::make_shared<http::connection<http::tcp_socket>>(std::move(server_end), loop_, false)->start();
+        auto peer = http::transport<http::tcp_socket>::peer(server_end);
+        std::make_shared<http::connection<http::tcp_socket>>(std::move(server_end), loop_, std::move(peer), false)->start();
         timeval const limit{5, 0};  // a server that stops answering fails the test instead of hanging it
         ::setsockopt(client_.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
         thread_ = std::thread([this] { loop_.ioc.run(); });
@@ -785,6 +792,9 @@ TEST_CASE("a different negotiation, a validator, a close or HTTP/1.0 is never gi
         {request_of("GET", "/v1/prices", "Accept-Language: fr\r\n"), status::ok},
         {request_of("GET", "/v1/prices", "If-None-Match: " + etag + "\r\n"), status::not_modified},
         {request_of("GET", "/v1/prices", "If-Modified-Since: Thu, 01 Jan 2099 00:00:00 GMT\r\n"), status::not_modified},
+        {request_of("GET", "/v1/prices", "If-Match: \"other\"\r\n"), status::precondition_failed},
+        {request_of("GET", "/v1/prices", "If-Unmodified-Since: Thu, 01 Jan 1970 00:00:00 GMT\r\n"),
+         status::precondition_failed},
         {request_of("GET", "/v1/prices?lang=xx"), status::bad_request},
         {request_of("GET", "/v1/prices?vendor=nvidia"), status::ok},
     };
@@ -1082,6 +1092,35 @@ TEST_CASE("a stored answer is charged to the client's rate limit as any other: p
               (message ? "application/json" : "application/problem+json"));
         CHECK(answers[3].body().find(message ? "\"error\"" : "\"status\":429") != std::string::npos);
     }
+}
+
+TEST_CASE("up to two empty lines before a request line are ignored, a third is a bad request")
+{
+    {
+        wire w;
+        // A body the client ended with a CRLF its Content-Length did not count, then the next request.
+        auto const answers = responses(w.send(mcp_post(R"({"jsonrpc":"2.0","id":1,"method":"ping"})") + "\r\n" +
+                                              get_prices + "\r\n\r\n" + get_prices),
+                                       {false, false, false});
+        for (auto const& a : answers)
+            CHECK(a.result() == status::ok);
+        CHECK(w.open());
+    }
+    wire w;
+    auto const answers = responses(w.send("\r\n\r\n\r\n" + get_prices), {false});
+    CHECK(answers[0].result() == status::bad_request);
+}
+
+TEST_CASE("past the rate limit, a document under /mcp/ is refused as a document is, in problem+json")
+{
+    http::server_options options;
+    options.rate_limit = ops::rate_limit_options{.per_second = 0.001, .burst = 1, .limit_loopback = true};
+    wire w(options);
+    std::string const card = "GET /mcp/server-card HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    auto const answers = responses(w.send(card + card), std::vector<bool>(2, false));
+    CHECK(answers[0].result() == status::ok);
+    CHECK(answers[1].result() == status::too_many_requests);
+    CHECK(answers[1][http::beast_http::field::content_type] == "application/problem+json");
 }
 
 TEST_CASE("every answer names the second it is written in, and a stored one is replayed within that second only")

@@ -188,7 +188,7 @@ struct fixture_data {
     std::map<std::string, std::string> inputs;  // each week's canonical CSV
 };
 
-fixture_data build_fixture(std::string public_url)
+fixture_data build_fixture(std::string public_url, pricing::instant now = fixture_now())
 {
     auto catalog = make_catalog();
     auto w48 = make_week(catalog, {2026, 48}, 20'000);
@@ -204,7 +204,7 @@ fixture_data build_fixture(std::string public_url)
     auto signed_catalog = trust::catalog_to_sign(render::catalog_document(catalog), std::move(index), fixture_now());
     fixture_signing_key().sign(signed_catalog.signature);
     auto log = fixture_log({w48.sheet, w49.sheet});
-    return fixture_data{snapshot::build(std::move(catalog), {w48.sheet, w49.sheet}, nullptr, fixture_now(),
+    return fixture_data{snapshot::build(std::move(catalog), {w48.sheet, w49.sheet}, nullptr, now,
                                         {std::move(keys), std::move(public_url)}, std::move(signed_catalog), std::move(log)),
                         std::move(inputs)};
 }
@@ -222,6 +222,11 @@ std::shared_ptr<const snapshot::snapshot> fixture_snapshot() { return data().sna
 std::shared_ptr<const snapshot::snapshot> fixture_snapshot_at(std::string public_url)
 {
     return build_fixture(std::move(public_url)).snap;
+}
+
+std::shared_ptr<const snapshot::snapshot> fixture_snapshot_on(pricing::instant now)
+{
+    return build_fixture("", now).snap;
 }
 
 std::string const& fixture_inputs(pricing::iso_week week) { return data().inputs.at(pricing::to_string(week)); }
@@ -296,12 +301,19 @@ ops::metrics& fixture_metrics()
 http::response fixture_request(std::string const& target, std::map<std::string, std::string> const& headers,
                                http::beast_http::verb method)
 {
+    return fixture_request_on(fixture_snapshot(), fixture_now(), target, headers, method);
+}
+
+http::response fixture_request_on(std::shared_ptr<const snapshot::snapshot> snap, pricing::instant now,
+                                  std::string const& target, std::map<std::string, std::string> const& headers,
+                                  http::beast_http::verb method)
+{
     http::request req{method, target, 11};
     req.set(http::beast_http::field::host, "127.0.0.1");
     for (auto const& [k, v] : headers)
         req.set(k, v);
     static mcp_bridge::server_cache mcp_servers;  // as a server's connections share one
-    http::request_context ctx{fixture_snapshot(), fixture_now()};
+    http::request_context ctx{std::move(snap), now};
     ctx.archive = &fixture_archive();
     ctx.mcp_servers = &mcp_servers;
     ctx.metrics = &fixture_metrics();

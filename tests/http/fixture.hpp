@@ -28,6 +28,8 @@ pricing::instant fixture_now();
 
 // Built once per process.
 std::shared_ptr<const snapshot::snapshot> fixture_snapshot();
+// The same data as a server sees it at `now` (a week later, 2026-W49 has closed), built anew.
+std::shared_ptr<const snapshot::snapshot> fixture_snapshot_on(pricing::instant now);
 // The same data in a snapshot of an instance reached at `public_url` (serve --public-url), built anew.
 std::shared_ptr<const snapshot::snapshot> fixture_snapshot_at(std::string public_url);
 // The canonical CSV of a week of the fixture (2026-W48 or 2026-W49).
@@ -50,6 +52,10 @@ ops::metrics& fixture_metrics();
 // GET (or `method`) `target` with `headers` through http::handle on the fixture snapshot.
 http::response fixture_request(std::string const& target, std::map<std::string, std::string> const& headers = {},
                                http::beast_http::verb method = http::beast_http::verb::get);
+// The same through another snapshot, at `now`.
+http::response fixture_request_on(std::shared_ptr<const snapshot::snapshot> snap, pricing::instant now,
+                                  std::string const& target, std::map<std::string, std::string> const& headers = {},
+                                  http::beast_http::verb method = http::beast_http::verb::get);
 
 // A gzip member inflated; throws std::runtime_error when it is not one whole member whose CRC and
 // length match what it holds.

@@ -457,3 +457,45 @@ TEST_CASE("html_escape drops what XML 1.0 forbids, so SVG and Atom stay well-for
     CHECK(html_escape("\xEF\xBF\xBD \xC3\xA9 <&\">") == "\xEF\xBF\xBD \xC3\xA9 &lt;&amp;&quot;&gt;");  // U+FFFD, é kept
     CHECK(html_escape("\xEF\xBF") == "\xEF\xBF");  // a cut sequence is not taken for one
 }
+
+TEST_CASE("If-Match and If-Unmodified-Since: a state the client does not expect is 412, before anything else")
+{
+    std::string const target = "/v1/prices";
+    auto const plain = fixture_request(target);
+    std::string const etag(plain[bh::field::etag]);
+    auto const status_with = [&](std::map<std::string, std::string> const& headers) {
+        return fixture_request(target, headers).result();
+    };
+    CHECK(status_with({{"If-Match", etag}}) == bh::status::ok);
+    CHECK(status_with({{"If-Match", "\"a\", " + etag}}) == bh::status::ok);
+    CHECK(status_with({{"If-Match", "*"}}) == bh::status::ok);
+    // Strong comparison: the same tag marked weak never matches.
+    CHECK(status_with({{"If-Match", "W/" + etag}}) == bh::status::precondition_failed);
+    auto const refused = fixture_request(target, {{"If-Match", "\"other\""}});
+    CHECK(refused.result() == bh::status::precondition_failed);
+    CHECK(refused[bh::field::content_type] == "application/problem+json");
+    CHECK(refused[bh::field::etag] == etag);
+    // The gzip copy's tag names the same state.
+    auto const zipped = fixture_request(target, {{"Accept-Encoding", "gzip"}});
+    CHECK(status_with({{"If-Match", std::string(zipped[bh::field::etag])}}) == bh::status::ok);
+    // If-Match decides alone; If-Unmodified-Since otherwise, a date that does not parse ignored.
+    std::string const modified(plain[bh::field::last_modified]);
+    CHECK(status_with({{"If-Unmodified-Since", modified}}) == bh::status::ok);
+    CHECK(status_with({{"If-Unmodified-Since", "Thu, 01 Jan 1970 00:00:00 GMT"}}) == bh::status::precondition_failed);
+    CHECK(status_with({{"If-Unmodified-Since", "yesterday"}}) == bh::status::ok);
+    CHECK(status_with({{"If-Match", etag}, {"If-Unmodified-Since", "Thu, 01 Jan 1970 00:00:00 GMT"}}) == bh::status::ok);
+    // Every line of If-Match is one list.
+    http::request two_lines{bh::verb::get, target, 11};
+    two_lines.set(bh::field::host, "127.0.0.1");
+    two_lines.insert(bh::field::if_match, "\"zzz\"");
+    two_lines.insert(bh::field::if_match, etag);
+    http::request_context ctx{fixture_snapshot(), fixture_now()};
+    ctx.metrics = &fixture_metrics();
+    CHECK(http::handle(two_lines, ctx).result() == bh::status::ok);
+    two_lines.set(bh::field::if_match, "\"zzz\"");
+    CHECK(http::handle(two_lines, ctx).result() == bh::status::precondition_failed);
+    // A request in error is refused for its error, not for its precondition.
+    CHECK(fixture_request("/v1/sheets/2026-W49?foo=1", {{"If-Match", "\"x\""}}).result() == bh::status::bad_request);
+    // Before If-None-Match: a client that expects another state is not told "not modified".
+    CHECK(status_with({{"If-Match", "\"other\""}, {"If-None-Match", etag}}) == bh::status::precondition_failed);
+}

@@ -99,3 +99,15 @@ TEST_CASE("an IPv6 client is held to its share per /64, an IPv4 one per address"
     CHECK(limiter.take("2001:db8:1:3::1", now).allowed);  // the next /64 is another client
     CHECK(limiter.clients() == 2);
 }
+
+TEST_CASE("a proxy is known by its address in any spelling: IPv4-mapped on a dual-stack listener, IPv6 in capitals")
+{
+    CHECK(lcg::http::canonical_address("::ffff:10.0.0.5") == "10.0.0.5");
+    CHECK(lcg::http::canonical_address("FD00::5") == "fd00::5");
+    CHECK(lcg::http::canonical_address("10.0.0.0/8") == std::nullopt);
+    CHECK(lcg::http::is_trusted_proxy("::ffff:10.0.0.5", proxies));
+    CHECK_FALSE(lcg::http::is_trusted_proxy("::ffff:10.0.0.6", proxies));
+    CHECK_FALSE(lcg::http::is_trusted_proxy("unknown", proxies));
+    CHECK_FALSE(lcg::http::is_trusted_proxy("10.0.0.5", {}));
+    CHECK(client("::ffff:10.0.0.5", {"203.0.113.7"}) == "203.0.113.7");
+}

@@ -42,3 +42,31 @@ TEST_CASE("an unknown key or week is 404 and says where to look")
     CHECK(testing::fixture_request("/v1/sheets/2026-W40/signed.txt").result() == bh::status::not_found);
     CHECK(testing::fixture_request("/v1/sheets/2026-W99/signature.txt").result() == bh::status::bad_request);
 }
+
+TEST_CASE("named by latest, a closed sheet and its signatures are never immutable, named by its week they are")
+{
+    // A week on, 2026-W49 has closed and, nothing newer published yet, is still the latest.
+    auto const later = testing::fixture_now() + std::chrono::days(7);
+    auto const snap = testing::fixture_snapshot_on(later);
+    for (std::string const name : {"", "/signed.txt", "/signature.txt", "/signed.txt.sig", "/signed.note"}) {
+        CAPTURE(name);
+        auto const latest = testing::fixture_request_on(snap, later, "/v1/sheets/latest" + name);
+        REQUIRE(latest.result() == bh::status::ok);
+        CHECK(latest[bh::field::cache_control].find("immutable") == std::string_view::npos);
+        auto const week = testing::fixture_request_on(snap, later, "/v1/sheets/2026-W49" + name);
+        REQUIRE(week.result() == bh::status::ok);
+        CHECK(week[bh::field::cache_control].find("immutable") != std::string_view::npos);
+        CHECK(latest.body().str() == week.body().str());
+    }
+}
+
+TEST_CASE("a sheet named by latest speaks the request's language, as by its week")
+{
+    auto const latest = testing::fixture_request("/v1/sheets/latest.md?lang=fr");
+    REQUIRE(latest.result() == bh::status::ok);
+    CHECK(latest[bh::field::content_language] == "fr");
+    CHECK(latest.body().str() == testing::fixture_request("/v1/sheets/2026-W49.md?lang=fr").body().str());
+    auto const negotiated = testing::fixture_request("/v1/sheets/current.html", {{"Accept-Language", "fr"}});
+    CHECK(negotiated[bh::field::content_language] == "fr");
+    CHECK(negotiated.body().str() == testing::fixture_request("/v1/sheets/2026-W49.html?lang=fr").body().str());
+}

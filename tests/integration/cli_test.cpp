@@ -122,6 +122,14 @@ TEST_CASE("a wrong header or an empty file is refused")
     CHECK(db.count("observation") == before);
 }
 
+TEST_CASE("serve refuses a trusted proxy that is not an IP address before it starts")
+{
+    auto const range = run_lowcostgpu({"serve", "--database-url", "postgresql://127.0.0.1:1/none", "--trusted-proxies",
+                                       "127.0.0.1, 10.0.0.0/8"});
+    CHECK(range.exit_code == 2);
+    CHECK(contains(range.err, "--trusted-proxies: '10.0.0.0/8' is not an IP address"));
+}
+
 TEST_CASE("publish refuses an existing week unless --replace, and writes the week's window only")
 {
     test_database db;

@@ -63,9 +63,9 @@ public:
                 *log_ << json::serialize(json::object{{"event", "caught_exception"}, {"where", "mcp"}, {"detail", failure}})
                       << std::endl;
         std::lock_guard lock(state_mutex_);
-        // Announcements go to a client of the revisions that have them, known by its initialize
-        // (server_capabilities): never to one that speaks 2026-07-28 only, whatever it sent.
-        spoken_ = spoken_ || answer.initialized;
+        // Announcements go to a client of the revisions that have them, known by its initialize or
+        // a subscription (server_capabilities): never to one that speaks 2026-07-28 only.
+        spoken_ = spoken_ || answer.initialized || !answer.subscriptions.empty();
         for (auto const& change : answer.subscriptions)
             if (change.subscribed)
                 subscribed_.insert_or_assign(change.canonical, change.uri);
@@ -80,7 +80,9 @@ public:
         std::map<std::string, std::string> uris;
         {
             std::lock_guard lock(state_mutex_);
-            if (now == seen_ || !spoken_)
+            if (!spoken_)
+                seen_ = now;  // what a client that has not spoken yet will read is news to nobody
+            if (now == seen_)
                 return;
             uris = subscribed_;
         }
@@ -105,7 +107,7 @@ private:
     // Canonical URI → the spelling the client last subscribed with: at most one entry per resource
     // that exists, however many spellings a client sends.
     std::map<std::string, std::string> subscribed_;
-    bool spoken_ = false;     // nothing is announced before the client's initialize
+    bool spoken_ = false;     // nothing is announced before the client's initialize or subscription
     std::shared_ptr<const server> seen_;  // the announcer's own
 };
 

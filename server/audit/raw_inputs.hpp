@@ -15,7 +15,7 @@ namespace lcg::audit {
 //
 //   {"week": "2030-W02", …,
 //    "files": [{"source", "format", "memory_convention", "observed_at", "sha256", "bytes",
-//               "mapping_sha256", "path"}, …],
+//               "mapping_sha256", "reader", "path"}, …],   (no "reader": revision 1)
 //    "mappings": [{"sha256", "path"}, …]}
 //
 // and the files and mappings it names, read by `read` (`path`, always "sources/" and the SHA-256,

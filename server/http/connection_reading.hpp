@@ -54,6 +54,8 @@ inline void connection<Stream>::parse_buffered()
             buffer_.consume(2);
             header_bytes_ += 2;
         }
+        if (buffer_.size() == 0)
+            return read_more();
         request_started_ = true;
         idle_since_ = steady::time_point::max();
         deadline_ = coarse_now() + shared_.options.header_timeout;

@@ -106,7 +106,8 @@ response conditional(request const& req, representation const& r, std::string_vi
     bool const gzipped = !r.gzip_body.empty() && accepts_gzip(req[beast_http::field::accept_encoding]);
     std::string_view etag = gzipped ? r.gzip_etag : r.etag;
     std::string_view const other = r.gzip_body.empty() ? std::string_view{} : (gzipped ? r.etag : r.gzip_etag);
-    if (!precondition_holds(req, etag, other, r.last_modified)) {
+    // Either encoding's tag, even where this request asked for no gzip copy and none was made.
+    if (!precondition_holds(req, etag, gzipped ? r.etag : r.gzip_etag, r.last_modified)) {
         auto res = problem(req, beast_http::status::precondition_failed,
                            "the resource is not in the state If-Match or If-Unmodified-Since expects: its entity tag is " +
                                std::string(etag));

@@ -347,6 +347,8 @@ pricing::outcome<std::vector<pricing::raw_input>> parse_raw_inputs(std::string_v
                                  text(f, "mapping_sha256"),
                                  // An origin older than reader revisions read every file with the first.
                                  f.contains("reader") ? small_integer(f, "reader") : 1};
+            if (r.reader < 1)
+                throw bad_document("a raw file's reader revision is not a whole number from 1");
             if (text(f, "path") != "sources/" + r.sha256)
                 throw bad_document("a raw file's path is not its SHA-256");
             out.push_back(std::move(r));

@@ -8,4 +8,6 @@ INSERT INTO market_alias (accelerator, hint, min_memory_gib, max_memory_gib, out
   ('rtx4090', '4090d', NULL, NULL, 'not_in_catalog', NULL, 'the RTX 4090 D is not in the catalog'),
   ('rtx4090', '4090_d', NULL, NULL, 'not_in_catalog', NULL, 'the RTX 4090 D is not in the catalog'),
   ('rtx5090', '5090d', NULL, NULL, 'not_in_catalog', NULL, 'the RTX 5090 D is not in the catalog'),
-  ('rtx5090', '5090_d', NULL, NULL, 'not_in_catalog', NULL, 'the RTX 5090 D is not in the catalog');
+  ('rtx5090', '5090_d', NULL, NULL, 'not_in_catalog', NULL, 'the RTX 5090 D is not in the catalog')
+-- An operator may have added one of these already: theirs stays.
+ON CONFLICT DO NOTHING;

@@ -14,7 +14,10 @@
 #include "render/json.hpp"
 #include "render/methodology.hpp"
 
+#include "pricing/rules.hpp"
+
 #include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 #include <doctest/doctest.h>
 
 #include <system_error>
@@ -241,4 +244,21 @@ TEST_CASE("the catalog's signature verifies with the published key, and no longe
     auto const refused = trust::verify_catalog(*sig, retired);
     REQUIRE_FALSE(refused);
     CHECK(refused.err().message.find("not valid at the catalog's signed_at") != std::string::npos);
+}
+
+TEST_CASE("a mirror reads each raw file's reader revision: 1 where an older origin names none, 0 refused")
+{
+    auto const sources = testing::fixture_request("/v1/sheets/2026-W49/sources").body().str();
+    auto const read = mirror::parse_raw_inputs(sources, {2026, 49});
+    REQUIRE(read);
+    REQUIRE(read->size() == 1);
+    CHECK((*read)[0].reader == pricing::rules::offer_reader_revision);
+    auto edited = json::parse(sources).as_object();
+    auto& file = edited.at("files").as_array().at(0).as_object();
+    file.erase("reader");
+    auto const older = mirror::parse_raw_inputs(json::serialize(edited), {2026, 49});
+    REQUIRE(older);
+    CHECK((*older)[0].reader == 1);
+    file["reader"] = 0;
+    CHECK_FALSE(mirror::parse_raw_inputs(json::serialize(edited), {2026, 49}));
 }

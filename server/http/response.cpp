@@ -7,6 +7,7 @@
 #include "render/json.hpp"
 #include "server/snapshot/gzip.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -14,38 +15,45 @@ namespace lcg::http {
 
 namespace {
 
-// The entity tag of If-None-Match that matches `etag` or `other` (the same content in the other
-// encoding, which a client may hold), or nothing. If-None-Match compares weakly.
-std::optional<std::string_view> etag_matches(request const& req, std::string_view etag, std::string_view other)
+// The tag of `tags` that names `etag` or `other` (the same content in the other encoding, which a
+// client may hold), or nothing. Compared weakly, a tag's W/ is dropped first; compared strongly, a
+// W/ tag names nothing (RFC 9110 §8.8.3.2).
+std::optional<std::string_view> tag_named(std::vector<std::string_view> const& tags, std::string_view etag,
+                                          std::string_view other, bool weakly)
 {
-    auto const it = req.find(beast_http::field::if_none_match);
-    if (it == req.end())
-        return std::nullopt;
-    std::string_view header = it->value();
-    if (header == "*")
-        return etag;
-    // A list of entity tags, possibly weak (W/"…"); If-None-Match compares weakly.
-    for (auto tag : list_items(header)) {
-        if (tag.starts_with("W/"))
+    for (auto tag : tags) {
+        if (tag.starts_with("W/")) {
+            if (!weakly)
+                continue;
             tag.remove_prefix(2);
+        }
         if (tag == etag || (!other.empty() && tag == other))
             return tag == etag ? etag : other;
     }
     return std::nullopt;
 }
 
+// The entity tag of If-None-Match that matches `etag` or `other`, or nothing (weakly compared).
+std::optional<std::string_view> etag_matches(request const& req, std::string_view etag, std::string_view other)
+{
+    auto const it = req.find(beast_http::field::if_none_match);
+    if (it == req.end())
+        return std::nullopt;
+    if (it->value() == "*")
+        return etag;
+    return tag_named(list_items(it->value()), etag, other, true);
+}
+
 // If-Match, else If-Unmodified-Since (RFC 9110 §13.2.2, steps 1 and 2): whether the resource is
-// in the state the client expects. If-Match compares strongly (W/ tags never match) with either
-// encoding's tag, both naming the same state, over every line of the field; a date that does not
-// parse, or more than one, is ignored, as §13.1.4 asks.
+// in the state the client expects. If-Match compares strongly with either encoding's tag, both
+// naming the same state, over every line of the field; a date that does not parse, or more than
+// one, is ignored, as §13.1.4 asks.
 bool precondition_holds(request const& req, std::string_view etag, std::string_view other,
                         std::optional<pricing::instant> last_modified)
 {
     if (req.find(beast_http::field::if_match) != req.end()) {
-        for (auto tag : list_items(req, beast_http::field::if_match))
-            if (tag == "*" || (!tag.starts_with("W/") && (tag == etag || (!other.empty() && tag == other))))
-                return true;
-        return false;
+        auto const tags = list_items(req, beast_http::field::if_match);
+        return std::find(tags.begin(), tags.end(), "*") != tags.end() || tag_named(tags, etag, other, false);
     }
     auto const since = req.find(beast_http::field::if_unmodified_since);
     if (since == req.end() || !last_modified || req.count(beast_http::field::if_unmodified_since) > 1)
@@ -105,9 +113,10 @@ response conditional(request const& req, representation const& r, std::string_vi
 {
     bool const gzipped = !r.gzip_body.empty() && accepts_gzip(req[beast_http::field::accept_encoding]);
     std::string_view etag = gzipped ? r.gzip_etag : r.etag;
-    std::string_view const other = r.gzip_body.empty() ? std::string_view{} : (gzipped ? r.etag : r.gzip_etag);
+    std::string_view const other_encoding = gzipped ? r.etag : r.gzip_etag;
+    std::string_view const other = r.gzip_body.empty() ? std::string_view{} : other_encoding;
     // Either encoding's tag, even where this request asked for no gzip copy and none was made.
-    if (!precondition_holds(req, etag, gzipped ? r.etag : r.gzip_etag, r.last_modified)) {
+    if (!precondition_holds(req, etag, other_encoding, r.last_modified)) {
         auto res = problem(req, beast_http::status::precondition_failed,
                            "the resource is not in the state If-Match or If-Unmodified-Since expects: its entity tag is " +
                                std::string(etag));

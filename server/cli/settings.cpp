@@ -3,10 +3,10 @@
 #include "server/cli/files.hpp"
 #include "server/cli/keys.hpp"
 #include "server/client/http_client.hpp"
-#include "server/http/forwarded.hpp"
 #include "server/http/headers.hpp"
 #include "server/http/mcp_access.hpp"
 #include "server/mirror/key_pin.hpp"
+#include "server/ops/client_address.hpp"
 #include "server/ops/rate_limiter.hpp"
 
 #include "pricing/rules.hpp"
@@ -137,7 +137,7 @@ http::server_options listen_options(arguments const& args)
     }
     std::string const proxies = setting(args, "trusted-proxies", "TRUSTED_PROXIES");
     for (auto proxy : http::list_items(proxies)) {
-        auto canonical = http::canonical_address(proxy);
+        auto canonical = ops::canonical_address(proxy);
         if (!canonical)
             throw usage_error("--trusted-proxies: " + pricing::quote(proxy) +
                               " is not an IP address (list each proxy's address, comma-separated)");

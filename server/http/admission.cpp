@@ -5,6 +5,7 @@
 #include "server/http/headers.hpp"
 #include "server/http/response.hpp"
 #include "server/http/wire.hpp"
+#include "server/ops/client_address.hpp"
 #include "server/ops/metrics.hpp"
 
 #include "mcp/failure.hpp"

@@ -1,6 +1,7 @@
 #include "server/http/event_loop.hpp"
 
 #include "server/ops/log_writer.hpp"
+#include "server/ops/client_address.hpp"
 #include "server/ops/metrics.hpp"
 
 #include <ctime>

@@ -1,28 +1,17 @@
 #include "server/http/forwarded.hpp"
 
-#include <boost/asio/ip/address.hpp>
+#include "server/ops/client_address.hpp"
 
 #include <algorithm>
 #include <optional>
 
 namespace lcg::http {
 
-std::optional<std::string> canonical_address(std::string_view text)
-{
-    boost::system::error_code ec;
-    auto const address = boost::asio::ip::make_address(std::string(text), ec);
-    if (ec)
-        return std::nullopt;
-    if (address.is_v6() && address.to_v6().is_v4_mapped())
-        return address.to_v6().to_v4().to_string();
-    return address.to_string();
-}
-
 bool is_trusted_proxy(std::string const& address, std::vector<std::string> const& trusted_proxies)
 {
     if (trusted_proxies.empty())
         return false;  // parsed only when there are proxies to compare with
-    auto const canonical = canonical_address(address);
+    auto const canonical = ops::canonical_address(address);
     return canonical && std::find(trusted_proxies.begin(), trusted_proxies.end(), *canonical) != trusted_proxies.end();
 }
 
@@ -34,7 +23,7 @@ std::string forwarded_client(std::string const& peer, std::vector<std::string_vi
         return peer;
     std::string client = peer;
     for (auto hop = hops.rbegin(); hop != hops.rend(); ++hop) {
-        auto const address = canonical_address(*hop);
+        auto const address = ops::canonical_address(*hop);
         if (!address)
             break;
         client = *address;

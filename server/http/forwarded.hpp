@@ -7,10 +7,6 @@
 
 namespace lcg::http {
 
-// An IP address as one text: canonical, an IPv4-mapped IPv6 address written as the IPv4 one (a
-// dual-stack listener sees 10.0.0.5 as ::ffff:10.0.0.5); nothing when `text` is not an address.
-std::optional<std::string> canonical_address(std::string_view text);
-
 // Whether `address` is one of the proxies whose X-Forwarded-For is believed: compared in canonical
 // form with `trusted_proxies`, which are canonical (the settings make them so).
 bool is_trusted_proxy(std::string const& address, std::vector<std::string> const& trusted_proxies);

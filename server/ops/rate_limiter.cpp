@@ -1,6 +1,6 @@
 #include "server/ops/rate_limiter.hpp"
 
-#include <boost/asio/ip/address.hpp>
+#include "server/ops/client_address.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -58,32 +58,6 @@ std::size_t rate_limiter::clients() const
 {
     std::lock_guard lock(mutex_);
     return buckets_.size();
-}
-
-std::string client_key(std::string const& address)
-{
-    boost::system::error_code ec;
-    auto const parsed = boost::asio::ip::make_address(address, ec);
-    if (ec || parsed.is_v4())
-        return address;
-    auto const v6 = parsed.to_v6();
-    if (v6.is_v4_mapped())
-        return v6.to_v4().to_string();
-    auto bytes = v6.to_bytes();
-    std::fill(bytes.begin() + 8, bytes.end(), 0);
-    return boost::asio::ip::address_v6(bytes).to_string() + "/64";
-}
-
-bool is_loopback(std::string const& address)
-{
-    // Parsed, never matched by prefix: "127.evil" is not an address, so it is not exempt.
-    boost::system::error_code ec;
-    auto const parsed = boost::asio::ip::make_address(address, ec);
-    if (ec)
-        return false;
-    if (parsed.is_v6() && parsed.to_v6().is_v4_mapped())
-        return parsed.to_v6().to_v4().is_loopback();
-    return parsed.is_loopback();
 }
 
 }

@@ -1,5 +1,6 @@
 #include "server/http/forwarded.hpp"
 #include "server/http/headers.hpp"
+#include "server/ops/client_address.hpp"
 #include "server/ops/rate_limiter.hpp"
 
 #include <doctest/doctest.h>
@@ -102,9 +103,9 @@ TEST_CASE("an IPv6 client is held to its share per /64, an IPv4 one per address"
 
 TEST_CASE("a proxy is known by its address in any spelling: IPv4-mapped on a dual-stack listener, IPv6 in capitals")
 {
-    CHECK(lcg::http::canonical_address("::ffff:10.0.0.5") == "10.0.0.5");
-    CHECK(lcg::http::canonical_address("FD00::5") == "fd00::5");
-    CHECK(lcg::http::canonical_address("10.0.0.0/8") == std::nullopt);
+    CHECK(lcg::ops::canonical_address("::ffff:10.0.0.5") == "10.0.0.5");
+    CHECK(lcg::ops::canonical_address("FD00::5") == "fd00::5");
+    CHECK(lcg::ops::canonical_address("10.0.0.0/8") == std::nullopt);
     CHECK(lcg::http::is_trusted_proxy("::ffff:10.0.0.5", proxies));
     CHECK_FALSE(lcg::http::is_trusted_proxy("::ffff:10.0.0.6", proxies));
     CHECK_FALSE(lcg::http::is_trusted_proxy("unknown", proxies));

@@ -65,7 +65,7 @@ the public keys (--public-keys, LCG_PUBLIC_KEYS_FILE), with a key they do not li
 The same key signs the publication log's checkpoints under the log's origin, which the first signed
 run takes from --log-origin (LCG_LOG_ORIGIN; default lowcostgpu.local/v1/log) and no later one changes.
 
-Every command but audit and a mirror takes --database-url URL (default: the DATABASE_URL environment
+Every command but audit, public-key and a mirror takes --database-url URL (default: the DATABASE_URL environment
 variable). A mirror asks its upstream what changed every --upstream-interval S (60) and also takes
 --upstream-timeout S (30: the silence allowed while fetching); audit
 --url takes --timeout S (30, AUDIT_TIMEOUT) for the same; either refuses an answer over 256 MiB (audit

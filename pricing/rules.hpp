@@ -110,6 +110,10 @@ inline constexpr int fetch_total_seconds = 600;
 // of a byte a second would otherwise hold each request for the whole total).
 inline constexpr std::uint64_t upstream_min_bytes_per_second = 1024;
 inline constexpr std::uint64_t max_fetched_bytes = 256ull * 1024 * 1024;
+// The largest signed document (a sheet, the catalog, the sheet index, a version's signed bytes):
+// the publication log stores none larger (migration 014), and a mirror reads none larger from its
+// upstream, so that a hostile one cannot make it hold the fetch cap per week or per log entry.
+inline constexpr std::uint64_t max_signed_document_bytes = 16ull * 1024 * 1024;
 // A week's inputs, whose length a signed index gives, are streamed rather than held: they are bound
 // by that length instead of the cap, and given the longer of the total and the time they take at
 // this rate (a week of ten million rows, about 700 MB, at most about 11 minutes).

@@ -17,16 +17,16 @@ std::string duration_words(std::chrono::seconds s)
     return std::to_string(hours / 24) + " days " + std::to_string(hours % 24) + " hours";
 }
 
-// Reports each entry; returns each week's newest signed_sha256, or nothing when one is malformed.
-std::optional<std::map<std::string, std::string>> report_entries(std::vector<std::string> const& entries,
-                                                                 std::ostream& report)
+// Reports each entry; returns each week's newest entry, or nothing when one is malformed.
+std::optional<std::map<std::string, tlog::log_entry>> report_entries(std::vector<std::string> const& entries,
+                                                                    std::ostream& report)
 {
     auto const parsed = tlog::parse_entries(entries);
     if (!parsed) {
         report << "  BAD  " << parsed.err().message << "\n";
         return std::nullopt;
     }
-    std::map<std::string, std::string> newest;
+    std::map<std::string, tlog::log_entry> newest;
     for (std::size_t i = 0; i < parsed->size(); ++i) {
         auto const* e = &(*parsed)[i];
         std::string const week = pricing::to_string(e->week);
@@ -35,7 +35,7 @@ std::optional<std::map<std::string, std::string>> report_entries(std::vector<std
                << pricing::to_rfc3339(e->published_at)
                << (late.count() > 0 && e->kind == tlog::entry_kind::publication ? " LATE by " + duration_words(late) : "")
                << (e->reason.empty() ? "" : " (" + e->reason + ")") << "\n";
-        newest[week] = e->signed_sha256;
+        newest[week] = *e;
     }
     if (auto const problem = tlog::kind_problem(*parsed)) {
         report << "  FAIL " << *problem << "\n";
@@ -80,9 +80,15 @@ log_audit audit_log(fetcher const& fetch, pricing::key_ring const& keys, std::op
     }
     auto const newest = report_entries(log->entries, report);
     bool ok = newest.has_value();
-    for (auto const& [week, sha] : newest.value_or(std::map<std::string, std::string>{})) {
-        if (digest::sha256_hex(fetch("/v1/sheets/" + week + "/signed.txt", "text/plain")) != sha) {
+    std::map<std::string, std::string> newest_sha256;
+    for (auto const& [week, entry] : newest.value_or(std::map<std::string, tlog::log_entry>{})) {
+        newest_sha256[week] = entry.signed_sha256;
+        std::string const bytes = fetch("/v1/sheets/" + week + "/signed.txt", "text/plain");
+        if (digest::sha256_hex(bytes) != entry.signed_sha256) {
             report << "  FAIL the sheet " << week << " served is not the version its newest entry logs\n";
+            ok = false;
+        } else if (auto const problem = tlog::version_problem(entry, bytes)) {
+            report << "  FAIL the newest entry of " << week << " does not describe its version: " << *problem << "\n";
             ok = false;
         }
     }
@@ -90,7 +96,7 @@ log_audit audit_log(fetcher const& fetch, pricing::key_ring const& keys, std::op
         ok = extends(*log, *previous, keys, report) && ok;
     auto const& c = log->signed_checkpoint;
     report << "publication log: " << c.origin << ", " << c.size << " entries" << (ok ? " - PASS" : " - FAIL") << "\n";
-    return {ok, ok ? log->note : std::string(), newest.has_value(), newest.value_or(std::map<std::string, std::string>{})};
+    return {ok, ok ? log->note : std::string(), newest.has_value(), std::move(newest_sha256)};
 }
 
 }

@@ -21,9 +21,10 @@ struct log_audit {
 
 // Whether a service's publication log (DESIGN §10) holds, from its public documents alone:
 //  - /v1/log/checkpoint is a signed note by one of `keys` under the log's origin;
-//  - the entry bundles hold exactly its size in entries, each well formed, and they hash (RFC 6962)
+//  - each entry bundle holds exactly its width in entries, each well formed, and they hash (RFC 6962)
 //    to its root; every tile served is the tree's own;
-//  - each week's sheet as served (/v1/sheets/{week}/signed.txt) is the version its newest entry logs;
+//  - each week's sheet as served (/v1/sheets/{week}/signed.txt) is the version its newest entry logs,
+//    whose week, published_at and inputs_sha256 are those its signed bytes give;
 //  - given `previous`, a checkpoint accepted before, the log extends it: same origin, no smaller,
 //    and the same root at its size (no entry dropped or rewritten, no fork).
 // Each entry is reported, a late publication with how late it was (pricing::publication_delay).

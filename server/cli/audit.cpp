@@ -5,12 +5,12 @@
 #include "server/cli/keys.hpp"
 #include "server/audit/audit.hpp"
 #include "server/audit/raw_inputs.hpp"
+#include "server/ops/state_file.hpp"
 
 #include "pricing/calendar.hpp"
 #include "pricing/rules.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -63,7 +63,7 @@ int run_audit(arguments const& args)
     bool const ok = audit::audit_service(*url, args.flag("week").value_or(""), args.flag("all").has_value(), limits,
                                          std::cout, std::move(keys), &log);
     if (ok && remembered)
-        std::ofstream(*remembered, std::ios::binary | std::ios::trunc) << log.accepted;
+        ops::write_state(*remembered, log.accepted, "the log checkpoint");
     return ok ? 0 : 1;
 }
 

@@ -339,6 +339,12 @@ limits streamed_limits(limits l, std::uint64_t bytes)
     return l;
 }
 
+limits signed_document_limits(limits l)
+{
+    l.max_body_bytes = std::min(l.max_body_bytes, pricing::rules::max_signed_document_bytes);
+    return l;
+}
+
 reply get(base_url const& base, std::string const& target, std::string_view accept, limits const& l,
           std::string_view if_none_match)
 {

@@ -1,5 +1,6 @@
 #include "server/mirror/key_pin.hpp"
 
+#include "server/ops/state_file.hpp"
 #include "server/trust/trust.hpp"
 
 #include "render/json.hpp"
@@ -7,8 +8,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 namespace lcg::mirror {
@@ -53,30 +52,6 @@ pricing::key_ring parsed(std::string const& document, std::string const& from)
     return std::move(ring).value();
 }
 
-std::string read_pin(std::filesystem::path const& file)
-{
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
-        throw std::runtime_error("cannot read the pinned keys " + file.string());
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-// Written whole or not at all: a temporary file beside it, renamed over it.
-void write_pin(std::filesystem::path const& file, std::string const& document)
-{
-    std::filesystem::create_directories(file.parent_path());
-    auto const partial = std::filesystem::path(file.string() + ".partial");
-    {
-        std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-        out << document;
-        if (!out.flush())
-            throw std::runtime_error("cannot write the pinned keys to " + partial.string());
-    }
-    std::filesystem::rename(partial, file);
-}
-
 }
 
 std::filesystem::path pin_file_for(client::base_url const& origin, std::filesystem::path const& state_dir)
@@ -93,7 +68,7 @@ pricing::key_ring pinned_keys(client::base_url const& origin, client::limits lim
 {
     if (std::filesystem::exists(pin.pin_file)) {
         std::string const from = "the keys pinned in " + pin.pin_file.string();
-        auto ring = only_expected(parsed(read_pin(pin.pin_file), from), pin.expected_ids, from);
+        auto ring = only_expected(parsed(ops::read_state(pin.pin_file, "the pinned keys"), from), pin.expected_ids, from);
         notice << "lowcostgpu: " << origin.to_string() << ": using " << from << " (" << ids_of(ring) << ")"
                << std::endl;
         return ring;
@@ -102,7 +77,7 @@ pricing::key_ring pinned_keys(client::base_url const& origin, client::limits lim
     std::string const from = origin.to_string() + keys_path();
     auto ring = only_expected(parsed(client::get_body(origin, keys_path(), "application/json", limits), from),
                               pin.expected_ids, from);
-    write_pin(pin.pin_file, render::to_text(render::keys_json(ring)));
+    ops::write_state(pin.pin_file, render::to_text(render::keys_json(ring)), "the pinned keys");
     notice << "lowcostgpu: " << origin.to_string() << ": trusting on first use the signing key(s) " << ids_of(ring)
            << (pin.expected_ids.empty() ? " it lists (compare them with ids you got another way, or give them with "
                                           "--upstream-key-id)"

@@ -158,7 +158,7 @@ std::map<std::string, upstream::document, std::less<>> upstream::poll(bool& chan
     bool sheets_unchanged = false;
     {
         document const* held = held_document(feed());
-        auto r = client::get(options_.origin, feed(), "application/atom+xml", options_.limits,
+        auto r = client::get(options_.origin, feed(), "application/atom+xml", client::signed_document_limits(options_.limits),
                              held ? held->etag : "");
         if (r.status == 304 && held) {
             out[feed()] = *held;
@@ -176,7 +176,7 @@ std::map<std::string, upstream::document, std::less<>> upstream::poll(bool& chan
             out[path] = *held;
             continue;
         }
-        auto r = client::get(options_.origin, path, "application/json", options_.limits, held ? held->etag : "");
+        auto r = client::get(options_.origin, path, "application/json", client::signed_document_limits(options_.limits), held ? held->etag : "");
         if (r.status == 304 && held) {
             out[path] = *held;
             continue;
@@ -200,15 +200,17 @@ upstream::accepted_state upstream::fetch_whole(std::map<std::string, document, s
     auto const listed = accepted_or_throw(parse_sheet_index(documents.at(render::path_of(resource::sheets)).body));
     check_index(listed, next.signed_catalog.signature);
     for (auto const& entry : listed) {
-        std::string body = client::get_body(options_.origin, sheet_path(entry.week), "application/json", options_.limits);
+        std::string const body =
+            client::get_body(options_.origin, sheet_path(entry.week), "application/json", client::signed_document_limits(options_.limits));
+        std::string const sha256 = digest::sha256_hex(body);
         if (accepted_) {
-            auto const before = accepted_->sheet_bodies.find(entry.week);
+            auto const before = accepted_->sheet_digests.find(entry.week);
             auto const held = std::find_if(accepted_->sheets.begin(), accepted_->sheets.end(),
                                            [&](auto const& s) { return s.week == entry.week; });
-            if (before != accepted_->sheet_bodies.end() && before->second == body && held != accepted_->sheets.end() &&
+            if (before != accepted_->sheet_digests.end() && before->second == sha256 && held != accepted_->sheets.end() &&
                 held->inputs_sha256 == entry.inputs_sha256 && held->published_at == entry.published_at) {
                 next.sheets.push_back(*held);  // the very sheet checked before
-                next.sheet_bodies[entry.week] = std::move(body);
+                next.sheet_digests[entry.week] = sha256;
                 continue;
             }
         }
@@ -224,7 +226,7 @@ upstream::accepted_state upstream::fetch_whole(std::map<std::string, document, s
                       [&](std::string_view bytes) { inputs.read(bytes); });
         accepted_or_throw(inputs.finish());
         next.sheets.push_back(std::move(sheet));
-        next.sheet_bodies[entry.week] = std::move(body);
+        next.sheet_digests[entry.week] = sha256;
     }
     std::sort(next.sheets.begin(), next.sheets.end(), [](auto const& a, auto const& b) { return a.week < b.week; });
     for (std::size_t i = 1; i < next.sheets.size(); ++i)

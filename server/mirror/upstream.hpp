@@ -67,7 +67,7 @@ private:
     };
     struct accepted_state {
         std::map<std::string, document, std::less<>> documents;  // the watched documents, by path
-        std::map<pricing::iso_week, std::string> sheet_bodies;  // each sheet's JSON as checked
+        std::map<pricing::iso_week, std::string> sheet_digests;  // the SHA-256 of each sheet's JSON as checked
         pricing::signed_catalog signed_catalog;  // as verified
         pricing::catalog catalog;                // read from it
         std::vector<pricing::price_sheet> sheets;  // oldest first

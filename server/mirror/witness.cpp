@@ -1,6 +1,7 @@
 #include "server/mirror/witness.hpp"
 
 #include "server/digest/digest.hpp"
+#include "server/ops/state_file.hpp"
 #include "server/tlog/entry.hpp"
 #include "server/tlog/verify.hpp"
 #include "server/trust/trust.hpp"
@@ -8,21 +9,11 @@
 
 #include "pricing/calendar.hpp"
 
-#include <fstream>
 #include <map>
-#include <sstream>
 
 namespace lcg::mirror {
 
 namespace {
-
-std::string read_file(std::filesystem::path const& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-}
 
 // A version's signature as the upstream serves it, read no longer than a signature file is (88
 // characters of base64 and a line end) and checked over the version's bytes with the pinned keys:
@@ -56,21 +47,12 @@ std::vector<tlog::log_entry> checked_entries(tlog::verified_log const& log)
     return std::move(parsed).value();
 }
 
-// Written whole or not at all: a crash leaves the previous checkpoint.
-void write_file(std::filesystem::path const& path, std::string const& body)
-{
-    std::filesystem::create_directories(path.parent_path());
-    auto const tmp = path.string() + ".tmp";
-    std::ofstream(tmp, std::ios::binary | std::ios::trunc) << body;
-    std::filesystem::rename(tmp, path);
-}
-
 }
 
 log_witness::log_witness(witness_options options) : options_(std::move(options))
 {
     if (options_.checkpoint_file && std::filesystem::exists(*options_.checkpoint_file)) {
-        accepted_note_ = read_file(*options_.checkpoint_file);
+        accepted_note_ = ops::read_state(*options_.checkpoint_file, "the witness checkpoint");
         auto c = tlog::parse_checkpoint(accepted_note_);
         if (!c)
             throw std::runtime_error("the witness checkpoint " + options_.checkpoint_file->string() + ": " + c.err().message);
@@ -106,9 +88,13 @@ std::shared_ptr<const snapshot::publication_log> log_witness::follow(client::bas
             continue;
         }
         std::string const index = std::to_string(i);
-        std::string bytes = client::get_body(origin, render::path_of(render::resource::log_signed_bytes, index), "text/plain", limits);
+        std::string bytes = client::get_body(origin, render::path_of(render::resource::log_signed_bytes, index), "text/plain",
+                                             client::signed_document_limits(limits));
         if (digest::sha256_hex(bytes) != entry.signed_sha256)
             throw std::runtime_error("the upstream's version " + std::to_string(i) + " is not the one its log entry names");
+        if (auto const problem = tlog::version_problem(entry, bytes))
+            throw std::runtime_error("the upstream's version " + std::to_string(i) + " is not the one its log entry describes: " +
+                                     *problem);
         std::string const signature =
             entry.key_id.empty() ? std::string() : verified_signature(origin, limits, i, entry, bytes, keys);
         versions.push_back({log->entries[i], std::move(bytes), entry.key_id, std::move(signature)});
@@ -118,7 +104,7 @@ std::shared_ptr<const snapshot::publication_log> log_witness::follow(client::bas
         note += tlog::cosignature_line(log->signed_checkpoint.body, *options_.cosigner,
                                        static_cast<std::uint64_t>(now.time_since_epoch().count()));
     if (options_.checkpoint_file)
-        write_file(*options_.checkpoint_file, log->note);
+        ops::write_state(*options_.checkpoint_file, log->note, "the witness checkpoint");
     accepted_ = log->signed_checkpoint;
     accepted_note_ = log->note;
     served_ = snapshot::make_log(std::move(versions), std::move(note));

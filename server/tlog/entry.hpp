@@ -71,6 +71,11 @@ entry_kind kind_following(std::optional<std::string_view> previous_signed_sha256
 // said in words, or nothing: an entry that called a correction a re-signing would hide a rewrite.
 std::optional<std::string> kind_problem(std::span<const log_entry> entries);
 
+// Why a version's signed bytes (pricing::signed_bytes) are not the version its entry describes (the
+// week, the time of publication and the inputs their own lines give), or nothing when they are:
+// an entry whose published_at says Monday over bytes that say Thursday would hide a late sheet.
+std::optional<std::string> version_problem(log_entry const& e, std::string_view signed_bytes);
+
 // A correction's reason as an entry holds it: one line of printable text, at most 500 bytes; the
 // error says why not.
 pricing::outcome<std::string> checked_reason(std::string_view reason);

@@ -223,10 +223,14 @@ pricing::outcome<checkpoint> parse_checkpoint(std::string_view note)
         auto s = signature_line(rest.substr(0, nl));
         if (!s)
             return pricing::invalid("a signed note's signature line is \"— <name> <base64>\"");
+        rest.remove_prefix(nl + 1);
+        // A line repeated is read once, as Go's sumdb/note does: repeating a valid line must neither
+        // count twice towards the cap nor be passed on twice.
+        if (std::find(c.signatures.begin(), c.signatures.end(), *s) != c.signatures.end())
+            continue;
         if (c.signatures.size() == max_signatures)
             return pricing::invalid("a signed note with more than 16 signatures");
         c.signatures.push_back(std::move(*s));
-        rest.remove_prefix(nl + 1);
     }
     if (c.signatures.empty())
         return pricing::invalid("a checkpoint with no signature");

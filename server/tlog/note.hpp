@@ -46,6 +46,7 @@ struct note_signature {
     std::string name;
     key_hash id{};
     std::string signature;  // the raw bytes after the key hash
+    bool operator==(note_signature const&) const = default;
 };
 
 // A checkpoint read back: its body's three lines and the signature lines under it.

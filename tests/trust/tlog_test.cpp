@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -303,4 +305,106 @@ TEST_CASE("a checkpoint re-served keeps the origin's signatures alone: a line no
     CHECK(tlog::origin_signed_note(*c, ring) == signed_note);
     CHECK(tlog::note_with(*c, [](tlog::note_signature const&) { return true; }) == note);
     CHECK(tlog::origin_signed_note(*c, {}) == body + "\n");
+}
+
+TEST_CASE("a log is read only when each entry bundle holds exactly its width: shifted entries or a claimed size fail")
+{
+    auto const origin = log_signer("example.com/log");
+    auto const key = lcg::trust::signing_key::from_pem(log_private).value();
+    pricing::key_ring ring;
+    ring.keys.push_back({"", key.public_key_pem(), {}, std::nullopt});
+    std::vector<std::string> entries;
+    for (int i = 0; i < 300; ++i)
+        entries.push_back("entry " + std::to_string(i));
+    auto const t = tree_of(300);
+    std::map<std::string, std::string> served;
+    auto serve_log = [&](std::uint64_t size, tlog::hash const& root) {
+        served.clear();
+        served["/v1/log/checkpoint"] = tlog::sign_note(tlog::checkpoint_body("example.com/log", size, root), origin);
+    };
+    int fetches = 0;
+    tlog::log_fetcher const fetch = [&](std::string const& path) {
+        ++fetches;
+        auto const it = served.find(path);
+        if (it == served.end())
+            throw std::runtime_error("404 " + path);
+        return it->second;
+    };
+    auto serve_tiles = [&] {
+        served["/v1/log/tile/" + tlog::tile_path({true, 0, 0, 256})] = *tlog::entry_bundle(entries, {true, 0, 0, 256});
+        served["/v1/log/tile/" + tlog::tile_path({true, 0, 1, 44})] = *tlog::entry_bundle(entries, {true, 0, 1, 44});
+        served["/v1/log/tile/" + tlog::tile_path({false, 0, 0, 256})] = *tlog::tile_data(t, {false, 0, 0, 256});
+        served["/v1/log/tile/" + tlog::tile_path({false, 0, 1, 44})] = *tlog::tile_data(t, {false, 0, 1, 44});
+        served["/v1/log/tile/" + tlog::tile_path({false, 1, 0, 1})] = *tlog::tile_data(t, {false, 1, 0, 1});
+    };
+    serve_log(300, t.root(300));
+    serve_tiles();
+    auto const log = tlog::read_log(fetch, ring);
+    REQUIRE_MESSAGE(log, (log ? "" : log.err().message));
+    CHECK(log->entries == entries);
+
+    // The same 300 entries, one moved from the first bundle to the second: the root still matches.
+    std::vector<std::string> const first(entries.begin(), entries.begin() + 255);
+    std::vector<std::string> const second(entries.begin() + 255, entries.end());
+    served["/v1/log/tile/" + tlog::tile_path({true, 0, 0, 256})] = *tlog::entry_bundle(first, {true, 0, 0, 255});
+    served["/v1/log/tile/" + tlog::tile_path({true, 0, 1, 44})] = *tlog::entry_bundle(second, {true, 0, 0, 45});
+    auto const shifted = tlog::read_log(fetch, ring);
+    REQUIRE_FALSE(shifted);
+    CHECK(shifted.err().message.find("does not hold exactly its 256 entries") != std::string::npos);
+
+    // A signed checkpoint claiming 2^40 entries, every bundle served empty: one bundle is read, not 2^32.
+    serve_log(std::uint64_t{1} << 40, t.root(300));
+    served["/v1/log/tile/" + tlog::tile_path({true, 0, 0, 256})] = "";
+    fetches = 0;
+    CHECK_FALSE(tlog::read_log(fetch, ring));
+    CHECK(fetches == 2);
+}
+
+TEST_CASE("a signature line repeated is read once: it neither counts twice towards the cap nor is re-served twice")
+{
+    auto const origin = log_signer("example.com/log");
+    auto const t = tree_of(5);
+    auto const body = tlog::checkpoint_body("example.com/log", 5, t.root(5));
+    auto const signed_note = tlog::sign_note(body, origin);
+    std::string const line = signed_note.substr(signed_note.find("\n\n") + 2);
+    std::string repeated = signed_note;
+    for (int i = 0; i < 20; ++i)
+        repeated += line;
+    auto const c = tlog::parse_checkpoint(repeated);
+    REQUIRE(c);
+    CHECK(c->signatures.size() == 1);
+    auto const key = lcg::trust::signing_key::from_pem(log_private).value();
+    pricing::key_ring ring;
+    ring.keys.push_back({"", key.public_key_pem(), {}, std::nullopt});
+    CHECK(tlog::origin_signed_note(*c, ring) == signed_note);
+}
+
+TEST_CASE("an entry describes its version only when its week, time and inputs are those the signed bytes give")
+{
+    pricing::signed_content c;
+    c.week = "2026-W49";
+    c.effective_from = "2026-11-30T00:00:00Z";
+    c.effective_until = "2026-12-07T00:00:00Z";
+    c.published_at = "2026-12-03T09:00:00Z";
+    c.rules_version = 2;
+    c.inputs_sha256 = std::string(64, 'b');
+    std::string const bytes = pricing::signed_bytes(c);
+    tlog::log_entry e;
+    e.week = *pricing::parse_week("2026-W49");
+    e.published_at = *pricing::parse_utc_timestamp("2026-12-03T09:00:00Z");
+    e.inputs_sha256 = std::string(64, 'b');
+    CHECK_FALSE(tlog::version_problem(e, bytes));
+
+    auto early = e;  // a Thursday publication logged as on time
+    early.published_at = *pricing::parse_utc_timestamp("2026-11-30T00:00:04Z");
+    auto const problem = tlog::version_problem(early, bytes);
+    REQUIRE(problem);
+    CHECK(*problem == "its signed bytes give published_at 2026-12-03T09:00:00Z, the entry 2026-11-30T00:00:04Z");
+    auto other_week = e;
+    other_week.week = *pricing::parse_week("2026-W48");
+    CHECK(tlog::version_problem(other_week, bytes));
+    auto other_inputs = e;
+    other_inputs.inputs_sha256 = std::string(64, 'c');
+    CHECK(tlog::version_problem(other_inputs, bytes));
+    CHECK(tlog::version_problem(e, "not a sheet's signed bytes"));
 }

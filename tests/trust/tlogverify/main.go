@@ -124,6 +124,7 @@ func entries(base string, n int64) ([][]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		held := int64(0)
 		for len(data) > 0 {
 			if len(data) < 2 {
 				return nil, fmt.Errorf("entry bundle %s: a truncated length", path)
@@ -134,6 +135,11 @@ func entries(base string, n int64) ([][]byte, error) {
 			}
 			all = append(all, data[2:2+size])
 			data = data[2+size:]
+			held++
+		}
+		// Each bundle holds exactly its width, where a C2SP client looks for its entries.
+		if held != w {
+			return nil, fmt.Errorf("entry bundle %s holds %d entries, its width %d", path, held, w)
 		}
 	}
 	if int64(len(all)) != n {

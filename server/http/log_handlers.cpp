@@ -23,7 +23,8 @@ response handle_log_version(route_input& in)
     if (doc.result() == beast_http::status::not_found)
         return problem(in.req, beast_http::status::not_found,
                        "the log has " + std::to_string(in.snap().log->entries.size()) + " entries, numbered from 0, and "
-                       "an unsigned version has no signature.txt: /v1/log lists them");
+                       "an unsigned version (on a mirror, also one signed by a key it does not pin) has no "
+                       "signature.txt: /v1/log lists them");
     return doc;
 }
 

@@ -95,9 +95,12 @@ std::shared_ptr<const snapshot::publication_log> log_witness::follow(client::bas
         if (auto const problem = tlog::version_problem(entry, bytes))
             throw std::runtime_error("the upstream's version " + std::to_string(i) + " is not the one its log entry describes: " +
                                      *problem);
-        std::string const signature =
-            entry.key_id.empty() ? std::string() : verified_signature(origin, limits, i, entry, bytes, keys);
-        versions.push_back({log->entries[i], std::move(bytes), entry.key_id, std::move(signature)});
+        // A version signed by a key the mirror does not pin (one retired before a pin that names only
+        // the key after a rotation) is re-served without its signature: the signed checkpoint vouches
+        // for its bytes, and a signature the mirror cannot check is not passed on.
+        bool const checkable = !entry.key_id.empty() && keys.find(entry.key_id);
+        std::string signature = checkable ? verified_signature(origin, limits, i, entry, bytes, keys) : std::string();
+        versions.push_back({log->entries[i], std::move(bytes), checkable ? entry.key_id : std::string(), std::move(signature)});
     }
     std::string note = tlog::origin_signed_note(log->signed_checkpoint, keys);
     if (options_.cosigner)

@@ -119,6 +119,23 @@ TEST_CASE("Go sumdb tlog and note verify the log and a correction and a re-signi
     CHECK(contains(audit.out, corrected + " correction published "));
     CHECK(contains(audit.out, "(a source listed prices per GPU-minute)"));
 
+    // A mirror that pins the new key alone (the pin an operator makes after a rotation) follows the
+    // whole log: the versions the old key signed are re-served without their signatures.
+    auto const new_only = run_shell("cd " + dir + " && " + required_env("LCG_BINARY") +
+                                    " public-key --signing-key new.pem --valid-from 2000-01-01T00:00:01Z > new-only.json");
+    REQUIRE(new_only.status == 0);
+    {
+        server_process mirror(serve_arguments{{"--upstream", "http://127.0.0.1:" + std::to_string(server.port()),
+                                               "--upstream-keys", dir + "/new-only.json", "--upstream-interval", "1"}},
+                              false);
+        CHECK(eventually([&] { return mirror.get("/readyz").status == 200; }, std::chrono::seconds(15)));
+        INFO(mirror.get("/readyz").body);
+        CHECK(log_size(mirror) == 2 * sheets + 1);
+        CHECK(mirror.get("/v1/log/entries/0/signature.txt").status == 404);
+        auto const newest = "/v1/log/entries/" + std::to_string(2 * sheets) + "/signature.txt";
+        CHECK(mirror.get(newest).body == server.get(newest).body);
+    }
+
     // The corrected week says so, and each earlier version stays readable as signed.
     auto const sheet = json::parse(server.get("/v1/sheets/" + corrected).body).as_object();
     auto const& publication = sheet.at("publication").as_object();

@@ -245,6 +245,9 @@ json_writer& json_writer::resume(std::size_t depth)
 std::string json_writer::part() &&
 {
     out_.resize(used_);
+    // The buffer doubles as it grows, and a part is held for long (the archive's cache, a stream's
+    // read-ahead), counted at its size: it gives back the room it did not use.
+    out_.shrink_to_fit();
     return std::move(out_);
 }
 

@@ -144,13 +144,16 @@ inline void connection<Stream>::pull_part()
     });
 }
 
-// A part that failed closes the connection: the client sees a body shorter than its
-// Content-Length, or a chunked body without its last chunk, never one that looks complete.
+// A part that failed resets the connection: the client sees a body shorter than its
+// Content-Length, a chunked body without its last chunk, or, for an HTTP/1.0 body that the end of
+// the connection frames, an error where a plain close would make the body look complete.
 template <class Stream>
 inline void connection<Stream>::send_part(body_part part)
 {
-    if (part.failed)
-        return do_close();
+    if (part.failed) {
+        log_parts_sent();
+        return transport<Stream>::reset(stream_);
+    }
     bool const last = part.bytes.empty();
     head_.clear();
     if (chunked_) {

@@ -277,7 +277,7 @@ response serve_body(request const& req, render::format f, std::string body,
     if (made->body.size() >= 256 && accepts_gzip(req[beast_http::field::accept_encoding]))
         made->zipped = snapshot::gzip(made->body);
     if (made->zipped.size() >= made->body.size())
-        made->zipped.clear();
+        made->zipped = std::string();
     return conditional(req, {made, render::content_type(f), made->body, etag, made->zipped, gzip_etag, last_modified},
                        cache_control);
 }

@@ -65,4 +65,11 @@ void transport<tcp_socket>::close(tcp_socket& s)
     s.close(ec);
 }
 
+void transport<tcp_socket>::reset(tcp_socket& s)
+{
+    beast::error_code ec;
+    s.set_option(asio::socket_base::linger(true, 0), ec);
+    s.close(ec);
+}
+
 }

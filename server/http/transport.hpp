@@ -26,6 +26,8 @@ struct transport<tcp_socket> {
     static std::optional<std::size_t> unsent(tcp_socket& s);
     static void shutdown_send(tcp_socket& s);
     static void close(tcp_socket& s);
+    // Closed with a reset (SO_LINGER of 0): the peer reads an error, not the end of a stream.
+    static void reset(tcp_socket& s);
     // sendfile: the bytes of `fd` from `offset` the socket takes now without blocking, 0 when it
     // is full, nothing on an error (the peer is gone).
     static std::optional<std::size_t> send_file_some(tcp_socket& s, int fd, std::uint64_t offset, std::size_t count);

@@ -11,9 +11,11 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <future>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -33,6 +35,7 @@ struct transport<beast::test::stream> {
     static std::optional<std::size_t> unsent(beast::test::stream&) { return std::nullopt; }
     static void shutdown_send(beast::test::stream& s) { s.close(); }
     static void close(beast::test::stream& s) { s.close(); }
+    static void reset(beast::test::stream& s) { s.close(); }  // a reset the loopback tests show
 };
 
 }
@@ -263,20 +266,30 @@ TEST_CASE("a body sent in parts without a known length is chunked for HTTP/1.1, 
     CHECK(old_out.substr(head_end + 4) == json);  // the whole body, then the end of the connection
 }
 
-TEST_CASE("a body whose source fails in the middle closes the connection: the client sees fewer bytes than announced")
+namespace {
+
+// An archive whose source gives a week's layout and two chunks, then fails as a lost database would.
+std::unique_ptr<lcg::archive::archive> archive_failing_after_two_chunks()
 {
     auto const calls = std::make_shared<std::atomic<int>>(0);
     lcg::archive::options quick;
     quick.retry_after_failure = std::chrono::milliseconds(0);
-    lcg::archive::archive inputs(quick, testing::text_sources(
-                                            [calls](pricing::price_sheet const& sheet) -> std::string {
-                                                if (++*calls > 3)  // the layout and two chunks, then nothing
-                                                    throw std::runtime_error("the database connection was lost");
-                                                return testing::fixture_inputs(sheet.week);
-                                            },
-                                            testing::fixture_chunk_bytes));
+    return std::make_unique<lcg::archive::archive>(quick, testing::text_sources(
+                                                              [calls](pricing::price_sheet const& sheet) -> std::string {
+                                                                  if (++*calls > 3)
+                                                                      throw std::runtime_error("the database connection was lost");
+                                                                  return testing::fixture_inputs(sheet.week);
+                                                              },
+                                                              testing::fixture_chunk_bytes));
+}
+
+}
+
+TEST_CASE("a body whose source fails in the middle closes the connection: the client sees fewer bytes than announced")
+{
+    auto const inputs = archive_failing_after_two_chunks();
     http::server_options o;
-    o.archive = &inputs;
+    o.archive = inputs.get();
     wire w(o);
     auto const out = w.send_until("GET /v1/sheets/2026-W48/observations.csv HTTP/1.1\r\nHost: x\r\n\r\n" + get_prices,
                                   [&](std::string const&) { return !w.open(); });
@@ -602,8 +615,9 @@ namespace {
 // the kernel does with our writes, which the test stream cannot show.
 class loopback_wire {
 public:
-    explicit loopback_wire(std::shared_ptr<const snapshot::snapshot> snap = testing::fixture_snapshot())
-        : shared_{{}, holder_, metrics_, log_, {}, {}, {}, {}, {}}, loop_(shared_), client_(io_)
+    explicit loopback_wire(std::shared_ptr<const snapshot::snapshot> snap = testing::fixture_snapshot(),
+                           http::server_options options = {})
+        : shared_{std::move(options), holder_, metrics_, log_, {}, {}, {}, {}, {}}, loop_(shared_), client_(io_)
     {
         holder_.set(std::move(snap));
         loop_.date = http::date_field(read_test_second);
@@ -621,6 +635,7 @@ public:
     {
         http::beast::error_code ec;
         client_.close(ec);
+        working_.reset();
         thread_.join();  // the connection sees the end of stream and closes; the loop runs out of work
     }
 
@@ -632,6 +647,26 @@ public:
         std::promise<std::size_t> files;
         http::asio::post(loop_.ioc, [&] { files.set_value(loop_.answers.files()); });
         return files.get_future().get();
+    }
+
+    // Everything the server sends until the connection ends, and how it ended (eof: a close; a reset).
+    std::pair<std::string, http::beast::error_code> read_to_end()
+    {
+        std::string out(static_cast<char const*>(buffer_.data().data()), buffer_.size());
+        buffer_.consume(buffer_.size());
+        // recv itself, whose SO_RCVTIMEO ends a silent wait (asio's read_some would poll for ever).
+        char piece[4096];
+        for (int reads = 0; reads < 100'000; ++reads) {
+            auto const n = ::recv(client_.native_handle(), piece, sizeof piece, 0);
+            if (n > 0) {
+                out.append(piece, static_cast<std::size_t>(n));
+                continue;
+            }
+            auto const error = n == 0 ? http::beast::error_code(http::asio::error::eof)
+                                      : http::beast::error_code(errno, boost::system::system_category());
+            return {out, error};
+        }
+        return {out, {}};
     }
 
     // The next response; `head`: it answers a HEAD.
@@ -653,6 +688,9 @@ private:
     http::asio::io_context io_;
     http::asio::ip::tcp::socket client_;
     http::beast::flat_buffer buffer_;
+    // The loop waits for the archive's answer to a deferred request with no operation of its own.
+    std::optional<http::asio::executor_work_guard<http::asio::io_context::executor_type>> working_{
+        http::asio::make_work_guard(loop_.ioc)};
     std::thread thread_;
 };
 
@@ -1148,4 +1186,20 @@ TEST_CASE("every answer names the second it is written in, and a stored one is r
         CHECK(date_of(responses(w.send("GET /nope HTTP/1.1\r\nHost: x\r\n\r\n"), std::vector<bool>(6, false)).back()) ==
               later);
     }
+}
+
+TEST_CASE("an HTTP/1.0 body whose source fails ends in a reset, never in the close that would make it look complete")
+{
+    auto const inputs = archive_failing_after_two_chunks();
+    http::server_options o;
+    o.archive = inputs.get();
+    loopback_wire w(testing::fixture_snapshot(), o);
+    w.send("GET /v1/sheets/2026-W48/observations HTTP/1.0\r\n\r\n");
+    auto const [out, ended] = w.read_to_end();
+    INFO(out.substr(0, 300), " / ", ended.message());
+    REQUIRE(out.starts_with("HTTP/1.0 200 OK\r\n"));
+    CHECK(out.find("Content-Length") == std::string::npos);  // framed by the end of the connection
+    CHECK(ended == http::asio::error::connection_reset);
+    auto const json = testing::fixture_request("/v1/sheets/2026-W48/observations").body().str();
+    CHECK(out.substr(out.find("\r\n\r\n") + 4).size() < json.size());
 }

@@ -144,12 +144,15 @@ inline void connection<Stream>::pull_part()
     });
 }
 
-// A part that failed resets the connection: the client sees a body shorter than its
-// Content-Length, a chunked body without its last chunk, or, for an HTTP/1.0 body that the end of
-// the connection frames, an error where a plain close would make the body look complete.
+// A part that failed closes the connection: the client sees a body shorter than its
+// Content-Length, or a chunked body without its last chunk, never one that looks complete. An
+// HTTP/1.0 body that the end of the connection frames is reset instead, since a plain close would
+// end it as if it were whole (a reset drops what the kernel still holds: only there is it worth it).
 template <class Stream>
 inline void connection<Stream>::send_part(body_part part)
 {
+    if (part.failed && (chunked_ || response_.find(beast_http::field::content_length) != response_.end()))
+        return do_close();
     if (part.failed) {
         log_parts_sent();
         return transport<Stream>::reset(stream_);

@@ -17,7 +17,7 @@ namespace {
 
 // A version's signature as the upstream serves it, read no longer than a signature file is (88
 // characters of base64 and a line end) and checked over the version's bytes with the pinned keys:
-// nothing unsigned from an upstream is re-served, and a hostile one cannot make the mirror hold
+// no signature the mirror has not checked is re-served, and a hostile upstream cannot make it hold
 // megabytes per entry.
 std::string verified_signature(client::base_url const& origin, client::limits limits, std::size_t index,
                                tlog::log_entry const& entry, std::string const& bytes, pricing::key_ring const& keys)

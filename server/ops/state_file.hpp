@@ -11,8 +11,9 @@ namespace lcg::ops {
 // The file's bytes; std::runtime_error naming it as `what` ("the pinned keys") when it cannot be read.
 std::string read_state(std::filesystem::path const& file, std::string_view what);
 
-// Written to a file beside it and renamed over it (its folder made if need be): a crash or a full
-// disk leaves the previous state whole. std::runtime_error naming `what` when it cannot be written.
+// Written to a file of this process's beside it, on the disk before it is renamed over it (its
+// folder made if need be): a crash, a power cut or a full disk leaves the previous state whole, and
+// no temporary file behind. std::runtime_error naming `what` when it cannot be written.
 void write_state(std::filesystem::path const& file, std::string const& bytes, std::string_view what);
 
 }

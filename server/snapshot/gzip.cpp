@@ -26,7 +26,6 @@ std::string compress(std::string_view data, int window_bits)
     if (rc != Z_STREAM_END)
         throw std::runtime_error("zlib: deflate did not finish");
     out.resize(written);
-    out.shrink_to_fit();  // the bound is about the input's size: a copy held for long must not keep it
     return out;
 }
 

@@ -22,13 +22,15 @@ constexpr std::size_t min_gzip_size = 256;
 std::shared_ptr<const document> make_document(std::string content_type, std::string body, bool immutable,
                                               pricing::instant last_modified, bool translated)
 {
-    // Held as long as the snapshot: without the room its writer grew into.
+    // Held as long as the snapshot: without the room its writer grew into (and gzip's buffer, which
+    // is about the body's size whatever the compressed one).
     body.shrink_to_fit();
     // 32 hex digits of SHA-256 are plenty to tell two bodies apart.
     std::string const tag = digest::sha256_hex(body).substr(0, 32);
     std::string zipped = body.size() >= min_gzip_size ? gzip(body) : std::string();
     if (zipped.size() >= body.size())
         zipped = std::string();
+    zipped.shrink_to_fit();
     return std::make_shared<const document>(document{std::move(content_type), std::move(body), "\"" + tag + "\"",
                                                      immutable, last_modified, std::move(zipped),
                                                      "\"" + tag + "-gz\"", translated});

@@ -16,7 +16,8 @@ constexpr unsigned char ed25519_type = 0x01;      // signed-note's signature typ
 constexpr unsigned char cosignature_type = 0x04;  // tlog-cosignature v1 with Ed25519
 constexpr std::size_t raw_key_size = 32;
 constexpr std::size_t signature_size = 64;
-constexpr std::size_t max_signatures = 16;
+constexpr std::size_t max_signatures = 16;        // distinct ones
+constexpr std::size_t max_signature_lines = 100;  // Go's sumdb/note reads no more
 constexpr std::string_view signature_prefix = "\xe2\x80\x94 ";  // U+2014 EM DASH, then a space
 
 struct pkey_free {
@@ -218,14 +219,17 @@ pricing::outcome<checkpoint> parse_checkpoint(std::string_view note)
         return parsed;
     checkpoint c = *parsed;
     std::string_view rest = note.substr(end + 2);
-    while (!rest.empty()) {
+    for (std::size_t lines = 1; !rest.empty(); ++lines) {
         auto const nl = rest.find('\n');
         auto s = signature_line(rest.substr(0, nl));
         if (!s)
             return pricing::invalid("a signed note's signature line is \"— <name> <base64>\"");
+        if (lines > max_signature_lines)
+            return pricing::invalid("a signed note with more than 100 signature lines");
         rest.remove_prefix(nl + 1);
-        // A line repeated is read once, as Go's sumdb/note does: repeating a valid line must neither
-        // count twice towards the cap nor be passed on twice.
+        // A line repeated is kept once, as Go's sumdb/note drops repeated signatures (counting them
+        // in its 100 lines, as here): repeating a valid line must neither take one of the 16 places
+        // nor be passed on twice.
         if (std::find(c.signatures.begin(), c.signatures.end(), *s) != c.signatures.end())
             continue;
         if (c.signatures.size() == max_signatures)

@@ -377,6 +377,9 @@ TEST_CASE("a signature line repeated is read once: it neither counts twice towar
     pricing::key_ring ring;
     ring.keys.push_back({"", key.public_key_pem(), {}, std::nullopt});
     CHECK(tlog::origin_signed_note(*c, ring) == signed_note);
+    for (int i = 0; i < 80; ++i)  // 101 lines in all: more than Go's sumdb/note reads
+        repeated += line;
+    CHECK_FALSE(tlog::parse_checkpoint(repeated));
 }
 
 TEST_CASE("an entry describes its version only when its week, time and inputs are those the signed bytes give")

@@ -227,9 +227,7 @@ bool audit_service(std::string const& base_url, std::string const& week, bool al
     if (!target)
         throw std::runtime_error("--url: " + target.err().message);
     auto fetch = [&](std::string const& path, char const* accept, std::uint64_t max_bytes = pricing::rules::max_fetched_bytes) {
-        auto bounded = limits;
-        bounded.max_body_bytes = std::min(limits.max_body_bytes, max_bytes);
-        return client::get_body(*target, path, accept, bounded);
+        return client::get_body(*target, path, accept, client::at_most(limits, max_bytes));
     };
     if (!keys) {
         auto ring = trust::parse_key_ring(fetch("/.well-known/lowcostgpu-keys.json", "application/json"));

@@ -339,9 +339,9 @@ limits streamed_limits(limits l, std::uint64_t bytes)
     return l;
 }
 
-limits signed_document_limits(limits l)
+limits at_most(limits l, std::uint64_t bytes)
 {
-    l.max_body_bytes = std::min(l.max_body_bytes, pricing::rules::max_signed_document_bytes);
+    l.max_body_bytes = std::min(l.max_body_bytes, bytes);
     return l;
 }
 

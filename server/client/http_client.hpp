@@ -66,9 +66,9 @@ std::string get_body(base_url const& base, std::string const& target, std::strin
 // take at rules::upstream_inputs_bytes_per_second.
 limits streamed_limits(limits l, std::uint64_t bytes);
 
-// `l` for a signed document held whole (a sheet, the sheet index, the feed, a version's signed
-// bytes): no more than rules::max_signed_document_bytes, the most the publication log stores.
-limits signed_document_limits(limits l);
+// `l` for a body held whole that cannot be longer than `bytes` (a signed document, a signature, a
+// keys document, a catalog whose length is signed): the smaller of the two caps.
+limits at_most(limits l, std::uint64_t bytes);
 
 // Receives the bytes of a body in order, as they arrive (any split); may throw to give up.
 using body_sink = std::function<void(std::string_view bytes)>;

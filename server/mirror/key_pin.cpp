@@ -73,9 +73,9 @@ pricing::key_ring pinned_keys(client::base_url const& origin, client::limits lim
                << std::endl;
         return ring;
     }
-    limits.max_body_bytes = std::min(limits.max_body_bytes, max_keys_bytes);
     std::string const from = origin.to_string() + keys_path();
-    auto ring = only_expected(parsed(client::get_body(origin, keys_path(), "application/json", limits), from),
+    auto ring = only_expected(parsed(client::get_body(origin, keys_path(), "application/json",
+                                                      client::at_most(limits, max_keys_bytes)), from),
                               pin.expected_ids, from);
     ops::write_state(pin.pin_file, render::to_text(render::keys_json(ring)), "the pinned keys");
     notice << "lowcostgpu: " << origin.to_string() << ": trusting on first use the signing key(s) " << ids_of(ring)

@@ -83,9 +83,8 @@ pricing::signed_catalog fetch_signed_catalog(upstream_options const& options, st
                                  pricing::to_rfc3339(held->signature.signed_at) + "): refused as rolled back");
     if (held && held->signature == sig)
         return *held;
-    auto limits = options.limits;
-    limits.max_body_bytes = std::min(limits.max_body_bytes, sig.catalog_bytes);
-    std::string document = client::get_body(options.origin, render::path_of(render::resource::catalog), "application/json", limits);
+    std::string document = client::get_body(options.origin, render::path_of(render::resource::catalog), "application/json",
+                                            client::at_most(options.limits, sig.catalog_bytes));
     if (document.size() != sig.catalog_bytes || digest::sha256_hex(document) != sig.catalog_sha256)
         throw std::runtime_error("the upstream's /v1/catalog refused: it is not the document its signature "
                                  "vouches for (" + std::to_string(sig.catalog_bytes) + " bytes, SHA-256 " +
@@ -158,7 +157,7 @@ std::map<std::string, upstream::document, std::less<>> upstream::poll(bool& chan
     bool sheets_unchanged = false;
     {
         document const* held = held_document(feed());
-        auto r = client::get(options_.origin, feed(), "application/atom+xml", client::signed_document_limits(options_.limits),
+        auto r = client::get(options_.origin, feed(), "application/atom+xml", client::at_most(options_.limits, pricing::rules::max_signed_document_bytes),
                              held ? held->etag : "");
         if (r.status == 304 && held) {
             out[feed()] = *held;
@@ -176,7 +175,7 @@ std::map<std::string, upstream::document, std::less<>> upstream::poll(bool& chan
             out[path] = *held;
             continue;
         }
-        auto r = client::get(options_.origin, path, "application/json", client::signed_document_limits(options_.limits), held ? held->etag : "");
+        auto r = client::get(options_.origin, path, "application/json", client::at_most(options_.limits, pricing::rules::max_signed_document_bytes), held ? held->etag : "");
         if (r.status == 304 && held) {
             out[path] = *held;
             continue;
@@ -201,7 +200,7 @@ upstream::accepted_state upstream::fetch_whole(std::map<std::string, document, s
     check_index(listed, next.signed_catalog.signature);
     for (auto const& entry : listed) {
         std::string const body =
-            client::get_body(options_.origin, sheet_path(entry.week), "application/json", client::signed_document_limits(options_.limits));
+            client::get_body(options_.origin, sheet_path(entry.week), "application/json", client::at_most(options_.limits, pricing::rules::max_signed_document_bytes));
         std::string const sha256 = digest::sha256_hex(body);
         if (accepted_) {
             auto const before = accepted_->sheet_digests.find(entry.week);

@@ -19,12 +19,11 @@ namespace {
 // characters of base64 and a line end) and checked over the version's bytes with the pinned keys:
 // no signature the mirror has not checked is re-served, and a hostile upstream cannot make it hold
 // megabytes per entry.
-std::string verified_signature(client::base_url const& origin, client::limits limits, std::size_t index,
+std::string verified_signature(client::base_url const& origin, client::limits const& limits, std::size_t index,
                                tlog::log_entry const& entry, std::string const& bytes, pricing::key_ring const& keys)
 {
-    limits.max_body_bytes = 128;
-    std::string signature =
-        client::get_body(origin, render::path_of(render::resource::log_signature, std::to_string(index)), "text/plain", limits);
+    std::string signature = client::get_body(origin, render::path_of(render::resource::log_signature, std::to_string(index)),
+                                             "text/plain", client::at_most(limits, 128));
     if (!signature.empty() && signature.back() == '\n')
         signature.pop_back();
     auto const verified =
@@ -89,7 +88,7 @@ std::shared_ptr<const snapshot::publication_log> log_witness::follow(client::bas
         }
         std::string const index = std::to_string(i);
         std::string bytes = client::get_body(origin, render::path_of(render::resource::log_signed_bytes, index), "text/plain",
-                                             client::signed_document_limits(limits));
+                                             client::at_most(limits, pricing::rules::max_signed_document_bytes));
         if (digest::sha256_hex(bytes) != entry.signed_sha256)
             throw std::runtime_error("the upstream's version " + std::to_string(i) + " is not the one its log entry names");
         if (auto const problem = tlog::version_problem(entry, bytes))

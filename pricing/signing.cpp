@@ -65,6 +65,19 @@ std::string signed_bytes(signed_content const& c)
 
 std::string signed_bytes(price_sheet const& sheet) { return signed_bytes(signed_content_of(sheet)); }
 
+std::optional<std::string_view> signed_header(std::string_view bytes, std::string_view name)
+{
+    // The format line, then the seven header lines signed_bytes writes before the first row.
+    for (int n = 0; n < 8 && !bytes.empty(); ++n) {
+        auto const end = bytes.find('\n');
+        auto const line = bytes.substr(0, end);
+        if (line.size() > name.size() && line.starts_with(name) && line[name.size()] == ' ')
+            return line.substr(name.size() + 1);
+        bytes = end == std::string_view::npos ? std::string_view() : bytes.substr(end + 1);
+    }
+    return std::nullopt;
+}
+
 std::string signed_bytes(catalog_signature const& signature)
 {
     std::string out(catalog_bytes_format);

@@ -32,6 +32,11 @@ inline constexpr std::string_view signed_bytes_format = "lowcostgpu-sheet-v1";
 // decimal string the JSON carries (published_figures). Nothing is escaped: no field holds a line break.
 std::string signed_bytes(price_sheet const& sheet);
 
+// The value of one of the lines before the rows ("week", "published_at", …) in a sheet's signed
+// bytes, or nothing when they have no such line: what a reader of the publication log compares an
+// entry with, read by the same format that writes the bytes.
+std::optional<std::string_view> signed_header(std::string_view bytes, std::string_view name);
+
 // The signed items as the sheet's JSON publishes them (strings as they appear there), so that the
 // bytes can be rebuilt from a published document alone, as an auditor does.
 struct signed_row {

@@ -59,7 +59,7 @@ int run_audit(arguments const& args)
     audit::log_memory log;
     auto const remembered = args.flag("log-checkpoint");
     if (remembered && std::filesystem::exists(*remembered))
-        log.previous = read_whole_file(*remembered);
+        log.previous = ops::read_state(*remembered, "the log checkpoint");
     bool const ok = audit::audit_service(*url, args.flag("week").value_or(""), args.flag("all").has_value(), limits,
                                          std::cout, std::move(keys), &log);
     if (ok && remembered)

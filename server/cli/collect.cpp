@@ -6,6 +6,7 @@
 #include "server/cli/listings.hpp"
 #include "server/client/http_client.hpp"
 #include "server/market/offers.hpp"
+#include "server/ops/file_bytes.hpp"
 #include "server/store/database.hpp"
 
 #include "pricing/calendar.hpp"
@@ -13,11 +14,8 @@
 
 #include <boost/json.hpp>
 
-#include <cerrno>
 #include <charconv>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -136,29 +134,11 @@ std::vector<source_entry> read_sources(std::string const& file)
     return out;
 }
 
-// A local file, at most `max_bytes` of it: a larger one is refused without being read whole.
-pricing::outcome<std::string> read_bounded(std::filesystem::path const& path, std::uint64_t max_bytes)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return pricing::invalid("cannot open " + path.string() + ": " + std::strerror(errno));
-    std::string bytes;
-    char buffer[64 * 1024];
-    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-        bytes.append(buffer, static_cast<std::size_t>(in.gcount()));
-        if (bytes.size() > max_bytes)
-            return pricing::invalid(path.string() + " is larger than " + std::to_string(max_bytes) + " bytes");
-    }
-    if (in.bad())
-        return pricing::invalid("cannot read " + path.string() + ": " + std::strerror(errno));
-    return bytes;
-}
-
 // The bytes of a source, or why there are none.
 pricing::outcome<std::string> fetch(source_entry const& e, client::limits const& limits)
 {
     if (!e.url)
-        return read_bounded(e.path, limits.max_body_bytes);
+        return ops::read_file(e.path, limits.max_body_bytes);
     std::string_view const accept = e.format == market::offer_format::skypilot_vms ? "text/csv, */*;q=0.1"
                                                                                    : "application/json, */*;q=0.1";
     try {

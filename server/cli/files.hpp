@@ -12,7 +12,7 @@
 namespace lcg::cli {
 
 std::string read_whole_file(std::string const& path);
-// FILE's bytes handed to `sink` a piece at a time (1 MiB at most), never held whole.
+// FILE's bytes (standard input's for "-") handed to `sink` a piece at a time (1 MiB at most), never held whole.
 void read_file_in_pieces(std::string const& path, std::function<void(std::string_view)> const& sink);
 // FILE opened into `file`, or standard input for "-": what a command reads a piece or a line at a time.
 std::istream& open_input(std::string const& path, std::ifstream& file);

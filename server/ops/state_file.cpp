@@ -1,12 +1,13 @@
 #include "server/ops/state_file.hpp"
 
+#include "pricing/rules.hpp"
+#include "server/ops/file_bytes.hpp"
+
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 namespace lcg::ops {
@@ -45,11 +46,10 @@ bool written_durably(std::filesystem::path const& path, std::string const& bytes
 
 std::string read_state(std::filesystem::path const& file, std::string_view what)
 {
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream bytes;
-    if (!in || !(bytes << in.rdbuf()) || in.bad())
-        cannot("read", what, file, errno);
-    return bytes.str();
+    auto bytes = read_file(file, pricing::rules::max_signed_document_bytes);
+    if (!bytes)
+        throw std::runtime_error("cannot read " + std::string(what) + ": " + bytes.err().message);
+    return std::move(bytes).value();
 }
 
 void write_state(std::filesystem::path const& file, std::string const& bytes, std::string_view what)

@@ -8,7 +8,8 @@
 // auditor's accepted checkpoint), read whole and written whole or not at all.
 namespace lcg::ops {
 
-// The file's bytes; std::runtime_error naming it as `what` ("the pinned keys") when it cannot be read.
+// The file's bytes (at most rules::max_signed_document_bytes: a state file is a signed note or a key
+// list); std::runtime_error naming it as `what` ("the pinned keys") when it cannot be read.
 std::string read_state(std::filesystem::path const& file, std::string_view what);
 
 // Written to a file of this process's beside it, on the disk before it is renamed over it (its

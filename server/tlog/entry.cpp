@@ -1,5 +1,7 @@
 #include "server/tlog/entry.hpp"
 
+#include "pricing/signing.hpp"
+
 #include <algorithm>
 #include <array>
 #include <map>
@@ -124,25 +126,14 @@ pricing::outcome<std::string> checked_reason(std::string_view reason)
 
 std::optional<std::string> version_problem(log_entry const& e, std::string_view signed_bytes)
 {
-    // The lines a sheet's signed bytes begin with: the format, then one "name value" per field.
-    std::map<std::string_view, std::string_view> fields;
-    std::string_view rest = signed_bytes;
-    for (int n = 0; n < 8 && !rest.empty(); ++n) {
-        auto const nl = rest.find('\n');
-        auto const line = rest.substr(0, nl);
-        if (auto const space = line.find(' '); space != std::string_view::npos)
-            fields.emplace(line.substr(0, space), line.substr(space + 1));
-        rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
-    }
     std::string const week = pricing::to_string(e.week), published_at = pricing::to_rfc3339(e.published_at);
     for (auto [name, logged] : {std::pair<std::string_view, std::string_view>{"week", week},
                                 {"published_at", published_at},
                                 {"inputs_sha256", e.inputs_sha256}}) {
-        auto const it = fields.find(name);
-        if (it == fields.end() || it->second != logged)
-            return "its signed bytes give " + std::string(name) + " " +
-                   (it == fields.end() ? std::string("nothing") : std::string(it->second)) + ", the entry " +
-                   std::string(logged);
+        auto const given = pricing::signed_header(signed_bytes, name);
+        if (given != logged)
+            return "its signed bytes give " + std::string(name) + " " + std::string(given.value_or("nothing")) +
+                   ", the entry " + std::string(logged);
     }
     return std::nullopt;
 }

@@ -63,6 +63,19 @@ TEST_CASE("signed_bytes rebuilt from the published strings equals signed_bytes o
     CHECK(content.rows[0].reason.empty());
 }
 
+TEST_CASE("signed_header reads the lines before the rows, and only those")
+{
+    auto const bytes = pricing::signed_bytes(sample_sheet());
+    CHECK(pricing::signed_header(bytes, "week") == "2026-W49");
+    CHECK(pricing::signed_header(bytes, "published_at") == "2026-11-30T00:00:04Z");
+    CHECK(pricing::signed_header(bytes, "observations") == "8");
+    CHECK_FALSE(pricing::signed_header(bytes, "row"));         // a row line is not a header
+    CHECK_FALSE(pricing::signed_header(bytes, "weeks"));       // a name is matched whole
+    CHECK_FALSE(pricing::signed_header(bytes, "wee"));
+    CHECK_FALSE(pricing::signed_header("week", "week"));       // a line without its value
+    CHECK(pricing::signed_header("week 2026-W01", "week") == "2026-W01");  // no final line end
+}
+
 TEST_CASE("every signed item changes the bytes")
 {
     auto const base = pricing::signed_bytes(sample_sheet());

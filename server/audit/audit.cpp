@@ -147,12 +147,12 @@ bool is_logged_version(std::string const& week, sheet_verdict const& sheet, log_
 {
     if (!log.read)
         return true;  // the log's own failure is reported, and fails the audit
-    auto const logged = log.newest_signed_sha256.find(week);
-    if (logged == log.newest_signed_sha256.end()) {
+    auto const logged = log.newest.find(week);
+    if (logged == log.newest.end()) {
         report << "  FAIL no entry of the publication log names " << week << "\n";
         return false;
     }
-    if (sheet.signed_sha256 != logged->second) {
+    if (sheet.signed_sha256 != logged->second.signed_sha256) {
         report << "  FAIL /v1/sheets/" << week << " is not the version the log's newest entry for it names\n";
         return false;
     }

@@ -78,25 +78,29 @@ log_audit audit_log(fetcher const& fetch, pricing::key_ring const& keys, std::op
         report << "publication log - FAIL\n";
         return {};
     }
-    auto const newest = report_entries(log->entries, report);
-    bool ok = newest.has_value();
-    std::map<std::string, std::string> newest_sha256;
-    for (auto const& [week, entry] : newest.value_or(std::map<std::string, tlog::log_entry>{})) {
-        newest_sha256[week] = entry.signed_sha256;
+    log_audit out;
+    auto newest = report_entries(log->entries, report);
+    out.read = newest.has_value();
+    if (newest)
+        out.newest = std::move(*newest);
+    out.ok = out.read;
+    for (auto const& [week, entry] : out.newest) {
         std::string const bytes = fetch("/v1/sheets/" + week + "/signed.txt", "text/plain");
         if (digest::sha256_hex(bytes) != entry.signed_sha256) {
             report << "  FAIL the sheet " << week << " served is not the version its newest entry logs\n";
-            ok = false;
+            out.ok = false;
         } else if (auto const problem = tlog::version_problem(entry, bytes)) {
             report << "  FAIL the newest entry of " << week << " does not describe its version: " << *problem << "\n";
-            ok = false;
+            out.ok = false;
         }
     }
     if (previous)
-        ok = extends(*log, *previous, keys, report) && ok;
+        out.ok = extends(*log, *previous, keys, report) && out.ok;
     auto const& c = log->signed_checkpoint;
-    report << "publication log: " << c.origin << ", " << c.size << " entries" << (ok ? " - PASS" : " - FAIL") << "\n";
-    return {ok, ok ? log->note : std::string(), newest.has_value(), std::move(newest_sha256)};
+    report << "publication log: " << c.origin << ", " << c.size << " entries" << (out.ok ? " - PASS" : " - FAIL") << "\n";
+    if (out.ok)
+        out.checkpoint = log->note;
+    return out;
 }
 
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "server/audit/catalog.hpp"
+#include "server/tlog/entry.hpp"
 
 #include "pricing/signing.hpp"
 
@@ -16,7 +17,7 @@ struct log_audit {
     bool ok = false;
     std::string checkpoint;
     bool read = false;  // the log's entries could be read and parsed, whether or not they pass
-    std::map<std::string, std::string> newest_signed_sha256;  // per week: the version logged last
+    std::map<std::string, tlog::log_entry> newest;  // per week: the entry logged last
 };
 
 // Whether a service's publication log (DESIGN §10) holds, from its public documents alone:

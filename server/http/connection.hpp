@@ -195,7 +195,8 @@ private:
         std::size_t bytes;  // of the parts handed to the socket so far
     };
     std::optional<parts_log> parts_log_;
-    bool chunked_ = false;                 // its parts are framed as chunks
+    // How its end is known: by its Content-Length, its last chunk, or (HTTP/1.0) the connection's end.
+    enum class parts_framing { length, chunks, end_of_connection } framing_ = parts_framing::length;
     bool chunk_open_ = false;              // a chunk's data was written, not yet its line end
     std::size_t written_ = 0;  // of head_ and body_
     std::array<asio::const_buffer, 2> parts_{};  // what the write in progress sends

@@ -119,15 +119,16 @@ inline void connection<Stream>::start_writing()
 template <class Stream>
 inline void connection<Stream>::frame_parts()
 {
-    chunked_ = false;
+    framing_ = parts_framing::length;
     chunk_open_ = false;
     if (response_.find(beast_http::field::content_length) != response_.end())
         return;
     if (response_.version() >= 11) {
         response_.set(beast_http::field::transfer_encoding, "chunked");
-        chunked_ = true;
+        framing_ = parts_framing::chunks;
     } else {
         response_.keep_alive(false);
+        framing_ = parts_framing::end_of_connection;
     }
 }
 
@@ -151,7 +152,7 @@ inline void connection<Stream>::pull_part()
 template <class Stream>
 inline void connection<Stream>::send_part(body_part part)
 {
-    if (part.failed && (chunked_ || response_.find(beast_http::field::content_length) != response_.end()))
+    if (part.failed && framing_ != parts_framing::end_of_connection)
         return do_close();
     if (part.failed) {
         log_parts_sent();
@@ -159,7 +160,7 @@ inline void connection<Stream>::send_part(body_part part)
     }
     bool const last = part.bytes.empty();
     head_.clear();
-    if (chunked_) {
+    if (framing_ == parts_framing::chunks) {
         if (chunk_open_)
             head_ += "\r\n";  // ends the chunk before
         append_chunk_size(head_, part.bytes.size());

@@ -130,7 +130,8 @@ CLIENTS = [
      "estimate": "estimate_1t", "mcp": "mcp_1t", "sdk": "mcp_sdk", "mcp_nginx": "mcp_nginx"},
     {"prefix": "lean_load: ", "client": "lean_load", "lost_fails": True, "prices": "lean_prices",
      "nginx": "lean_nginx", "estimate": "lean_estimate", "mcp": "lean_mcp", "sdk": "lean_sdk",
-     "mcp_nginx": "lean_mcp_nginx", "mcp_gzip": "lean_mcp_gzip", "mcp_new_id": "lean_mcp_new_id"},
+     "mcp_nginx": "lean_mcp_nginx", "mcp_gzip": "lean_mcp_gzip", "mcp_new_id": "lean_mcp_new_id",
+     "floor": "lean_floor"},
 ]
 
 
@@ -152,6 +153,12 @@ def target_rows(table, runs, fig, cpu, labels):
 
     row("GET /v1/prices, 1 thread vs nginx 1 worker", "prices", "nginx", 1.5)
     cpu_of("server CPU per 100,000 GET /v1/prices vs nginx", "prices", "nginx")
+    if "floor" in labels and best(runs, labels["floor"]):
+        # A server that does nothing but receive and send the same bytes: the kernel's share alone.
+        row("a server that only receives and sends these bytes vs nginx", "floor", "nginx", 1.5, informational=True,
+            extra="tests/bench/floor_server.cpp, one recv and one sendfile per answer: the most any server shows here")
+        row("GET /v1/prices, 1 thread vs that server", "prices", "floor", 1.0, informational=True,
+            extra="what our own work costs above the kernel's")
     row("GET /v1/estimate (computed) vs nginx static", "estimate", "nginx", 1.0)
     sdk = best(runs, labels["sdk"])
     if "mcp_missing" in fig:

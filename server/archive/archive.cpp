@@ -18,13 +18,14 @@ std::shared_ptr<const snapshot::document> archive::impl::cached_document(std::st
     return page;
 }
 
-void archive::impl::fetch_document(std::string const& key, request const& what, completion done)
+void archive::impl::fetch_document(std::string const& key, request const& what, completion done,
+                                   std::string const& reader)
 {
     obtain(key, what, [done = std::move(done)](value_result r) {
         if (!r)
             return done(r.err());
         done(std::static_pointer_cast<const snapshot::document>(*r));
-    });
+    }, std::nullopt, reader);
 }
 
 std::shared_ptr<const snapshot::document> archive::cached(pricing::price_sheet const& sheet, render::format f,
@@ -45,22 +46,24 @@ std::shared_ptr<const snapshot::document> archive::cached_raw_file(pricing::pric
     return impl_->cached_document(raw_file_key(sheet, sha256));
 }
 
-void archive::fetch(pricing::price_sheet const& sheet, render::format f, locale::language l, completion done)
+void archive::fetch(pricing::price_sheet const& sheet, render::format f, locale::language l, completion done,
+                    std::string const& reader)
 {
-    impl_->fetch_document(page_key(sheet, f, l), {impl::task::page, sheet, f, l}, std::move(done));
+    impl_->fetch_document(page_key(sheet, f, l), {impl::task::page, sheet, f, l}, std::move(done), reader);
 }
 
 void archive::fetch_raw_inputs(pricing::price_sheet const& sheet, render::format f, locale::language l,
-                               completion done)
+                               completion done, std::string const& reader)
 {
-    impl_->fetch_document(raw_page_key(sheet, f, l), {impl::task::raw_page, sheet, f, l}, std::move(done));
+    impl_->fetch_document(raw_page_key(sheet, f, l), {impl::task::raw_page, sheet, f, l}, std::move(done), reader);
 }
 
-void archive::fetch_raw_file(pricing::price_sheet const& sheet, std::string const& sha256, completion done)
+void archive::fetch_raw_file(pricing::price_sheet const& sheet, std::string const& sha256, completion done,
+                             std::string const& reader)
 {
     impl::request what{impl::task::raw_file, sheet};
     what.sha256 = sha256;
-    impl_->fetch_document(raw_file_key(sheet, sha256), what, std::move(done));
+    impl_->fetch_document(raw_file_key(sheet, sha256), what, std::move(done), reader);
 }
 
 archive::figures archive::measure() const

@@ -9,6 +9,7 @@
 #include "pricing/outcome.hpp"
 #include "pricing/sheet.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -29,10 +30,17 @@ struct options {
     int threads = 2;                             // reads in progress at once
     std::chrono::milliseconds timeout{5000};     // the longest a request waits for a read (each part's too)
     std::size_t max_waiting = 256;               // requests waiting at once; beyond, refused at once
+    // Of which one reader's (a client as the server names it) at most; beyond, that reader's are
+    // refused at once while others still wait their turn. 0: a quarter of max_waiting.
+    std::size_t max_waiting_per_reader = 0;
     // Bytes of parts held by the CSV and JSON streams in flight (read ahead, or being sent to a
     // client however slow), cached or not; a stream opened past it is refused (errc::unavailable)
     // until some are sent.
     std::size_t stream_bytes = 64 * 1024 * 1024;
+    // Of which the streams of one reader (a client as the server names it) may hold this much: past
+    // it, that reader's next stream is refused (errc::unavailable) while others still open theirs.
+    // 0: a quarter of stream_bytes.
+    std::size_t stream_bytes_per_reader = 0;
     // After a failed read, requests for what is not cached are refused at once for this long
     // instead of each trying the source again.
     std::chrono::milliseconds retry_after_failure{1000};
@@ -73,26 +81,36 @@ public:
     std::shared_ptr<const snapshot::document> cached(pricing::price_sheet const& sheet, render::format f,
                                                      locale::language l = locale::language::en);
     // Reads and renders the page (one read for every request waiting on the same page) and calls
-    // `done` with it, or with errc::unavailable within options.timeout at the latest.
-    void fetch(pricing::price_sheet const& sheet, render::format f, locale::language l, completion done);
+    // `done` with it, or with errc::unavailable within options.timeout at the latest. `reader` names
+    // who waits (ops::client_key of the client), held to options.max_waiting_per_reader; empty: a
+    // reader not named, held to max_waiting alone.
+    void fetch(pricing::price_sheet const& sheet, render::format f, locale::language l, completion done,
+               std::string const& reader = {});
 
     // The page of the sheet's raw market files (/v1/sheets/{week}/sources) in any table format, and
     // one of those files or mappings by its SHA-256 (/v1/sheets/{week}/sources/{sha256}; errc::not_found
     // when the sheet names no such file), as cached() and fetch() give the observations' pages.
     std::shared_ptr<const snapshot::document> cached_raw_inputs(pricing::price_sheet const& sheet, render::format f,
                                                                 locale::language l);
-    void fetch_raw_inputs(pricing::price_sheet const& sheet, render::format f, locale::language l, completion done);
+    void fetch_raw_inputs(pricing::price_sheet const& sheet, render::format f, locale::language l, completion done,
+                          std::string const& reader = {});
     std::shared_ptr<const snapshot::document> cached_raw_file(pricing::price_sheet const& sheet,
                                                               std::string const& sha256);
-    void fetch_raw_file(pricing::price_sheet const& sheet, std::string const& sha256, completion done);
+    void fetch_raw_file(pricing::price_sheet const& sheet, std::string const& sha256, completion done,
+                        std::string const& reader = {});
 
     // The stream of the CSV or the JSON when its layout and first part are cached, else null.
-    // Counts a hit or a miss.
-    std::shared_ptr<stream> open_cached(pricing::price_sheet const& sheet, render::format f);
+    // Counts a hit or a miss. `reader` names who reads it (ops::client_key of the client), whose
+    // streams together hold options.stream_bytes_per_reader at most; empty: a reader not named,
+    // held to the whole budget alone.
+    std::shared_ptr<stream> open_cached(pricing::price_sheet const& sheet, render::format f,
+                                        std::string const& reader = {});
     // Reads the layout and the first part (from the cache where they are) and calls `done` with
     // the stream holding that part, or with errc::unavailable within options.timeout at the latest
-    // (errc::not_found when nothing is stored for the publication).
-    void open(pricing::price_sheet const& sheet, render::format f, open_completion done);
+    // (errc::not_found when nothing is stored for the publication). errc::unavailable at once when
+    // the streams in flight, or the reader's, hold their budget.
+    void open(pricing::price_sheet const& sheet, render::format f, open_completion done,
+              std::string const& reader = {});
 
     // Ends the threads; completions still waiting are called with errc::unavailable. Idempotent.
     void stop();
@@ -126,8 +144,9 @@ private:
 // streams.
 class stream : public std::enable_shared_from_this<stream> {
 public:
+    // `share`: what the reader's streams hold (counted in with this one's parts), or null.
     stream(archive& from, pricing::price_sheet sheet, render::format f, std::shared_ptr<const pricing::input_layout> layout,
-           std::shared_ptr<const std::string> first);
+           std::shared_ptr<const std::string> first, std::shared_ptr<std::atomic<std::size_t>> share);
 
     // The body's size when known before it is read: the CSV's, the sum of its stored chunks.
     std::optional<std::size_t> size() const;
@@ -138,6 +157,7 @@ private:
     pricing::price_sheet sheet_;
     render::format format_;
     std::shared_ptr<const pricing::input_layout> layout_;
+    std::shared_ptr<std::atomic<std::size_t>> share_;  // the reader's, or null
     // Starts reading part `seq` ahead of the client's asking, when the week has one.
     void read_ahead(std::size_t seq);
     // The part read ahead has arrived: to the client if it asked already, else kept for it.

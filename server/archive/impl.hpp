@@ -11,6 +11,7 @@
 #include <deque>
 #include <map>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 namespace lcg::archive {
@@ -39,6 +40,7 @@ struct archive::impl {
     struct waiter {
         value_completion done;
         clock::time_point deadline;
+        std::string reader{};  // who waits, when named (options.max_waiting_per_reader)
     };
     struct job {
         request what;
@@ -52,7 +54,9 @@ struct archive::impl {
     // on the threads (one for every request of the same key), or errc::unavailable within the
     // timeout; `deadline`: the waiter's, when not options.timeout from now.
     void obtain(std::string const& key, request const& what, value_completion done,
-                std::optional<clock::time_point> deadline = std::nullopt);
+                std::optional<clock::time_point> deadline = std::nullopt, std::string const& reader = {});
+    std::size_t reader_waiting_cap() const;
+    void stopped_waiting(waiter const& w);  // a waiter answered or dropped: out of the counts
     void work(std::unique_ptr<source> from);
     void watch();  // the watchdog: answers each waiter whose deadline passed
     bool awaited(std::string const& key);  // whether a request still waits for the job of `key`
@@ -63,7 +67,7 @@ struct archive::impl {
     static std::size_t size_of(task what, value const& item);
     bool worth_keeping(request const& what) const;
     std::shared_ptr<const snapshot::document> cached_document(std::string const& key);
-    void fetch_document(std::string const& key, request const& what, completion done);
+    void fetch_document(std::string const& key, request const& what, completion done, std::string const& reader);
 
     // What a job reads or renders (pages.cpp).
     value_result produce(source& from, request const& what);
@@ -80,11 +84,19 @@ struct archive::impl {
     void read_part(pricing::price_sheet const& sheet, render::format f,
                    std::shared_ptr<const pricing::input_layout> const& layout, std::size_t seq, part_completion done,
                    std::optional<clock::time_point> deadline = std::nullopt);
-    std::shared_ptr<const std::string> held(std::shared_ptr<const std::string> bytes) const;
-    bool streams_full() const;  // whether the streams in flight hold options.stream_bytes
+    std::shared_ptr<const std::string> held(std::shared_ptr<const std::string> bytes,
+                                            std::shared_ptr<std::atomic<std::size_t>> const& share) const;
+    // Why a stream cannot be opened now, or nothing: the streams in flight hold options.stream_bytes,
+    // or the reader's own (`share`, when named) hold its part of them.
+    std::optional<std::string> no_room(std::atomic<std::size_t> const* share) const;
+    // The count of what `reader`'s streams hold, shared by them (null for a reader not named); a
+    // reader's entry goes when its last stream does.
+    std::shared_ptr<std::atomic<std::size_t>> share_of(std::string const& reader);
+    std::size_t reader_budget() const;
 
     options options_;
     std::shared_ptr<std::atomic<std::size_t>> streamed_ = std::make_shared<std::atomic<std::size_t>>(0);
+    std::unordered_map<std::string, std::weak_ptr<std::atomic<std::size_t>>> shares_;  // by reader
     mutable std::mutex mutex_;
     std::condition_variable work_ready_;
     std::condition_variable deadlines_changed_;
@@ -92,6 +104,7 @@ struct archive::impl {
     std::map<std::string, job> pending_;  // by key: queued or being read
     std::deque<std::string> queue_;       // keys of pending_ not yet taken by a thread
     std::size_t waiting_ = 0;
+    std::unordered_map<std::string, std::size_t> waiting_by_reader_;  // of waiting_, the named readers'
     clock::time_point failing_until_{};
     figures figures_;
     bool stopping_ = false;

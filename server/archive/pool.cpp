@@ -45,13 +45,28 @@ void archive::impl::stop()
         pending_.clear();
         queue_.clear();
         waiting_ = 0;
+        waiting_by_reader_.clear();
     }
     for (auto& [sheet, w] : left)
         w.done(unavailable(sheet, "the server is stopping"));
 }
 
+std::size_t archive::impl::reader_waiting_cap() const
+{
+    return options_.max_waiting_per_reader != 0 ? options_.max_waiting_per_reader : options_.max_waiting / 4;
+}
+
+void archive::impl::stopped_waiting(waiter const& w)
+{
+    --waiting_;
+    if (w.reader.empty())
+        return;
+    if (auto it = waiting_by_reader_.find(w.reader); it != waiting_by_reader_.end() && --it->second == 0)
+        waiting_by_reader_.erase(it);
+}
+
 void archive::impl::obtain(std::string const& key, request const& what, value_completion done,
-                           std::optional<clock::time_point> deadline)
+                           std::optional<clock::time_point> deadline, std::string const& reader)
 {
     value found;
     std::string refused;
@@ -67,10 +82,16 @@ void archive::impl::obtain(std::string const& key, request const& what, value_co
             refused = "the archive did not answer a moment ago";
         else if (waiting_ >= options_.max_waiting)
             refused = "too many reads are waiting";
+        else if (auto const mine = waiting_by_reader_.find(reader);
+                 mine != waiting_by_reader_.end() && mine->second >= reader_waiting_cap())
+            refused = "this client has as many reads waiting as one client may (" +
+                      std::to_string(reader_waiting_cap()) + ")";
         if (!found && refused.empty()) {
             auto [it, added] = pending_.try_emplace(key, job{what, {}});
-            it->second.waiters.push_back({std::move(done), deadline.value_or(now + options_.timeout)});
+            it->second.waiters.push_back({std::move(done), deadline.value_or(now + options_.timeout), reader});
             ++waiting_;
+            if (!reader.empty())
+                ++waiting_by_reader_[reader];
             if (added)
                 queue_.push_back(key);
         }
@@ -89,7 +110,8 @@ std::vector<archive::impl::waiter> archive::impl::take_waiters(std::string const
     if (it == pending_.end())
         return {};
     auto out = std::move(it->second.waiters);
-    waiting_ -= out.size();
+    for (auto const& w : out)
+        stopped_waiting(w);
     pending_.erase(it);
     return out;
 }
@@ -166,7 +188,8 @@ void archive::impl::watch()
         }
         if (expired.empty())
             continue;
-        waiting_ -= expired.size();
+        for (auto const& [sheet, w] : expired)
+            stopped_waiting(w);
         lock.unlock();
         for (auto& [sheet, w] : expired)
             w.done(unavailable(sheet, "the archive did not answer in time"));

@@ -13,26 +13,35 @@ std::shared_ptr<const std::string> const& end_of_stream()
     return none;
 }
 
-// Bytes counted in a budget for as long as this lives.
+// Bytes counted in the streams' budget, and in their reader's share when it has one, for as long
+// as this lives.
 class held_bytes {
 public:
-    held_bytes(std::shared_ptr<std::atomic<std::size_t>> counter, std::size_t n) : counter_(std::move(counter)), n_(n)
+    using counter = std::shared_ptr<std::atomic<std::size_t>>;
+    held_bytes(counter total, counter share, std::size_t n) : total_(std::move(total)), share_(std::move(share)), n_(n)
     {
-        counter_->fetch_add(n_, std::memory_order_relaxed);
+        total_->fetch_add(n_, std::memory_order_relaxed);
+        if (share_)
+            share_->fetch_add(n_, std::memory_order_relaxed);
     }
     held_bytes(held_bytes const&) = delete;
     held_bytes& operator=(held_bytes const&) = delete;
-    ~held_bytes() { counter_->fetch_sub(n_, std::memory_order_relaxed); }
+    ~held_bytes()
+    {
+        total_->fetch_sub(n_, std::memory_order_relaxed);
+        if (share_)
+            share_->fetch_sub(n_, std::memory_order_relaxed);
+    }
 
 private:
-    std::shared_ptr<std::atomic<std::size_t>> counter_;
+    counter total_, share_;
     std::size_t n_;
 };
 
-// A part's bytes, counted in `streamed` while anyone holds them.
+// A part's bytes, counted while anyone holds them.
 struct held_part {
-    held_part(std::shared_ptr<const std::string> b, std::shared_ptr<std::atomic<std::size_t>> streamed)
-        : bytes(std::move(b)), count(std::move(streamed), bytes->size())
+    held_part(std::shared_ptr<const std::string> b, held_bytes::counter total, held_bytes::counter share)
+        : bytes(std::move(b)), count(std::move(total), std::move(share), bytes->size())
     {
     }
     std::shared_ptr<const std::string> const bytes;
@@ -45,22 +54,52 @@ constexpr std::size_t opening_bytes = 3 * pricing::input_chunk_bytes;
 
 }
 
-std::shared_ptr<const std::string> archive::impl::held(std::shared_ptr<const std::string> bytes) const
+std::shared_ptr<const std::string> archive::impl::held(std::shared_ptr<const std::string> bytes,
+                                                       std::shared_ptr<std::atomic<std::size_t>> const& share) const
 {
     if (!bytes || bytes->empty())
         return bytes;
-    auto holder = std::make_shared<const held_part>(std::move(bytes), streamed_);
+    auto holder = std::make_shared<const held_part>(std::move(bytes), streamed_, share);
     return {holder, holder->bytes.get()};  // shares the holder's count: the bytes go with it
 }
 
-bool archive::impl::streams_full() const
+std::size_t archive::impl::reader_budget() const
 {
-    return streamed_->load(std::memory_order_relaxed) >= options_.stream_bytes;
+    return options_.stream_bytes_per_reader != 0 ? options_.stream_bytes_per_reader : options_.stream_bytes / 4;
 }
 
-std::shared_ptr<stream> archive::open_cached(pricing::price_sheet const& sheet, render::format f)
+std::optional<std::string> archive::impl::no_room(std::atomic<std::size_t> const* share) const
 {
-    if (impl_->streams_full())
+    if (streamed_->load(std::memory_order_relaxed) >= options_.stream_bytes)
+        return "too many weeks' inputs are being sent at once";
+    if (share && share->load(std::memory_order_relaxed) >= reader_budget())
+        return "this client is being sent as many weeks' inputs at once as one client may (" +
+               std::to_string(reader_budget()) + " bytes held); retry when one of its downloads ends";
+    return std::nullopt;
+}
+
+std::shared_ptr<std::atomic<std::size_t>> archive::impl::share_of(std::string const& reader)
+{
+    if (reader.empty())
+        return nullptr;
+    std::lock_guard lock(mutex_);
+    if (auto const found = shares_.find(reader); found != shares_.end())
+        if (auto share = found->second.lock())
+            return share;
+    // The entries of readers whose streams have all ended go before the map grows: it holds no
+    // more readers than there are streams, give or take as many.
+    if (shares_.size() >= 64 && shares_.size() % 64 == 0)
+        std::erase_if(shares_, [](auto const& entry) { return entry.second.expired(); });
+    auto share = std::make_shared<std::atomic<std::size_t>>(0);
+    shares_[reader] = share;
+    return share;
+}
+
+std::shared_ptr<stream> archive::open_cached(pricing::price_sheet const& sheet, render::format f,
+                                             std::string const& reader)
+{
+    auto share = impl_->share_of(reader);
+    if (impl_->no_room(share.get()))
         return nullptr;  // open() refuses it
     std::lock_guard lock(impl_->mutex_);
     auto& kept = impl_->cache_;
@@ -68,33 +107,34 @@ std::shared_ptr<stream> archive::open_cached(pricing::price_sheet const& sheet, 
     auto const first =
         layout ? std::static_pointer_cast<const std::string>(kept.recall(part_key(sheet, f, 0))) : nullptr;
     ++(first ? impl_->figures_.hits : impl_->figures_.misses);
-    return first ? std::make_shared<stream>(*this, sheet, f, layout, first) : nullptr;
+    return first ? std::make_shared<stream>(*this, sheet, f, layout, first, std::move(share)) : nullptr;
 }
 
 // The layout, then the first part, both within one timeout: a client waits that long at most for
 // its answer's head.
-void archive::open(pricing::price_sheet const& sheet, render::format f, open_completion done)
+void archive::open(pricing::price_sheet const& sheet, render::format f, open_completion done, std::string const& reader)
 {
-    if (impl_->streams_full()) {
+    auto share = impl_->share_of(reader);
+    if (auto const why = impl_->no_room(share.get())) {
         {
             std::lock_guard lock(impl_->mutex_);
             ++impl_->figures_.refused_streams;
         }
-        return done(unavailable(sheet, "too many weeks' inputs are being sent at once"));
+        return done(unavailable(sheet, *why));
     }
     auto const deadline = impl::clock::now() + impl_->options_.timeout;
-    auto const opening = std::make_shared<const held_bytes>(impl_->streamed_, opening_bytes);
-    auto opened_layout = [this, sheet, f, deadline, opening, done = std::move(done)](impl::value_result r) {
+    auto const opening = std::make_shared<const held_bytes>(impl_->streamed_, share, opening_bytes);
+    auto opened_layout = [this, sheet, f, deadline, opening, share, done = std::move(done)](impl::value_result r) {
         if (!r)
             return done(r.err());
         auto layout = std::static_pointer_cast<const pricing::input_layout>(*r);
-        impl_->read_part(sheet, f, layout, 0, [this, sheet, f, layout, opening, done](part first) {
+        impl_->read_part(sheet, f, layout, 0, [this, sheet, f, layout, opening, share, done](part first) {
             if (!first)
                 return done(first.err());
-            done(std::make_shared<stream>(*this, sheet, f, layout, *first));
+            done(std::make_shared<stream>(*this, sheet, f, layout, *first, share));
         }, deadline);
     };
-    impl_->obtain(layout_key(sheet), {impl::task::layout, sheet}, std::move(opened_layout), deadline);
+    impl_->obtain(layout_key(sheet), {impl::task::layout, sheet}, std::move(opened_layout), deadline, reader);
 }
 
 void archive::impl::read_part(pricing::price_sheet const& sheet, render::format f,
@@ -112,8 +152,10 @@ void archive::impl::read_part(pricing::price_sheet const& sheet, render::format 
 }
 
 stream::stream(archive& from, pricing::price_sheet sheet, render::format f,
-               std::shared_ptr<const pricing::input_layout> layout, std::shared_ptr<const std::string> first)
-    : archive_(from), sheet_(std::move(sheet)), format_(f), layout_(std::move(layout)), first_(from.impl_->held(std::move(first)))
+               std::shared_ptr<const pricing::input_layout> layout, std::shared_ptr<const std::string> first,
+               std::shared_ptr<std::atomic<std::size_t>> share)
+    : archive_(from), sheet_(std::move(sheet)), format_(f), layout_(std::move(layout)), share_(std::move(share)),
+      first_(from.impl_->held(std::move(first), share_))
 {
 }
 
@@ -163,7 +205,7 @@ void stream::read_ahead(std::size_t seq)
 void stream::arrived(part read, std::size_t seq)
 {
     if (read)
-        read = archive_.impl_->held(std::move(*read));
+        read = archive_.impl_->held(std::move(*read), share_);
     std::unique_lock lock(mutex_);
     reading_ahead_ = false;
     if (!asked_) {

@@ -80,7 +80,8 @@ whose X-Forwarded-For is believed), --allowed-hosts H,H and --allowed-origins O,
 POST /mcp; default: localhost, 127.0.0.1 and [::1] on any port; "*" allows any),
 --archive-cache-bytes N (67108864: the memory kept for weeks' inputs read back from PostgreSQL,
 least recently used out first; 0: none kept), --archive-stream-bytes N (67108864: the most bytes of
-weeks' inputs held by the CSV and JSON streams in flight; past it, new ones get 503).
+weeks' inputs held by the CSV and JSON streams in flight, a quarter of it for one client's; past
+either, new ones get 503).
 Environment: DATABASE_URL, LISTEN, THREADS, HEADER_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
 READY_MAX_AGE, LOG_EVERY, RATE_LIMIT, RATE_BURST, RATE_LIMIT_LOOPBACK, TRUSTED_PROXIES,
 ALLOWED_HOSTS, ALLOWED_ORIGINS, LCG_PUBLIC_KEYS_FILE (--public-keys), LCG_SIGNING_KEY_FILE,

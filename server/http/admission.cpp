@@ -155,6 +155,7 @@ answer answer_request(connection_shared& shared, std::shared_ptr<const snapshot:
                         shared.snapshots.upstream(), shared.options.archive};
     ctx.mcp_servers = &shared.mcp_servers;
     ctx.metrics = &shared.metrics;
+    ctx.client = client;
     if (limited(shared, client))
         ctx.charge = [&shared, &req, &client](std::size_t count) -> std::optional<response> {
             auto const decision = shared.limiter->take(client, count);

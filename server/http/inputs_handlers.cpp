@@ -2,6 +2,8 @@
 // snapshot, and sent as they are read.
 #include "server/http/handlers.hpp"
 
+#include "server/ops/client_address.hpp"
+
 #include "pricing/audit.hpp"
 
 #include <variant>
@@ -83,6 +85,13 @@ response archive_failure(request const& req, pricing::error const& e)
     return e.code == pricing::errc::unavailable ? archive_unavailable(req, e.message) : from_error(req, e);
 }
 
+// Who reads, as the archive holds each client to its share of the streams in flight and of the
+// reads waiting: one address asking for week after week leaves the others theirs.
+std::string reader_of(route_input const& in)
+{
+    return in.ctx.client.empty() ? std::string() : ops::client_key(in.ctx.client);
+}
+
 // The CSV and the JSON are sent as they are read: a conditional request is answered before any read,
 // the head once the first part is in (or 503 when it cannot be read within the archive's timeout).
 response observations_parts(route_input& in, archive::archive* inputs, pricing::price_sheet const& sheet,
@@ -94,15 +103,16 @@ response observations_parts(route_input& in, archive::archive* inputs, pricing::
         return res;
     if (auto head = head_of_parts(in, sheet, res))
         return std::move(*head);
-    if (auto stream = inputs->open_cached(sheet, in.format))
+    std::string reader = reader_of(in);
+    if (auto stream = inputs->open_cached(sheet, in.format, reader))
         return with_parts(std::move(res), std::move(stream));
     in.later = [inputs, sheet, format = in.format, req = std::make_shared<const request>(in.req),
-                head = std::make_shared<response>(std::move(res))](responder send) {
+                head = std::make_shared<response>(std::move(res)), reader = std::move(reader)](responder send) {
         inputs->open(sheet, format, [req, head, send = std::move(send)](archive::opened stream) {
             if (!stream)
                 return send(archive_failure(*req, stream.err()));
             send(with_parts(std::move(*head), *stream));
-        });
+        }, reader);
     };
     return {};
 }
@@ -172,8 +182,8 @@ response handle_observations(route_input& in)
         return observations_parts(in, inputs, sheet, cache_control);
     // The pages speak the reader's language; the CSV and the JSON are data, the same in both.
     return archive_document(in, cache_control, true, inputs->cached(sheet, in.format, in.lang),
-                            [inputs, sheet, format = in.format, lang = in.lang](archive::completion done) {
-                                inputs->fetch(sheet, format, lang, std::move(done));
+                            [inputs, sheet, format = in.format, lang = in.lang, reader = reader_of(in)](archive::completion done) {
+                                inputs->fetch(sheet, format, lang, std::move(done), reader);
                             });
 }
 
@@ -189,8 +199,8 @@ response handle_raw_inputs(route_input& in)
     bool const page = in.format == render::format::markdown || in.format == render::format::html;
     return archive_document(in, inputs_cache_control(in, sheet), page,
                             inputs->cached_raw_inputs(sheet, in.format, in.lang),
-                            [inputs, sheet, format = in.format, lang = in.lang](archive::completion done) {
-                                inputs->fetch_raw_inputs(sheet, format, lang, std::move(done));
+                            [inputs, sheet, format = in.format, lang = in.lang, reader = reader_of(in)](archive::completion done) {
+                                inputs->fetch_raw_inputs(sheet, format, lang, std::move(done), reader);
                             });
 }
 
@@ -208,8 +218,8 @@ response handle_raw_file(route_input& in)
                            pricing::to_string(sheet.week) + "/sources lists them");
     // Named by its own hash, a file never changes, whatever the week's alias.
     return archive_document(in, immutable_cache_control, false, inputs->cached_raw_file(sheet, sha256),
-                            [inputs, sheet, sha256](archive::completion done) {
-                                inputs->fetch_raw_file(sheet, sha256, std::move(done));
+                            [inputs, sheet, sha256, reader = reader_of(in)](archive::completion done) {
+                                inputs->fetch_raw_file(sheet, sha256, std::move(done), reader);
                             });
 }
 

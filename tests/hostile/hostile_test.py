@@ -1265,7 +1265,7 @@ def check_mirror_of_big_week(origin, week, csv):
 def case_big_week(server, db):
     """H1 and H2 on a week of BIG_WEEK_ROWS observations: its summary pages take a chunk's memory, not
     the week's, and slow readers of its JSON hold at most the stream budget, past which streams get
-    503. Where the suite's own database holds the big week already (the 1,000,000-row run), a second
+    503, and those of one address a quarter of it (H2b). Where the suite's own database holds the big week already (the 1,000,000-row run), a second
     server on it is attacked, so that no import runs beside the normal client."""
     shared = BIG_WEEK_PUBLISHED_IN_MAIN
     big = db if shared else Database("_big")
@@ -1327,6 +1327,25 @@ def case_big_week(server, db):
               "the readers gone, their parts are let go")
         status, _, body = http(port, f"/v1/sheets/{week}/observations.csv", timeout=60)
         check(status == 200 and body.count(b"\n") >= BIG_WEEK_ROWS + 1, f"then the whole week is sent again: {status}")
+        # H2b: one address that opens stream after stream holds its share of the budget (a quarter),
+        # not the budget. Before: eight unread readers from one address took all of it, and every
+        # other client got 503 for any week's CSV or JSON.
+        first = unread_get(port, target, "127.0.0.9")
+        check(answers_of([first])[0] == "HTTP/1.1 200 OK", "one address's first unread reader is answered")
+        greedy = [unread_get(port, target, "127.0.0.9") for _ in range(7)]
+        heads = answers_of(greedy)
+        held = metric(port, "lowcostgpu_archive_streamed_bytes")
+        check(all(h and h.startswith("HTTP/1.1 503") for h in heads),
+              f"its readers past its share get 503: {heads}")
+        check(held is not None and held < STREAM_BUDGET, f"its streams hold {held} bytes, not the budget ({STREAM_BUDGET})")
+        status, _, body = http(port, f"/v1/sheets/{week}/observations.csv", timeout=60, source="127.0.0.10")
+        check(status == 200 and body.count(b"\n") >= BIG_WEEK_ROWS + 1,
+              f"meanwhile another address is sent the whole week: {status}")
+        print(f"  one address's unread streams: {held} bytes held, {len(heads)} more refused")
+        for r in [first] + greedy:
+            r.close()
+        check(wait_for(lambda: metric(port, "lowcostgpu_archive_streamed_bytes") == 0, 10),
+              "that address gone, its parts are let go")
         check_mirror_of_big_week(served_big, week, body)
         check_cap(cap, served_big, "the server of the big week")
         cap = None
@@ -1386,7 +1405,7 @@ CASES = [
     ("withheld and rolled back", "mirrors accepted an index that withheld a sheet or listed an older version "
      "of one", case_withheld_and_rolled_back),
     ("big week", "a summary page of a big week loaded the whole week (H1); slow readers of its JSON held their parts "
-     "outside every budget (H2)", case_big_week),
+     "outside every budget (H2); then one address's unread streams took the whole budget (H2b)", case_big_week),
 ]
 
 

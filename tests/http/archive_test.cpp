@@ -33,13 +33,14 @@ constexpr pricing::iso_week past_week{2026, 48};
 constexpr pricing::iso_week current_week{2026, 49};
 constexpr std::size_t small_chunks = testing::fixture_chunk_bytes;
 
-// GET `target` on the fixture snapshot with `inputs` as the archive.
-http::response get(archive::archive* inputs, std::string const& target)
+// GET `target` on the fixture snapshot with `inputs` as the archive, from `client` (none named: empty).
+http::response get(archive::archive* inputs, std::string const& target, std::string const& client = {})
 {
     http::request req{bh::verb::get, target, 11};
     req.set(bh::field::host, "127.0.0.1");
     http::request_context ctx{testing::fixture_snapshot(), testing::fixture_now()};
     ctx.archive = inputs;
+    ctx.client = client;
     return http::handle(req, ctx);
 }
 
@@ -52,11 +53,12 @@ bool fetched_page(archive::archive& a, pricing::price_sheet const& sheet)
     return static_cast<bool>(result.get());
 }
 
-archive::opened opened(archive::archive& a, pricing::price_sheet const& sheet, render::format f)
+archive::opened opened(archive::archive& a, pricing::price_sheet const& sheet, render::format f,
+                       std::string const& reader = {})
 {
     std::promise<archive::opened> given;
     auto result = given.get_future();
-    a.open(sheet, f, [&given](archive::opened r) { given.set_value(std::move(r)); });
+    a.open(sheet, f, [&given](archive::opened r) { given.set_value(std::move(r)); }, reader);
     return result.get();
 }
 
@@ -359,6 +361,74 @@ TEST_CASE("the part after the one a client takes is read meanwhile, one ahead an
     CHECK(inputs.measure().chunk_reads == 3);
     gate.release.set_value();
     CHECK(std::string(chunks[0]) + std::string(chunks[1]) + read_all(**s) == testing::fixture_inputs(current_week));
+}
+
+TEST_CASE("one client's streams hold its share of the stream budget at most: its next is refused, another's opens")
+{
+    archive::options o;
+    o.stream_bytes_per_reader = 1;  // a stream holding its first part holds the whole share
+    counting count;
+    archive::archive inputs(o, count.sources());
+    auto const& sheet = sheet_of(current_week);
+    std::string const greedy = "198.51.100.7", other = "203.0.113.9";
+    {
+        auto held = opened(inputs, sheet, render::format::csv, greedy);
+        REQUIRE(held);
+        auto const refused = opened(inputs, sheet, render::format::json, greedy);
+        REQUIRE_FALSE(refused);
+        CHECK(refused.err().code == pricing::errc::unavailable);
+        CHECK(refused.err().message.find("as one client may (1 bytes held)") != std::string::npos);
+        CHECK(inputs.open_cached(sheet, render::format::csv, greedy) == nullptr);
+        CHECK(inputs.measure().refused_streams == 1);
+        // Another client, and a reader the server does not name, still open theirs, whole.
+        auto theirs = opened(inputs, sheet, render::format::csv, other);
+        REQUIRE(theirs);
+        CHECK(read_all(**theirs) == testing::fixture_inputs(current_week));
+        CHECK(inputs.open_cached(sheet, render::format::csv) != nullptr);
+        // Over HTTP the reader is the client the request context names: 503 with Retry-After for
+        // the one holding its share, the whole CSV for another.
+        auto const busy = get(&inputs, "/v1/sheets/2026-W49/observations.csv", greedy);
+        CHECK(busy.result() == bh::status::service_unavailable);
+        CHECK(header(busy, bh::field::retry_after) == "10");
+        CHECK(std::string(busy.body().view()).find("as one client may") != std::string::npos);
+        CHECK(get(&inputs, "/v1/sheets/2026-W49/observations.csv", other).result() == bh::status::ok);
+    }
+    // Its stream let go, the client opens again, and nothing is held.
+    CHECK(inputs.measure().streamed_bytes == 0);
+    CHECK(opened(inputs, sheet, render::format::csv, greedy));
+}
+
+TEST_CASE("one client's reads waiting are a share of those the archive lets wait: its next is refused at once, another's waits")
+{
+    archive::options o;
+    o.threads = 1;
+    o.max_waiting_per_reader = 2;
+    gated_archive gate(0, false, o);  // every chunk read waits for the release
+    auto& inputs = gate.inputs;
+    auto const& sheet = sheet_of(current_week);
+    std::string const greedy = "198.51.100.7", other = "203.0.113.9";
+    std::vector<std::future<archive::result>> answers;
+    auto const ask = [&](render::format f, locale::language l, std::string const& reader) {
+        auto given = std::make_shared<std::promise<archive::result>>();
+        answers.push_back(given->get_future());
+        inputs.fetch(sheet, f, l, [given](archive::result r) { given->set_value(std::move(r)); }, reader);
+    };
+    ask(render::format::markdown, locale::language::en, greedy);
+    ask(render::format::markdown, locale::language::fr, greedy);
+    ask(render::format::html, locale::language::en, greedy);  // its third: refused at once
+    REQUIRE(answers[2].wait_for(std::chrono::seconds(0)) == std::future_status::ready);
+    auto const refused = answers[2].get();
+    REQUIRE_FALSE(refused);
+    CHECK(refused.err().code == pricing::errc::unavailable);
+    CHECK(refused.err().message.find("as many reads waiting as one client may (2)") != std::string::npos);
+    ask(render::format::html, locale::language::en, other);  // another client's waits its turn
+    CHECK(answers[3].wait_for(std::chrono::milliseconds(50)) == std::future_status::timeout);
+    gate.release.set_value();
+    for (std::size_t i : {0u, 1u, 3u})
+        CHECK(answers[i].get());
+    // Its reads answered, the client may wait again.
+    ask(render::format::html, locale::language::fr, greedy);
+    CHECK(answers[4].get());
 }
 
 TEST_CASE("a source that fails in the middle of a week fails that part, and the HTTP body is never complete")

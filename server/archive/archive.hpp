@@ -31,15 +31,16 @@ struct options {
     std::chrono::milliseconds timeout{5000};     // the longest a request waits for a read (each part's too)
     std::size_t max_waiting = 256;               // requests waiting at once; beyond, refused at once
     // Of which one reader's (a client as the server names it) at most; beyond, that reader's are
-    // refused at once while others still wait their turn. 0: a quarter of max_waiting.
+    // refused at once while others still wait their turn. 0: a quarter of max_waiting (at least 1).
     std::size_t max_waiting_per_reader = 0;
     // Bytes of parts held by the CSV and JSON streams in flight (read ahead, or being sent to a
     // client however slow), cached or not; a stream opened past it is refused (errc::unavailable)
     // until some are sent.
     std::size_t stream_bytes = 64 * 1024 * 1024;
-    // Of which the streams of one reader (a client as the server names it) may hold this much: past
-    // it, that reader's next stream is refused (errc::unavailable) while others still open theirs.
-    // 0: a quarter of stream_bytes.
+    // Of which one reader (a client as the server names it) has this much: once its streams hold
+    // it, its next stream is refused (errc::unavailable) while others still open theirs; a stream
+    // let in still reads its parts, so a reader may pass it by what its last streams read ahead.
+    // 0: a quarter of stream_bytes (at least 1).
     std::size_t stream_bytes_per_reader = 0;
     // After a failed read, requests for what is not cached are refused at once for this long
     // instead of each trying the source again.
@@ -101,8 +102,8 @@ public:
 
     // The stream of the CSV or the JSON when its layout and first part are cached, else null.
     // Counts a hit or a miss. `reader` names who reads it (ops::client_key of the client), whose
-    // streams together hold options.stream_bytes_per_reader at most; empty: a reader not named,
-    // held to the whole budget alone.
+    // streams are let in while they hold less than options.stream_bytes_per_reader; empty: a
+    // reader not named, held to the whole budget alone.
     std::shared_ptr<stream> open_cached(pricing::price_sheet const& sheet, render::format f,
                                         std::string const& reader = {});
     // Reads the layout and the first part (from the cache where they are) and calls `done` with

@@ -89,8 +89,9 @@ struct archive::impl {
     // Why a stream cannot be opened now, or nothing: the streams in flight hold options.stream_bytes,
     // or the reader's own (`share`, when named) hold its part of them.
     std::optional<std::string> no_room(std::atomic<std::size_t> const* share) const;
-    // The count of what `reader`'s streams hold, shared by them (null for a reader not named); a
-    // reader's entry goes when its last stream does.
+    // The count of what `reader`'s streams hold, shared by them (null for a reader not named). The
+    // entries of readers with no stream left are dropped as the map grows, every 64 entries: it
+    // holds the live readers and at most as many others.
     std::shared_ptr<std::atomic<std::size_t>> share_of(std::string const& reader);
     std::size_t reader_budget() const;
 

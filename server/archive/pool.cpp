@@ -53,7 +53,8 @@ void archive::impl::stop()
 
 std::size_t archive::impl::reader_waiting_cap() const
 {
-    return options_.max_waiting_per_reader != 0 ? options_.max_waiting_per_reader : options_.max_waiting / 4;
+    return options_.max_waiting_per_reader != 0 ? options_.max_waiting_per_reader
+                                                : std::max<std::size_t>(1, options_.max_waiting / 4);
 }
 
 void archive::impl::stopped_waiting(waiter const& w)

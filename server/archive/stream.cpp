@@ -2,6 +2,8 @@
 // ahead of the client, and every part a stream holds counted in the archive's stream budget.
 #include "server/archive/impl.hpp"
 
+#include <algorithm>
+
 namespace lcg::archive {
 
 namespace {
@@ -65,7 +67,8 @@ std::shared_ptr<const std::string> archive::impl::held(std::shared_ptr<const std
 
 std::size_t archive::impl::reader_budget() const
 {
-    return options_.stream_bytes_per_reader != 0 ? options_.stream_bytes_per_reader : options_.stream_bytes / 4;
+    return options_.stream_bytes_per_reader != 0 ? options_.stream_bytes_per_reader
+                                                 : std::max<std::size_t>(1, options_.stream_bytes / 4);
 }
 
 std::optional<std::string> archive::impl::no_room(std::atomic<std::size_t> const* share) const
@@ -86,8 +89,7 @@ std::shared_ptr<std::atomic<std::size_t>> archive::impl::share_of(std::string co
     if (auto const found = shares_.find(reader); found != shares_.end())
         if (auto share = found->second.lock())
             return share;
-    // The entries of readers whose streams have all ended go before the map grows: it holds no
-    // more readers than there are streams, give or take as many.
+    // The entries of readers whose streams have all ended go as the map grows past each 64.
     if (shares_.size() >= 64 && shares_.size() % 64 == 0)
         std::erase_if(shares_, [](auto const& entry) { return entry.second.expired(); });
     auto share = std::make_shared<std::atomic<std::size_t>>(0);

@@ -19,6 +19,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 using namespace lcg;
 namespace bh = boost::beast::http;
@@ -363,7 +364,7 @@ TEST_CASE("the part after the one a client takes is read meanwhile, one ahead an
     CHECK(std::string(chunks[0]) + std::string(chunks[1]) + read_all(**s) == testing::fixture_inputs(current_week));
 }
 
-TEST_CASE("one client's streams hold its share of the stream budget at most: its next is refused, another's opens")
+TEST_CASE("one client's streams are let in while they hold less than its share of the budget: its next is refused, another's opens")
 {
     archive::options o;
     o.stream_bytes_per_reader = 1;  // a stream holding its first part holds the whole share
@@ -398,21 +399,43 @@ TEST_CASE("one client's streams hold its share of the stream budget at most: its
     CHECK(opened(inputs, sheet, render::format::csv, greedy));
 }
 
+// Pages of the current week asked for by named readers, their answers kept in order of asking.
+struct page_asker {
+    archive::archive& inputs;
+    std::vector<std::future<archive::result>> answers{};
+
+    void ask(render::format f, locale::language l, std::string const& reader)
+    {
+        auto given = std::make_shared<std::promise<archive::result>>();
+        answers.push_back(given->get_future());
+        inputs.fetch(sheet_of(current_week), f, l, [given](archive::result r) { given->set_value(std::move(r)); },
+                     reader);
+    }
+};
+
+// Opens the gate when the test ends, whatever way: the archive's threads can then be joined.
+struct opened_at_exit {
+    std::promise<void>& gate;
+    bool opened = false;
+    void open()
+    {
+        if (!std::exchange(opened, true))
+            gate.set_value();
+    }
+    ~opened_at_exit() { open(); }
+};
+
 TEST_CASE("one client's reads waiting are a share of those the archive lets wait: its next is refused at once, another's waits")
 {
     archive::options o;
     o.threads = 1;
     o.max_waiting_per_reader = 2;
     gated_archive gate(0, false, o);  // every chunk read waits for the release
-    auto& inputs = gate.inputs;
-    auto const& sheet = sheet_of(current_week);
+    opened_at_exit release{gate.release};
+    page_asker pages{gate.inputs};
+    auto& answers = pages.answers;
+    auto const ask = [&](render::format f, locale::language l, std::string const& reader) { pages.ask(f, l, reader); };
     std::string const greedy = "198.51.100.7", other = "203.0.113.9";
-    std::vector<std::future<archive::result>> answers;
-    auto const ask = [&](render::format f, locale::language l, std::string const& reader) {
-        auto given = std::make_shared<std::promise<archive::result>>();
-        answers.push_back(given->get_future());
-        inputs.fetch(sheet, f, l, [given](archive::result r) { given->set_value(std::move(r)); }, reader);
-    };
     ask(render::format::markdown, locale::language::en, greedy);
     ask(render::format::markdown, locale::language::fr, greedy);
     ask(render::format::html, locale::language::en, greedy);  // its third: refused at once
@@ -423,12 +446,35 @@ TEST_CASE("one client's reads waiting are a share of those the archive lets wait
     CHECK(refused.err().message.find("as many reads waiting as one client may (2)") != std::string::npos);
     ask(render::format::html, locale::language::en, other);  // another client's waits its turn
     CHECK(answers[3].wait_for(std::chrono::milliseconds(50)) == std::future_status::timeout);
-    gate.release.set_value();
+    release.open();
     for (std::size_t i : {0u, 1u, 3u})
         CHECK(answers[i].get());
     // Its reads answered, the client may wait again.
     ask(render::format::html, locale::language::fr, greedy);
     CHECK(answers[4].get());
+}
+
+TEST_CASE("a client's reads that waited past their deadline count no more: it may wait again")
+{
+    archive::options o;
+    o.threads = 1;
+    o.max_waiting_per_reader = 2;
+    o.timeout = std::chrono::milliseconds(100);
+    gated_archive gate(0, false, o);
+    opened_at_exit release{gate.release};
+    page_asker pages{gate.inputs};
+    std::string const greedy = "198.51.100.7";
+    pages.ask(render::format::markdown, locale::language::en, greedy);
+    pages.ask(render::format::markdown, locale::language::fr, greedy);
+    for (std::size_t i : {0u, 1u}) {
+        auto const late = pages.answers[i].get();  // the watchdog's, within 100 ms
+        REQUIRE_FALSE(late);
+        CHECK(late.err().message.find("did not answer in time") != std::string::npos);
+    }
+    pages.ask(render::format::html, locale::language::en, greedy);
+    auto const third = pages.answers[2].get();  // waits and expires too: it is not refused at once
+    REQUIRE_FALSE(third);
+    CHECK(third.err().message.find("did not answer in time") != std::string::npos);
 }
 
 TEST_CASE("a source that fails in the middle of a week fails that part, and the HTTP body is never complete")

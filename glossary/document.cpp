@@ -2,6 +2,8 @@
 
 #include "glossary/text.hpp"
 
+#include "pricing/lines.hpp"
+
 #include <algorithm>
 #include <optional>
 
@@ -31,12 +33,10 @@ public:
     {
         doc_.file = std::string(file);
         while (!text.empty()) {
-            auto const nl = text.find('\n');
-            std::string_view line = text.substr(0, nl);
+            std::string_view line = pricing::take_line(text);
             if (line.ends_with('\r'))
                 line.remove_suffix(1);
             lines_.push_back(line);
-            text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
         }
     }
 

@@ -1,5 +1,6 @@
 #include "listing_mapping.hpp"
 
+#include "lines.hpp"
 #include "observation.hpp"
 #include "rules.hpp"
 
@@ -256,9 +257,7 @@ outcome<std::vector<alias_rule>> parse_mapping_csv(std::string_view csv)
     std::vector<alias_rule> rules;
     long line_no = 0;
     while (!csv.empty()) {
-        auto const end = csv.find('\n');
-        std::string_view const line = csv.substr(0, end);
-        csv = end == std::string_view::npos ? std::string_view() : csv.substr(end + 1);
+        std::string_view const line = take_line(csv);
         if (++line_no == 1) {
             if (line != mapping_header)
                 return invalid("the mapping's header is not " + std::string(mapping_header));

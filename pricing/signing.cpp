@@ -1,5 +1,6 @@
 #include "signing.hpp"
 
+#include "lines.hpp"
 #include "rules.hpp"
 
 #include <algorithm>
@@ -69,11 +70,9 @@ std::optional<std::string_view> signed_header(std::string_view bytes, std::strin
 {
     // The format line, then the seven header lines signed_bytes writes before the first row.
     for (int n = 0; n < 8 && !bytes.empty(); ++n) {
-        auto const end = bytes.find('\n');
-        auto const line = bytes.substr(0, end);
+        auto const line = take_line(bytes);
         if (line.size() > name.size() && line.starts_with(name) && line[name.size()] == ' ')
             return line.substr(name.size() + 1);
-        bytes = end == std::string_view::npos ? std::string_view() : bytes.substr(end + 1);
     }
     return std::nullopt;
 }

@@ -3,6 +3,7 @@
 #include "runpod.hpp"
 #include "vast.hpp"
 
+#include "pricing/lines.hpp"
 #include "pricing/observation.hpp"
 #include "pricing/rules.hpp"
 #include "pricing/utf8.hpp"
@@ -194,9 +195,7 @@ pricing::outcome<std::vector<market_offer>> read_skypilot_vms(std::string_view f
     std::vector<market_offer> offers;
     long line_no = 0;
     while (!file.empty()) {
-        auto const end = file.find('\n');
-        std::string_view line = file.substr(0, end);
-        file = end == std::string_view::npos ? std::string_view() : file.substr(end + 1);
+        std::string_view line = pricing::take_line(file);
         ++line_no;
         if (line.ends_with('\r'))
             line.remove_suffix(1);

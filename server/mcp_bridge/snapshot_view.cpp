@@ -99,8 +99,7 @@ std::uint64_t snapshot_view::tree_view::size() const { return snap_->log->tree.s
 
 std::string snapshot_view::tree_view::origin() const
 {
-    auto const& note = snap_->log->checkpoint;
-    return note.substr(0, note.find('\n'));
+    return std::string(tlog::origin_of(snap_->log->checkpoint));
 }
 
 std::string snapshot_view::tree_view::entry(std::uint64_t index) const { return snap_->log->entries.at(index).entry; }

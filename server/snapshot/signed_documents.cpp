@@ -111,7 +111,7 @@ std::map<pricing::iso_week, pricing::publication_record> publications_of(publica
 }
 
 // The log's origin: its checkpoint's first line ("" before the first signed checkpoint).
-std::string log_origin(publication_log const& log) { return log.checkpoint.substr(0, log.checkpoint.find('\n')); }
+std::string log_origin(publication_log const& log) { return std::string(tlog::origin_of(log.checkpoint)); }
 
 // The partial tiles of the size the served checkpoint signs, when entries were logged after it
 // (publish --unsigned): tlog-tiles asks a log to serve partial tiles for every size it signed a

@@ -3,6 +3,7 @@
 #include "server/digest/digest.hpp"
 #include "server/tlog/entry.hpp"
 #include "server/tlog/merkle.hpp"
+#include "server/tlog/note.hpp"
 
 namespace lcg::store {
 
@@ -43,8 +44,7 @@ void checkpoint(pqxx::transaction_base& tx, tlog::note_signer signer, pricing::i
     auto const newest = tx.exec("SELECT note FROM log_checkpoint ORDER BY size DESC LIMIT 1");
     std::string origin(tlog::default_origin);
     if (!newest.empty()) {
-        std::string_view const note = newest[0][0].c_str();
-        origin = note.substr(0, note.find('\n'));
+        origin = tlog::origin_of(newest[0][0].c_str());
         if (!signer.name.empty() && origin != signer.name)
             throw store_error("the publication log's origin is " + origin + ", not " + signer.name +
                                   ": a log keeps its origin for ever (its witnesses know it by that name)",

@@ -1,5 +1,7 @@
 #include "server/tlog/note.hpp"
 
+#include "pricing/lines.hpp"
+
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/sha.h>
@@ -85,11 +87,8 @@ std::optional<note_signature> signature_line(std::string_view line)
 pricing::outcome<checkpoint> body_lines(std::string_view body)
 {
     std::vector<std::string_view> lines;
-    for (std::string_view rest = body; !rest.empty();) {
-        auto const nl = rest.find('\n');
-        lines.push_back(rest.substr(0, nl));
-        rest.remove_prefix(nl + 1);
-    }
+    for (std::string_view rest = body; !rest.empty();)
+        lines.push_back(pricing::take_line(rest));
     if (lines.size() < 3 || lines[0].empty())
         return pricing::invalid("a checkpoint's body has an origin, a size and a root hash, one per line");
     checkpoint c;
@@ -207,6 +206,8 @@ std::string sign_note(std::string_view body, note_signer const& signer)
     return std::string(body) + "\n" + written_signature_line(signer.name, id, signature);
 }
 
+std::string_view origin_of(std::string_view note) { return pricing::take_line(note); }
+
 pricing::outcome<checkpoint> parse_checkpoint(std::string_view note)
 {
     auto const split = note.rfind("\n\n");
@@ -220,13 +221,11 @@ pricing::outcome<checkpoint> parse_checkpoint(std::string_view note)
     checkpoint c = *parsed;
     std::string_view rest = note.substr(end + 2);
     for (std::size_t lines = 1; !rest.empty(); ++lines) {
-        auto const nl = rest.find('\n');
-        auto s = signature_line(rest.substr(0, nl));
+        auto s = signature_line(pricing::take_line(rest));
         if (!s)
             return pricing::invalid("a signed note's signature line is \"— <name> <base64>\"");
         if (lines > max_signature_lines)
             return pricing::invalid("a signed note with more than 100 signature lines");
-        rest.remove_prefix(nl + 1);
         // A line repeated is kept once, as Go's sumdb/note drops repeated signatures (counting them
         // in its 100 lines, as here): repeating a valid line must neither take one of the 16 places
         // nor be passed on twice.

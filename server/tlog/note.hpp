@@ -58,6 +58,10 @@ struct checkpoint {
     std::vector<note_signature> signatures;
 };
 
+// The origin a checkpoint names, its first line, read without checking the rest ("" for ""): what
+// a log's own code needs of the checkpoint it signed itself.
+std::string_view origin_of(std::string_view note);
+
 // Reads a signed checkpoint strictly (signed-note's grammar, one origin line, a decimal size
 // without leading zeros, a 32-byte base64 hash, at most 16 signature lines); the error says what.
 pricing::outcome<checkpoint> parse_checkpoint(std::string_view note);

@@ -29,7 +29,7 @@ std::string bytes_or_throw(pricing::outcome<std::string> bytes)
 
 std::string read_whole_file(std::string const& path)
 {
-    return bytes_or_throw(ops::read_file(path));
+    return read_input(path, ops::no_bound);
 }
 
 void read_file_in_pieces(std::string const& path, std::function<void(std::string_view)> const& sink)
@@ -39,8 +39,8 @@ void read_file_in_pieces(std::string const& path, std::function<void(std::string
     std::vector<char> piece(1024 * 1024);
     while (in.read(piece.data(), static_cast<std::streamsize>(piece.size())) || in.gcount() > 0)
         sink(std::string_view(piece.data(), static_cast<std::size_t>(in.gcount())));
-    if (in.bad())
-        throw std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
+    if (int const error = errno; in.bad())
+        throw std::runtime_error("cannot read " + path + ": " + std::strerror(error));
 }
 
 std::istream& open_input(std::string const& path, std::ifstream& file)
@@ -48,8 +48,8 @@ std::istream& open_input(std::string const& path, std::ifstream& file)
     if (path == "-")
         return std::cin;
     file.open(path, std::ios::binary);
-    if (!file)
-        throw usage_error("cannot open " + path + ": " + std::strerror(errno));
+    if (int const error = errno; !file)
+        throw usage_error("cannot open " + path + ": " + std::strerror(error));
     return file;
 }
 

@@ -11,6 +11,7 @@
 
 namespace lcg::cli {
 
+// FILE, or standard input for "-", whole, however large.
 std::string read_whole_file(std::string const& path);
 // FILE's bytes (standard input's for "-") handed to `sink` a piece at a time (1 MiB at most), never held whole.
 void read_file_in_pieces(std::string const& path, std::function<void(std::string_view)> const& sink);

@@ -70,6 +70,7 @@ variable). A mirror asks its upstream what changed every --upstream-interval S (
 --upstream-timeout S (30: the silence allowed while fetching); audit
 --url takes --timeout S (30, AUDIT_TIMEOUT) for the same; either refuses an answer over 256 MiB (audit
 reads a week's observations CSV as it streams, up to the length the catalog's signature gives).
+audit's --sheet or --observations, like the FILE of the imports, may be - for standard input.
 serve also takes --header-timeout S (10), --idle-timeout S (60), --max-connections N (10000),
 --max-connections-per-address N (a sixteenth of --max-connections, at least 8; a trusted proxy's
 connections are not counted),

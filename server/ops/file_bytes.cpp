@@ -16,16 +16,16 @@ pricing::outcome<std::string> read_bytes(std::istream& in, std::string const& na
         if (out.size() > max_bytes)
             return pricing::invalid(name + " is larger than " + std::to_string(max_bytes) + " bytes; nothing was read from it");
     }
-    if (in.bad())
-        return pricing::error{pricing::errc::unavailable, "cannot read " + name + ": " + std::strerror(errno)};
+    if (int const error = errno; in.bad())
+        return pricing::error{pricing::errc::unavailable, "cannot read " + name + ": " + std::strerror(error)};
     return out;
 }
 
 pricing::outcome<std::string> read_file(std::filesystem::path const& path, std::uint64_t max_bytes)
 {
     std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return pricing::error{pricing::errc::not_found, "cannot open " + path.string() + ": " + std::strerror(errno)};
+    if (int const error = errno; !in)
+        return pricing::error{pricing::errc::not_found, "cannot open " + path.string() + ": " + std::strerror(error)};
     return read_bytes(in, path.string(), max_bytes);
 }
 

@@ -283,6 +283,9 @@ TEST_CASE("the offline audit names the row of a tampered input or rate")
     auto const good = run_lowcostgpu(
         {"audit", "--sheet", write_temp("sheet.json", sheet), "--observations", write_temp("obs.csv", csv)});
     CHECK(good.exit_code == 0);
+    // "-" is standard input for every file a command reads, the sheet and the observations alike.
+    CHECK(run_lowcostgpu({"audit", "--sheet", "-", "--observations", write_temp("obs-piped.csv", csv)}, sheet).exit_code == 0);
+    CHECK(run_lowcostgpu({"audit", "--sheet", write_temp("sheet-piped.json", sheet), "--observations", "-"}, csv).exit_code == 0);
 
     auto const rate = run_lowcostgpu({"audit", "--sheet",
                                       write_temp("bad-sheet.json", replace_first(sheet, "\"spot\":\"0.840\"",

@@ -8,7 +8,6 @@
 #include <fstream>
 #include <iostream>
 #include <stdexcept>
-#include <vector>
 
 namespace lcg::cli {
 
@@ -35,12 +34,12 @@ std::string read_whole_file(std::string const& path)
 void read_file_in_pieces(std::string const& path, std::function<void(std::string_view)> const& sink)
 {
     std::ifstream file;
-    std::istream& in = open_input(path, file);
-    std::vector<char> piece(1024 * 1024);
-    while (in.read(piece.data(), static_cast<std::streamsize>(piece.size())) || in.gcount() > 0)
-        sink(std::string_view(piece.data(), static_cast<std::size_t>(in.gcount())));
-    if (int const error = errno; in.bad())
-        throw std::runtime_error("cannot read " + path + ": " + std::strerror(error));
+    auto const failed = ops::read_pieces(open_input(path, file), path, [&](std::string_view piece) {
+        sink(piece);
+        return true;
+    });
+    if (failed)
+        throw std::runtime_error(failed->message);
 }
 
 std::istream& open_input(std::string const& path, std::ifstream& file)

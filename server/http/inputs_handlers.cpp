@@ -89,7 +89,7 @@ response archive_failure(request const& req, pricing::error const& e)
 // reads waiting: one address asking for week after week leaves the others theirs.
 std::string reader_of(route_input const& in)
 {
-    return in.ctx.client.empty() ? std::string() : ops::client_key(in.ctx.client);
+    return in.ctx.client.empty() ? std::string() : ops::client_key(std::string(in.ctx.client));
 }
 
 // The CSV and the JSON are sent as they are read: a conditional request is answered before any read,

@@ -87,8 +87,9 @@ struct request_context {
     // The sheets' inputs, read on demand; null where the server has none (they are then 503).
     archive::archive* archive = nullptr;
     // Who asks, as the rate limit names the client (its address, or the one a trusted proxy
-    // forwards); empty where no client is known (tests that call the router directly).
-    std::string client{};
+    // forwards); empty where no client is known (tests that call the router directly). The
+    // connection's, which outlives the handling: a handler that answers later copies what it needs.
+    std::string_view client{};
     // Charges `count` more requests to the client's rate limit, all or none, and gives the 429 when
     // its bucket lacks them: an MCP batch pays for each message beyond the request's own. Null where
     // the client is not limited. Called only while the request is being answered.
